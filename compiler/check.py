@@ -1,0 +1,591 @@
+"""Stage 2, check: the statements of a spec (and of the specs it extends) to the variant IR.
+
+Every problem is collected as a located :class:`SpecError`; when any was found the
+stage raises one :class:`SpecCheckError` listing them all, in source order. Nothing here
+raises anything else on bad input.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import fields, replace
+
+from ..errors import Span, SpecCheckError, SpecError
+from . import ast, catalogue, ir
+
+MAX_PLAYERS = 5
+MAX_TRACKS = 3
+MAX_OFFER = 6          # keep-ticket masks grow as 2**offer: keep the catalogue small
+MAX_ROUTE_LENGTH = 12  # no board has a longer route; bounds the payment catalogue
+TUNNEL_EXTRA_CARDS = 3
+
+# Scalar statements: at most one per file; a spec that extends another overrides them.
+_SCALARS = {
+    ast.VariantName: "variant", ast.Players: "players", ast.Trains: "trains", ast.Hand: "hand",
+    ast.Stations: "stations", ast.FerryCards: "ferry cards", ast.Locomotives: "locomotives",
+    ast.GoodsCards: "goods cards", ast.Market: "market", ast.Deal: "deal tickets",
+    ast.EndWhen: "end when", ast.RoutePoints: "route points", ast.LongestPath: "longest path",
+    ast.StationBonus: "station bonus", ast.Globetrotter: "globetrotter",
+    ast.RegionPoints: "region points", ast.Tiebreak: "tiebreak",
+}
+_REQUIRED = [ast.VariantName, ast.Players, ast.Trains, ast.Hand, ast.Locomotives, ast.Market,
+             ast.Deal, ast.EndWhen, ast.RoutePoints]
+
+
+class _Errors:
+    """Collects located errors; knows each file's text so it can quote the line."""
+
+    def __init__(self, files: list[ast.SpecFile]):
+        self.lines = {f.path: f.text.splitlines() for f in files}
+        self.items: list[SpecError] = []
+
+    def add(self, span: Span, message: str) -> None:
+        lines = self.lines.get(span.file, [])
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
+        self.items.append(SpecError(message, span, line))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            self.items.sort(key=lambda e: (e.span.file, e.span.line, e.span.col) if e.span else ("", 0, 0))
+            raise SpecCheckError(self.items)
+
+
+def _suggest(name: str, known) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
+    """Flatten an extends chain (base first) into one statement list.
+
+    Scalars given again in a later file replace the earlier value; list statements
+    (cards, cities, routes, tickets, …) add up; ``without`` removes an inherited item.
+    """
+    merged: list[ast.Stmt] = []
+    for spec in files:
+        seen_here: dict[type, ast.Stmt] = {}
+        for stmt in spec.statements:
+            kind = type(stmt)
+            if kind in _SCALARS:
+                if kind in seen_here:
+                    errors.add(stmt.span, f"'{_SCALARS[kind]}' is given twice "
+                                          f"(first at line {seen_here[kind].span.line})")
+                    continue
+                seen_here[kind] = stmt
+                merged = [s for s in merged if type(s) is not kind]
+            elif isinstance(stmt, ast.Without):
+                merged = _remove(merged, stmt, errors)
+                continue
+            elif isinstance(stmt, ast.Extends):
+                continue
+            merged.append(stmt)
+    return merged
+
+
+def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: _Errors) -> list[ast.Stmt]:
+    def matches(s: ast.Stmt) -> bool:
+        if stmt.what == "city":
+            return isinstance(s, ast.City | ast.Zone) and s.name.text == stmt.names[0].text
+        a, b = stmt.names[0].text, stmt.names[1].text
+        if stmt.what == "ticket":
+            return isinstance(s, ast.Ticket) and _pair(s.a.text, s.b.text) == _pair(a, b)
+        return (isinstance(s, ast.Route) and _pair(s.a.text, s.b.text) == _pair(a, b)
+                and (stmt.length is None or s.length.value == stmt.length.value))
+    kept = [s for s in merged if not matches(s)]
+    if len(kept) == len(merged):
+        what = " - ".join(n.text for n in stmt.names)
+        errors.add(stmt.span, f"'without {stmt.what} {what}': no such {stmt.what} to remove")
+    return kept
+
+
+def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
+    """Check the statements of ``files`` (an extends chain, base first) and build the IR."""
+    errors = _Errors(files)
+    stmts = merge(files, errors)
+    main = files[-1]
+    top = Span(main.path, 1, 1, 2)
+
+    def one(kind):
+        found = [s for s in stmts if isinstance(s, kind)]
+        return found[-1] if found else None
+
+    def many(kind):
+        return [s for s in stmts if isinstance(s, kind)]
+
+    for kind in _REQUIRED:
+        if one(kind) is None:
+            errors.add(top, f"missing '{_SCALARS[kind]}' statement: every spec needs one")
+
+    def positive(num: ast.Num | None, what: str, allow_zero: bool = False) -> int:
+        if num is None:
+            return 0
+        if num.value < 0 or (num.value == 0 and not allow_zero):
+            errors.add(num.span, f"{what} must be {'zero or more' if allow_zero else 'positive'}, got {num.value}")
+            return 0
+        return num.value
+
+    # --- players and components ---------------------------------------------
+    players = one(ast.Players)
+    min_players = max_players = 2
+    if players:
+        min_players = positive(players.low, "the least number of players")
+        max_players = positive(players.high, "the greatest number of players")
+        if min_players and min_players < 2:
+            errors.add(players.low.span, f"a game needs at least 2 players, got {min_players}")
+        if max_players > MAX_PLAYERS:
+            errors.add(players.high.span, f"at most {MAX_PLAYERS} players are supported, got {max_players}")
+        if min_players > max_players:
+            errors.add(players.span, f"player range {min_players}..{max_players} is empty")
+    trains = positive(one(ast.Trains).count, "trains per player") if one(ast.Trains) else 0
+    hand = positive(one(ast.Hand).count, "the starting hand", allow_zero=True) if one(ast.Hand) else 0
+
+    colours: list[ir.Colour] = []
+    colour_ids: dict[str, int] = {}
+    for card in many(ast.Card):
+        name = card.colour.text
+        if name in ("gray", "grey", "loco", "locomotive", "ferry"):
+            errors.add(card.colour.span, f"'{name}' is reserved and cannot name a card colour")
+            continue
+        if name in colour_ids:
+            errors.add(card.colour.span, f"card colour '{name}' is declared twice "
+                                         f"(first at line {colours[colour_ids[name]].span.line})")
+            continue
+        count = positive(card.count, f"the number of {name} cards")
+        colour_ids[name] = len(colours)
+        colours.append(ir.Colour(len(colours), name, count, card.colour.span))
+    if not colours:
+        errors.add(top, "no card colours: declare each with 'card COLOUR COUNT'")
+    locos = positive(one(ast.Locomotives).count, "the number of locomotives", allow_zero=True) \
+        if one(ast.Locomotives) else 0
+
+    market = one(ast.Market)
+    market_size = reset_locos = max_resets = 0
+    if market:
+        market_size = positive(market.size, "the number of face-up cards")
+        reset_locos = positive(market.reset_locomotives, "the face-up locomotive limit")
+        max_resets = positive(market.max_resets, "the number of market resets in a row", allow_zero=True)
+        if market_size and reset_locos > market_size:
+            errors.add(market.reset_locomotives.span,
+                       f"a reset at {reset_locos} locomotives can never happen with {market_size} face-up cards")
+
+    stations_stmt = one(ast.Stations)
+    station_costs: tuple[int, ...] = ()
+    stations = 0
+    if stations_stmt:
+        stations = positive(stations_stmt.count, "the number of stations")
+        station_costs = tuple(positive(c, "a station cost") for c in stations_stmt.costs)
+        if stations and len(station_costs) != stations:
+            errors.add(stations_stmt.span, f"{stations} stations need {stations} costs, "
+                                           f"got {len(station_costs)}")
+    ferry_stmt = one(ast.FerryCards)
+    ferry_cards = positive(ferry_stmt.count, "the number of ferry cards") if ferry_stmt else 0
+    ferry_limit = positive(ferry_stmt.hand_limit, "the ferry card hand limit") if ferry_stmt else 0
+    goods_stmt = one(ast.GoodsCards)
+    goods_cards = positive(goods_stmt.count, "the number of goods cards") if goods_stmt else 0
+
+    # --- actions --------------------------------------------------------------
+    actions_seen: dict[str, ast.Action] = {}
+    for act in many(ast.Action):
+        if act.kind in actions_seen:
+            errors.add(act.span, f"action '{act.kind.replace('_', ' ')}' is given twice "
+                                 f"(first at line {actions_seen[act.kind].span.line})")
+        actions_seen[act.kind] = act
+    for needed in ("draw_cards", "claim_route"):
+        if needed not in actions_seen:
+            errors.add(top, f"missing 'action {needed.replace('_', ' ')}': every variant needs it")
+    draw_cards = 2
+    if "draw_cards" in actions_seen:
+        draw_cards = positive(actions_seen["draw_cards"].numbers[0], "the number of cards drawn")
+        if draw_cards and draw_cards != 2:
+            errors.add(actions_seen["draw_cards"].numbers[0].span,
+                       f"drawing {draw_cards} cards is not supported: the family draws 2")
+    draw_tickets = draw_keep = 0
+    if "draw_tickets" in actions_seen:
+        n, k = actions_seen["draw_tickets"].numbers
+        draw_tickets = positive(n, "the number of tickets drawn")
+        draw_keep = positive(k, "the number of tickets kept")
+        if draw_keep > draw_tickets:
+            errors.add(k.span, f"cannot keep {draw_keep} of {draw_tickets} drawn tickets")
+        if draw_tickets > MAX_OFFER:
+            errors.add(n.span, f"at most {MAX_OFFER} tickets can be drawn at once, got {draw_tickets}")
+    if "build_station" in actions_seen and not stations_stmt:
+        errors.add(actions_seen["build_station"].span,
+                   "'action build station' needs a 'stations N cost C…' statement")
+    if stations_stmt and "build_station" not in actions_seen:
+        errors.add(stations_stmt.span, "stations are declared but no 'action build station' uses them")
+    if "draw_ferry_card" in actions_seen and not ferry_stmt:
+        errors.add(actions_seen["draw_ferry_card"].span,
+                   "'action draw ferry card' needs a 'ferry cards N max M' statement")
+
+    deal = one(ast.Deal)
+    deal_regular = deal_long = deal_keep = 0
+    if deal:
+        deal_regular = positive(deal.regular, "the number of tickets dealt")
+        deal_long = positive(deal.long, "the number of long tickets dealt", allow_zero=True)
+        deal_keep = positive(deal.keep, "the number of tickets kept", allow_zero=True)
+        if deal_keep > deal_regular + deal_long:
+            errors.add(deal.keep.span, f"cannot keep {deal_keep} of {deal_regular + deal_long} dealt tickets")
+        if deal_regular + deal_long > MAX_OFFER:
+            errors.add(deal.span, f"at most {MAX_OFFER} tickets can be dealt at once")
+    returned_tickets, returned_long = "bottom", "removed"
+    for ret in many(ast.Returned):
+        if ret.deck == "tickets":
+            returned_tickets = ret.place
+        else:
+            returned_long = ret.place
+
+    # --- the map --------------------------------------------------------------
+    cities: list[dict] = []
+    city_ids: dict[str, int] = {}
+    for stmt in stmts:
+        if isinstance(stmt, ast.City | ast.Zone):
+            name = stmt.name.text
+            if name in city_ids:
+                errors.add(stmt.name.span, f"city '{name}' is declared twice "
+                                           f"(first at line {cities[city_ids[name]]['span'].line})")
+                continue
+            city_ids[name] = len(cities)
+            cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span, region=-1))
+
+    def city_ref(name: ast.Name, context: str) -> int | None:
+        if name.text in city_ids:
+            return city_ids[name.text]
+        errors.add(name.span, f"unknown city '{name.text}' in {context}{_suggest(name.text, city_ids)}")
+        return None
+
+    companies: list[ir.Company] = []
+    company_ids: dict[str, int] = {}
+    for co in many(ast.Company):
+        if co.name.text in company_ids:
+            errors.add(co.name.span, f"company '{co.name.text}' is declared twice")
+            continue
+        shares = positive(co.shares, f"the number of {co.name.text} shares")
+        points = tuple(positive(p, "a share points entry", allow_zero=True) for p in co.points)
+        company_ids[co.name.text] = len(companies)
+        companies.append(ir.Company(len(companies), co.name.text, shares, points, co.name.span))
+
+    route_points_stmt = one(ast.RoutePoints)
+    route_points: dict[int, int] = {}
+    max_length = 0
+    if route_points_stmt:
+        route_points, max_length = _table(route_points_stmt.entries, "route points", errors,
+                                          route_points_stmt.span, open_allowed=False)
+
+    groups: dict[tuple[str, str], list[ast.Route]] = defaultdict(list)
+    route_rows = []
+    for stmt in many(ast.Route):
+        a = city_ref(stmt.a, "route")
+        b = city_ref(stmt.b, "route")
+        length = stmt.length.value
+        if length <= 0:
+            errors.add(stmt.length.span, f"a route length must be positive, got {length}")
+            continue
+        if length > MAX_ROUTE_LENGTH:
+            errors.add(stmt.length.span, f"route length {length} is longer than the longest "
+                                         f"supported ({MAX_ROUTE_LENGTH})")
+            continue
+        if route_points_stmt and length not in route_points:
+            errors.add(stmt.length.span, f"route length {length} has no entry in the route points table "
+                                         f"(line {route_points_stmt.span.line})")
+        colour_text = stmt.colour.text
+        if colour_text in ("gray", "grey"):
+            colour = ir.GRAY
+        elif colour_text in colour_ids:
+            colour = colour_ids[colour_text]
+        else:
+            errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{_suggest(colour_text, colour_ids)}; "
+                                         f"colours are gray, {', '.join(colour_ids)}")
+            continue
+        ferry = stmt.ferry.value if stmt.ferry else 0
+        waves = stmt.waves.value if stmt.waves else 0
+        if stmt.ferry and not 0 < ferry <= length:
+            errors.add(stmt.ferry.span, f"a ferry of length {length} cannot need {ferry} locomotives")
+        if stmt.waves and not 0 < waves <= length:
+            errors.add(stmt.waves.span, f"a route of length {length} cannot have {waves} wave spaces")
+        if stmt.waves and not ferry_stmt:
+            errors.add(stmt.waves.span, "wave spaces need ferry cards: add 'ferry cards N max M'")
+        if stmt.goods and not goods_stmt:
+            errors.add(stmt.span, "a goods route needs goods cards: add 'goods cards N'")
+        company_refs = []
+        for share in stmt.shares:
+            if share.text not in company_ids:
+                errors.add(share.span, f"unknown company '{share.text}'{_suggest(share.text, company_ids)}")
+            else:
+                company_refs.append(company_ids[share.text])
+        if a is None or b is None:
+            continue
+        if a == b:
+            errors.add(stmt.span, f"route from '{stmt.a.text}' to itself")
+            continue
+        key_pair = _pair(stmt.a.text, stmt.b.text)
+        earlier = groups[key_pair]
+        if earlier:
+            first = earlier[0]
+            if first.length.value != length:
+                errors.add(stmt.length.span, f"double route {stmt.a.text} - {stmt.b.text}: this track has length "
+                                             f"{length} but the track at line {first.span.line} has "
+                                             f"{first.length.value}")
+                continue
+            same = [r for r in earlier if r.colour.text == colour_text and colour != ir.GRAY]
+            if same:
+                errors.add(stmt.span, f"duplicate route {stmt.a.text} - {stmt.b.text} {colour_text} "
+                                      f"(already declared at line {same[0].span.line})")
+                continue
+            if len(earlier) >= MAX_TRACKS:
+                errors.add(stmt.span, f"route {stmt.a.text} - {stmt.b.text} has more than {MAX_TRACKS} tracks")
+                continue
+        earlier.append(stmt)
+        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour, ferry=ferry, waves=waves,
+                               companies=tuple(company_refs), pair=key_pair))
+
+    # graph nodes: one per city, and one per route end at a zone (a dead end of its own)
+    node_count = len(cities)
+    city_nodes: list[list[int]] = [[i] if not c["zone"] else [] for i, c in enumerate(cities)]
+    routes: list[ir.Route] = []
+    group_ids: dict[tuple[str, str], int] = {}
+    for row in route_rows:
+        stmt = row["stmt"]
+        ends = []
+        for city in (row["a"], row["b"]):
+            if cities[city]["zone"]:
+                ends.append(node_count)
+                city_nodes[city].append(node_count)
+                node_count += 1
+            else:
+                ends.append(city)
+        group = group_ids.setdefault(row["pair"], len(group_ids))
+        tracks = len(groups[row["pair"]])
+        track = groups[row["pair"]].index(stmt) + 1
+        base = f"{cities[row['a']]['name']}-{cities[row['b']]['name']}"
+        name = base if tracks == 1 else f"{base}/{track}"
+        routes.append(ir.Route(
+            id=len(routes), name=name, a=row["a"], b=row["b"], node_a=ends[0], node_b=ends[1],
+            length=row["length"], colour=row["colour"], colour_name=stmt.colour.text if row["colour"] != ir.GRAY
+            else "gray", tunnel=stmt.tunnel, ferry_locomotives=row["ferry"], wave_spaces=row["waves"],
+            goods=stmt.goods, companies=row["companies"], group=group, track=track, tracks=tracks, span=stmt.span))
+
+    reached = {r.a for r in routes} | {r.b for r in routes}
+    for i, c in enumerate(cities):
+        if i not in reached and route_rows:
+            errors.add(c["span"], f"city '{c['name']}' is declared but no route reaches it")
+
+    # --- regions --------------------------------------------------------------
+    regions: list[ir.Region] = []
+    for reg in many(ast.Region):
+        members = []
+        for name in reg.cities:
+            cid = city_ref(name, f"region {reg.name.text}")
+            if cid is None:
+                continue
+            if cities[cid]["region"] >= 0:
+                errors.add(name.span, f"city '{name.text}' is already in region "
+                                      f"'{regions[cities[cid]['region']].name}'")
+                continue
+            cities[cid]["region"] = len(regions)
+            members.append(cid)
+        regions.append(ir.Region(len(regions), reg.name.text, tuple(members), reg.counts_double, reg.name.span))
+
+    # --- tickets --------------------------------------------------------------
+    components = _components(len(cities), routes)
+    tickets: list[ir.Ticket] = []
+    ticket_names: dict[str, int] = {}
+    for stmt in many(ast.Ticket):
+        a = city_ref(stmt.a, "ticket")
+        b = city_ref(stmt.b, "ticket")
+        points = positive(stmt.points, "ticket points")
+        if a is None or b is None:
+            continue
+        if a == b:
+            errors.add(stmt.span, f"ticket from '{stmt.a.text}' to itself")
+            continue
+        if components and components[a] != components[b]:
+            errors.add(stmt.span, f"ticket {stmt.a.text} - {stmt.b.text} can never be completed: "
+                                  f"no chain of routes joins the two cities")
+            continue
+        base = f"{stmt.a.text}-{stmt.b.text}"
+        name = base
+        if name in ticket_names:
+            earlier_ticket = tickets[ticket_names[name]]
+            if earlier_ticket.points == points and earlier_ticket.long == stmt.long:
+                errors.add(stmt.span, f"duplicate ticket {stmt.a.text} - {stmt.b.text} "
+                                      f"(already declared at line {earlier_ticket.span.line})")
+                continue
+            n = 2
+            while f"{base}/{n}" in ticket_names:
+                n += 1
+            name = f"{base}/{n}"
+        ticket_names[name] = len(tickets)
+        tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.long, stmt.span))
+    regular = sum(1 for t in tickets if not t.long)
+    long_count = sum(1 for t in tickets if t.long)
+    if deal and route_rows:
+        if deal_long and long_count == 0:
+            errors.add(deal.span, "long tickets are dealt but no 'ticket long' is declared")
+        if regular == 0:
+            errors.add(deal.span, "tickets are dealt but no ticket is declared")
+        elif max_players and regular < deal_regular * max_players:
+            errors.add(deal.span, f"{regular} tickets cannot deal {deal_regular} to each of {max_players} players")
+
+    # --- scoring tables -------------------------------------------------------
+    end = one(ast.EndWhen)
+    end_trains = positive(end.trains_at_most, "the end trigger", allow_zero=True) if end else 0
+    if end and trains and end_trains >= trains:
+        errors.add(end.trains_at_most.span, f"the game would end at once: {end_trains} >= {trains} trains")
+    longest = one(ast.LongestPath)
+    station_bonus = one(ast.StationBonus)
+    if station_bonus and not stations_stmt:
+        errors.add(station_bonus.span, "'station bonus' needs a 'stations' statement")
+    globetrotter = one(ast.Globetrotter)
+    goods_ranking = []
+    seen_rank: dict[int, ast.GoodsRanking] = {}
+    for gr in many(ast.GoodsRanking):
+        n = gr.players.value
+        if n in seen_rank:
+            errors.add(gr.span, f"goods ranking for {n} players is given twice")
+            continue
+        seen_rank[n] = gr
+        if not min_players <= n <= max_players:
+            errors.add(gr.players.span, f"goods ranking for {n} players, but the game is for "
+                                        f"{min_players}..{max_players}")
+        goods_ranking.append((n, tuple(positive(p, "a goods ranking entry", allow_zero=True) for p in gr.points)))
+    if goods_stmt:
+        for n in range(min_players, max_players + 1):
+            if n not in seen_rank:
+                errors.add(goods_stmt.span, f"goods cards need a 'goods ranking {n} players: …' table")
+    region_points_stmt = one(ast.RegionPoints)
+    region_points: tuple = ()
+    if region_points_stmt:
+        table, _ = _table(region_points_stmt.entries, "region points", errors, region_points_stmt.span,
+                          open_allowed=True, from_one=False)
+        region_points = tuple((e.key.value, e.value.value, e.open_ended) for e in region_points_stmt.entries)
+        if not regions:
+            errors.add(region_points_stmt.span, "'region points' needs regions: add 'region NAME: CITY, …'")
+    tracks_usable = []
+    for tu in many(ast.TracksUsable):
+        n = positive(tu.tracks, "the number of usable tracks")
+        if tu.low.value < min_players or tu.high.value > max_players or tu.low.value > tu.high.value:
+            errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is outside the game's "
+                                f"{min_players}..{max_players}")
+        for low, high, _ in tracks_usable:
+            if not (tu.high.value < low or tu.low.value > high):
+                errors.add(tu.span, f"'tracks usable' ranges overlap at {max(low, tu.low.value)} players")
+        tracks_usable.append((tu.low.value, tu.high.value, n))
+    tiebreak = one(ast.Tiebreak)
+    tiebreaks = tiebreak.keys if tiebreak else ("most_tickets", "longest_path")
+    if "longest_path" in tiebreaks and not longest and tiebreak:
+        errors.add(tiebreak.span, "tie-break on the longest path, but the variant has no 'longest path' bonus")
+    if "fewest_stations" in tiebreaks and not stations_stmt:
+        errors.add(tiebreak.span, "tie-break on stations, but the variant has no stations")
+
+    errors.raise_if_any()
+
+    mechanics = frozenset(m for m, present in {
+        "tunnels": any(r.tunnel for r in routes),
+        "ferries": any(r.ferry_locomotives for r in routes),
+        "waves": any(r.wave_spaces for r in routes),
+        "ferry_cards": bool(ferry_stmt),
+        "stations": bool(stations_stmt),
+        "long_tickets": bool(deal_long),
+        "goods": bool(goods_stmt),
+        "shares": bool(companies),
+        "zones": any(c["zone"] for c in cities),
+        "regions": bool(regions),
+        "longest_path": bool(longest),
+        "globetrotter": bool(globetrotter),
+        "multi_track": any(r.tracks > 1 for r in routes),
+    }.items() if present)
+
+    ir_colours = tuple(colours)
+    ir_cities = tuple(ir.City(i, c["name"], c["zone"], c["region"], c["span"]) for i, c in enumerate(cities))
+    actions = catalogue.build_actions(
+        ir_colours, routes, ir_cities, companies,
+        max_offer=max(deal_regular + deal_long, draw_tickets), has_tickets_draw=bool(draw_tickets),
+        station_costs=station_costs, has_tunnels="tunnels" in mechanics, tunnel_extra=TUNNEL_EXTRA_CARDS,
+        has_ferry_cards=bool(ferry_stmt), has_shares=bool(companies), neutral_shares=bool(companies)
+        and min_players == 2)
+    points_by_length = tuple(route_points.get(n, 0) for n in range(max_length + 1))
+    sources = tuple(s.text for s in many(ast.Source))
+    variant = ir.Variant(
+        key=key, name=one(ast.VariantName).name, spec_path=main.path, spec_hash="", sources=sources,
+        min_players=min_players, max_players=max_players, trains=trains, hand=hand, colours=ir_colours,
+        locomotives=locos, market_size=market_size, market_reset_locomotives=reset_locos,
+        market_max_resets=max_resets, deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep,
+        returned_tickets=returned_tickets, returned_long=returned_long, draw_cards=draw_cards,
+        draw_tickets=draw_tickets, draw_tickets_keep=draw_keep, tracks_usable=tuple(tracks_usable),
+        cities=ir_cities, node_count=node_count, city_nodes=tuple(tuple(n) for n in city_nodes),
+        routes=tuple(routes), tickets=tuple(tickets), regions=tuple(regions), companies=tuple(companies),
+        end_trains=end_trains, route_points=points_by_length,
+        longest_path_bonus=longest.bonus.value if longest else 0, stations=stations,
+        station_costs=station_costs, station_bonus=station_bonus.points.value if station_bonus else 0,
+        ferry_cards=ferry_cards, ferry_hand_limit=ferry_limit, goods_cards=goods_cards,
+        goods_ranking=tuple(sorted(goods_ranking)), globetrotter=globetrotter.bonus.value if globetrotter else 0,
+        region_points=region_points, tiebreaks=tuple(tiebreaks), actions=actions, mechanics=mechanics)
+    return _with_hash(variant)
+
+
+def _table(entries, what: str, errors: _Errors, span: Span, *, open_allowed: bool, from_one: bool = True):
+    """Check a key:value table: keys rising without holes; returns (dict, largest key)."""
+    table: dict[int, int] = {}
+    for e in entries:
+        if e.key.value in table:
+            errors.add(e.key.span, f"{what} table gives {e.key.value} twice")
+            continue
+        if e.key.value <= 0:
+            errors.add(e.key.span, f"{what} table keys must be positive, got {e.key.value}")
+            continue
+        if e.open_ended and not open_allowed:
+            errors.add(e.key.span, f"the {what} table cannot have an open-ended entry '{e.key.value}+'")
+        table[e.key.value] = e.value.value
+    if table:
+        keys = sorted(table)
+        start = 1 if from_one else keys[0]
+        for k in range(start, keys[-1] + 1):
+            if k not in table:
+                errors.add(span, f"{what} table has no entry for {k}")
+                break
+    return table, (max(table) if table else 0)
+
+
+def _components(city_count: int, routes: list[ir.Route]) -> list[int]:
+    """Connected component of each city over all routes (zones pass through here: a ticket
+    only needs its ends reachable, not a path through a zone)."""
+    parent = list(range(city_count))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for r in routes:
+        parent[find(r.a)] = find(r.b)
+    return [find(i) for i in range(city_count)]
+
+
+def _canonical(variant: ir.Variant) -> str:
+    """The IR as deterministic JSON without spans or the file path: the hash input."""
+    def strip(obj):
+        if hasattr(obj, "__dataclass_fields__"):
+            return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
+                    if f.name not in ("span", "spec_path", "spec_hash", "key")}
+        if isinstance(obj, (list, tuple)):
+            return [strip(x) for x in obj]
+        if isinstance(obj, frozenset):
+            return sorted(obj)
+        return obj
+    return json.dumps(strip(variant), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _with_hash(variant: ir.Variant) -> ir.Variant:
+    digest = hashlib.sha256(_canonical(variant).encode("utf-8")).hexdigest()[:16]
+    return replace(variant, spec_hash=digest)
+
+
+def canonical_json(variant: ir.Variant) -> str:
+    """Public form of the hash input, used by the builder's cache key."""
+    return _canonical(variant)
