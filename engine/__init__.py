@@ -1,0 +1,35 @@
+"""railspec: a rules compiler and fast game engine for the Ticket to Ride family.
+
+    import railspec
+    v = railspec.load("usa")
+    g = v.new_game(players=4, seed=7)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    print(g.scores())
+
+See README.md for the tour and docs/ for the language, the engine contract and the rules
+decisions.
+"""
+from __future__ import annotations
+
+from .errors import (IllegalActionError, RailspecError, Span, SpecCheckError, SpecError, SpecSyntaxError,
+                     UnsupportedMechanicError)
+from .game import Game, Variant, load
+from .position import PositionError
+from .state_format import StateError
+
+__version__ = "0.1.0"
+
+
+def score(variant: Variant | str, position: dict) -> list[dict]:
+    """Score a described position: per player routes, tickets, tickets_completed,
+    longest_path, longest_bonus, total and winner. ``variant`` is a loaded variant or a
+    stock name or spec path."""
+    if not isinstance(variant, Variant):
+        variant = load(variant)
+    return variant.score(position)
+
+
+__all__ = ["load", "score", "Game", "Variant", "RailspecError", "SpecError", "SpecSyntaxError",
+           "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "PositionError", "StateError",
+           "Span", "__version__"]
