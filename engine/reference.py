@@ -35,6 +35,7 @@ class ReferenceEngine:
         self.variant = variant
         self.players = players
         self.loco = len(variant.colours)  # the locomotive's card id
+        self.last_market_resets = variant.market_max_resets
         self.other_tracks = {r.id: [s.id for s in variant.routes if s.group == r.group and s.id != r.id]
                              for r in variant.routes}
         self.pass_id = next(a.id for a in variant.actions if a.kind == ir.PASS)
@@ -102,6 +103,8 @@ class ReferenceEngine:
             for slot in range(self.variant.market_size):
                 self.faceup[slot] = self._draw_from_deck()
             resets += 1
+        # not part of the state: lets the conformance suite see why locomotives still show
+        self.last_market_resets = resets
 
     def _take_faceup(self, card: int) -> None:
         slot = self.faceup.index(card)
