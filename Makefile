@@ -1,0 +1,53 @@
+# railspec — the two commands of the README, and the pieces they are made of.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed
+
+.PHONY: demo test install generate bench conformance golden dist-check clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# Editable install: builds the stock engines from generated/*.pyx in place.
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx)
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(BIN)/railspec compile usa
+	$(BIN)/railspec simulate usa --players 4 --games 1000 --seed 1
+
+test: install
+	$(BIN)/python -m pytest -q
+
+# Re-render generated/*.pyx from spec/*.rail (commit the result).
+generate: install
+	$(BIN)/python -m railspec.compiler.emit
+
+# Speed figures, as ratios against the reference interpreter (not a test).
+bench: install
+	$(BIN)/python bench/benchmark.py
+
+conformance: install
+	$(BIN)/railspec conformance usa --games 2000
+
+# Re-record the golden traces under tests/golden/ (only on purpose).
+golden: install
+	$(BIN)/python tests/golden/regenerate.py
+
+# Build the sdist, then the wheel from the sdist, and play games with it in a clean venv.
+dist-check: install
+	rm -rf dist .dist-venv
+	$(BIN)/python -m build --sdist --outdir dist .
+	$(BIN)/python -m build --wheel --outdir dist dist/railspec-*.tar.gz
+	$(PYTHON) -m venv .dist-venv
+	.dist-venv/bin/pip install --quiet dist/railspec-*.whl
+	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 200 --quiet
+	rm -rf .dist-venv
+
+clean:
+	rm -rf $(VENV) .dist-venv build dist *.egg-info generated/*.c generated/*.so
