@@ -1,0 +1,179 @@
+"""railspec benchmark: speed of the compiled engine, as ratios against the reference
+interpreter measured in the same run. A script, not a test: nothing here asserts a time.
+
+    python bench/benchmark.py [--variant usa] [--games 20000] [--quick]
+
+Prints the machine, the random generator, and:
+  - random 4-player playouts: games/s and decisions/s in the batch loop (no GIL) and
+    through the Python API (legal_actions() lists, and legal_actions_into() buffers);
+  - longest path on full networks (end-of-game boards), µs per player;
+  - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from array import array
+from pathlib import Path
+
+import railspec
+from railspec.rng import SplitMix64
+from railspec.scoring import longest_trail
+
+AGENT_SALT = 0xD1B54A32D192ED03
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import Cython
+    return (f"{cpu}; {os.cpu_count()} cores; Python {platform.python_version()}; Cython {Cython.__version__}; "
+            f"{platform.system()} {platform.release()}")
+
+
+def timed(fn, *args):
+    start = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - start, result
+
+
+def api_games(v, games: int, seed: int, engine: str, buffered: bool) -> tuple[float, int]:
+    """Random 4-player games through the Python API with the documented agent."""
+    decisions = 0
+    buffer = array("i", [0] * len(v.actions))
+    start = time.perf_counter()
+    for i in range(games):
+        g = v.new_game(players=4, seed=seed + i, engine=engine)
+        agent = SplitMix64((seed + i) ^ AGENT_SALT)
+        if buffered:
+            while not g.is_over:
+                n = g.legal_actions_into(buffer)
+                g.apply(buffer[agent.below(n)])
+                decisions += 1
+        else:
+            while not g.is_over:
+                legal = g.legal_actions()
+                g.apply(legal[agent.below(len(legal))])
+                decisions += 1
+    return time.perf_counter() - start, decisions
+
+
+def full_networks(v, games: int):
+    """End-of-game boards: (game, player, edges) for every player of some random games."""
+    out = []
+    for i in range(games):
+        g = v.new_game(players=4, seed=500 + i)
+        agent = SplitMix64((500 + i) ^ AGENT_SALT)
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(legal[agent.below(len(legal))])
+        owner = g.state()["owner"]
+        for p in range(4):
+            edges = [(r.node_a, r.node_b, r.length) for r in v.routes if owner[r.id] == p]
+            out.append((g, p, edges))
+    return out
+
+
+COMPILE_SNIPPET = textwrap.dedent("""
+    import sys, time
+    start = time.perf_counter()
+    import railspec
+    v = railspec.load(sys.argv[1])
+    v.module()
+    print(time.perf_counter() - start)
+""")
+
+
+def compile_times(v) -> tuple[float, float]:
+    """Cold and cached load of a user spec, each in a fresh process with its own cache."""
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = Path(tmp) / "my_usa.rail"
+        spec.write_text('extends "usa"\nvariant "My USA"\nwithout route Seattle - Portland\n'
+                        'route Seattle - Portland 2 red\n', encoding="utf-8")
+        env = dict(os.environ, RAILSPEC_CACHE=str(Path(tmp) / "cache"))
+        times = []
+        for _ in range(2):
+            p = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET, str(spec)], env=env,
+                               capture_output=True, text=True, check=True)
+            times.append(float(p.stdout.strip().splitlines()[-1]))
+        return times[0], times[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", default="usa")
+    parser.add_argument("--games", type=int, default=20000, help="games in the compiled batch loop")
+    parser.add_argument("--quick", action="store_true", help="smaller samples")
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else 1.0
+    v = railspec.load(args.variant)
+    v.module()
+    print(f"railspec benchmark — {v.name}, 4 players, uniformly random agent")
+    print(f"machine: {machine()}")
+    print("random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0xD1B54A32D192ED03")
+    print()
+
+    batch_games = max(100, int(args.games * scale))
+    ref_games = max(5, int(100 * scale))
+    t_batch, batch = timed(v.playout, batch_games, 4, 1)
+    batch_decisions = sum(batch["decisions"])
+    t_ref, ref = timed(v.playout, ref_games, 4, 1, "reference")
+    ref_decisions = sum(ref["decisions"])
+    api_n = max(20, int(1000 * scale))
+    t_api, api_decisions = api_games(v, api_n, 1, "compiled", buffered=False)
+    t_buf, buf_decisions = api_games(v, api_n, 1, "compiled", buffered=True)
+    t_api_ref, api_ref_decisions = api_games(v, ref_games, 1, "reference", buffered=False)
+
+    ref_batch = (ref_games / t_ref, ref_decisions / t_ref)
+    ref_api = (ref_games / t_api_ref, api_ref_decisions / t_api_ref)
+    rows = [  # (label, games/s, decisions/s, the reference figures it is compared with)
+        ("compiled, batch loop (no GIL)", batch_games / t_batch, batch_decisions / t_batch, ref_batch),
+        ("reference, batch loop", *ref_batch, ref_batch),
+        ("compiled, API legal_actions()", api_n / t_api, api_decisions / t_api, ref_api),
+        ("compiled, API legal_actions_into()", api_n / t_buf, buf_decisions / t_buf, ref_api),
+        ("reference, API legal_actions()", *ref_api, ref_api),
+    ]
+    print(f"{'playouts':36} {'games/s':>10} {'decisions/s':>13} {'× reference':>12}")
+    for label, gps, dps, (base_gps, _base_dps) in rows:
+        print(f"{label:36} {gps:>10,.0f} {dps:>13,.0f} {gps / base_gps:>11,.0f}×")
+    print(f"(batch: {batch_games} games, {batch_decisions / batch_games:.0f} decisions a game on average; "
+          f"one core)")
+    print()
+
+    networks = full_networks(v, max(5, int(50 * scale)))
+    sizes = [sum(e[2] for e in edges) for _, _, edges in networks]
+    repeat = 20
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for game, player, _edges in networks:
+            game._e.longest_path(player)
+    compiled_us = (time.perf_counter() - start) / (repeat * len(networks)) * 1e6
+    start = time.perf_counter()
+    for _, _, edges in networks:
+        longest_trail(edges)
+    ref_us = (time.perf_counter() - start) / len(networks) * 1e6
+    print(f"longest path on {len(networks)} end-of-game networks ({statistics.fmean(sizes):.0f} cars, "
+          f"{statistics.fmean(len(e) for _, _, e in networks):.1f} routes on average):")
+    print(f"  compiled {compiled_us:,.1f} µs, reference {ref_us:,.1f} µs per player: {ref_us / compiled_us:,.0f}×")
+    print()
+
+    cold, cached = compile_times(v)
+    print(f"user spec compile (extends usa, new process each): cold {cold:.2f} s, cached {cached:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

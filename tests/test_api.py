@@ -1,0 +1,170 @@
+"""The generic game-API suite, run on every stock variant and both engines (in the spirit
+of OpenSpiel's basic tests): whatever the rules, these properties hold."""
+from __future__ import annotations
+
+import json
+import random
+from array import array
+
+import pytest
+
+import railspec
+from railspec.compiler import stock_names
+from railspec.errors import IllegalActionError, UnsupportedMechanicError
+
+ENGINES = ["compiled", "reference"]
+
+
+def _loadable():
+    out = []
+    for name in stock_names():
+        try:
+            out.append(railspec.load(name))
+        except UnsupportedMechanicError:
+            continue
+    return out
+
+
+VARIANTS = _loadable()
+IDS = [v.key for v in VARIANTS]
+
+
+def play(v, players, seed, engine, rng_seed=0, limit=None):
+    g = v.new_game(players=players, seed=seed, engine=engine)
+    rng = random.Random(rng_seed)
+    steps = 0
+    while not g.is_over and (limit is None or steps < limit):
+        g.apply(rng.choice(g.legal_actions()))
+        steps += 1
+    return g
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_legal_actions_are_sorted_unique_and_named(v, engine):
+    g = v.new_game(players=v.ir.max_players, seed=1, engine=engine)
+    rng = random.Random(1)
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert legal == sorted(set(legal)) and legal, "legal actions must be ascending, unique, non-empty"
+        assert all(0 <= a < len(v.actions) for a in legal)
+        assert all(isinstance(g.action_name(a), str) for a in legal)
+        buffer = array("i", [0] * len(v.actions))
+        n = g.legal_actions_into(buffer)
+        assert list(buffer[:n]) == legal
+        g.apply(rng.choice(legal))
+    assert g.legal_actions() == [] and g.current_player == -1
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_same_seed_and_actions_give_the_same_game(v, engine):
+    a = play(v, 3, 11, engine, rng_seed=5)
+    b = play(v, 3, 11, engine, rng_seed=5)
+    assert a.to_json() == b.to_json()
+    c = play(v, 3, 12, engine, rng_seed=5)
+    assert c.to_json() != a.to_json()
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_clone_is_equal_and_independent(v, engine):
+    g = play(v, 4, 3, engine, limit=40)
+    twin = g.clone()
+    assert twin.to_json() == g.to_json()
+    before = g.to_json()
+    twin.apply(twin.legal_actions()[-1])
+    assert g.to_json() == before and twin.to_json() != before
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_round_trip_mid_game_and_at_the_end(v, engine):
+    for limit in (0, 1, 17, None):
+        g = play(v, 2, 8, engine, limit=limit)
+        text = g.to_json()
+        back = v.game_from_json(text, engine=engine)
+        assert back.to_json() == text
+        assert back.legal_actions() == g.legal_actions()
+        other = "reference" if engine == "compiled" else "compiled"
+        assert v.game_from_json(text, engine=other).to_json() == text
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_illegal_actions_raise_and_change_nothing(v, engine):
+    g = play(v, 3, 2, engine, limit=25)
+    legal = set(g.legal_actions())
+    before = g.to_json()
+    bad = [-1, len(v.actions), 10**9, 2**40, "3", None, 1.5] + [a for a in range(len(v.actions)) if a not in legal][:300]
+    for a in bad:
+        with pytest.raises(IllegalActionError):
+            g.apply(a)
+        assert g.to_json() == before
+    over = play(v, 2, 2, engine)
+    with pytest.raises(IllegalActionError):
+        over.apply(0)
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_observation_shows_only_the_players_own_hand(v):
+    g = play(v, 4, 6, "compiled", limit=30)
+    state = g.state()
+    for p in range(4):
+        obs = g.observation(p)
+        assert obs["hand"] == state["hands"][p] and obs["tickets"] == state["tickets"][p]
+        assert obs["hand_sizes"] == [sum(h) for h in state["hands"]]
+        flat = json.dumps(obs)
+        assert '"deck":' not in flat and "ticket_deck\":" not in flat
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_playout_matches_games_played_through_the_api(v):
+    """playout() plays the documented random agent: game i of a batch is the game the same
+    agent plays through the API (docs/engine.md, Random playouts)."""
+    from railspec.rng import SplitMix64
+    batch = v.playout(games=3, players=4, seed=40)
+    ref = v.playout(games=3, players=4, seed=40, engine="reference")
+    assert batch == ref
+    for i in range(3):
+        g = v.new_game(players=4, seed=40 + i)
+        agent = SplitMix64((40 + i) ^ 0xD1B54A32D192ED03)
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(legal[agent.below(len(legal))])
+        assert g.scores() == batch["totals"][i]
+        assert g.state()["decisions"] == batch["decisions"][i]
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_bad_player_counts_and_engines_are_refused(v):
+    with pytest.raises(ValueError):
+        v.new_game(players=v.ir.max_players + 1)
+    with pytest.raises(ValueError):
+        v.new_game(players=1)
+    with pytest.raises(ValueError):
+        v.new_game(players=2, engine="quantum")
+
+
+CORRUPTIONS = [
+    ("not json", lambda s: "{"),
+    ("not an object", lambda s: "[1, 2]"),
+    ("missing key", lambda s: json.dumps({k: x for k, x in json.loads(s).items() if k != "deck"})),
+    ("other variant", lambda s: json.dumps({**json.loads(s), "variant": "europe"})),
+    ("card lost", lambda s: json.dumps({**json.loads(s), "deck": json.loads(s)["deck"][1:]})),
+    ("card out of range", lambda s: json.dumps({**json.loads(s), "faceup": [99] * 5})),
+    ("bad phase", lambda s: json.dumps({**json.loads(s), "phase": "dancing"})),
+    ("player out of range", lambda s: json.dumps({**json.loads(s), "current": 7})),
+    ("owner out of range", lambda s: json.dumps({**json.loads(s), "owner": [9] * len(json.loads(s)["owner"])})),
+    ("ticket twice", lambda s: json.dumps({**json.loads(s), "offer": json.loads(s)["ticket_deck"][:1]})),
+    ("trains not conserved", lambda s: json.dumps({**json.loads(s), "trains": [44] * json.loads(s)["players"]})),
+    ("wrong type", lambda s: json.dumps({**json.loads(s), "rng": "seven"})),
+]
+
+
+@pytest.mark.parametrize("what,corrupt", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_corrupt_states_are_refused_with_a_clear_error(usa, what, corrupt, engine):
+    text = play(usa, 3, 4, "reference", limit=20).to_json()
+    with pytest.raises(railspec.StateError):
+        usa.game_from_json(corrupt(text), engine=engine)
