@@ -6,7 +6,9 @@ reported as a located :class:`~railspec.errors.SpecSyntaxError`, never a Lark tr
 """
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
@@ -299,8 +301,73 @@ def _describe_expected(expected) -> str:
     return ", expected " + (words[0] if len(words) == 1 else "one of " + ", ".join(words))
 
 
+# The statements, by their first word(s), and how each is written: a syntax error inside a
+# statement ends with its form, so the message says what was expected in the spec's own terms.
+_FORMS = {
+    "variant": 'variant "NAME"', "extends": 'extends "NAME"', "source": 'source "TEXT"',
+    "players": "players LOW..HIGH", "trains": "trains N", "hand": "hand N",
+    "stations": "stations N cost C1 C2 …", "ferry": "ferry cards N max M", "card": "card COLOUR N",
+    "locomotives": "locomotives N", "goods cards": "goods cards N",
+    "goods ranking": "goods ranking N players: P1 P2 …",
+    "market": "market N reset L locomotives max M", "deal": "deal tickets N [long L] keep K",
+    "returned": "returned tickets|long bottom|shuffled bottom|removed",
+    "action": "action draw cards N | claim route | draw tickets N keep K | build station | draw ferry card",
+    "tracks": "tracks usable N for LOW..HIGH players", "city": "city NAME", "zone": "zone NAME",
+    "region points": "region points N:P N:P … N+:P", "region": "region NAME [double]: CITY, CITY, …",
+    "route points": "route points LENGTH:POINTS …",
+    "route": "route CITY - CITY LENGTH COLOUR [tunnel] [ferry N] [waves N] [goods] [shares COMPANY, …]",
+    "ticket": "ticket [long] CITY - CITY POINTS",
+    "without": "without route CITY - CITY [LENGTH] | without ticket CITY - CITY | without city NAME",
+    "end": "end when trains <= N", "longest": "longest path N", "station": "station bonus N",
+    "company": "company NAME shares N points P1 P2 …", "globetrotter": "globetrotter N",
+    "tiebreak": "tiebreak KEY, KEY, … (most tickets | longest path | fewest stations)",
+}
+_STATEMENT_WORDS = sorted({key.split()[0] for key in _FORMS})
+# Characters that look like spec syntax but are not.
+_CHAR_HINTS = {
+    "\u2013": "an en dash: use a plain '-' with spaces around it",
+    "\u2014": "an em dash: use a plain '-' with spaces around it",
+    "\u2212": "a minus sign: use a plain '-'",
+    "\u00a0": "a non-breaking space: use a plain space",
+    "\u201c": "a curly quote: use a plain '\"'", "\u201d": "a curly quote: use a plain '\"'",
+}
+_HYPHENATED = re.compile(r"[^\W\d][\w.'’&]*(?:-[^\W\d][\w.'’&]*)+")
+_STRIP_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|#.*')
+
+
+def _statement_at(line: str, col: int) -> tuple[str, int]:
+    """The statement of ``line`` that column ``col`` falls in (its text from the last ';'
+    before that column, comments dropped, leading blanks stripped) and its 1-based column."""
+    code = _STRIP_COMMENT.sub(lambda m: m.group(1) or "", line)
+    start = code.rfind(";", 0, max(0, col - 1)) + 1
+    stmt = code[start:].lstrip()
+    return stmt, len(code) - len(stmt) + 1
+
+
+def _form_of(stmt: str) -> str | None:
+    words = stmt.split()
+    for n in (2, 1):
+        key = " ".join(words[:n])
+        if len(words) >= n and key in _FORMS:
+            return _FORMS[key]
+    return None
+
+
+def _stray_semicolon(lines: list[str], line: int, col: int) -> tuple[int, int] | None:
+    """Where the last thing before (line, col), blank and comment lines skipped, is a ';'
+    (a ';' that ends a line, or a doubled ';;'), or None."""
+    for n in range(line, 0, -1):
+        text = lines[n - 1][: col - 1] if n == line else lines[n - 1]
+        code = _STRIP_COMMENT.sub(lambda m: m.group(1) or "", text).rstrip()
+        if code:
+            return (n, len(code)) if code.endswith(";") else None
+    return None
+
+
 def _syntax_error(path: str, text: str, err: UnexpectedInput) -> SpecSyntaxError:
-    lines = text.splitlines()
+    lines = [ln.rstrip("\r") for ln in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     line = max(1, getattr(err, "line", 1) or 1)
     col = max(1, getattr(err, "column", 1) or 1)
     if isinstance(err, UnexpectedToken) and err.token.type == "$END":
@@ -329,11 +396,57 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput) -> SpecSyntaxError
     else:  # pragma: no cover - Lark raises only the three kinds above
         message = "syntax error"
         width = 1
+    message, line, col, width = _explain(lines, err, message, line, col, width)
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     return SpecSyntaxError(message, Span(path, line, col, col + width), source_line)
+
+
+def _explain(lines: list[str], err: UnexpectedInput, message: str, line: int, col: int, width: int):
+    """Say what was probably meant, for the mistakes people make: returns the message and
+    the position (line, col, width) it should point at."""
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    stmt, stmt_col = _statement_at(source_line, col)
+    first = stmt.split()[0] if stmt.split() else ""
+    expected = set(getattr(err, "accepts", None) or getattr(err, "expected", None) or ())
+    if isinstance(err, UnexpectedCharacters):
+        char = source_line[col - 1] if 0 < col <= len(source_line) else ""
+        if char == '"':
+            return ("unterminated string: a quoted name must end with '\"' on the same line",
+                    line, col, max(1, len(source_line) - col + 1))
+        if char in _CHAR_HINTS:
+            return f"{message}: {_CHAR_HINTS[char]}", line, col, width
+    starts_statement = col == stmt_col and isinstance(err, UnexpectedToken) \
+        and err.token.type not in ("$END", "_NL")
+    if starts_statement and expected <= {"SEMICOLON", "_NL", "$END"}:
+        # "trains 12;" then a statement on the next line: the ';' expects one on its own line
+        semi = _stray_semicolon(lines, line, col)
+        if semi:
+            return ("a ';' stands between two statements on one line, not at the end of a line "
+                    "or twice: remove this ';'"), semi[0], semi[1], 1
+    if starts_statement and "ROUTE" in expected and "CITY" in expected:
+        # the first word of a statement is not one the language knows
+        word = str(err.token)
+        close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        return f"unknown statement {word!r}{hint}", line, col, width
+    if "MINUS" in expected and first in ("route", "ticket", "without"):
+        # route Alpha-Beta 2 red: a dash between letters makes one name (Wilkes-Barre)
+        joined = list(_HYPHENATED.finditer(stmt, 0, max(0, col - stmt_col)))
+        if joined:
+            m = joined[-1]
+            what = "route" if first == "without" else first
+            return (f"{m.group(0)!r} is read as one name: write a {what} as 'A - B' with spaces "
+                    f"around the dash", line, stmt_col + m.start(), len(m.group(0)))
+    form = _form_of(stmt)
+    if form and col > stmt_col:
+        message += f"; the form is: {form}"
+    return message, line, col, width
 
 
 def parse(text: str, path: str = "<spec>") -> ast.SpecFile:
     """Parse spec text into a :class:`SpecFile`; raise :class:`SpecSyntaxError` on bad syntax."""
+    if text.startswith("\ufeff"):  # a byte-order mark some editors write: not part of the spec
+        text = text[1:]
     if not text.endswith("\n"):
         text += "\n"
     try:
