@@ -38,7 +38,10 @@ class _Errors:
     """Collects located errors; knows each file's text so it can quote the line."""
 
     def __init__(self, files: list[ast.SpecFile]):
-        self.lines = {f.path: f.text.splitlines() for f in files}
+        # split only on "\n", as the parser counts lines (str.splitlines also splits on
+        # form feeds and other separators that can sit inside a line)
+        self.lines = {f.path: [ln.rstrip("\r") for ln in f.text.split("\n")] for f in files}
+        self.removed_cities: dict[str, Span] = {}
         self.items: list[SpecError] = []
 
     def add(self, span: Span, message: str) -> None:
@@ -53,8 +56,17 @@ class _Errors:
 
 
 def _suggest(name: str, known) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
+    same_but_case = [k for k in known if k.lower() == name.lower()]
+    close = same_but_case or difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _line_of(earlier: Span, here: Span) -> str:
+    """Where an earlier declaration is, from the point of view of a later one: "line 12",
+    or "usa.rail:12" when it is in another file of the extends chain."""
+    if earlier.file == here.file:
+        return f"line {earlier.line}"
+    return f"{earlier.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{earlier.line}"
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -83,6 +95,10 @@ def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
                 merged = _remove(merged, stmt, errors)
                 continue
             elif isinstance(stmt, ast.Extends):
+                if ast.Extends in seen_here:
+                    errors.add(stmt.span, f"'extends' is given twice "
+                                          f"(first at line {seen_here[ast.Extends].span.line})")
+                seen_here[ast.Extends] = stmt
                 continue
             merged.append(stmt)
     return merged
@@ -98,13 +114,15 @@ def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: _Errors) -> list[
         return (isinstance(s, ast.Route) and _pair(s.a.text, s.b.text) == _pair(a, b)
                 and (stmt.length is None or s.length.value == stmt.length.value))
     kept = [s for s in merged if not matches(s)]
+    if stmt.what == "city" and len(kept) < len(merged):
+        errors.removed_cities[stmt.names[0].text] = stmt.span
     if len(kept) == len(merged):
         what = " - ".join(n.text for n in stmt.names)
         errors.add(stmt.span, f"'without {stmt.what} {what}': no such {stmt.what} to remove")
     return kept
 
 
-def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
+def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
     """Check the statements of ``files`` (an extends chain, base first) and build the IR."""
     errors = _Errors(files)
     stmts = merge(files, errors)
@@ -142,6 +160,8 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             errors.add(players.high.span, f"at most {MAX_PLAYERS} players are supported, got {max_players}")
         if min_players > max_players:
             errors.add(players.span, f"player range {min_players}..{max_players} is empty")
+    # checks that depend on the player range are skipped when the range itself is wrong
+    players_ok = bool(players) and 2 <= min_players <= max_players <= MAX_PLAYERS
     trains = positive(one(ast.Trains).count, "trains per player") if one(ast.Trains) else 0
     hand = positive(one(ast.Hand).count, "the starting hand", allow_zero=True) if one(ast.Hand) else 0
 
@@ -154,7 +174,7 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             continue
         if name in colour_ids:
             errors.add(card.colour.span, f"card colour '{name}' is declared twice "
-                                         f"(first at line {colours[colour_ids[name]].span.line})")
+                                         f"(first at {_line_of(colours[colour_ids[name]].span, card.span)})")
             continue
         count = positive(card.count, f"the number of {name} cards")
         colour_ids[name] = len(colours)
@@ -180,6 +200,10 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     if stations_stmt:
         stations = positive(stations_stmt.count, "the number of stations")
         station_costs = tuple(positive(c, "a station cost") for c in stations_stmt.costs)
+        for c in stations_stmt.costs:
+            if c.value > MAX_ROUTE_LENGTH:
+                errors.add(c.span, f"a station cost of {c.value} cards is more than the supported "
+                                   f"{MAX_ROUTE_LENGTH}")
         if stations and len(station_costs) != stations:
             errors.add(stations_stmt.span, f"{stations} stations need {stations} costs, "
                                            f"got {len(station_costs)}")
@@ -194,7 +218,7 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     for act in many(ast.Action):
         if act.kind in actions_seen:
             errors.add(act.span, f"action '{act.kind.replace('_', ' ')}' is given twice "
-                                 f"(first at line {actions_seen[act.kind].span.line})")
+                                 f"(first at {_line_of(actions_seen[act.kind].span, act.span)})")
         actions_seen[act.kind] = act
     for needed in ("draw_cards", "claim_route"):
         if needed not in actions_seen:
@@ -222,6 +246,8 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     if "draw_ferry_card" in actions_seen and not ferry_stmt:
         errors.add(actions_seen["draw_ferry_card"].span,
                    "'action draw ferry card' needs a 'ferry cards N max M' statement")
+    if ferry_stmt and "draw_ferry_card" not in actions_seen:
+        errors.add(ferry_stmt.span, "ferry cards are declared but no 'action draw ferry card' draws them")
 
     deal = one(ast.Deal)
     deal_regular = deal_long = deal_keep = 0
@@ -248,7 +274,7 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             name = stmt.name.text
             if name in city_ids:
                 errors.add(stmt.name.span, f"city '{name}' is declared twice "
-                                           f"(first at line {cities[city_ids[name]]['span'].line})")
+                                           f"(first at {_line_of(cities[city_ids[name]]['span'], stmt.span)})")
                 continue
             city_ids[name] = len(cities)
             cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span, region=-1))
@@ -256,6 +282,10 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     def city_ref(name: ast.Name, context: str) -> int | None:
         if name.text in city_ids:
             return city_ids[name.text]
+        if name.text in errors.removed_cities:
+            errors.add(name.span, f"city '{name.text}' in {context} was removed by 'without city' at "
+                                  f"{errors.removed_cities[name.text]}: remove what uses it too")
+            return None
         errors.add(name.span, f"unknown city '{name.text}' in {context}{_suggest(name.text, city_ids)}")
         return None
 
@@ -263,7 +293,8 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     company_ids: dict[str, int] = {}
     for co in many(ast.Company):
         if co.name.text in company_ids:
-            errors.add(co.name.span, f"company '{co.name.text}' is declared twice")
+            errors.add(co.name.span, f"company '{co.name.text}' is declared twice "
+                                     f"(first at {_line_of(companies[company_ids[co.name.text]].span, co.span)})")
             continue
         shares = positive(co.shares, f"the number of {co.name.text} shares")
         points = tuple(positive(p, "a share points entry", allow_zero=True) for p in co.points)
@@ -279,9 +310,17 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
 
     groups: dict[tuple[str, str], list[ast.Route]] = defaultdict(list)
     route_rows = []
+    links: list[tuple[int, int]] = []  # the city pairs of every route meant, errors or not
     for stmt in many(ast.Route):
         a = city_ref(stmt.a, "route")
         b = city_ref(stmt.b, "route")
+        if a is not None and b is not None and a != b:
+            links.append((a, b))
+        given: set[str] = set()
+        for key, span in stmt.attr_spans:
+            if key in given:
+                errors.add(span, f"route attribute '{key}' is given twice")
+            given.add(key)
         length = stmt.length.value
         if length <= 0:
             errors.add(stmt.length.span, f"a route length must be positive, got {length}")
@@ -292,7 +331,7 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             continue
         if route_points_stmt and length not in route_points:
             errors.add(stmt.length.span, f"route length {length} has no entry in the route points table "
-                                         f"(line {route_points_stmt.span.line})")
+                                         f"({_line_of(route_points_stmt.span, stmt.span)})")
         colour_text = stmt.colour.text
         if colour_text in ("gray", "grey"):
             colour = ir.GRAY
@@ -308,6 +347,9 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             errors.add(stmt.ferry.span, f"a ferry of length {length} cannot need {ferry} locomotives")
         if stmt.waves and not 0 < waves <= length:
             errors.add(stmt.waves.span, f"a route of length {length} cannot have {waves} wave spaces")
+        elif stmt.ferry and stmt.waves and 0 < ferry <= length and ferry + waves > length:
+            errors.add(stmt.waves.span, f"a route of length {length} cannot have {ferry} ferry locomotives "
+                                        f"and {waves} wave spaces")
         if stmt.waves and not ferry_stmt:
             errors.add(stmt.waves.span, "wave spaces need ferry cards: add 'ferry cards N max M'")
         if stmt.goods and not goods_stmt:
@@ -329,13 +371,13 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             first = earlier[0]
             if first.length.value != length:
                 errors.add(stmt.length.span, f"double route {stmt.a.text} - {stmt.b.text}: this track has length "
-                                             f"{length} but the track at line {first.span.line} has "
+                                             f"{length} but the track at {_line_of(first.span, stmt.span)} has "
                                              f"{first.length.value}")
                 continue
             same = [r for r in earlier if r.colour.text == colour_text and colour != ir.GRAY]
             if same:
                 errors.add(stmt.span, f"duplicate route {stmt.a.text} - {stmt.b.text} {colour_text} "
-                                      f"(already declared at line {same[0].span.line})")
+                                      f"(already declared at {_line_of(same[0].span, stmt.span)})")
                 continue
             if len(earlier) >= MAX_TRACKS:
                 errors.add(stmt.span, f"route {stmt.a.text} - {stmt.b.text} has more than {MAX_TRACKS} tracks")
@@ -370,14 +412,20 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             else "gray", tunnel=stmt.tunnel, ferry_locomotives=row["ferry"], wave_spaces=row["waves"],
             goods=stmt.goods, companies=row["companies"], group=group, track=track, tracks=tracks, span=stmt.span))
 
-    reached = {r.a for r in routes} | {r.b for r in routes}
+    reached = {a for a, _ in links} | {b for _, b in links}
     for i, c in enumerate(cities):
-        if i not in reached and route_rows:
+        if i not in reached and links:
             errors.add(c["span"], f"city '{c['name']}' is declared but no route reaches it")
 
     # --- regions --------------------------------------------------------------
     regions: list[ir.Region] = []
+    region_names: dict[str, ast.Region] = {}
     for reg in many(ast.Region):
+        if reg.name.text in region_names:
+            errors.add(reg.name.span, f"region '{reg.name.text}' is declared twice "
+                                      f"(first at {_line_of(region_names[reg.name.text].span, reg.span)})")
+            continue
+        region_names[reg.name.text] = reg
         members = []
         for name in reg.cities:
             cid = city_ref(name, f"region {reg.name.text}")
@@ -392,9 +440,10 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
         regions.append(ir.Region(len(regions), reg.name.text, tuple(members), reg.counts_double, reg.name.span))
 
     # --- tickets --------------------------------------------------------------
-    components = _components(len(cities), routes)
+    components = _components(len(cities), links)
     tickets: list[ir.Ticket] = []
     ticket_names: dict[str, int] = {}
+    ticket_pairs: dict[tuple[str, str, int, bool], ir.Ticket] = {}
     for stmt in many(ast.Ticket):
         a = city_ref(stmt.a, "ticket")
         b = city_ref(stmt.b, "ticket")
@@ -410,26 +459,32 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             continue
         base = f"{stmt.a.text}-{stmt.b.text}"
         name = base
+        same = ticket_pairs.get((*_pair(stmt.a.text, stmt.b.text), points, stmt.long))
+        if same is not None:
+            errors.add(stmt.span, f"duplicate ticket {stmt.a.text} - {stmt.b.text} {points} "
+                                  f"(already declared at {_line_of(same.span, stmt.span)})")
+            continue
         if name in ticket_names:
-            earlier_ticket = tickets[ticket_names[name]]
-            if earlier_ticket.points == points and earlier_ticket.long == stmt.long:
-                errors.add(stmt.span, f"duplicate ticket {stmt.a.text} - {stmt.b.text} "
-                                      f"(already declared at line {earlier_ticket.span.line})")
-                continue
             n = 2
             while f"{base}/{n}" in ticket_names:
                 n += 1
             name = f"{base}/{n}"
         ticket_names[name] = len(tickets)
         tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.long, stmt.span))
-    regular = sum(1 for t in tickets if not t.long)
-    long_count = sum(1 for t in tickets if t.long)
-    if deal and route_rows:
+        ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.long)] = tickets[-1]
+    # the decks as written (a ticket with an error of its own still counts, so that one
+    # mistake is reported once)
+    regular = sum(1 for t in many(ast.Ticket) if not t.long)
+    long_count = sum(1 for t in many(ast.Ticket) if t.long)
+    if deal and links:
         if deal_long and long_count == 0:
             errors.add(deal.span, "long tickets are dealt but no 'ticket long' is declared")
+        elif players_ok and long_count < deal_long * max_players:
+            errors.add(deal.span, f"{long_count} long tickets cannot deal {deal_long} to each of "
+                                  f"{max_players} players")
         if regular == 0:
             errors.add(deal.span, "tickets are dealt but no ticket is declared")
-        elif max_players and regular < deal_regular * max_players:
+        elif players_ok and regular < deal_regular * max_players:
             errors.add(deal.span, f"{regular} tickets cannot deal {deal_regular} to each of {max_players} players")
 
     # --- scoring tables -------------------------------------------------------
@@ -439,9 +494,12 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
         errors.add(end.trains_at_most.span, f"the game would end at once: {end_trains} >= {trains} trains")
     longest = one(ast.LongestPath)
     station_bonus = one(ast.StationBonus)
+    globetrotter = one(ast.Globetrotter)
+    positive(longest.bonus if longest else None, "the longest path bonus", allow_zero=True)
+    positive(station_bonus.points if station_bonus else None, "the station bonus", allow_zero=True)
+    positive(globetrotter.bonus if globetrotter else None, "the Globetrotter bonus", allow_zero=True)
     if station_bonus and not stations_stmt:
         errors.add(station_bonus.span, "'station bonus' needs a 'stations' statement")
-    globetrotter = one(ast.Globetrotter)
     goods_ranking = []
     seen_rank: dict[int, ast.GoodsRanking] = {}
     for gr in many(ast.GoodsRanking):
@@ -450,11 +508,14 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
             errors.add(gr.span, f"goods ranking for {n} players is given twice")
             continue
         seen_rank[n] = gr
-        if not min_players <= n <= max_players:
+        if players_ok and not min_players <= n <= max_players:
             errors.add(gr.players.span, f"goods ranking for {n} players, but the game is for "
                                         f"{min_players}..{max_players}")
         goods_ranking.append((n, tuple(positive(p, "a goods ranking entry", allow_zero=True) for p in gr.points)))
-    if goods_stmt:
+    if seen_rank and not goods_stmt:
+        first_rank = min(seen_rank.values(), key=lambda g: (g.span.line, g.span.col))
+        errors.add(first_rank.span, "'goods ranking' needs goods cards: add 'goods cards N'")
+    if goods_stmt and players_ok:
         for n in range(min_players, max_players + 1):
             if n not in seen_rank:
                 errors.add(goods_stmt.span, f"goods cards need a 'goods ranking {n} players: …' table")
@@ -469,7 +530,11 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     tracks_usable = []
     for tu in many(ast.TracksUsable):
         n = positive(tu.tracks, "the number of usable tracks")
-        if tu.low.value < min_players or tu.high.value > max_players or tu.low.value > tu.high.value:
+        if n > MAX_TRACKS:
+            errors.add(tu.tracks.span, f"{n} usable tracks, but a route has at most {MAX_TRACKS}")
+        if tu.low.value > tu.high.value:
+            errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is empty")
+        elif players_ok and (tu.low.value < min_players or tu.high.value > max_players):
             errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is outside the game's "
                                 f"{min_players}..{max_players}")
         for low, high, _ in tracks_usable:
@@ -478,6 +543,9 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
         tracks_usable.append((tu.low.value, tu.high.value, n))
     tiebreak = one(ast.Tiebreak)
     tiebreaks = tiebreak.keys if tiebreak else ("most_tickets", "longest_path")
+    for i, key in enumerate(tiebreaks):
+        if key in tiebreaks[:i]:
+            errors.add(tiebreak.span, f"tie-break '{key.replace('_', ' ')}' is given twice")
     if "longest_path" in tiebreaks and not longest and tiebreak:
         errors.add(tiebreak.span, "tie-break on the longest path, but the variant has no 'longest path' bonus")
     if "fewest_stations" in tiebreaks and not stations_stmt:
@@ -512,7 +580,7 @@ def check(files: list[ast.SpecFile], key: str) -> ir.Variant:
     points_by_length = tuple(route_points.get(n, 0) for n in range(max_length + 1))
     sources = tuple(s.text for s in many(ast.Source))
     variant = ir.Variant(
-        key=key, name=one(ast.VariantName).name, spec_path=main.path, spec_hash="", sources=sources,
+        key=variant_key, name=one(ast.VariantName).name, spec_path=main.path, spec_hash="", sources=sources,
         min_players=min_players, max_players=max_players, trains=trains, hand=hand, colours=ir_colours,
         locomotives=locos, market_size=market_size, market_reset_locomotives=reset_locos,
         market_max_resets=max_resets, deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep,
@@ -541,20 +609,28 @@ def _table(entries, what: str, errors: _Errors, span: Span, *, open_allowed: boo
             continue
         if e.open_ended and not open_allowed:
             errors.add(e.key.span, f"the {what} table cannot have an open-ended entry '{e.key.value}+'")
+        if e.value.value < 0:
+            errors.add(e.value.span, f"{what} must be zero or more, got {e.value.value}")
         table[e.key.value] = e.value.value
     if table:
         keys = sorted(table)
         start = 1 if from_one else keys[0]
         for k in range(start, keys[-1] + 1):
             if k not in table:
-                errors.add(span, f"{what} table has no entry for {k}")
+                after = min((e for e in entries if e.key.value > k), key=lambda e: e.key.value)
+                errors.add(after.key.span, f"{what} table has no entry for {k}"
+                                           f"{f' (between {k - 1} and {after.key.value})' if k > start else ''}")
                 break
+        for e in entries:
+            if e.open_ended and e.key.value != keys[-1]:
+                errors.add(e.key.span, f"the open-ended entry '{e.key.value}+' must have the largest key "
+                                       f"in the {what} table")
     return table, (max(table) if table else 0)
 
 
-def _components(city_count: int, routes: list[ir.Route]) -> list[int]:
-    """Connected component of each city over all routes (zones pass through here: a ticket
-    only needs its ends reachable, not a path through a zone)."""
+def _components(city_count: int, links: list[tuple[int, int]]) -> list[int]:
+    """Connected component of each city over the city pairs of all routes (zones pass through
+    here: a ticket only needs its ends reachable, not a path through a zone)."""
     parent = list(range(city_count))
 
     def find(x: int) -> int:
@@ -562,8 +638,8 @@ def _components(city_count: int, routes: list[ir.Route]) -> list[int]:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
-    for r in routes:
-        parent[find(r.a)] = find(r.b)
+    for a, b in links:
+        parent[find(a)] = find(b)
     return [find(i) for i in range(city_count)]
 
 
