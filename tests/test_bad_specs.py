@@ -1,0 +1,394 @@
+"""Bad specs: every one must fail with a located SpecError, never a traceback.
+
+Each case takes the small valid spec BASE below and edits one line (or inserts one; a
+line may join several statements with ';'), so the expected position is easy to see. The
+spec is written to a file and checked the way the CLI does (railspec.compiler.check_file);
+the error must print as ``path:line:col: message``, then the source line, then a caret under
+the column.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from railspec.compiler import check_file, stock_path
+from railspec.errors import SpecCheckError, SpecError, SpecSyntaxError
+
+# Line numbers, for reading the table below:
+#  1 variant   9 deal      17 longest path   24-25 Alpha - Beta (a double route)
+#  2 players  10 returned  18 tiebreak       26 Beta - Gamma   27 Gamma - Delta
+#  3 trains   11-13 action 19-23 cities      28 Delta - Epsilon
+#  4 hand     14 tracks    (Alpha … Epsilon) 29-36 tickets
+#  5-6 cards  15 end when
+#  7 locos    16 route points
+#  8 market
+BASE = """\
+variant "Base"
+players 2..4
+trains 12
+hand 4
+card red 12
+card blue 12
+locomotives 14
+market 5 reset 3 locomotives max 3
+deal tickets 2 keep 1
+returned tickets bottom
+action draw cards 2
+action claim route
+action draw tickets 3 keep 1
+tracks usable 1 for 2..3 players
+end when trains <= 2
+route points 1:1 2:2 3:4 4:7
+longest path 10
+tiebreak most tickets, longest path
+city Alpha
+city Beta
+city Gamma
+city Delta
+city Epsilon
+route Alpha - Beta 2 red
+route Alpha - Beta 2 blue
+route Beta - Gamma 3 gray
+route Gamma - Delta 4 blue
+route Delta - Epsilon 1 gray
+ticket Alpha - Gamma 5
+ticket Alpha - Delta 9
+ticket Alpha - Epsilon 10
+ticket Beta - Gamma 4
+ticket Beta - Delta 7
+ticket Beta - Epsilon 8
+ticket Gamma - Delta 4
+ticket Gamma - Epsilon 5
+"""
+
+
+def edit(line: int, text: str) -> str:
+    """BASE with line ``line`` (1-based) replaced by ``text`` ("" empties it)."""
+    lines = BASE.splitlines()
+    lines[line - 1] = text
+    return "\n".join(lines) + "\n"
+
+
+def add(line: int, text: str) -> str:
+    """BASE with ``text`` inserted so that it becomes line ``line``."""
+    lines = BASE.splitlines()
+    lines.insert(line - 1, text)
+    return "\n".join(lines) + "\n"
+
+
+def child(*lines: str) -> str:
+    """A spec that extends BASE (written next to it as base.rail)."""
+    return "\n".join(lines) + "\n"
+
+
+S, C = SpecSyntaxError, SpecCheckError
+
+# (id, spec text, error class, line, col, message fragment[, file the error is in])
+CASES = [
+    # --- syntax -------------------------------------------------------------------
+    ("unterminated-string", edit(1, 'variant "Base'), S, 1, 9,
+     "unterminated string: a quoted name must end with '\"' on the same line"),
+    ("unterminated-city-name", edit(24, 'route Alpha - "Beta 2 red'), S, 24, 15, "unterminated string"),
+    ("stray-character", edit(3, "trains 12 $"), S, 3, 11, "unexpected character '$'"),
+    ("en-dash", edit(24, "route Alpha \u2013 Beta 2 red"), S, 24, 13,
+     "an en dash: use a plain '-' with spaces around it"),
+    ("route-without-spaces", edit(24, "route Alpha-Beta 2 red"), S, 24, 7,
+     "'Alpha-Beta' is read as one name: write a route as 'A - B' with spaces around the dash"),
+    ("ticket-without-spaces", edit(29, "ticket Alpha-Gamma 5"), S, 29, 8,
+     "write a ticket as 'A - B' with spaces around the dash"),
+    ("missing-length", edit(24, "route Alpha - Beta red"), S, 24, 23,
+     "unexpected end of line, expected a number; the form is: route CITY - CITY LENGTH COLOUR"),
+    ("missing-ticket-points", edit(29, "ticket Alpha - Gamma"), S, 29, 21,
+     "expected a number; the form is: ticket [long] CITY - CITY POINTS"),
+    ("missing-colour", edit(26, "route Beta - Gamma 3"), S, 26, 21, "expected a name"),
+    ("unknown-statement", edit(3, "train 12"), S, 3, 1, "unknown statement 'train' (did you mean 'trains'?)"),
+    ("trailing-semicolon", edit(3, "trains 12;"), S, 3, 10, "remove this ';'"),
+    ("double-semicolon", edit(3, "trains 12;; hand 4"), S, 3, 11, "remove this ';'"),
+    ("two-statements-no-semicolon", edit(3, "trains 12 hand 4"), S, 3, 11,
+     "unexpected 'hand', expected one of ';', end of file, end of line"),
+    ("player-range-with-dash", edit(2, "players 2-4"), S, 2, 10, "the form is: players LOW..HIGH"),
+    ("word-for-number", edit(3, "trains ten"), S, 3, 8, "unexpected 'ten', expected a number"),
+    ("unquoted-variant", edit(1, "variant Base"), S, 1, 9, "expected a quoted string"),
+    ("unknown-return-place", edit(10, "returned tickets sideways"), S, 10, 18,
+     "expected one of 'bottom', 'removed', 'shuffled'"),
+    ("unknown-route-attribute", edit(24, "route Alpha - Beta 2 red bridge"), S, 24, 26,
+     "unexpected 'bridge', expected one of ';', 'ferry', 'goods', 'shares', 'tunnel', 'waves'"),
+    ("end-without-comparison", edit(15, "end when trains 2"), S, 15, 17, "expected '<='"),
+    ("empty-city", edit(19, "city"), S, 19, 5, "the form is: city NAME"),
+
+    # --- components -----------------------------------------------------------------
+    ("missing-trains", edit(3, ""), C, 1, 1, "missing 'trains' statement: every spec needs one"),
+    ("missing-claim-action", edit(12, "# no claim"), C, 1, 1, "missing 'action claim route'"),
+    ("zero-trains", edit(3, "trains 0"), C, 3, 8, "trains per player must be positive, got 0"),
+    ("negative-card-count", edit(5, "card red -12"), C, 5, 10, "the number of red cards must be positive, got -12"),
+    ("negative-hand", edit(4, "hand -1"), C, 4, 6, "the starting hand must be zero or more, got -1"),
+    ("reserved-colour-gray", add(6, "card gray 12"), C, 6, 6, "'gray' is reserved and cannot name a card colour"),
+    ("colour-twice", add(6, "card red 10"), C, 6, 6, "card colour 'red' is declared twice (first at line 5)"),
+    ("scalar-twice", add(4, "trains 14"), C, 4, 1, "'trains' is given twice (first at line 3)"),
+    ("empty-player-range", edit(2, "players 4..2"), C, 2, 1, "player range 4..2 is empty"),
+    ("one-player", edit(2, "players 1..4"), C, 2, 9, "a game needs at least 2 players, got 1"),
+    ("six-players", edit(2, "players 2..6"), C, 2, 12, "at most 5 players are supported, got 6"),
+    ("market-reset-impossible", edit(8, "market 5 reset 6 locomotives max 3"), C, 8, 16,
+     "a reset at 6 locomotives can never happen with 5 face-up cards"),
+    ("stations-cost-count", add(4, "stations 3 cost 1 2; action build station"), C, 4, 1,
+     "3 stations need 3 costs, got 2"),
+    ("station-cost-too-big", add(4, "stations 3 cost 1 2 30; action build station"), C, 4, 21,
+     "a station cost of 30 cards is more than the supported 12"),
+
+    # --- set-up and actions ---------------------------------------------------------
+    ("keep-more-than-dealt", edit(9, "deal tickets 2 keep 3"), C, 9, 21, "cannot keep 3 of 2 dealt tickets"),
+    ("keep-more-than-drawn", edit(13, "action draw tickets 3 keep 4"), C, 13, 28, "cannot keep 4 of 3 drawn tickets"),
+    ("deal-too-many", edit(9, "deal tickets 7 keep 1"), C, 9, 1, "at most 6 tickets can be dealt at once"),
+    ("deck-too-small", edit(9, "deal tickets 3 keep 1"), C, 9, 1, "8 tickets cannot deal 3 to each of 4 players"),
+    ("long-dealt-none-declared", edit(9, "deal tickets 2 long 1 keep 1"), C, 9, 1,
+     "long tickets are dealt but no 'ticket long' is declared"),
+    ("draw-three-cards", edit(11, "action draw cards 3"), C, 11, 19, "drawing 3 cards is not supported"),
+    ("station-action-without-stations", add(14, "action build station"), C, 14, 1,
+     "'action build station' needs a 'stations N cost C…' statement"),
+    ("ferry-action-without-ferry-cards", add(14, "action draw ferry card"), C, 14, 1,
+     "'action draw ferry card' needs a 'ferry cards N max M' statement"),
+    ("action-twice", add(12, "action draw cards 2"), C, 12, 1,
+     "action 'draw cards' is given twice (first at line 11)"),
+    ("tracks-usable-outside-players", edit(14, "tracks usable 1 for 2..5 players"), C, 14, 1,
+     "player range 2..5 is outside the game's 2..4"),
+    ("tracks-usable-four", edit(14, "tracks usable 4 for 2..3 players"), C, 14, 15,
+     "4 usable tracks, but a route has at most 3"),
+    ("end-at-once", edit(15, "end when trains <= 12"), C, 15, 20, "the game would end at once: 12 >= 12 trains"),
+
+    # --- the map ----------------------------------------------------------------------
+    ("unknown-city", edit(24, "route Alpha - Betta 2 red"), C, 24, 15,
+     "unknown city 'Betta' in route (did you mean 'Beta'?)"),
+    ("duplicate-city", add(21, "city Beta"), C, 21, 6, "city 'Beta' is declared twice (first at line 20)"),
+    ("city-and-zone", add(20, "zone Alpha"), C, 20, 6, "city 'Alpha' is declared twice (first at line 19)"),
+    ("city-without-route", add(24, "city Omega"), C, 24, 6, "city 'Omega' is declared but no route reaches it"),
+    ("duplicate-route", add(25, "route Alpha - Beta 2 red"), C, 25, 1,
+     "duplicate route Alpha - Beta red (already declared at line 24)"),
+    ("double-route-lengths-differ", edit(25, "route Alpha - Beta 3 blue"), C, 25, 20,
+     "double route Alpha - Beta: this track has length 3 but the track at line 24 has 2"),
+    ("four-tracks", add(26, "route Alpha - Beta 2 gray; route Alpha - Beta 2 gray"), C, 26, 28,
+     "route Alpha - Beta has more than 3 tracks"),
+    ("route-to-itself", add(29, "route Gamma - Gamma 2 gray"), C, 29, 1, "route from 'Gamma' to itself"),
+    ("unknown-colour", edit(26, "route Beta - Gamma 3 purple"), C, 26, 22,
+     "unknown colour 'purple'; colours are gray, red, blue"),
+    ("colour-wrong-case", edit(24, "route Alpha - Beta 2 Red"), C, 24, 22, "unknown colour 'Red' (did you mean 'red'?)"),
+    ("route-length-zero", edit(24, "route Alpha - Beta 0 red"), C, 24, 20, "a route length must be positive, got 0"),
+    ("route-too-long", edit(24, "route Alpha - Beta 13 red"), C, 24, 20,
+     "route length 13 is longer than the longest supported (12)"),
+    ("length-not-in-table", edit(27, "route Gamma - Delta 5 blue"), C, 27, 21,
+     "route length 5 has no entry in the route points table (line 16)"),
+    ("ferry-longer-than-route", edit(24, "route Alpha - Beta 2 red ferry 3"), C, 24, 32,
+     "a ferry of length 2 cannot need 3 locomotives"),
+    ("waves-without-ferry-cards", edit(26, "route Beta - Gamma 3 gray waves 2"), C, 26, 33,
+     "wave spaces need ferry cards: add 'ferry cards N max M'"),
+    ("ferry-and-waves-too-many", edit(26, "route Beta - Gamma 3 gray ferry 2 waves 2"), C, 26, 41,
+     "a route of length 3 cannot have 2 ferry locomotives and 2 wave spaces"),
+    ("attribute-twice", edit(24, "route Alpha - Beta 2 red tunnel tunnel"), C, 24, 33,
+     "route attribute 'tunnel' is given twice"),
+    ("goods-route-without-goods-cards", edit(26, "route Beta - Gamma 3 gray goods"), C, 26, 1,
+     "a goods route needs goods cards: add 'goods cards N'"),
+    ("unknown-company", edit(26, "route Beta - Gamma 3 gray shares PRR"), C, 26, 34, "unknown company 'PRR'"),
+    ("company-twice", add(19, "company PRR shares 15 points 30 21; company PRR shares 5 points 1"), C, 19, 45,
+     "company 'PRR' is declared twice (first at line 19)"),
+    ("company-without-shares", add(19, "company PRR shares 0 points 30"), C, 19, 20,
+     "the number of PRR shares must be positive, got 0"),
+    ("region-unknown-city", add(24, "region North: Alpha, Betta"), C, 24, 22,
+     "unknown city 'Betta' in region North (did you mean 'Beta'?)"),
+    ("city-in-two-regions", add(24, "region North: Alpha, Beta; region South: Beta, Gamma"), C, 24, 42,
+     "city 'Beta' is already in region 'North'"),
+    ("region-twice", add(24, "region North: Alpha; region North: Beta"), C, 24, 29,
+     "region 'North' is declared twice (first at line 24)"),
+
+    # --- tickets ------------------------------------------------------------------------
+    ("ticket-unreachable", edit(26, "route Gamma - Epsilon 3 gray"), C, 29, 1,
+     "ticket Alpha - Gamma can never be completed: no chain of routes joins the two cities"),
+    ("ticket-to-itself", add(30, "ticket Alpha - Alpha 5"), C, 30, 1, "ticket from 'Alpha' to itself"),
+    ("duplicate-ticket-reversed", add(30, "ticket Gamma - Alpha 5"), C, 30, 1,
+     "duplicate ticket Gamma - Alpha 5 (already declared at line 29)"),
+    ("ticket-zero-points", edit(29, "ticket Alpha - Gamma 0"), C, 29, 22, "ticket points must be positive, got 0"),
+    ("ticket-unknown-city", edit(29, "ticket Alpha - Gama 5"), C, 29, 16,
+     "unknown city 'Gama' in ticket (did you mean 'Gamma'?)"),
+
+    # --- scoring tables ------------------------------------------------------------------
+    ("route-points-hole", edit(16, "route points 1:1 2:2 4:7"), C, 16, 22,
+     "route points table has no entry for 3 (between 2 and 4)"),
+    ("route-points-twice", edit(16, "route points 1:1 1:2 2:2 3:4 4:7"), C, 16, 18, "route points table gives 1 twice"),
+    ("route-points-open-ended", edit(16, "route points 1:1 2:2 3:4 4+:7"), C, 16, 26,
+     "the route points table cannot have an open-ended entry '4+'"),
+    ("route-points-negative", edit(16, "route points 1:1 2:2 3:4 4:-7"), C, 16, 28,
+     "route points must be zero or more, got -7"),
+    ("longest-path-negative", edit(17, "longest path -10"), C, 17, 14,
+     "the longest path bonus must be zero or more, got -10"),
+    ("station-bonus-without-stations", add(18, "station bonus 4"), C, 18, 1,
+     "'station bonus' needs a 'stations' statement"),
+    ("tiebreak-stations-without-stations", edit(18, "tiebreak most tickets, fewest stations"), C, 18, 1,
+     "tie-break on stations, but the variant has no stations"),
+    ("tiebreak-twice", edit(18, "tiebreak most tickets, most tickets"), C, 18, 1,
+     "tie-break 'most tickets' is given twice"),
+    ("goods-ranking-missing-count",
+     add(24, "goods cards 16; goods ranking 2 players: 8 4; goods ranking 3 players: 8 5 2"), C, 24, 1,
+     "goods cards need a 'goods ranking 4 players: …' table"),
+    ("goods-ranking-outside-players",
+     add(24, "goods cards 16; goods ranking 2 players: 8 4; goods ranking 3 players: 8 5 2; "
+             "goods ranking 4 players: 8 6 4 2; goods ranking 5 players: 8 6 4 2 1"), C, 24, 127,
+     "goods ranking for 5 players, but the game is for 2..4"),
+    ("goods-ranking-without-goods", add(24, "goods ranking 2 players: 8 4"), C, 24, 1,
+     "'goods ranking' needs goods cards: add 'goods cards N'"),
+    ("region-points-without-regions", add(24, "region points 5:1 6:2"), C, 24, 1,
+     "'region points' needs regions: add 'region NAME: CITY, …'"),
+    ("region-points-open-entry-not-last", add(24, "region North: Alpha, Beta; region points 5:1 6+:2 7:4"),
+     C, 24, 46, "the open-ended entry '6+' must have the largest key in the region points table"),
+    ("region-points-hole", add(24, "region North: Alpha, Beta; region points 5:1 7:2"), C, 24, 46,
+     "region points table has no entry for 6 (between 5 and 7)"),
+
+    # --- extends ---------------------------------------------------------------------------
+    ("without-nothing", add(24, "without route Alpha - Omega"), C, 24, 1,
+     "'without route Alpha - Omega': no such route to remove"),
+    ("extends-missing-file", add(2, 'extends "nowhere"'), C, 2, 1,
+     "extends 'nowhere': no stock variant or file of that name"),
+    ("child-without-wrong-length", child('extends "base.rail"', 'variant "Child"', "without route Alpha - Beta 3"),
+     C, 3, 1, "'without route Alpha - Beta': no such route to remove"),
+    ("child-without-ticket", child('extends "base.rail"', "without ticket Alpha - Omega"),
+     C, 2, 1, "'without ticket Alpha - Omega': no such ticket to remove"),
+    ("child-redeclares-colour", child('extends "base.rail"', "card red 12"), C, 2, 6,
+     "card colour 'red' is declared twice (first at base.rail:5)"),
+    ("child-scalar-twice", child('extends "base.rail"', "trains 20", "trains 30"), C, 3, 1,
+     "'trains' is given twice (first at line 2)"),
+    ("child-extends-twice", child('extends "base.rail"', 'extends "base.rail"'), C, 2, 1,
+     "'extends' is given twice (first at line 1)"),
+    ("child-extends-itself", child('extends "bad.rail"'), C, 1, 1, "extends cycle"),
+    ("child-removes-used-city", child('extends "base.rail"', "without city Epsilon"), C, 28, 15,
+     "city 'Epsilon' in route was removed by 'without city' at", "base.rail"),
+]
+
+
+@pytest.mark.parametrize("text,kind,line,col,fragment,where",
+                         [pytest.param(*case[1:], *([None] if len(case) == 6 else []), id=case[0])
+                          for case in CASES])
+def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
+    (tmp_path / "base.rail").write_text(BASE, encoding="utf-8")
+    path = tmp_path / "bad.rail"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        check_file(path)
+    err = info.value
+    assert type(err) is kind, err.format()
+    shown = tmp_path / where if where else path
+    out = err.format()
+    first, source, caret = out.split("\n")[:3]
+    assert out.startswith(f"{shown}:{line}:{col}: "), out
+    assert fragment in first, out
+    assert source == "    " + shown.read_text(encoding="utf-8").split("\n")[line - 1], out
+    assert re.fullmatch(r" {4}" + " " * (col - 1) + r"\^~*", caret), out
+
+
+def test_the_table_is_big_enough():
+    assert len(CASES) >= 30
+    assert len({c[0] for c in CASES}) == len(CASES)
+
+
+def test_base_is_valid(tmp_path):
+    path = tmp_path / "base.rail"
+    path.write_text(BASE, encoding="utf-8")
+    v = check_file(path)
+    assert [r.name for r in v.routes][:2] == ["Alpha-Beta/1", "Alpha-Beta/2"]
+
+
+def test_every_problem_is_reported_in_source_order(tmp_path):
+    """A check error lists every problem, not just the first, sorted by position."""
+    text = edit(5, "card red -12").replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 purple")
+    path = tmp_path / "two.rail"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecCheckError) as info:
+        check_file(path)
+    positions = [(e.span.line, e.span.col) for e in info.value.errors]
+    assert positions == [(5, 10), (26, 22)]
+    assert len(re.findall(r"^ +\^", info.value.format(), re.M)) == 2
+
+
+def test_missing_file_is_a_spec_error(tmp_path):
+    with pytest.raises(SpecError, match="no such spec file"):
+        check_file(tmp_path / "absent.rail")
+
+
+def test_non_utf8_file_is_a_spec_error(tmp_path):
+    path = tmp_path / "latin1.rail"
+    path.write_bytes(BASE.replace("Alpha", "Z\xfcrich").encode("latin-1"))
+    with pytest.raises(SpecError, match="not UTF-8"):
+        check_file(path)
+
+
+def test_byte_order_mark_is_ignored(tmp_path):
+    path = tmp_path / "bom.rail"
+    path.write_text("\ufeff" + BASE, encoding="utf-8")
+    assert check_file(path).name == "Base"
+
+
+def test_form_feed_does_not_shift_the_quoted_line(tmp_path):
+    """Lines are counted on '\\n' only: a form feed (blank to the grammar) in an earlier
+    line must not make the error quote the wrong line."""
+    text = edit(2, "players 2..4 \f").replace("trains 12", "trains 0")
+    path = tmp_path / "ff.rail"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecCheckError) as info:
+        check_file(path)
+    assert info.value.source_line == "trains 0"
+
+
+# --- fuzz: single-line mutations of the USA spec ------------------------------------------
+
+_JUNK = ["$", '"', "-", ";", ":", "..", "+", "#", "é", "\t", "\f", "\u2013", "\u2028", "0", "x", "\\",
+         "{", "\ufeff", "<=", "\u00a0"]
+
+
+def _mutate(rng: random.Random, lines: list[str]) -> tuple[str, list[str]]:
+    lines = list(lines)
+    i = rng.randrange(len(lines))
+    line = lines[i]
+    tokens = line.split(" ")
+    op = rng.choice(["delete", "duplicate", "swap", "number", "truncate", "junk"])
+    if op == "delete" and len(tokens) > 1:
+        del tokens[rng.randrange(len(tokens))]
+        lines[i] = " ".join(tokens)
+    elif op == "duplicate":
+        lines.insert(i, line)
+    elif op == "swap" and len(tokens) > 1:
+        a, b = rng.sample(range(len(tokens)), 2)
+        tokens[a], tokens[b] = tokens[b], tokens[a]
+        lines[i] = " ".join(tokens)
+    elif op == "number" and re.search(r"\d+", line):
+        m = rng.choice(list(re.finditer(r"\d+", line)))
+        lines[i] = line[:m.start()] + rng.choice(["-1", "0"]) + line[m.end():]
+    elif op == "junk":
+        k = rng.randrange(len(line) + 1)
+        lines[i] = line[:k] + rng.choice(_JUNK) + line[k:]
+    else:
+        op = "truncate"
+        lines[i] = line[: rng.randrange(len(line) + 1)]
+    return f"{op} line {i + 1}", lines
+
+
+def test_mutated_usa_specs_fail_only_with_located_spec_errors(tmp_path):
+    usa = stock_path("usa").read_text(encoding="utf-8").split("\n")
+    rng = random.Random(20240611)
+    path = tmp_path / "mutant.rail"
+    outcomes = {"ok": 0, "syntax": 0, "check": 0}
+    for _ in range(300):
+        what, lines = _mutate(rng, usa)
+        path.write_text("\n".join(lines), encoding="utf-8")
+        try:
+            check_file(path)
+            outcomes["ok"] += 1
+        except SpecError as err:
+            outcomes["syntax" if isinstance(err, SpecSyntaxError) else "check"] += 1
+            assert err.span is not None and err.span.file == str(path), (what, err.format())
+            assert err.format().startswith(f"{path}:{err.span.line}:{err.span.col}: "), (what, err.format())
+            written = path.read_text(encoding="utf-8").split("\n")
+            for e in getattr(err, "errors", [err]):
+                assert e.source_line == written[e.span.line - 1], (what, e.format())
+        except Exception as exc:  # noqa: BLE001 - the point of the test
+            pytest.fail(f"{what}: {type(exc).__name__}: {exc}\n" + "\n".join(lines))
+    # the mutations must reach both stages and leave some specs valid (e.g. a duplicated city line
+    # is an error, a swapped pair of tokens in a comment is not)
+    assert all(outcomes.values()), outcomes
