@@ -1,0 +1,581 @@
+"""The spec language covers every construct the five rulebooks need.
+
+Each test parses and checks a small spec using one construct, and names the rulebook and
+the section it comes from (the rulebooks are in shared/seeds/, see README.md there):
+
+- USA: 002_e4892a60f61bb48a.txt (English)
+- Europe: 000_bb662d8662a85a07.txt (Italian)
+- Amsterdam: 001_5402fe9f138aeb47.txt (Italian)
+- Pennsylvania: 003_dff6463ca3838127.txt (Italian)
+- Italy: 004_7923d32833fcf0ff.txt (Portuguese)
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from railspec.compiler import ast, check_file, stock_path
+from railspec.compiler import ir
+from railspec.compiler.check import check
+from railspec.compiler.parse import parse
+
+# A small valid variant, statement by statement: a test replaces the ones it is about and
+# adds lines of its own. Six cities in a row, every pair a ticket (twice, with different
+# points), so any deal up to 6 tickets for 5 players has enough tickets.
+CITIES = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"]
+DEFAULTS = {
+    "variant": 'variant "Mini"',
+    "players": "players 2..5",
+    "trains": "trains 45",
+    "hand": "hand 4",
+    "cards": "card red 12\ncard blue 12\ncard green 12",
+    "locomotives": "locomotives 14",
+    "market": "market 5 reset 3 locomotives max 3",
+    "deal": "deal tickets 3 keep 2",
+    "actions": "action draw cards 2\naction claim route\naction draw tickets 3 keep 1",
+    "end": "end when trains <= 2",
+    "route points": "route points 1:1 2:2 3:4 4:7 5:10 6:15",
+    "cities": "\n".join(f"city {c}" for c in CITIES),
+    "routes": "\n".join(f"route {a} - {b} 2 gray" for a, b in zip(CITIES, CITIES[1:])),
+    "tickets": "\n".join(f"ticket {a} - {b} {p + i + j}"
+                         for p in (1, 20) for i, a in enumerate(CITIES) for j, b in enumerate(CITIES) if i < j),
+}
+
+
+def mini(extra: str = "", **replace: str) -> str:
+    """The mini variant's text, with statements replaced (by key; "" drops one) and
+    ``extra`` lines appended."""
+    parts = dict(DEFAULTS)
+    for key, text in replace.items():
+        parts[key.replace("_", " ")] = text
+    return "\n".join(p for p in parts.values() if p) + "\n" + extra + "\n"
+
+
+def checked(text: str) -> ir.Variant:
+    """Parse and check one spec text; the catalogue's action names must be unique."""
+    v = check([parse(text, "x.rail")], "x")
+    names = [a.name for a in v.actions]
+    assert len(set(names)) == len(names), [n for n, k in Counter(names).items() if k > 1]
+    assert [a.id for a in v.actions] == list(range(len(v.actions)))
+    return v
+
+
+def statements(text: str, kind: type) -> list:
+    return [s for s in parse(text, "x.rail").statements if isinstance(s, kind)]
+
+
+def test_the_mini_variant_is_valid():
+    v = checked(mini())
+    assert v.name == "Mini" and len(v.cities) == 6 and len(v.routes) == 5 and len(v.tickets) == 30
+
+
+# --- components ---------------------------------------------------------------------------
+
+def test_card_colours_and_counts_usa_train_car_cards():
+    """USA, 'Components' and 'Train Car Cards': 8 colours of 12 cards plus 14 locomotives."""
+    colours = "pink white blue yellow orange black red green".split()
+    v = checked(mini(cards="\n".join(f"card {c} 12" for c in colours)))
+    assert [c.name for c in v.colours] == colours
+    assert [c.id for c in v.colours] == list(range(8))
+    assert all(c.count == 12 for c in v.colours)
+    assert v.card_total == 110
+
+
+def test_wild_locomotives_amsterdam_contents():
+    """Amsterdam, 'Contenuto': 44 cards, 8 jolly (wild) and 6 of each of 6 colours."""
+    colours = "pink blue green black red orange".split()
+    v = checked(mini(cards="\n".join(f"card {c} 6" for c in colours), locomotives="locomotives 8"))
+    assert v.locomotives == 8 and v.card_total == 44
+
+
+def test_locomotives_may_be_zero():
+    v = checked(mini(locomotives="locomotives 0"))
+    assert v.locomotives == 0
+
+
+def test_ferry_cards_italy_new_components_and_special_rules():
+    """Italy, 'Novos componentes' (10 ferry cards) and 'Comprar 1 carta de Balsa' (at most 2
+    in hand): `ferry cards 10 max 2` and `action draw ferry card`."""
+    v = checked(mini("ferry cards 10 max 2\naction draw ferry card"))
+    assert (v.ferry_cards, v.ferry_hand_limit) == (10, 2)
+    assert "ferry_cards" in v.mechanics
+    assert [a.name for a in v.actions if a.kind == ir.DRAW_FERRY] == ["draw ferry card"]
+
+
+def test_trains_per_player_usa_and_amsterdam_setting_up():
+    """USA, 'Setting up the game': 45 trains each; Amsterdam, 'Contenuto': 16 carts each."""
+    assert checked(mini()).trains == 45
+    assert checked(mini(trains="trains 16")).trains == 16
+
+
+def test_stations_with_costs_europe_build_a_station():
+    """Europe, 'Costruire una Stazione Ferroviaria': 3 stations costing 1, 2 and 3 cards, and
+    'Calcolo dei punteggi': 4 points per unused station."""
+    v = checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4"))
+    assert (v.stations, v.station_costs, v.station_bonus) == (3, (1, 2, 3), 4)
+    builds = [a for a in v.actions if a.kind == ir.BUILD_STATION]
+    assert {a.colour_cards + a.locomotives for a in builds} == {1, 2, 3}
+    assert "build station Alpha 1red" in [a.name for a in builds]
+
+
+def test_players_range_and_single_count():
+    """USA, cover: 2-5 players; Amsterdam: 4 scoring markers (2-4); `players 3` is one count."""
+    v = checked(mini())
+    assert (v.min_players, v.max_players) == (2, 5)
+    (stmt,) = statements(mini(players="players 3"), ast.Players)
+    assert (stmt.low.value, stmt.high.value) == (3, 3)
+
+
+# --- the map ---------------------------------------------------------------------------------
+
+def test_cities_usa_board():
+    """USA, 'Claiming routes': a route joins two adjacent cities on the board."""
+    v = checked(mini())
+    assert [c.name for c in v.cities] == CITIES
+    assert [c.id for c in v.cities] == list(range(6))
+    assert v.city_named("Gamma").zone is False
+
+
+def test_zones_are_dead_ends_italy_neighbouring_countries():
+    """Italy, 'Países vizinhos e Monaco': every route into a neighbouring country is a dead
+    end of its own, so two routes into one zone get different graph nodes."""
+    v = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nroute Gamma - Svizzera 3 gray\n"
+                     "ticket Svizzera - Zeta 9"))
+    zone = v.city_named("Svizzera")
+    assert zone.zone
+    r1, r2 = v.route_named("Alpha-Svizzera"), v.route_named("Gamma-Svizzera")
+    assert r1.b == r2.b == zone.id                       # the same place …
+    assert r1.node_b != r2.node_b                        # … but two separate graph nodes
+    assert {r1.node_b, r2.node_b} == set(v.city_nodes[zone.id])
+    assert zone.id not in v.city_nodes[zone.id]
+    assert r1.node_a == v.city_named("Alpha").id         # ordinary cities are their own node
+    assert v.city_nodes[v.city_named("Alpha").id] == (v.city_named("Alpha").id,)
+    assert v.node_count == len(v.cities) + 2
+    assert "zones" in v.mechanics
+    assert v.ticket_named("Svizzera-Zeta").a == zone.id
+    # a station is never built on a zone
+    v2 = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nstations 3 cost 1 2 3\naction build station"))
+    assert not any("Svizzera" in a.name for a in v2.actions if a.kind == ir.BUILD_STATION)
+
+
+def test_zone_with_two_end_points_pennsylvania_ferries():
+    """Pennsylvania, 'Traghetti': the two ferry routes lead to Ontario and are not connected
+    to each other."""
+    v = checked(mini("zone Ontario\nroute Alpha - Ontario 3 gray ferry 2\nroute Beta - Ontario 1 gray ferry 1"))
+    a, b = v.route_named("Alpha-Ontario"), v.route_named("Beta-Ontario")
+    assert a.node_b != b.node_b
+    assert (a.ferry_locomotives, b.ferry_locomotives) == (2, 1)
+
+
+def test_regions_and_double_count_regions_italy_region_bonus():
+    """Italy, 'Fim da partida e bônus das regiões': 17 regions, each city in one; Sardegna,
+    Sicilia and Puglia count twice when all their cities are connected."""
+    text = mini("city Palermo\ncity Messina\ncity Catania\ncity Bari\n"
+                "route Palermo - Messina 3 gray\nroute Messina - Catania 1 gray\nroute Catania - Alpha 4 gray\n"
+                "route Bari - Alpha 2 gray\n"
+                "region Sicilia double: Palermo, Messina, Catania\n"
+                "region Puglia double: Bari\n"
+                "region Emilia-Romagna: Alpha, Beta\n"
+                'region "Friuli-Venezia Giulia": Gamma\n'
+                "region Trentino-Alto Adige: Delta, Epsilon, Zeta\n"
+                "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56")
+    v = checked(text)
+    regions = {r.name: r for r in v.regions}
+    assert list(regions) == ["Sicilia", "Puglia", "Emilia-Romagna", "Friuli-Venezia Giulia", "Trentino-Alto Adige"]
+    sicilia = regions["Sicilia"]
+    assert sicilia.counts_double and not regions["Emilia-Romagna"].counts_double
+    assert [v.cities[c].name for c in sicilia.cities] == ["Palermo", "Messina", "Catania"]
+    assert v.city_named("Messina").region == sicilia.id
+    assert v.city_named("Gamma").region == regions["Friuli-Venezia Giulia"].id
+    assert "regions" in v.mechanics
+
+
+def test_region_points_table_italy_open_ended():
+    """Italy, 'Fim da partida e bônus das regiões': 5 regions 1 point … 15 or more 56."""
+    v = checked(mini("region Sicilia double: Alpha, Beta\n"
+                     "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56"))
+    assert v.region_points[0] == (5, 1, False)
+    assert v.region_points[-1] == (15, 56, True)
+    assert len(v.region_points) == 11
+
+
+def test_route_length_colour_and_gray_usa_claiming_routes():
+    """USA, 'Claiming routes': a route has a length and a colour, or is gray (any one colour)."""
+    v = checked(mini("route Alpha - Gamma 3 red\nroute Beta - Delta 4 grey"))
+    red, grey = v.route_named("Alpha-Gamma"), v.route_named("Beta-Delta")
+    assert (red.length, red.colour, red.colour_name) == (3, v.colours[0].id, "red")
+    assert (grey.colour, grey.colour_name) == (ir.GRAY, "gray")
+    # a coloured route can be paid in its colour only, a gray one in any colour
+    assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == red.id} == {0}
+    assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == grey.id} == {-1, 0, 1, 2}
+
+
+def test_tunnel_europe_gallerie():
+    """Europe, 'Gallerie': Madrid - Pamplona, two tunnels (black and white)."""
+    text = mini("route Madrid - Pamplona 3 black tunnel\nroute Madrid - Pamplona 3 white tunnel\n"
+                "route Madrid - Alpha 2 gray",
+                cards="card black 12\ncard white 12", cities=DEFAULTS["cities"] + "\ncity Madrid\ncity Pamplona")
+    v = checked(text)
+    assert all(r.tunnel for r in v.routes if "Pamplona" in r.name)
+    assert "tunnels" in v.mechanics
+    assert "tunnel decline" in [a.name for a in v.actions]
+
+
+def test_ferry_locomotives_europe_traghetti():
+    """Europe, 'Traghetti': Smirne - Palermo needs two locomotives and four cards of one colour."""
+    v = checked(mini("city Smyrna\ncity Palermo\nroute Smyrna - Palermo 6 gray ferry 2\n"
+                     "route Palermo - Alpha 1 gray"))
+    r = v.route_named("Smyrna-Palermo")
+    assert (r.length, r.ferry_locomotives) == (6, 2)
+    pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
+    assert min(a.locomotives for a in pays) == 2
+    assert "claim Smyrna-Palermo gray 4red+2loco" in [a.name for a in pays]
+
+
+def test_wave_spaces_italy_controlar_uma_rota():
+    """Italy, 'Controlar uma Rota': wave spaces are paid with locomotives or ferry cards,
+    one ferry card covering up to two of them."""
+    v = checked(mini("ferry cards 10 max 2\naction draw ferry card\nroute Alpha - Gamma 4 gray waves 2"))
+    r = v.route_named("Alpha-Gamma")
+    assert r.wave_spaces == 2 and "waves" in v.mechanics
+    pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
+    assert any(a.ferry_cards == 1 and a.colour_cards == 2 and a.locomotives == 0 for a in pays)
+
+
+def test_goods_routes_and_ranking_amsterdam():
+    """Amsterdam, 'Controllare una Linea' (cart symbol: take a goods card) and 'Fine della
+    Partita e Calcolo dei Punteggi': the ranking table per player count (2: 8 4; 3: 8 5 2;
+    4: 8 6 4 2)."""
+    v = checked(mini("goods cards 16\nroute Alpha - Gamma 3 red goods\n"
+                     "goods ranking 2 players: 8 4\ngoods ranking 3 players: 8 5 2\n"
+                     "goods ranking 4 players: 8 6 4 2", players="players 2..4"))
+    assert v.goods_cards == 16 and v.route_named("Alpha-Gamma").goods
+    assert v.goods_ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
+    assert "goods" in v.mechanics
+
+
+def test_shares_and_companies_pennsylvania_quote_azionistiche():
+    """Pennsylvania, 'Quote Azionistiche' (a route shows the companies whose shares its
+    claimer may take) and 'Calcolare il punteggio' (PRR: 15 shares, 30 21 14 9 6)."""
+    v = checked(mini("company PRR shares 15 points 30 21 14 9 6\ncompany B&O shares 10 points 20 14 9 5 2\n"
+                     'company "Erie Lackawanna" shares 8 points 16 10 5 1\n'
+                     'route Alpha - Gamma 4 red shares PRR, B&O, "Erie Lackawanna"'))
+    assert [(c.name, c.shares, c.points) for c in v.companies] == [
+        ("PRR", 15, (30, 21, 14, 9, 6)), ("B&O", 10, (20, 14, 9, 5, 2)), ("Erie Lackawanna", 8, (16, 10, 5, 1))]
+    assert v.route_named("Alpha-Gamma").companies == (0, 1, 2)
+    assert "take share B&O" in [a.name for a in v.actions]
+    # 'Regole per 2 giocatori': a neutral player takes shares in 2-player games
+    assert "neutral share PRR" in [a.name for a in v.actions]
+
+
+def test_route_attributes_in_any_order():
+    v = checked(mini("ferry cards 10 max 2\naction draw ferry card\ngoods cards 4\n"
+                     "goods ranking 2 players: 1\ngoods ranking 3 players: 1\ngoods ranking 4 players: 1\n"
+                     "goods ranking 5 players: 1\nroute Alpha - Gamma 5 gray waves 2 tunnel goods ferry 1"))
+    r = v.route_named("Alpha-Gamma")
+    assert (r.tunnel, r.goods, r.ferry_locomotives, r.wave_spaces) == (True, True, 1, 2)
+
+
+# --- double and triple routes -----------------------------------------------------------------
+
+def test_double_routes_usa_claiming_routes():
+    """USA, 'Claiming routes': double-routes; the same city pair written on two lines."""
+    v = checked(mini("route Alpha - Gamma 3 red\nroute Alpha - Gamma 3 blue"))
+    t1, t2 = v.route_named("Alpha-Gamma/1"), v.route_named("Alpha-Gamma/2")
+    assert (t1.colour_name, t2.colour_name) == ("red", "blue")
+    assert t1.group == t2.group and (t1.track, t2.track) == (1, 2) and t1.tracks == t2.tracks == 2
+    assert v.route_named("Alpha-Beta").tracks == 1 and v.route_named("Alpha-Beta").track == 1
+    assert v.route_named("Alpha-Beta").group != t1.group
+    assert "multi_track" in v.mechanics
+
+
+def test_triple_route_italy_double_and_triple_routes():
+    """Italy, opening section: double or triple routes (Napoli - Roma is the triple); written
+    in either order, gray tracks may repeat."""
+    v = checked(mini("route Napoli - Roma 4 gray\nroute Roma - Napoli 4 gray\nroute Napoli - Roma 4 red\n"
+                     "route Roma - Alpha 1 gray", cities=DEFAULTS["cities"] + "\ncity Napoli\ncity Roma"))
+    tracks = [r for r in v.routes if {v.cities[r.a].name, v.cities[r.b].name} == {"Napoli", "Roma"}]
+    assert [r.name for r in tracks] == ["Napoli-Roma/1", "Roma-Napoli/2", "Napoli-Roma/3"]
+    assert [r.track for r in tracks] == [1, 2, 3] and {r.tracks for r in tracks} == {3}
+    assert len({r.group for r in tracks}) == 1
+
+
+def test_tracks_usable_usa_double_routes_note():
+    """USA, 'Claiming routes', Important Note: in 2 or 3 player games only one track of a
+    double route is used; Amsterdam: only in 2-player games."""
+    v = checked(mini("tracks usable 1 for 2..3 players"))
+    assert v.tracks_usable == ((2, 3, 1),)
+    assert [v.tracks_usable_for(n) for n in (2, 3, 4, 5)] == [1, 1, 3, 3]
+    v = checked(mini("tracks usable 1 for 2 players", players="players 2..4"))
+    assert v.tracks_usable == ((2, 2, 1),)
+
+
+# --- tickets -------------------------------------------------------------------------------------
+
+def test_regular_tickets_usa_destination_tickets():
+    """USA, 'Drawing Destination Ticket Cards': two cities and a point value."""
+    v = checked(mini())
+    t = v.ticket_named("Alpha-Gamma")
+    assert (v.cities[t.a].name, v.cities[t.b].name, t.points, t.long) == ("Alpha", "Gamma", 3, False)
+    # the same pair again with other points is a second card, named with a suffix
+    assert v.ticket_named("Alpha-Gamma/2").points == 22
+
+
+def test_long_tickets_europe_setting_up():
+    """Europe, 'Preparazione del gioco': 6 long tickets, one dealt to each player with 3
+    regular ones; the long ones not dealt go back to the box."""
+    longs = "\n".join(f"ticket long Alpha - Zeta {20 + i}" for i in range(6))
+    text = mini(longs + "\nreturned long removed", deal="deal tickets 3 long 1 keep 2")
+    v = checked(text)
+    assert (v.deal_regular, v.deal_long, v.deal_keep, v.returned_long) == (3, 1, 2, "removed")
+    assert sum(t.long for t in v.tickets) == 6 and "long_tickets" in v.mechanics
+    assert v.max_offer == 4
+    (stmt,) = statements("ticket long Lisboa - Danzig 20", ast.Ticket)
+    assert stmt.long and (stmt.a.text, stmt.b.text, stmt.points.value) == ("Lisboa", "Danzig", 20)
+
+
+def test_returned_tickets_italy_preparacao():
+    """Italy, 'Preparação': the discarded tickets are shuffled and put under the deck."""
+    v = checked(mini("returned tickets shuffled bottom"))
+    assert v.returned_tickets == "shuffled_bottom"
+    assert checked(mini("returned tickets bottom")).returned_tickets == "bottom"
+    assert checked(mini()).returned_tickets == "bottom"
+
+
+# --- set-up and actions -----------------------------------------------------------------------------
+
+def test_hand_and_market_usa_setting_up_and_train_car_cards():
+    """USA, 'Setting up the game' (4 cards each, 5 face up) and 'Train Car Cards' (three
+    face-up locomotives: discard and redeal); Amsterdam, 'Preparazione': 2 cards each."""
+    v = checked(mini())
+    assert (v.hand, v.market_size, v.market_reset_locomotives, v.market_max_resets) == (4, 5, 3, 3)
+    assert checked(mini(hand="hand 2")).hand == 2
+
+
+def test_deal_and_keep_per_rulebook():
+    """Set-up deals: USA 3 keep 2 ('Setting up the game'), Amsterdam 2 keep 1 ('Preparazione
+    del Gioco'), Pennsylvania 5 keep 3 ('Biglietti Destinazione'), Italy 5 keep 3
+    ('Preparação')."""
+    for deal, expected in [("3 keep 2", (3, 0, 2)), ("2 keep 1", (2, 0, 1)), ("5 keep 3", (5, 0, 3))]:
+        v = checked(mini(deal=f"deal tickets {deal}"))
+        assert (v.deal_regular, v.deal_long, v.deal_keep) == expected
+
+
+def test_actions_usa_the_game_turn():
+    """USA, 'The Game Turn': draw train car cards (2), claim a route, draw destination
+    tickets (3, keep at least 1)."""
+    v = checked(mini())
+    assert (v.draw_cards, v.draw_tickets, v.draw_tickets_keep) == (2, 3, 1)
+    kinds = [a.kind for a in v.actions]
+    assert kinds[0] == ir.DRAW_BLIND and ir.CLAIM in kinds and ir.DRAW_TICKETS in kinds and kinds[-1] == ir.PASS
+
+
+def test_draw_tickets_variants_pennsylvania_and_italy():
+    """Pennsylvania, 'Biglietti Destinazione', and Italy, 'Comprar Bilhetes de Destino': draw
+    4, keep at least 1; Amsterdam, 'Pescare Carte Contratto': draw 2, keep 1."""
+    v = checked(mini(actions="action draw cards 2\naction claim route\naction draw tickets 4 keep 1"))
+    assert (v.draw_tickets, v.draw_tickets_keep) == (4, 1)
+    assert len([a for a in v.actions if a.kind == ir.KEEP_TICKETS]) == 2 ** 4 - 1
+    v = checked(mini(actions="action draw cards 2\naction claim route\naction draw tickets 2 keep 1"))
+    assert (v.draw_tickets, v.draw_tickets_keep) == (2, 1)
+
+
+def test_no_ticket_draw_action():
+    v = checked(mini(actions="action draw cards 2\naction claim route"))
+    assert v.draw_tickets == 0 and ir.DRAW_TICKETS not in [a.kind for a in v.actions]
+
+
+# --- end and scoring -----------------------------------------------------------------------------
+
+def test_end_when_usa_game_end():
+    """USA, 'Game End': 0, 1 or 2 trains left at the end of a turn."""
+    assert checked(mini()).end_trains == 2
+
+
+def test_route_points_usa_route_scoring_table():
+    """USA, 'Route Scoring Table' (an image in the rulebook; 1, 2, 4, 7, 10, 15 from the map data)."""
+    assert checked(mini()).route_points == (0, 1, 2, 4, 7, 10, 15)
+
+
+def test_route_points_europe_lengths_6_and_8():
+    """Europe, the route table: 1 1, 2 2, 3 4, 4 7, 6 15, 8 21. The language wants no hole,
+    so the unused lengths 5 and 7 need an entry too (see docs/language.md)."""
+    v = checked(mini("route Alpha - Gamma 8 gray", route_points="route points 1:1 2:2 3:4 4:7 5:10 6:15 7:18 8:21"))
+    assert v.route_points[6] == 15 and v.route_points[8] == 21
+
+
+def test_longest_path_usa_calculating_scores():
+    """USA, 'Calculating Scores': the Longest Continuous Path bonus of 10 points."""
+    v = checked(mini("longest path 10"))
+    assert v.longest_path_bonus == 10 and "longest_path" in v.mechanics
+    assert checked(mini()).longest_path_bonus == 0
+
+
+def test_station_bonus_europe_calcolo_dei_punteggi():
+    """Europe, 'Calcolo dei punteggi': four points for every station kept."""
+    assert checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4")).station_bonus == 4
+
+
+def test_goods_ranking_per_player_count_amsterdam():
+    """Amsterdam, 'Fine della Partita e Calcolo dei Punteggi': `goods ranking 4 players: 8 6 4 2`."""
+    (stmt,) = statements("goods ranking 4 players: 8 6 4 2", ast.GoodsRanking)
+    assert stmt.players.value == 4 and [p.value for p in stmt.points] == [8, 6, 4, 2]
+
+
+def test_company_table_pennsylvania_calcolare_il_punteggio():
+    """Pennsylvania, 'Calcolare il punteggio': the PRR card, 15 shares, 30 21 14 9 6."""
+    (stmt,) = statements("company PRR shares 15 points 30 21 14 9 6", ast.Company)
+    assert (stmt.name.text, stmt.shares.value, [p.value for p in stmt.points]) == ("PRR", 15, [30, 21, 14, 9, 6])
+
+
+def test_globetrotter_pennsylvania():
+    """Pennsylvania, 'Calcolare il punteggio': the Globetrotter bonus of 15 points."""
+    v = checked(mini("globetrotter 15"))
+    assert v.globetrotter == 15 and "globetrotter" in v.mechanics
+
+
+def test_tiebreak_europe_and_amsterdam():
+    """Europe, 'Calcolo dei punteggi': most tickets, then fewest stations, then the European
+    Express; Amsterdam: most contracts; USA default: most tickets, then longest path."""
+    v = checked(mini("stations 3 cost 1 2 3\naction build station\nlongest path 10\n"
+                     "tiebreak most tickets, fewest stations, longest path"))
+    assert v.tiebreaks == ("most_tickets", "fewest_stations", "longest_path")
+    assert checked(mini("tiebreak most tickets")).tiebreaks == ("most_tickets",)
+    assert checked(mini("longest path 10")).tiebreaks == ("most_tickets", "longest_path")
+
+
+# --- extends -------------------------------------------------------------------------------------
+
+def test_extends_usa_with_overrides(tmp_path):
+    """A variant built on the stock USA spec: a scalar replaced, a double route and a ticket
+    removed, a route added, a city removed with everything that used it."""
+    child = tmp_path / "short.rail"
+    child.write_text(
+        'extends "usa"\n'
+        'variant "USA, short"\n'
+        "trains 30                                  # replaces 45\n"
+        "without route Atlanta - Raleigh            # both tracks of the double\n"
+        "without route Denver - Kansas City 4\n"
+        "without ticket Denver - El Paso\n"
+        "route Denver - Dallas 4 gray\n"
+        "without city Miami\n"
+        "without route Atlanta - Miami; without route Charleston - Miami; without route Miami - New Orleans\n"
+        "without ticket Boston - Miami; without ticket Los Angeles - Miami; without ticket Toronto - Miami\n",
+        encoding="utf-8")
+    v = check_file(child)
+    assert v.name == "USA, short" and v.key == "short" and v.trains == 30
+    assert v.hand == 4 and v.route_points == (0, 1, 2, 4, 7, 10, 15)      # inherited
+    names = [r.name for r in v.routes]
+    assert not any(n.startswith("Atlanta-Raleigh") or n.startswith("Denver-Kansas City") for n in names)
+    assert "Denver-Dallas" == names[-1]
+    assert len(v.routes) == 100 - 2 - 2 - 3 + 1
+    assert len(v.tickets) == 30 - 1 - 3
+    assert len(v.cities) == 35 and "Miami" not in [c.name for c in v.cities]
+
+
+def test_extends_a_sibling_file(tmp_path):
+    (tmp_path / "base.rail").write_text(mini(), encoding="utf-8")
+    (tmp_path / "child.rail").write_text('extends "base.rail"\nhand 2\ncard yellow 12\n', encoding="utf-8")
+    v = check_file(tmp_path / "child.rail")
+    assert v.hand == 2 and [c.name for c in v.colours] == ["red", "blue", "green", "yellow"]
+
+
+# --- lexical matters ------------------------------------------------------------------------------
+
+def test_comments_and_semicolons():
+    """Comments after '#', blank lines, and ';' joining statements on one line change nothing."""
+    plain = mini()
+    packed = ("# a comment line\n\n" + plain.replace("players 2..5\ntrains 45\nhand 4",
+                                                    "players 2..5; trains 45; hand 4   # three in one")
+              .replace("card red 12", "card red 12 # twelve"))
+    assert packed != plain
+    assert checked(packed).spec_hash == checked(plain).spec_hash
+    (p, t, h) = parse("players 2..5; trains 45;hand 4", "x.rail").statements
+    assert (p.span.col, t.span.col, h.span.col) == (1, 15, 25)
+
+
+def test_quoted_names_with_spaces_and_slashes_pennsylvania():
+    """Pennsylvania's map: 'Scranton / Wilkes Barre'; a quoted name equals the same bare name."""
+    text = mini('city "Scranton / Wilkes Barre"\nroute "Scranton / Wilkes Barre" - "Alpha" 3 red\n'
+                'ticket Zeta - "Scranton / Wilkes Barre" 9\ncity "Say \\"hi\\""\nroute "Say \\"hi\\"" - Beta 1 gray')
+    v = checked(text)
+    assert v.route_named("Scranton / Wilkes Barre-Alpha").a == v.city_named("Scranton / Wilkes Barre").id
+    assert v.ticket_named("Zeta-Scranton / Wilkes Barre").points == 9
+    assert v.city_named('Say "hi"').id == len(v.cities) - 1
+
+
+def test_multi_word_bare_names_usa():
+    """USA board: Salt Lake City, Sault St. Marie, Kansas City."""
+    text = mini("city Salt Lake City\ncity Sault St. Marie\nroute Salt Lake City - Sault St. Marie 5 green\n"
+                "route Sault St. Marie   -   Alpha 2 gray")
+    v = checked(text)
+    assert v.route_named("Salt Lake City-Sault St. Marie").length == 5
+    assert v.route_named("Sault St. Marie-Alpha").a == v.city_named("Sault St. Marie").id
+
+
+def test_hyphenated_bare_names():
+    """Italy's regions (Emilia-Romagna) and towns like Wilkes-Barre are one word each."""
+    v = checked(mini("city Wilkes-Barre\nroute Wilkes-Barre - Alpha 2 gray"))
+    assert v.route_named("Wilkes-Barre-Alpha").length == 2
+
+
+def test_non_ascii_names():
+    """USA Montréal, Europe München and Zürich, and København written with its own letters."""
+    v = checked(mini("city Montréal\ncity München\ncity Zürich\ncity København\n"
+                     "route Montréal - München 3 red\nroute München - Zürich 2 gray\n"
+                     "route Zürich - København 4 blue\nroute København - Alpha 1 gray\nticket Montréal - Zürich 7"))
+    assert v.route_named("München-Zürich").length == 2
+    assert v.ticket_named("Montréal-Zürich").points == 7
+    assert "claim Montréal-München red 3red" in [a.name for a in v.actions]
+
+
+def test_keywords_inside_names():
+    """Keywords are lower case and contextual: capitalised names that contain them parse."""
+    v = checked(mini("city Long Island\ncity Ferry Port\nroute Long Island - Ferry Port 2 gray ferry 1\n"
+                     "route Ferry Port - Alpha 1 gray\nticket long Long Island - Alpha 12",
+                     deal="deal tickets 3 long 0 keep 2"))
+    assert v.route_named("Long Island-Ferry Port").ferry_locomotives == 1
+    assert v.ticket_named("Long Island-Alpha").long
+
+
+def test_spans_point_at_the_parts():
+    (route,) = statements("route Salt Lake City - Denver 3 red tunnel", ast.Route)
+    assert (route.a.span.col, route.a.span.end_col) == (7, 21)
+    assert (route.b.span.col, route.length.span.col, route.colour.span.col) == (24, 31, 33)
+    assert route.attr_spans == (("tunnel", route.attr_spans[0][1]),) and route.attr_spans[0][1].col == 37
+
+
+# --- the stock USA spec ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def usa() -> ir.Variant:
+    return check_file(stock_path("usa"))
+
+
+def test_usa_counts(usa):
+    """USA rulebook 'Components' (110 train cards: 12 of 8 colours + 14 locomotives; 30
+    tickets) and the map data (36 cities, 100 routes, 309 cars)."""
+    assert len(usa.cities) == 36
+    assert len(usa.routes) == 100
+    assert len(usa.tickets) == 30
+    assert sum(r.length for r in usa.routes) == 309
+    assert usa.card_total == 110
+    assert [c.count for c in usa.colours] == [12] * 8 and usa.locomotives == 14
+    assert usa.route_points == (0, 1, 2, 4, 7, 10, 15)
+    assert (usa.trains, usa.hand, usa.deal_regular, usa.deal_keep, usa.longest_path_bonus) == (45, 4, 3, 2, 10)
+    groups = Counter(r.group for r in usa.routes)
+    assert len(groups) == 78 and sum(1 for n in groups.values() if n == 2) == 22
+    assert sum(1 for r in usa.routes if r.colour == ir.GRAY) == 44
+
+
+def test_usa_action_names_are_unique(usa):
+    names = [a.name for a in usa.actions]
+    assert len(names) == len(set(names))
+    assert [a.id for a in usa.actions] == list(range(len(names)))
+
+
+def test_usa_parses_the_same_through_parse_and_check():
+    text = stock_path("usa").read_text(encoding="utf-8")
+    v = check([parse(text, "usa.rail")], "usa")
+    assert v.spec_hash == check_file(stock_path("usa")).spec_hash
