@@ -440,7 +440,8 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         regions.append(ir.Region(len(regions), reg.name.text, tuple(members), reg.counts_double, reg.name.span))
 
     # --- tickets --------------------------------------------------------------
-    components = _components(len(cities), links)
+    components = _components([c["zone"] for c in cities], links)
+    through_zones = _components([False] * len(cities), links)
     tickets: list[ir.Ticket] = []
     ticket_names: dict[str, int] = {}
     ticket_pairs: dict[tuple[str, str, int, bool], ir.Ticket] = {}
@@ -453,9 +454,11 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         if a == b:
             errors.add(stmt.span, f"ticket from '{stmt.a.text}' to itself")
             continue
-        if components and components[a] != components[b]:
+        if not components[a] & components[b]:
+            zone_note = " (a zone is a dead end: no chain passes through one)" \
+                if through_zones[a] & through_zones[b] else ""
             errors.add(stmt.span, f"ticket {stmt.a.text} - {stmt.b.text} can never be completed: "
-                                  f"no chain of routes joins the two cities")
+                                  f"no chain of routes joins the two cities{zone_note}")
             continue
         base = f"{stmt.a.text}-{stmt.b.text}"
         name = base
@@ -628,10 +631,20 @@ def _table(entries, what: str, errors: _Errors, span: Span, *, open_allowed: boo
     return table, (max(table) if table else 0)
 
 
-def _components(city_count: int, links: list[tuple[int, int]]) -> list[int]:
-    """Connected component of each city over the city pairs of all routes (zones pass through
-    here: a ticket only needs its ends reachable, not a path through a zone)."""
-    parent = list(range(city_count))
+def _components(zone: list[bool], links: list[tuple[int, int]]) -> list[set[int]]:
+    """For each city, the connected components its graph nodes are in, over the city pairs
+    of all routes. A city is one node; a zone is a dead end per route (Italy: two routes
+    into one country do not connect), so a zone can be in several components and no path
+    goes through it. A ticket can be completed when its two ends share a component."""
+    parent = list(range(len(zone)))
+    nodes: list[list[int]] = [[i] if not z else [] for i, z in enumerate(zone)]
+
+    def node(city: int) -> int:
+        if not zone[city]:
+            return city
+        parent.append(len(parent))
+        nodes[city].append(parent[-1])
+        return parent[-1]
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -639,8 +652,8 @@ def _components(city_count: int, links: list[tuple[int, int]]) -> list[int]:
             x = parent[x]
         return x
     for a, b in links:
-        parent[find(a)] = find(b)
-    return [find(i) for i in range(city_count)]
+        parent[find(node(a))] = find(node(b))
+    return [{find(n) for n in ns} for ns in nodes]
 
 
 def _canonical(variant: ir.Variant) -> str:
