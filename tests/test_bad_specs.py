@@ -203,6 +203,10 @@ CASES = [
     # --- tickets ------------------------------------------------------------------------
     ("ticket-unreachable", edit(26, "route Gamma - Epsilon 3 gray"), C, 29, 1,
      "ticket Alpha - Gamma can never be completed: no chain of routes joins the two cities"),
+    ("ticket-through-a-zone",
+     edit(26, "zone Ozone; route Beta - Ozone 3 gray; route Ozone - Gamma 3 gray"), C, 29, 1,
+     "ticket Alpha - Gamma can never be completed: no chain of routes joins the two cities "
+     "(a zone is a dead end: no chain passes through one)"),
     ("ticket-to-itself", add(30, "ticket Alpha - Alpha 5"), C, 30, 1, "ticket from 'Alpha' to itself"),
     ("duplicate-ticket-reversed", add(30, "ticket Gamma - Alpha 5"), C, 30, 1,
      "duplicate ticket Gamma - Alpha 5 (already declared at line 29)"),

@@ -154,6 +154,10 @@ def test_zones_are_dead_ends_italy_neighbouring_countries():
     assert v.node_count == len(v.cities) + 2
     assert "zones" in v.mechanics
     assert v.ticket_named("Svizzera-Zeta").a == zone.id
+    # a ticket between two zones is fine as long as some chain joins one route end of each
+    v3 = checked(mini("zone Francia\nzone Austria\nroute Francia - Alpha 2 gray\nroute Austria - Zeta 3 gray\n"
+                      "ticket Francia - Austria 14"))
+    assert v3.ticket_named("Francia-Austria").points == 14
     # a station is never built on a zone
     v2 = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nstations 3 cost 1 2 3\naction build station"))
     assert not any("Svizzera" in a.name for a in v2.actions if a.kind == ir.BUILD_STATION)
