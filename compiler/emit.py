@@ -22,7 +22,7 @@ from pathlib import Path
 
 import jinja2
 
-from ..errors import UnsupportedMechanicError
+from ..errors import SpecError, UnsupportedMechanicError
 from . import ir
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -383,12 +383,14 @@ def regenerate(out_dir: str | Path | None = None, *, quiet: bool = False) -> lis
     out = Path(out_dir) if out_dir else Path(__file__).resolve().parent.parent / "generated"
     written = []
     for name in stock_names():
-        variant = check_file(stock_path(name))
         try:
-            text = emit(variant)
+            text = emit(check_file(stock_path(name)))
         except UnsupportedMechanicError as err:
             if not quiet:
                 print(f"skipped {name}: {err.message}", file=sys.stderr)
+            continue
+        except SpecError as err:
+            print(f"skipped {name}: the spec does not check:\n{err}", file=sys.stderr)
             continue
         target = out / f"{name}.pyx"
         if not target.exists() or target.read_text(encoding="utf-8") != text:

@@ -1,6 +1,6 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 6d2dec1da823eef6
-# template hash: 21a52b38516b3e16
+# template hash: 3afdb112add8250d
 # mechanics: longest_path, multi_track
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -17,7 +17,7 @@ from railspec.errors import IllegalActionError
 
 VARIANT_KEY = 'usa'
 SPEC_HASH = '6d2dec1da823eef6'
-TEMPLATE_HASH = '21a52b38516b3e16'
+TEMPLATE_HASH = '3afdb112add8250d'
 N_ACTIONS = 1079
 
 # --- the variant's numbers -----------------------------------------------------------
