@@ -415,6 +415,23 @@ def _explain(lines: list[str], err: UnexpectedInput, message: str, line: int, co
                     line, col, max(1, len(source_line) - col + 1))
         if char in _CHAR_HINTS:
             return f"{message}: {_CHAR_HINTS[char]}", line, col, width
+    if isinstance(err, UnexpectedToken) and err.token.type not in ("$END", "_NL") and 1 < col <= len(source_line) \
+            and re.match(r"\w", source_line[col - 2]) and re.match(r"\w", source_line[col - 1]):
+        # the lexer split a word after a keyword it starts with ('costing' read as 'cost' 'ing'):
+        # name the whole word as written
+        start = col - 1
+        while start > 0 and re.match(r"\w", source_line[start - 1]):
+            start -= 1
+        end = col - 1
+        while end < len(source_line) and re.match(r"[\w.'’&]", source_line[end]):
+            end += 1
+        word = source_line[start:end]
+        if start + 1 == stmt_col:
+            close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            return f"unknown statement {word!r}{hint}", line, start + 1, end - start
+        message = f"unexpected {word!r}" + message[len(f"unexpected {str(err.token)!r}"):]
+        col, width = start + 1, end - start
     starts_statement = col == stmt_col and isinstance(err, UnexpectedToken) \
         and err.token.type not in ("$END", "_NL")
     if starts_statement and expected <= {"SEMICOLON", "_NL", "$END"}:
@@ -453,4 +470,23 @@ def parse(text: str, path: str = "<spec>") -> ast.SpecFile:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _syntax_error(path, text, err) from None
-    return ast.SpecFile(path, text, _ToAst(path).transform(tree))
+    statements = _ToAst(path).transform(tree)
+    _check_statement_words(path, text, statements)
+    return ast.SpecFile(path, text, statements)
+
+
+def _check_statement_words(path: str, text: str, statements) -> None:
+    """Where a name cannot stand, the lexer takes a keyword out of the front of a longer
+    word ('cityx Foo' would declare a city 'x Foo'): a statement's first word must be one
+    of the language's, whole."""
+    lines = text.split("\n")
+    for stmt in statements:
+        line = lines[stmt.span.line - 1] if 0 < stmt.span.line <= len(lines) else ""
+        m = re.match(r"\w+", line[stmt.span.col - 1:])
+        if m and m.group(0) not in _STATEMENT_WORDS:
+            word = m.group(0)
+            close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise SpecSyntaxError(f"unknown statement {word!r}{hint}",
+                                  Span(path, stmt.span.line, stmt.span.col, stmt.span.col + len(word)),
+                                  line.rstrip("\r"))
