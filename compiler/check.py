@@ -136,9 +136,10 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
     def many(kind):
         return [s for s in stmts if isinstance(s, kind)]
 
+    missing: list[str] = []  # required statements not given, reported together at line 1
     for kind in _REQUIRED:
         if one(kind) is None:
-            errors.add(top, f"missing '{_SCALARS[kind]}' statement: every spec needs one")
+            missing.append(f"'{_SCALARS[kind]}'")
 
     def positive(num: ast.Num | None, what: str, allow_zero: bool = False) -> int:
         if num is None:
@@ -179,7 +180,9 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         count = positive(card.count, f"the number of {name} cards")
         colour_ids[name] = len(colours)
         colours.append(ir.Colour(len(colours), name, count, card.colour.span))
-    if not colours:
+    if not many(ast.Card):
+        missing.append("'card COLOUR N'")
+    elif not colours:
         errors.add(top, "no card colours: declare each with 'card COLOUR COUNT'")
     locos = positive(one(ast.Locomotives).count, "the number of locomotives", allow_zero=True) \
         if one(ast.Locomotives) else 0
@@ -222,7 +225,7 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         actions_seen[act.kind] = act
     for needed in ("draw_cards", "claim_route"):
         if needed not in actions_seen:
-            errors.add(top, f"missing 'action {needed.replace('_', ' ')}': every variant needs it")
+            missing.append(f"'action {needed.replace('_', ' ')}'")
     draw_cards = 2
     if "draw_cards" in actions_seen:
         draw_cards = positive(actions_seen["draw_cards"].numbers[0], "the number of cards drawn")
@@ -339,7 +342,7 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
             colour = colour_ids[colour_text]
         else:
             errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{_suggest(colour_text, colour_ids)}; "
-                                         f"colours are gray, {', '.join(colour_ids)}")
+                                         f"colours are {', '.join(['gray', *colour_ids])}")
             continue
         ferry = stmt.ferry.value if stmt.ferry else 0
         waves = stmt.waves.value if stmt.waves else 0
@@ -554,6 +557,10 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
     if "fewest_stations" in tiebreaks and not stations_stmt:
         errors.add(tiebreak.span, "tie-break on stations, but the variant has no stations")
 
+    if len(missing) == 1:
+        errors.add(top, f"missing {missing[0]} statement: every spec needs one")
+    elif missing:
+        errors.add(top, f"missing statements {', '.join(missing)}: every spec needs each")
     errors.raise_if_any()
 
     mechanics = frozenset(m for m, present in {
