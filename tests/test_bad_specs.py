@@ -104,6 +104,10 @@ CASES = [
      "expected a number; the form is: ticket [long] CITY - CITY POINTS"),
     ("missing-colour", edit(26, "route Beta - Gamma 3"), S, 26, 21, "expected a name"),
     ("unknown-statement", edit(3, "train 12"), S, 3, 1, "unknown statement 'train' (did you mean 'trains'?)"),
+    ("statement-word-with-a-tail", edit(19, "cityx Alpha"), S, 19, 1,
+     "unknown statement 'cityx' (did you mean 'city'?)"),
+    ("keyword-run-into-a-word", add(4, "stations 3 costing 1 2 3"), S, 4, 12,
+     "unexpected 'costing', expected a number; the form is: stations N cost C1 C2 …"),
     ("trailing-semicolon", edit(3, "trains 12;"), S, 3, 10, "remove this ';'"),
     ("double-semicolon", edit(3, "trains 12;; hand 4"), S, 3, 11, "remove this ';'"),
     ("two-statements-no-semicolon", edit(3, "trains 12 hand 4"), S, 3, 11,
@@ -120,6 +124,9 @@ CASES = [
 
     # --- components -----------------------------------------------------------------
     ("missing-trains", edit(3, ""), C, 1, 1, "missing 'trains' statement: every spec needs one"),
+    ("empty-spec", "# nothing yet\n", C, 1, 1,
+     "missing statements 'variant', 'players', 'trains', 'hand', 'locomotives', 'market', 'deal tickets', "
+     "'end when', 'route points', 'card COLOUR N', 'action draw cards', 'action claim route': every spec needs each"),
     ("missing-claim-action", edit(12, "# no claim"), C, 1, 1, "missing 'action claim route'"),
     ("zero-trains", edit(3, "trains 0"), C, 3, 8, "trains per player must be positive, got 0"),
     ("negative-card-count", edit(5, "card red -12"), C, 5, 10, "the number of red cards must be positive, got -12"),

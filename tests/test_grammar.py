@@ -536,6 +536,9 @@ def test_non_ascii_names():
 
 def test_keywords_inside_names():
     """Keywords are lower case and contextual: capitalised names that contain them parse."""
+    v = checked(mini("city cityville\nroute cityville - Alpha 3 red\nticket longville - Alpha 4\ncity longville\n"
+                     "route longville - Beta 2 gray"))
+    assert v.ticket_named("longville-Alpha").long is False and v.city_named("cityville").id == 6
     v = checked(mini("city Long Island\ncity Ferry Port\nroute Long Island - Ferry Port 2 gray ferry 1\n"
                      "route Ferry Port - Alpha 1 gray\nticket long Long Island - Alpha 12",
                      deal="deal tickets 3 long 0 keep 2"))
