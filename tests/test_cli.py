@@ -56,7 +56,7 @@ def test_score_prints_each_players_breakdown(tmp_path, capsys):
     assert main(["score", "usa", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     row0 = out[2].split()
-    assert row0[:7] == ["0", "6", "7", "1", "7", "10", "23"] and row0[7] == "winner"
+    assert row0[:7] == ["0", "11", "7", "1", "7", "10", "28"] and row0[7] == "winner"
 
 
 def test_score_rejects_an_unknown_route(tmp_path, capsys):
