@@ -1,0 +1,219 @@
+"""The four stock specs beyond USA (Europe, Pennsylvania, Italy, Amsterdam) check, and hold
+the map data's counts.
+
+The expected numbers are those of shared/maps/README.md, which were checked by script
+across independent sources; each spec's header says where its own numbers came from. These
+tests use only the compiler (parse and check to the IR): the engines implement only the
+USA mechanics for now, so loading any of these specs must raise UnsupportedMechanicError.
+
+What "cities" counts: the IR has one entry per `city` and per `zone` statement. The map
+JSON files list more entries than that for the maps with neighbouring zones, because they
+also list each zone's numbered end-points:
+
+- Pennsylvania: 37 JSON entries = 34 cities + the Ontario zone + its 2 end-points (1001,
+  1002); the spec has 35 places (34 cities, 1 zone).
+- Italy: 47 JSON entries = 34 cities + 5 countries + their 8 end-points; the spec has 39
+  places (34 cities, 5 zones).
+
+In the IR every route end at a zone is a graph node of its own (the zone's own id is not
+a node), so the node count is the number of places plus the number of routes into zones.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import railspec
+from railspec.compiler import check_file, stock_path
+from railspec.compiler import ir
+from railspec.errors import UnsupportedMechanicError
+
+STOCK = ["europe", "pennsylvania", "italy", "amsterdam"]
+
+# name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
+COUNTS = {
+    "europe": (47, 0, 101, 300, 40, 6, 11, 0, 37),
+    "pennsylvania": (34, 1, 95, 322, 50, 0, 24, 0, 18),
+    "italy": (34, 5, 128, 379, 56, 0, 42, 1, 21),
+    "amsterdam": (17, 0, 44, 86, 24, 0, 13, 0, 13),
+}
+
+
+def load_ir(name: str) -> ir.Variant:
+    return check_file(stock_path(name))
+
+
+@pytest.fixture(scope="module", params=STOCK)
+def variant(request):
+    return request.param, load_ir(request.param)
+
+
+def tracks_per_pair(v: ir.Variant) -> Counter:
+    """How many pairs of cities have 1, 2 and 3 tracks."""
+    return Counter(Counter(r.group for r in v.routes).values())
+
+
+def names(v: ir.Variant) -> dict[int, str]:
+    return {c.id: c.name for c in v.cities}
+
+
+# --- every spec ---------------------------------------------------------------------------
+
+def test_check_file_succeeds(variant):
+    key, v = variant
+    assert v.key == key
+    assert v.spec_hash and v.sources
+
+
+def test_counts(variant):
+    key, v = variant
+    cities, zones, routes, cars, regular, long_, doubles, triples, gray = COUNTS[key]
+    assert sum(not c.zone for c in v.cities) == cities
+    assert sum(c.zone for c in v.cities) == zones
+    assert len(v.cities) == cities + zones
+    assert len(v.routes) == routes
+    assert sum(r.length for r in v.routes) == cars
+    assert sum(not t.long for t in v.tickets) == regular
+    assert sum(t.long for t in v.tickets) == long_
+    per_pair = tracks_per_pair(v)
+    assert per_pair[2] == doubles and per_pair[3] == triples
+    assert set(per_pair) <= {1, 2, 3}
+    assert sum(r.colour == ir.GRAY for r in v.routes) == gray
+    into_zones = sum(v.cities[r.a].zone + v.cities[r.b].zone for r in v.routes)
+    assert v.node_count == cities + zones + into_zones
+
+
+def test_every_spec_names_its_sources(variant):
+    key, v = variant
+    text = stock_path(key).read_text(encoding="utf-8")
+    assert "shared/seeds/" in text and "shared/maps/" in text
+
+
+def test_loading_raises_unsupported_mechanic(variant):
+    key, _ = variant
+    with pytest.raises(UnsupportedMechanicError):
+        railspec.load(key)
+    with pytest.raises(UnsupportedMechanicError):
+        railspec.load(str(stock_path(key)))
+
+
+def test_cards_and_market(variant):
+    key, v = variant
+    if key == "amsterdam":
+        assert [c.count for c in v.colours] == [6] * 6 and v.locomotives == 8 and v.card_total == 44
+    else:
+        assert [c.count for c in v.colours] == [12] * 8 and v.locomotives == 14 and v.card_total == 110
+    assert (v.market_size, v.market_reset_locomotives, v.market_max_resets) == (5, 3, 3)
+    assert v.end_trains == 2
+
+
+# --- Europe (000_bb662d8662a85a07.txt) ------------------------------------------------------
+
+def test_europe_tunnels_ferries_stations():
+    v = load_ir("europe")
+    assert sum(r.tunnel for r in v.routes) == 18
+    assert Counter(r.ferry_locomotives for r in v.routes if r.ferry_locomotives) == {1: 9, 2: 4}
+    assert all(r.colour == ir.GRAY for r in v.routes if r.ferry_locomotives)
+    assert (v.stations, v.station_costs, v.station_bonus) == (3, (1, 2, 3), 4)
+    assert (v.deal_regular, v.deal_long, v.deal_keep) == (3, 1, 2)
+    assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
+    assert (v.returned_tickets, v.returned_long) == ("bottom", "removed")
+    assert v.longest_path_bonus == 10
+    assert v.tiebreaks == ("most_tickets", "fewest_stations", "longest_path")
+    assert v.tracks_usable == ((2, 3, 1),)
+    # the rulebook's table; 5 and 7 are filled in (no route has those lengths)
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18, 21)
+    assert not {5, 7} & {r.length for r in v.routes}
+    assert sum(t.points for t in v.tickets if not t.long) == 321
+    assert sum(t.points for t in v.tickets if t.long) == 123
+
+
+# --- Pennsylvania (003_dff6463ca3838127.txt) ------------------------------------------------
+
+def test_pennsylvania_companies_and_shares():
+    v = load_ir("pennsylvania")
+    tables = {c.shares: c.points for c in v.companies}
+    assert tables == {2: (7, 4), 3: (8, 5), 4: (9, 5), 5: (10, 6, 3), 6: (12, 7, 3), 7: (15, 9, 5),
+                      8: (16, 10, 5, 1), 10: (20, 14, 9, 5, 2), 15: (30, 21, 14, 9, 6)}
+    assert len(v.companies) == 9 and sum(c.shares for c in v.companies) == 60
+    assert sum(bool(r.companies) for r in v.routes) == 87
+    assert v.globetrotter == 15 and v.longest_path_bonus == 0
+    assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (5, 3, 4, 1)
+    assert sum(t.points for t in v.tickets) == 508
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18)
+
+
+def test_pennsylvania_ontario_ferries():
+    v = load_ir("pennsylvania")
+    n = names(v)
+    ontario = [c for c in v.cities if c.zone]
+    assert [c.name for c in ontario] == ["Ontario"]
+    ferries = Counter((n[r.a], n[r.b], r.length, r.ferry_locomotives) for r in v.routes if r.ferry_locomotives)
+    assert ferries == {("Buffalo", "Ontario", 1, 1): 2, ("Erie", "Ontario", 3, 2): 2}
+    assert len(v.city_nodes[ontario[0].id]) == 4  # each track into Ontario is a dead end of its own
+
+
+# --- Italy (004_7923d32833fcf0ff.txt) -------------------------------------------------------
+
+def test_italy_regions_ferries_zones():
+    v = load_ir("italy")
+    assert len(v.regions) == 17
+    assert sorted(g.name for g in v.regions if g.counts_double) == ["Puglia", "Sardegna", "Sicilia"]
+    assert all(c.region >= 0 for c in v.cities if not c.zone)
+    assert v.region_points == ((5, 1, False), (6, 2, False), (7, 4, False), (8, 7, False), (9, 11, False),
+                               (10, 16, False), (11, 22, False), (12, 29, False), (13, 37, False),
+                               (14, 46, False), (15, 56, True))
+    waves = [r for r in v.routes if r.wave_spaces]
+    assert len(waves) == 21 and all(r.colour == ir.GRAY for r in waves)
+    assert all(r.wave_spaces for r in v.routes if r.colour == ir.GRAY)  # every gray route is a ferry
+    assert (v.ferry_cards, v.ferry_hand_limit) == (10, 2)
+    assert sorted(c.name for c in v.cities if c.zone) == ["Austria", "Croazia", "Francia", "Monaco", "Svizzera"]
+    n = names(v)
+    triple = [r for r in v.routes if r.tracks == 3]
+    assert {(n[r.a], n[r.b]) for r in triple} == {("Napoli", "Roma")}
+    assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (5, 3, 4, 1)
+    assert v.returned_tickets == "shuffled_bottom"
+    assert v.longest_path_bonus == 0 and v.globetrotter == 0
+    assert v.tracks_usable == ((2, 3, 1),)
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18)
+    assert sum(t.points for t in v.tickets) == 677
+    # the source's ticket 55 names end-point 1001: the zone Francia
+    assert ("Francia", "Austria", 11) in {(n[t.a], n[t.b], t.points) for t in v.tickets}
+
+
+# --- Amsterdam (001_5402fe9f138aeb47.txt) ---------------------------------------------------
+
+def test_amsterdam_rules():
+    v = load_ir("amsterdam")
+    assert (v.min_players, v.max_players, v.trains, v.hand) == (2, 4, 16, 2)
+    assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (2, 1, 2, 1)
+    assert v.goods_cards == 16
+    assert v.goods_ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
+    assert v.tracks_usable == ((2, 2, 1),)
+    assert v.tiebreaks == ("most_tickets",)
+    assert v.route_points == (0, 1, 2, 4, 7)
+
+
+def test_amsterdam_provisional_lists_follow_the_stated_rule():
+    """The header's rule for the provisional goods routes and contracts, recomputed."""
+    v = load_ir("amsterdam")
+    assert [r.goods for r in v.routes] == [r.length >= 3 for r in v.routes]
+    n = names(v)
+    places = sorted(n.values())
+    far = 10 ** 6
+    dist = {(a, b): 0 if a == b else far for a in places for b in places}
+    for r in v.routes:
+        a, b = n[r.a], n[r.b]
+        dist[a, b] = dist[b, a] = min(dist[a, b], r.length)
+    for k in places:
+        for i in places:
+            for j in places:
+                dist[i, j] = min(dist[i, j], dist[i, k] + dist[k, j])
+    direct = {frozenset((n[r.a], n[r.b])) for r in v.routes}
+    pairs = [(a, b) for i, a in enumerate(places) for b in places[i + 1:] if frozenset((a, b)) not in direct]
+    chosen = []
+    for d in range(3, 9):
+        band = [p for p in pairs if dist[p] == d]
+        chosen += [(*band[(2 * k + 1) * len(band) // 8], d) for k in range(4)]
+    assert sorted((n[t.a], n[t.b], t.points) for t in v.tickets) == sorted(chosen)
