@@ -380,13 +380,13 @@ def _mutate(rng: random.Random, lines: list[str]) -> tuple[str, list[str]]:
     return f"{op} line {i + 1}", lines
 
 
-def test_mutated_usa_specs_fail_only_with_located_spec_errors(tmp_path):
-    usa = stock_path("usa").read_text(encoding="utf-8").split("\n")
-    rng = random.Random(20240611)
+def _mutants_fail_only_with_located_spec_errors(tmp_path, stock: str, count: int, seed: int) -> dict:
+    original = stock_path(stock).read_text(encoding="utf-8").split("\n")
+    rng = random.Random(seed)
     path = tmp_path / "mutant.rail"
     outcomes = {"ok": 0, "syntax": 0, "check": 0}
-    for _ in range(300):
-        what, lines = _mutate(rng, usa)
+    for _ in range(count):
+        what, lines = _mutate(rng, original)
         path.write_text("\n".join(lines), encoding="utf-8")
         try:
             check_file(path)
@@ -400,6 +400,19 @@ def test_mutated_usa_specs_fail_only_with_located_spec_errors(tmp_path):
                 assert e.source_line == written[e.span.line - 1], (what, e.format())
         except Exception as exc:  # noqa: BLE001 - the point of the test
             pytest.fail(f"{what}: {type(exc).__name__}: {exc}\n" + "\n".join(lines))
+    return outcomes
+
+
+def test_mutated_usa_specs_fail_only_with_located_spec_errors(tmp_path):
+    outcomes = _mutants_fail_only_with_located_spec_errors(tmp_path, "usa", 300, 20240611)
     # the mutations must reach both stages and leave some specs valid (e.g. a duplicated city line
     # is an error, a swapped pair of tokens in a comment is not)
     assert all(outcomes.values()), outcomes
+
+
+@pytest.mark.parametrize("stock", ["europe", "amsterdam", "pennsylvania", "italy"])
+def test_mutated_stock_specs_fail_only_with_located_spec_errors(tmp_path, stock):
+    """The same on the other stock specs, whose mechanics (stations, goods, shares, zones,
+    regions, ferry cards) the USA spec does not reach; fewer mutations each."""
+    outcomes = _mutants_fail_only_with_located_spec_errors(tmp_path, stock, 40, 7)
+    assert outcomes["syntax"] + outcomes["check"] > 0, outcomes
