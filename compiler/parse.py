@@ -344,6 +344,11 @@ def _statement_at(line: str, col: int) -> tuple[str, int]:
     return stmt, len(code) - len(stmt) + 1
 
 
+def _unknown_statement(word: str) -> str:
+    close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
+    return f"unknown statement {word!r}" + (f" (did you mean '{close[0]}'?)" if close else "")
+
+
 def _form_of(stmt: str) -> str | None:
     words = stmt.split()
     for n in (2, 1):
@@ -427,9 +432,7 @@ def _explain(lines: list[str], err: UnexpectedInput, message: str, line: int, co
             end += 1
         word = source_line[start:end]
         if start + 1 == stmt_col:
-            close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            return f"unknown statement {word!r}{hint}", line, start + 1, end - start
+            return _unknown_statement(word), line, start + 1, end - start
         message = f"unexpected {word!r}" + message[len(f"unexpected {str(err.token)!r}"):]
         col, width = start + 1, end - start
     starts_statement = col == stmt_col and isinstance(err, UnexpectedToken) \
@@ -442,10 +445,7 @@ def _explain(lines: list[str], err: UnexpectedInput, message: str, line: int, co
                     "or twice: remove this ';'"), semi[0], semi[1], 1
     if starts_statement and "ROUTE" in expected and "CITY" in expected:
         # the first word of a statement is not one the language knows
-        word = str(err.token)
-        close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        return f"unknown statement {word!r}{hint}", line, col, width
+        return _unknown_statement(str(err.token)), line, col, width
     if "MINUS" in expected and first in ("route", "ticket", "without"):
         # route Alpha-Beta 2 red: a dash between letters makes one name (Wilkes-Barre)
         joined = list(_HYPHENATED.finditer(stmt, 0, max(0, col - stmt_col)))
@@ -485,8 +485,6 @@ def _check_statement_words(path: str, text: str, statements) -> None:
         m = re.match(r"\w+", line[stmt.span.col - 1:])
         if m and m.group(0) not in _STATEMENT_WORDS:
             word = m.group(0)
-            close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise SpecSyntaxError(f"unknown statement {word!r}{hint}",
+            raise SpecSyntaxError(_unknown_statement(word),
                                   Span(path, stmt.span.line, stmt.span.col, stmt.span.col + len(word)),
                                   line.rstrip("\r"))
