@@ -81,7 +81,7 @@ def stock_path_or_none(name: str) -> Path | None:
 
 
 def _located(spec: ast.SpecFile, stmt: ast.Stmt, message: str) -> SpecCheckError:
-    lines = spec.text.splitlines()
+    lines = spec.text.split("\n")
     line = lines[stmt.span.line - 1] if stmt.span.line <= len(lines) else None
     return SpecCheckError([SpecError(message, stmt.span, line)])
 

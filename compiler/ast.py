@@ -107,7 +107,7 @@ class Deal(Stmt):
 
 @dataclass(frozen=True)
 class Returned(Stmt):
-    deck: str  # "tickets" or "long"
+    deck: str  # "tickets", "long" or "setup"
     place: str  # "bottom", "shuffled_bottom", "removed"
 
 

@@ -76,8 +76,11 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
     """Flatten an extends chain (base first) into one statement list.
 
-    Scalars given again in a later file replace the earlier value; list statements
-    (cards, cities, routes, tickets, …) add up; ``without`` removes an inherited item.
+    Scalars given again in a later file replace the earlier value; so do keyed
+    statements (an action, a card colour, a company, a region, a goods ranking, a
+    returned-ticket rule, a tracks-usable range) given again for the same key, in place;
+    other list statements (cities, routes, tickets) add up; ``without`` removes an
+    inherited item.
     """
     merged: list[ast.Stmt] = []
     for spec in files:
@@ -94,6 +97,13 @@ def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
             elif isinstance(stmt, ast.Without):
                 merged = _remove(merged, stmt, errors)
                 continue
+            elif _override_key(stmt) is not None:
+                key = _override_key(stmt)
+                inherited = next((i for i, s in enumerate(merged)
+                                  if _override_key(s) == key and s.span.file != stmt.span.file), None)
+                if inherited is not None:
+                    merged[inherited] = stmt
+                    continue
             elif isinstance(stmt, ast.Extends):
                 if ast.Extends in seen_here:
                     errors.add(stmt.span, f"'extends' is given twice "
@@ -102,6 +112,25 @@ def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
                 continue
             merged.append(stmt)
     return merged
+
+
+def _override_key(stmt: ast.Stmt):
+    """The key under which a later file's statement replaces an inherited one."""
+    if isinstance(stmt, ast.Action):
+        return ("action", stmt.kind)
+    if isinstance(stmt, ast.Card):
+        return ("card", stmt.colour.text)
+    if isinstance(stmt, ast.Company):
+        return ("company", stmt.name.text)
+    if isinstance(stmt, ast.Region):
+        return ("region", stmt.name.text)
+    if isinstance(stmt, ast.GoodsRanking):
+        return ("goods ranking", stmt.players.value)
+    if isinstance(stmt, ast.Returned):
+        return ("returned", stmt.deck)
+    if isinstance(stmt, ast.TracksUsable):
+        return ("tracks usable", stmt.low.value, stmt.high.value)
+    return None
 
 
 def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: _Errors) -> list[ast.Stmt]:
@@ -262,12 +291,11 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
             errors.add(deal.keep.span, f"cannot keep {deal_keep} of {deal_regular + deal_long} dealt tickets")
         if deal_regular + deal_long > MAX_OFFER:
             errors.add(deal.span, f"at most {MAX_OFFER} tickets can be dealt at once")
-    returned_tickets, returned_long = "bottom", "removed"
+    returned = {"tickets": "bottom", "long": "removed"}
     for ret in many(ast.Returned):
-        if ret.deck == "tickets":
-            returned_tickets = ret.place
-        else:
-            returned_long = ret.place
+        returned[ret.deck] = ret.place
+    returned_tickets, returned_long = returned["tickets"], returned["long"]
+    returned_setup = returned.get("setup", returned_tickets)
 
     # --- the map --------------------------------------------------------------
     cities: list[dict] = []
@@ -570,6 +598,7 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         "ferry_cards": bool(ferry_stmt),
         "stations": bool(stations_stmt),
         "long_tickets": bool(deal_long),
+        "tickets_removed": "removed" in (returned_tickets, returned_setup),
         "goods": bool(goods_stmt),
         "shares": bool(companies),
         "zones": any(c["zone"] for c in cities),
@@ -594,7 +623,7 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         min_players=min_players, max_players=max_players, trains=trains, hand=hand, colours=ir_colours,
         locomotives=locos, market_size=market_size, market_reset_locomotives=reset_locos,
         market_max_resets=max_resets, deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep,
-        returned_tickets=returned_tickets, returned_long=returned_long, draw_cards=draw_cards,
+        returned_tickets=returned_tickets, returned_long=returned_long, returned_setup=returned_setup, draw_cards=draw_cards,
         draw_tickets=draw_tickets, draw_tickets_keep=draw_keep, tracks_usable=tuple(tracks_usable),
         cities=ir_cities, node_count=node_count, city_nodes=tuple(tuple(n) for n in city_nodes),
         routes=tuple(routes), tickets=tuple(tickets), regions=tuple(regions), companies=tuple(companies),

@@ -146,6 +146,7 @@ class Variant:
     deal_keep: int
     returned_tickets: str
     returned_long: str
+    returned_setup: str  # where regular tickets returned from the set-up deal go
     draw_cards: int
     draw_tickets: int  # 0 when the variant has no draw-tickets action
     draw_tickets_keep: int

@@ -145,6 +145,10 @@ class _ToAst(Transformer):
     def returned_long(self, meta, c):
         return ast.Returned(self._meta_span(meta), "long", c[0])
 
+    @v_args(meta=True)
+    def returned_setup(self, meta, c):
+        return ast.Returned(self._meta_span(meta), "setup", c[0])
+
     def act_draw_cards(self, c):
         return ("draw_cards", tuple(self._num(t) for t in c))
 
@@ -310,7 +314,7 @@ _FORMS = {
     "locomotives": "locomotives N", "goods cards": "goods cards N",
     "goods ranking": "goods ranking N players: P1 P2 …",
     "market": "market N reset L locomotives max M", "deal": "deal tickets N [long L] keep K",
-    "returned": "returned tickets|long bottom|shuffled bottom|removed",
+    "returned": "returned tickets|long|setup bottom|shuffled bottom|removed",
     "action": "action draw cards N | claim route | draw tickets N keep K | build station | draw ferry card",
     "tracks": "tracks usable N for LOW..HIGH players", "city": "city NAME", "zone": "zone NAME",
     "region points": "region points N:P N:P … N+:P", "region": "region NAME [double]: CITY, CITY, …",

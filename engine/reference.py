@@ -241,7 +241,8 @@ class ReferenceEngine:
         kept = [t for slot, t in enumerate(offer) if mask >> slot & 1]
         returned = [t for slot, t in enumerate(offer) if not mask >> slot & 1]
         self.tickets[self.current].extend(kept)
-        if self.variant.returned_tickets == "shuffled_bottom":
+        place = self.variant.returned_setup if setup else self.variant.returned_tickets
+        if place == "shuffled_bottom":
             self.rng.shuffle(returned)
         self.ticket_deck.extend(returned)
         if setup:

@@ -478,6 +478,20 @@ def test_extends_usa_with_overrides(tmp_path):
     assert len(v.cities) == 35 and "Miami" not in [c.name for c in v.cities]
 
 
+def test_extends_overrides_keyed_statements_in_place(tmp_path):
+    """A child spec replaces an inherited action, card count, returned-ticket rule or
+    tracks-usable range by giving it again; the card keeps its colour id."""
+    (tmp_path / "base.rail").write_text(mini(), encoding="utf-8")
+    (tmp_path / "child.rail").write_text(
+        'extends "base.rail"\ncard blue 10\naction draw tickets 4 keep 1\nreturned setup removed\n',
+        encoding="utf-8")
+    v = check_file(tmp_path / "child.rail")
+    assert [(c.name, c.count) for c in v.colours] == [("red", 12), ("blue", 10), ("green", 12)]
+    assert (v.draw_tickets, v.draw_tickets_keep) == (4, 1)
+    assert v.returned_setup == "removed" and v.returned_tickets == "bottom"
+    assert "tickets_removed" in v.mechanics
+
+
 def test_extends_a_sibling_file(tmp_path):
     (tmp_path / "base.rail").write_text(mini(), encoding="utf-8")
     (tmp_path / "child.rail").write_text('extends "base.rail"\nhand 2\ncard yellow 12\n', encoding="utf-8")
