@@ -125,9 +125,10 @@ def check_supported(variant: ir.Variant) -> None:
     for mechanic in sorted(variant.mechanics - SUPPORTED_MECHANICS):
         raise UnsupportedMechanicError(f"the compiled engine does not implement {mechanic} yet",
                                        _mechanic_span(variant, mechanic))
-    if variant.returned_tickets not in RETURN_CODES:
-        raise UnsupportedMechanicError(
-            f"the compiled engine does not implement returned tickets {variant.returned_tickets} yet", None)
+    for place in (variant.returned_tickets, variant.returned_setup):
+        if place not in RETURN_CODES:
+            raise UnsupportedMechanicError(
+                f"the compiled engine does not implement returned tickets {place} yet", None)
     if variant.draw_cards != 2:
         raise UnsupportedMechanicError(
             f"the compiled engine does not implement drawing {variant.draw_cards} cards yet", None)
@@ -316,6 +317,7 @@ def tables(variant: ir.Variant) -> dict:
             ("ACT_PASS", pass_id),
             ("KEEP_BASE", keep_base),
             ("RETURN_SHUFFLED", RETURN_CODES[variant.returned_tickets]),
+            ("SETUP_RETURN_SHUFFLED", RETURN_CODES[variant.returned_setup]),
             ("K_BLIND", KIND_CODES[ir.DRAW_BLIND]),
             ("K_FACEUP", KIND_CODES[ir.DRAW_FACEUP]),
             ("K_CLAIM", KIND_CODES[ir.CLAIM]),
@@ -327,7 +329,7 @@ def tables(variant: ir.Variant) -> dict:
         has_draw_tickets=draw_tickets_id >= 0,
         has_longest_path="longest_path" in variant.mechanics and variant.longest_path_bonus > 0,
         has_multi_track="multi_track" in variant.mechanics,
-        shuffled_return=variant.returned_tickets == "shuffled_bottom",
+        shuffled_return="shuffled_bottom" in (variant.returned_tickets, variant.returned_setup),
         phases=list(PHASES),
         arrays=[  # (name, values): become `static const int NAME[]` tables
             ("T_ROUTE_LEN", _pad([r.length for r in routes])),

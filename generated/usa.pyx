@@ -1,6 +1,6 @@
 # generated from spec/usa.rail — do not edit
-# spec hash: 6d2dec1da823eef6
-# template hash: 3afdb112add8250d
+# spec hash: 3bc88c36aac8acae
+# template hash: 4b749a5363fbd6dd
 # mechanics: longest_path, multi_track
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -16,8 +16,8 @@ from operator import index as _index
 from railspec.errors import IllegalActionError
 
 VARIANT_KEY = 'usa'
-SPEC_HASH = '6d2dec1da823eef6'
-TEMPLATE_HASH = '3afdb112add8250d'
+SPEC_HASH = '3bc88c36aac8acae'
+TEMPLATE_HASH = '4b749a5363fbd6dd'
 N_ACTIONS = 1079
 
 # --- the variant's numbers -----------------------------------------------------------
@@ -59,6 +59,7 @@ cdef enum:
     ACT_PASS = 1078
     KEEP_BASE = 1071
     RETURN_SHUFFLED = 0
+    SETUP_RETURN_SHUFFLED = 0
     K_BLIND = 0
     K_FACEUP = 1
     K_CLAIM = 2
@@ -747,8 +748,9 @@ cdef void refill_market(State* s) noexcept nogil:
         reset_check(s)
 
 
-cdef void tickets_to_bottom(State* s, int* items, int n) noexcept nogil:
-    """Returned tickets go under the ticket deck in slot order."""
+cdef void tickets_to_bottom(State* s, int* items, int n, bint shuffled) noexcept nogil:
+    """Returned tickets go under the ticket deck in slot order, shuffled first when the
+    variant says so."""
     cdef int i
     for i in range(n):
         s.tdeck[s.tdeck_n] = items[i]
@@ -1003,7 +1005,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             returned[returned_n] = offer[slot]
             returned_n += 1
-    tickets_to_bottom(s, returned, returned_n)
+    tickets_to_bottom(s, returned, returned_n, SETUP_RETURN_SHUFFLED if at_setup else RETURN_SHUFFLED)
     if at_setup:
         s.setup_offer_n[p] = 0
         if p + 1 < s.players:
