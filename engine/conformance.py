@@ -69,10 +69,15 @@ def first_difference(a, b, path: str = "") -> str | None:
     return None if a == b else f"{path}: {a!r} != {b!r}"
 
 
-def invariant_problems(variant: ir.Variant, game) -> list[str]:
-    """Every invariant the position breaks (empty when it keeps them all)."""
+def invariant_problems(variant: ir.Variant, game, state: dict | None = None,
+                       market_resets: int | None = None) -> list[str]:
+    """Every invariant the position breaks (empty when it keeps them all).
+
+    ``state`` is ``game.state()`` if the caller has it already; ``market_resets`` is how
+    many market resets the last reset check made, when the engine can tell (the reference
+    interpreter can)."""
     problems = []
-    state = game.state()
+    state = game.state() if state is None else state
     try:
         # shapes, ranges, and every card, train and ticket accounted for exactly once
         state_format.validate(variant, state)
@@ -101,12 +106,10 @@ def invariant_problems(variant: ir.Variant, game) -> list[str]:
                             f"{state['route_score'][p]}")
     loco = len(variant.colours)
     showing = state["faceup"].count(loco)
-    resets = getattr(game._e, "last_market_resets", None)
-    if showing >= variant.market_reset_locomotives and resets is not None \
-            and resets < variant.market_max_resets and state["phase"] != "over":
-        problems.append(f"{showing} face-up locomotives after {resets} resets (limit {variant.market_max_resets})")
-    if not game.is_over and not game.legal_actions():
-        problems.append("no legal action in a live game")
+    if showing >= variant.market_reset_locomotives and market_resets is not None \
+            and market_resets < variant.market_max_resets and state["phase"] != "over":
+        problems.append(f"{showing} face-up locomotives after {market_resets} resets "
+                        f"(limit {variant.market_max_resets})")
     return problems
 
 
@@ -146,8 +149,9 @@ def run(v, seeds, players_for, *, api_every: int = 25, progress=None) -> Report:
 
     ``players_for(seed)`` gives the player count; the agent is that of docs/engine.md.
     Every decision compares legal lists, full states and (at the end) breakdowns, and
-    checks the invariants on the reference game (and every ``api_every`` decisions the
-    clone / JSON / illegal-action behaviour of both)."""
+    checks the invariants on the compiled game, whose scoring is then re-derived by the
+    reference scorer (and every ``api_every`` decisions the clone / JSON / illegal-action
+    behaviour of both)."""
     report = Report()
     variant = v.ir
     for seed in seeds:
@@ -162,17 +166,20 @@ def run(v, seeds, players_for, *, api_every: int = 25, progress=None) -> Report:
             report.problems.append(Problem(variant.key, seed, players, step, last, what))
         while True:
             a_state, b_state = compiled.state(), ref.state()
-            diff = first_difference(a_state, b_state)
-            if diff:
-                problem(f"states differ (compiled vs reference) at {diff}")
+            if a_state != b_state:
+                problem(f"states differ (compiled vs reference) at {first_difference(a_state, b_state)}")
                 break
-            for what in invariant_problems(variant, ref):
+            for what in invariant_problems(variant, compiled, a_state,
+                                           getattr(ref._e, "last_market_resets", None)):
                 problem(what)
             if compiled.is_over or ref.is_over:
                 if compiled.is_over != ref.is_over:
                     problem(f"is_over differs: compiled {compiled.is_over}, reference {ref.is_over}")
                 break
             la, lb = compiled.legal_actions(), ref.legal_actions()
+            if not la:
+                problem("no legal action in a live game")
+                break
             if la != lb:
                 only_a = [v.action_name(x) for x in la if x not in set(lb)][:3]
                 only_b = [v.action_name(x) for x in lb if x not in set(la)][:3]

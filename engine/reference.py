@@ -39,6 +39,11 @@ class ReferenceEngine:
         self.other_tracks = {r.id: [s.id for s in variant.routes if s.group == r.group and s.id != r.id]
                              for r in variant.routes}
         self.pass_id = next(a.id for a in variant.actions if a.kind == ir.PASS)
+        self.claims_of_route: dict[int, list[ir.Action]] = {r.id: [] for r in variant.routes}
+        for a in variant.actions:
+            if a.kind == ir.CLAIM:
+                self.claims_of_route[a.route].append(a)
+        self.non_claims = [a for a in variant.actions if a.kind not in (ir.CLAIM, ir.PASS)]
         if _blank:
             return
         self.seed = seed % 2**64
@@ -165,10 +170,12 @@ class ReferenceEngine:
     def _legal_except_pass(self) -> list[int]:
         if self.phase == "over":
             return []
+        if self.phase != "turn":
+            return [a.id for a in self.variant.actions if a.kind != ir.PASS and self._is_legal(a)]
         # which routes the player could take at all, worked out once for all their payments
-        open_routes = {r.id for r in self.variant.routes if self._route_open_to(r, self.current)} \
-            if self.phase == "turn" else set()
-        return [a.id for a in self.variant.actions if a.kind != ir.PASS and self._is_legal(a, open_routes)]
+        open_routes = {r.id for r in self.variant.routes if self._route_open_to(r, self.current)}
+        candidates = self.non_claims + [a for route in sorted(open_routes) for a in self.claims_of_route[route]]
+        return sorted(a.id for a in candidates if self._is_legal(a, open_routes))
 
     def legal_actions(self) -> list[int]:
         """Ids of every legal action, ascending. In a turn where nothing else is possible
