@@ -84,6 +84,11 @@ class Game:
         Before the end it scores the board as if the game ended now."""
         return self._e.score_breakdown()
 
+    def longest_path(self, player: int) -> int:
+        """The player's longest continuous path now, in train cars (loops allowed, no
+        route used twice)."""
+        return self._e.longest_path(player)
+
     def scores(self) -> list[int]:
         """Each player's total (see :meth:`score_breakdown`)."""
         return [row["total"] for row in self._e.score_breakdown()]

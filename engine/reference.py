@@ -10,7 +10,7 @@ from __future__ import annotations
 from .compiler import ir
 from .errors import IllegalActionError, UnsupportedMechanicError
 from .rng import SplitMix64
-from .scoring import Board, score_board
+from .scoring import Board, longest_trail, score_board
 
 SUPPORTED = frozenset({"multi_track", "longest_path"})
 EMPTY = -1
@@ -306,6 +306,14 @@ class ReferenceEngine:
     def board(self) -> Board:
         return Board(owner=tuple(self.owner), tickets=tuple(tuple(t) for t in self.tickets),
                      players=self.players)
+
+    def longest_path(self, player: int) -> int:
+        if not 0 <= player < self.players:
+            raise ValueError(f"no player {player} in a {self.players}-player game")
+        if not self.variant.longest_path_bonus:
+            return 0
+        return longest_trail([(r.node_a, r.node_b, r.length) for r in self.variant.routes
+                              if self.owner[r.id] == player])
 
     def score_breakdown(self) -> list[dict]:
         return score_board(self.variant, self.board())

@@ -1,6 +1,6 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 3bc88c36aac8acae
-# template hash: 4b749a5363fbd6dd
+# template hash: 8b19ce9c1f24a76c
 # mechanics: longest_path, multi_track
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -17,7 +17,7 @@ from railspec.errors import IllegalActionError
 
 VARIANT_KEY = 'usa'
 SPEC_HASH = '3bc88c36aac8acae'
-TEMPLATE_HASH = '4b749a5363fbd6dd'
+TEMPLATE_HASH = '8b19ce9c1f24a76c'
 N_ACTIONS = 1079
 
 # --- the variant's numbers -----------------------------------------------------------
@@ -1158,6 +1158,20 @@ cdef int longest_trail(State* s, int p, int* parent) noexcept nogil:
     return t.best
 
 
+cdef int player_longest_path(State* s, int p) noexcept nogil:
+    """One player's longest trail in train cars (0 without a longest-path bonus)."""
+    cdef int r, node
+    cdef int parent[NODE_CAP]
+    for node in range(N_NODES):
+        parent[node] = node
+    for r in range(N_ROUTES):
+        if s.owner[r] == p:
+            parent[uf_find(parent, T_ROUTE_NODE_A[r])] = uf_find(parent, T_ROUTE_NODE_B[r])
+    for node in range(N_NODES):
+        uf_find(parent, node)
+    return longest_trail(s, p, parent)
+
+
 cdef void score(State* s, int* out) noexcept nogil:
     """Each player's breakdown as B_FIELDS ints: routes, tickets, tickets_completed,
     longest_path, longest_bonus, total (docs/engine.md "Scoring")."""
@@ -1438,6 +1452,12 @@ cdef class Engine:
             "tickets": [_ints(s.tickets[p], s.tickets_n[p]) for p in range(s.players)],
             "setup_offer": [_ints(s.setup_offer[p], s.setup_offer_n[p]) for p in range(s.players)],
         }
+
+    def longest_path(self, int player):
+        """The player's longest continuous path in train cars."""
+        if not 0 <= player < self.s.players:
+            raise ValueError(f"no player {player} in a {self.s.players}-player game")
+        return player_longest_path(&self.s, player)
 
     def score_breakdown(self):
         """Each player's score as if the game ended now: a dict per player with keys

@@ -168,3 +168,15 @@ def test_corrupt_states_are_refused_with_a_clear_error(usa, what, corrupt, engin
     text = play(usa, 3, 4, "reference", limit=20).to_json()
     with pytest.raises(railspec.StateError):
         usa.game_from_json(corrupt(text), engine=engine)
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_longest_path_agrees_with_the_breakdown_in_both_engines(v):
+    for seed in range(6):
+        g = play(v, 4, seed, "compiled", rng_seed=seed)
+        ref = v.game_from_json(g.to_json(), engine="reference")
+        rows = g.score_breakdown()
+        assert [g.longest_path(p) for p in range(4)] == [r["longest_path"] for r in rows]
+        assert [ref.longest_path(p) for p in range(4)] == [r["longest_path"] for r in rows]
+    with pytest.raises(ValueError):
+        g.longest_path(4)
