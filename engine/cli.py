@@ -88,6 +88,8 @@ def summarize(v, result: dict, players: int) -> str:
 
 def cmd_simulate(args) -> int:
     v = _load(args.variant)
+    if args.engine == "compiled":
+        v.module()  # build or fetch the engine before the clock starts
     players, games = args.players, args.games
     chunk = max(1, min(250, games // 40 or 1))
     bar = _progress(games, f"{v.key} {players}p", not args.quiet)
