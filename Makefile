@@ -8,12 +8,13 @@ STAMP   = $(VENV)/.installed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	@$(BIN)/pip install --quiet --upgrade pip 2> /dev/null || true
 
 # Editable install: builds the stock engines from generated/*.pyx in place.
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx)
-	$(BIN)/pip install --quiet -e ".[test]"
-	touch $(STAMP)
+	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
+	@$(BIN)/pip install -e ".[test]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@touch $(STAMP)
 
 install: $(STAMP)
 
