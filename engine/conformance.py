@@ -6,7 +6,6 @@ user's own spec.
 """
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 
@@ -153,59 +152,57 @@ def run(v, seeds, players_for, *, api_every: int = 25, progress=None) -> Report:
     reference scorer (and every ``api_every`` decisions the clone / JSON / illegal-action
     behaviour of both)."""
     report = Report()
-    variant = v.ir
     for seed in seeds:
-        players = players_for(seed)
-        compiled = v.new_game(players=players, seed=seed, engine="compiled")
-        ref = v.new_game(players=players, seed=seed, engine="reference")
-        agent = SplitMix64(seed ^ AGENT_SALT)
-        check_rng = random.Random(seed)
-        step, last = 0, "(set-up)"
-
-        def problem(what: str) -> None:
-            report.problems.append(Problem(variant.key, seed, players, step, last, what))
-        while True:
-            a_state, b_state = compiled.state(), ref.state()
-            if a_state != b_state:
-                problem(f"states differ (compiled vs reference) at {first_difference(a_state, b_state)}")
-                break
-            for what in invariant_problems(variant, compiled, a_state,
-                                           getattr(ref._e, "last_market_resets", None)):
-                problem(what)
-            if compiled.is_over or ref.is_over:
-                if compiled.is_over != ref.is_over:
-                    problem(f"is_over differs: compiled {compiled.is_over}, reference {ref.is_over}")
-                break
-            la, lb = compiled.legal_actions(), ref.legal_actions()
-            if not la:
-                problem("no legal action in a live game")
-                break
-            if la != lb:
-                only_a = [v.action_name(x) for x in la if x not in set(lb)][:3]
-                only_b = [v.action_name(x) for x in lb if x not in set(la)][:3]
-                problem(f"legal actions differ: only compiled {only_a}, only reference {only_b}")
-                break
-            if api_every and step % api_every == 0:
-                for g in (compiled, ref):
-                    for what in _api_problems(v, g, check_rng):
-                        problem(f"{g.engine}: {what}")
-            action = la[agent.below(len(la))]
-            last = v.action_name(action)
-            compiled.apply(action)
-            ref.apply(action)
-            step += 1
-            report.decisions += 1
-        if compiled.is_over and ref.is_over:
-            ba, bb = compiled.score_breakdown(), ref.score_breakdown()
-            if ba != bb:
-                problem(f"final breakdowns differ: {first_difference(ba, bb)}")
+        _check_game(v, seed, players_for(seed), api_every, report)
         report.games += 1
         if progress is not None:
             progress(1)
     return report
 
 
-def state_digest(game) -> str:
-    """A short digest of the full state, for logs."""
-    import hashlib
-    return hashlib.sha256(json.dumps(game.state(), separators=(",", ":")).encode()).hexdigest()[:12]
+def _check_game(v, seed: int, players: int, api_every: int, report: Report) -> None:
+    """One seeded game in both engines; problems go into ``report``."""
+    variant = v.ir
+    compiled = v.new_game(players=players, seed=seed, engine="compiled")
+    ref = v.new_game(players=players, seed=seed, engine="reference")
+    agent = SplitMix64(seed ^ AGENT_SALT)
+    check_rng = random.Random(seed)
+    step, last = 0, "(set-up)"
+
+    def problem(what: str) -> None:
+        report.problems.append(Problem(variant.key, seed, players, step, last, what))
+
+    while True:
+        a_state, b_state = compiled.state(), ref.state()
+        if a_state != b_state:
+            problem(f"states differ (compiled vs reference) at {first_difference(a_state, b_state)}")
+            return
+        for what in invariant_problems(variant, compiled, a_state, getattr(ref._e, "last_market_resets", None)):
+            problem(what)
+        if compiled.is_over or ref.is_over:
+            if compiled.is_over != ref.is_over:
+                problem(f"is_over differs: compiled {compiled.is_over}, reference {ref.is_over}")
+                return
+            break
+        la, lb = compiled.legal_actions(), ref.legal_actions()
+        if not la:
+            problem("no legal action in a live game")
+            return
+        if la != lb:
+            only_a = [v.action_name(x) for x in la if x not in set(lb)][:3]
+            only_b = [v.action_name(x) for x in lb if x not in set(la)][:3]
+            problem(f"legal actions differ: only compiled {only_a}, only reference {only_b}")
+            return
+        if api_every and step % api_every == 0:
+            for g in (compiled, ref):
+                for what in _api_problems(v, g, check_rng):
+                    problem(f"{g.engine}: {what}")
+        action = la[agent.below(len(la))]
+        last = v.action_name(action)
+        compiled.apply(action)
+        ref.apply(action)
+        step += 1
+        report.decisions += 1
+    ba, bb = compiled.score_breakdown(), ref.score_breakdown()
+    if ba != bb:
+        problem(f"final breakdowns differ: {first_difference(ba, bb)}")

@@ -15,6 +15,19 @@ import railspec
 ENGINES = ["reference", "compiled"]
 
 
+def implemented_stock_variants() -> list:
+    """The stock variants whose mechanics the engines implement (the others are refused at
+    load with UnsupportedMechanicError and are covered by the checker's tests only)."""
+    from railspec.compiler import stock_names
+    loaded = []
+    for name in stock_names():
+        try:
+            loaded.append(railspec.load(name))
+        except railspec.UnsupportedMechanicError:
+            continue
+    return loaded
+
+
 @pytest.fixture(scope="session")
 def usa():
     return railspec.load("usa")

@@ -9,23 +9,11 @@ from array import array
 import pytest
 
 import railspec
-from railspec.compiler import stock_names
-from railspec.errors import IllegalActionError, UnsupportedMechanicError
+from conftest import implemented_stock_variants
+from railspec.errors import IllegalActionError
 
 ENGINES = ["compiled", "reference"]
-
-
-def _loadable():
-    out = []
-    for name in stock_names():
-        try:
-            out.append(railspec.load(name))
-        except UnsupportedMechanicError:
-            continue
-    return out
-
-
-VARIANTS = _loadable()
+VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]
 
 

@@ -9,25 +9,13 @@ import os
 
 import pytest
 
-import railspec
+from conftest import implemented_stock_variants
 from railspec import conformance
-from railspec.compiler import stock_names
-from railspec.errors import UnsupportedMechanicError
 
 GAMES = int(os.environ.get("RAILSPEC_DIFF_GAMES", "200"))
 
 
-def _loadable():
-    out = []
-    for name in stock_names():
-        try:
-            out.append(railspec.load(name))
-        except UnsupportedMechanicError:
-            continue
-    return out
-
-
-@pytest.mark.parametrize("v", _loadable(), ids=lambda v: v.key)
+@pytest.mark.parametrize("v", implemented_stock_variants(), ids=lambda v: v.key)
 def test_engines_agree_on_seeded_games(v):
     counts = list(range(v.ir.min_players, v.ir.max_players + 1))
     report = conformance.run(v, range(GAMES), lambda s: counts[s % len(counts)], api_every=40)

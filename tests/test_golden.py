@@ -3,10 +3,11 @@ both engines on every run. A change that alters any decision, legal-move count o
 shows up here as the first divergent step."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+
+from conftest import implemented_stock_variants
 
 import railspec
 from railspec import trace
@@ -15,14 +16,8 @@ GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 
 
 def test_every_implemented_stock_variant_has_golden_traces():
-    from railspec.compiler import stock_names
-    from railspec.errors import UnsupportedMechanicError
-    for name in stock_names():
-        try:
-            railspec.load(name)
-        except UnsupportedMechanicError:
-            continue
-        assert any(p.name.startswith(f"{name}-") for p in GOLDEN), f"no golden trace for {name}"
+    for v in implemented_stock_variants():
+        assert any(p.name.startswith(f"{v.key}-") for p in GOLDEN), f"no golden trace for {v.key}"
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
