@@ -14,9 +14,6 @@ from . import ast
 from .check import check
 from .parse import parse
 
-STOCK_DIR = Path(__file__).resolve().parent.parent / "spec"
-
-
 def stock_path(name: str) -> Path:
     """The .rail file of a stock variant (``usa``, ``europe``, …)."""
     from importlib import resources

@@ -22,7 +22,7 @@ from pathlib import Path
 from .errors import RailspecError, SpecError
 
 
-def _load(name: str, *, compiled: bool = True):
+def _load(name: str):
     from .game import load
     return load(name)
 

@@ -221,19 +221,19 @@ class Variant:
                 f"{len(self.tickets)} tickets, {len(self.actions)} actions>")
 
 
-def load(name_or_path: str | Path, *, compiled: bool = True) -> Variant:
+def load(name_or_path: str | Path) -> Variant:
     """A variant by stock name (``"usa"``) or by the path of a ``.rail`` spec file.
 
     The spec is checked (a bad one raises a located :class:`SpecError`); the compiled
     engine is fetched lazily, from the installed stock modules or the build cache."""
     from . import compiler
     text = str(name_or_path)
-    if text.endswith(".rail") or "/" in text or Path(text).exists():
-        path = Path(text)
-    else:
-        path = compiler.stock_path_or_none(text)
-        if path is None:
+    looks_like_path = isinstance(name_or_path, Path) or text.endswith(".rail") or "/" in text or "\\" in text
+    path = None if looks_like_path else compiler.stock_path_or_none(text)
+    if path is None:
+        if not looks_like_path and not Path(text).is_file():
             raise RailspecError(f"no stock variant named {text!r} (stock: {', '.join(compiler.stock_names())})")
+        path = Path(text)
     variant_ir = compiler.check_file(path)
     reference.require_supported(variant_ir)
     return Variant(variant_ir)
