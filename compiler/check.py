@@ -10,7 +10,7 @@ import difflib
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 
 from ..errors import Span, SpecCheckError, SpecError
 from . import ast, catalogue, ir
@@ -151,53 +151,85 @@ def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: _Errors) -> list[
     return kept
 
 
-def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
-    """Check the statements of ``files`` (an extends chain, base first) and build the IR."""
-    errors = _Errors(files)
-    stmts = merge(files, errors)
-    main = files[-1]
-    top = Span(main.path, 1, 1, 2)
+class _Statements:
+    """The merged statements of a spec, with the lookups every stage uses, and the list
+    of required statements found missing (reported together at line 1)."""
 
-    def one(kind):
-        found = [s for s in stmts if isinstance(s, kind)]
+    def __init__(self, stmts: list[ast.Stmt], errors: _Errors, main: ast.SpecFile):
+        self.stmts = stmts
+        self.errors = errors
+        self.main = main
+        self.top = Span(main.path, 1, 1, 2)
+        self.missing: list[str] = [f"'{_SCALARS[kind]}'" for kind in _REQUIRED if self.one(kind) is None]
+
+    def one(self, kind):
+        """The statement of this (scalar) kind in force, or None."""
+        found = [s for s in self.stmts if isinstance(s, kind)]
         return found[-1] if found else None
 
-    def many(kind):
-        return [s for s in stmts if isinstance(s, kind)]
+    def many(self, kind) -> list:
+        return [s for s in self.stmts if isinstance(s, kind)]
 
-    missing: list[str] = []  # required statements not given, reported together at line 1
-    for kind in _REQUIRED:
-        if one(kind) is None:
-            missing.append(f"'{_SCALARS[kind]}'")
-
-    def positive(num: ast.Num | None, what: str, allow_zero: bool = False) -> int:
+    def positive(self, num: ast.Num | None, what: str, allow_zero: bool = False) -> int:
+        """The number's value, or 0 after an error when it is negative (or zero, unless allowed)."""
         if num is None:
             return 0
         if num.value < 0 or (num.value == 0 and not allow_zero):
-            errors.add(num.span, f"{what} must be {'zero or more' if allow_zero else 'positive'}, got {num.value}")
+            self.errors.add(num.span, f"{what} must be {'zero or more' if allow_zero else 'positive'}, "
+                                      f"got {num.value}")
             return 0
         return num.value
 
-    # --- players and components ---------------------------------------------
-    players = one(ast.Players)
-    min_players = max_players = 2
-    if players:
-        min_players = positive(players.low, "the least number of players")
-        max_players = positive(players.high, "the greatest number of players")
-        if min_players and min_players < 2:
-            errors.add(players.low.span, f"a game needs at least 2 players, got {min_players}")
-        if max_players > MAX_PLAYERS:
-            errors.add(players.high.span, f"at most {MAX_PLAYERS} players are supported, got {max_players}")
-        if min_players > max_players:
-            errors.add(players.span, f"player range {min_players}..{max_players} is empty")
-    # checks that depend on the player range are skipped when the range itself is wrong
-    players_ok = bool(players) and 2 <= min_players <= max_players <= MAX_PLAYERS
-    trains = positive(one(ast.Trains).count, "trains per player") if one(ast.Trains) else 0
-    hand = positive(one(ast.Hand).count, "the starting hand", allow_zero=True) if one(ast.Hand) else 0
+
+@dataclass(frozen=True)
+class _Players:
+    low: int
+    high: int
+    ok: bool  # checks that depend on the range are skipped when the range itself is wrong
+
+
+def _check_players(spec: _Statements) -> _Players:
+    players = spec.one(ast.Players)
+    if not players:
+        return _Players(2, 2, False)
+    low = spec.positive(players.low, "the least number of players")
+    high = spec.positive(players.high, "the greatest number of players")
+    if low and low < 2:
+        spec.errors.add(players.low.span, f"a game needs at least 2 players, got {low}")
+    if high > MAX_PLAYERS:
+        spec.errors.add(players.high.span, f"at most {MAX_PLAYERS} players are supported, got {high}")
+    if low > high:
+        spec.errors.add(players.span, f"player range {low}..{high} is empty")
+    return _Players(low, high, 2 <= low <= high <= MAX_PLAYERS)
+
+
+@dataclass(frozen=True)
+class _Components:
+    trains: int
+    hand: int
+    colours: tuple[ir.Colour, ...]
+    colour_ids: dict
+    locomotives: int
+    market_size: int
+    reset_locomotives: int
+    max_resets: int
+    stations: int
+    station_costs: tuple[int, ...]
+    ferry_cards: int
+    ferry_limit: int
+    goods_cards: int
+
+
+def _check_components(spec: _Statements) -> _Components:
+    """Trains, hand, card colours, locomotives, the market, stations, ferry and goods cards."""
+    errors = spec.errors
+    trains = spec.positive(spec.one(ast.Trains).count, "trains per player") if spec.one(ast.Trains) else 0
+    hand = spec.positive(spec.one(ast.Hand).count, "the starting hand", allow_zero=True) \
+        if spec.one(ast.Hand) else 0
 
     colours: list[ir.Colour] = []
     colour_ids: dict[str, int] = {}
-    for card in many(ast.Card):
+    for card in spec.many(ast.Card):
         name = card.colour.text
         if name in ("gray", "grey", "loco", "locomotive", "ferry"):
             errors.add(card.colour.span, f"'{name}' is reserved and cannot name a card colour")
@@ -206,32 +238,32 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
             errors.add(card.colour.span, f"card colour '{name}' is declared twice "
                                          f"(first at {_line_of(colours[colour_ids[name]].span, card.span)})")
             continue
-        count = positive(card.count, f"the number of {name} cards")
+        count = spec.positive(card.count, f"the number of {name} cards")
         colour_ids[name] = len(colours)
         colours.append(ir.Colour(len(colours), name, count, card.colour.span))
-    if not many(ast.Card):
-        missing.append("'card COLOUR N'")
+    if not spec.many(ast.Card):
+        spec.missing.append("'card COLOUR N'")
     elif not colours:
-        errors.add(top, "no card colours: declare each with 'card COLOUR COUNT'")
-    locos = positive(one(ast.Locomotives).count, "the number of locomotives", allow_zero=True) \
-        if one(ast.Locomotives) else 0
+        errors.add(spec.top, "no card colours: declare each with 'card COLOUR COUNT'")
+    locos = spec.positive(spec.one(ast.Locomotives).count, "the number of locomotives", allow_zero=True) \
+        if spec.one(ast.Locomotives) else 0
 
-    market = one(ast.Market)
+    market = spec.one(ast.Market)
     market_size = reset_locos = max_resets = 0
     if market:
-        market_size = positive(market.size, "the number of face-up cards")
-        reset_locos = positive(market.reset_locomotives, "the face-up locomotive limit")
-        max_resets = positive(market.max_resets, "the number of market resets in a row", allow_zero=True)
+        market_size = spec.positive(market.size, "the number of face-up cards")
+        reset_locos = spec.positive(market.reset_locomotives, "the face-up locomotive limit")
+        max_resets = spec.positive(market.max_resets, "the number of market resets in a row", allow_zero=True)
         if market_size and reset_locos > market_size:
             errors.add(market.reset_locomotives.span,
                        f"a reset at {reset_locos} locomotives can never happen with {market_size} face-up cards")
 
-    stations_stmt = one(ast.Stations)
+    stations_stmt = spec.one(ast.Stations)
     station_costs: tuple[int, ...] = ()
     stations = 0
     if stations_stmt:
-        stations = positive(stations_stmt.count, "the number of stations")
-        station_costs = tuple(positive(c, "a station cost") for c in stations_stmt.costs)
+        stations = spec.positive(stations_stmt.count, "the number of stations")
+        station_costs = tuple(spec.positive(c, "a station cost") for c in stations_stmt.costs)
         for c in stations_stmt.costs:
             if c.value > MAX_ROUTE_LENGTH:
                 errors.add(c.span, f"a station cost of {c.value} cards is more than the supported "
@@ -239,37 +271,59 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         if stations and len(station_costs) != stations:
             errors.add(stations_stmt.span, f"{stations} stations need {stations} costs, "
                                            f"got {len(station_costs)}")
-    ferry_stmt = one(ast.FerryCards)
-    ferry_cards = positive(ferry_stmt.count, "the number of ferry cards") if ferry_stmt else 0
-    ferry_limit = positive(ferry_stmt.hand_limit, "the ferry card hand limit") if ferry_stmt else 0
-    goods_stmt = one(ast.GoodsCards)
-    goods_cards = positive(goods_stmt.count, "the number of goods cards") if goods_stmt else 0
+    ferry_stmt = spec.one(ast.FerryCards)
+    goods_stmt = spec.one(ast.GoodsCards)
+    return _Components(
+        trains=trains, hand=hand, colours=tuple(colours), colour_ids=colour_ids, locomotives=locos,
+        market_size=market_size, reset_locomotives=reset_locos, max_resets=max_resets,
+        stations=stations, station_costs=station_costs,
+        ferry_cards=spec.positive(ferry_stmt.count, "the number of ferry cards") if ferry_stmt else 0,
+        ferry_limit=spec.positive(ferry_stmt.hand_limit, "the ferry card hand limit") if ferry_stmt else 0,
+        goods_cards=spec.positive(goods_stmt.count, "the number of goods cards") if goods_stmt else 0)
 
-    # --- actions --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Turn:
+    draw_cards: int
+    draw_tickets: int
+    draw_keep: int
+    deal_regular: int
+    deal_long: int
+    deal_keep: int
+    returned_tickets: str
+    returned_long: str
+    returned_setup: str
+
+
+def _check_turn(spec: _Statements) -> _Turn:
+    """The actions a turn offers, the ticket deal and where returned tickets go."""
+    errors = spec.errors
     actions_seen: dict[str, ast.Action] = {}
-    for act in many(ast.Action):
+    for act in spec.many(ast.Action):
         if act.kind in actions_seen:
             errors.add(act.span, f"action '{act.kind.replace('_', ' ')}' is given twice "
                                  f"(first at {_line_of(actions_seen[act.kind].span, act.span)})")
         actions_seen[act.kind] = act
     for needed in ("draw_cards", "claim_route"):
         if needed not in actions_seen:
-            missing.append(f"'action {needed.replace('_', ' ')}'")
+            spec.missing.append(f"'action {needed.replace('_', ' ')}'")
     draw_cards = 2
     if "draw_cards" in actions_seen:
-        draw_cards = positive(actions_seen["draw_cards"].numbers[0], "the number of cards drawn")
+        draw_cards = spec.positive(actions_seen["draw_cards"].numbers[0], "the number of cards drawn")
         if draw_cards and draw_cards != 2:
             errors.add(actions_seen["draw_cards"].numbers[0].span,
                        f"drawing {draw_cards} cards is not supported: the family draws 2")
     draw_tickets = draw_keep = 0
     if "draw_tickets" in actions_seen:
         n, k = actions_seen["draw_tickets"].numbers
-        draw_tickets = positive(n, "the number of tickets drawn")
-        draw_keep = positive(k, "the number of tickets kept")
+        draw_tickets = spec.positive(n, "the number of tickets drawn")
+        draw_keep = spec.positive(k, "the number of tickets kept")
         if draw_keep > draw_tickets:
             errors.add(k.span, f"cannot keep {draw_keep} of {draw_tickets} drawn tickets")
         if draw_tickets > MAX_OFFER:
             errors.add(n.span, f"at most {MAX_OFFER} tickets can be drawn at once, got {draw_tickets}")
+    stations_stmt = spec.one(ast.Stations)
+    ferry_stmt = spec.one(ast.FerryCards)
     if "build_station" in actions_seen and not stations_stmt:
         errors.add(actions_seen["build_station"].span,
                    "'action build station' needs a 'stations N cost C…' statement")
@@ -281,70 +335,100 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
     if ferry_stmt and "draw_ferry_card" not in actions_seen:
         errors.add(ferry_stmt.span, "ferry cards are declared but no 'action draw ferry card' draws them")
 
-    deal = one(ast.Deal)
+    deal = spec.one(ast.Deal)
     deal_regular = deal_long = deal_keep = 0
     if deal:
-        deal_regular = positive(deal.regular, "the number of tickets dealt")
-        deal_long = positive(deal.long, "the number of long tickets dealt", allow_zero=True)
-        deal_keep = positive(deal.keep, "the number of tickets kept", allow_zero=True)
+        deal_regular = spec.positive(deal.regular, "the number of tickets dealt")
+        deal_long = spec.positive(deal.long, "the number of long tickets dealt", allow_zero=True)
+        deal_keep = spec.positive(deal.keep, "the number of tickets kept", allow_zero=True)
         if deal_keep > deal_regular + deal_long:
             errors.add(deal.keep.span, f"cannot keep {deal_keep} of {deal_regular + deal_long} dealt tickets")
         if deal_regular + deal_long > MAX_OFFER:
             errors.add(deal.span, f"at most {MAX_OFFER} tickets can be dealt at once")
     returned = {"tickets": "bottom", "long": "removed"}
-    for ret in many(ast.Returned):
+    for ret in spec.many(ast.Returned):
         returned[ret.deck] = ret.place
-    returned_tickets, returned_long = returned["tickets"], returned["long"]
-    returned_setup = returned.get("setup", returned_tickets)
+    return _Turn(draw_cards=draw_cards, draw_tickets=draw_tickets, draw_keep=draw_keep,
+                 deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep,
+                 returned_tickets=returned["tickets"], returned_long=returned["long"],
+                 returned_setup=returned.get("setup", returned["tickets"]))
 
-    # --- the map --------------------------------------------------------------
-    cities: list[dict] = []
-    city_ids: dict[str, int] = {}
-    for stmt in stmts:
-        if isinstance(stmt, ast.City | ast.Zone):
-            name = stmt.name.text
-            if name in city_ids:
-                errors.add(stmt.name.span, f"city '{name}' is declared twice "
-                                           f"(first at {_line_of(cities[city_ids[name]]['span'], stmt.span)})")
-                continue
-            city_ids[name] = len(cities)
-            cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span, region=-1))
 
-    def city_ref(name: ast.Name, context: str) -> int | None:
-        if name.text in city_ids:
-            return city_ids[name.text]
-        if name.text in errors.removed_cities:
-            errors.add(name.span, f"city '{name.text}' in {context} was removed by 'without city' at "
-                                  f"{errors.removed_cities[name.text]}: remove what uses it too")
+class _Places:
+    """The declared cities and zones, and name lookups that report unknown names."""
+
+    def __init__(self, spec: _Statements):
+        self.errors = spec.errors
+        self.cities: list[dict] = []
+        self.ids: dict[str, int] = {}
+        for stmt in spec.stmts:
+            if isinstance(stmt, ast.City | ast.Zone):
+                name = stmt.name.text
+                if name in self.ids:
+                    first = self.cities[self.ids[name]]["span"]
+                    self.errors.add(stmt.name.span, f"city '{name}' is declared twice "
+                                                    f"(first at {_line_of(first, stmt.span)})")
+                    continue
+                self.ids[name] = len(self.cities)
+                self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span,
+                                        region=-1))
+
+    def ref(self, name: ast.Name, context: str) -> int | None:
+        """The id of a city named in a route, ticket or region; None after an error."""
+        if name.text in self.ids:
+            return self.ids[name.text]
+        removed = self.errors.removed_cities
+        if name.text in removed:
+            self.errors.add(name.span, f"city '{name.text}' in {context} was removed by 'without city' at "
+                                       f"{removed[name.text]}: remove what uses it too")
             return None
-        errors.add(name.span, f"unknown city '{name.text}' in {context}{_suggest(name.text, city_ids)}")
+        self.errors.add(name.span, f"unknown city '{name.text}' in {context}{_suggest(name.text, self.ids)}")
         return None
 
+
+def _check_companies(spec: _Statements) -> tuple[list[ir.Company], dict[str, int]]:
     companies: list[ir.Company] = []
     company_ids: dict[str, int] = {}
-    for co in many(ast.Company):
+    for co in spec.many(ast.Company):
         if co.name.text in company_ids:
-            errors.add(co.name.span, f"company '{co.name.text}' is declared twice "
-                                     f"(first at {_line_of(companies[company_ids[co.name.text]].span, co.span)})")
+            first = companies[company_ids[co.name.text]].span
+            spec.errors.add(co.name.span, f"company '{co.name.text}' is declared twice "
+                                          f"(first at {_line_of(first, co.span)})")
             continue
-        shares = positive(co.shares, f"the number of {co.name.text} shares")
-        points = tuple(positive(p, "a share points entry", allow_zero=True) for p in co.points)
+        shares = spec.positive(co.shares, f"the number of {co.name.text} shares")
+        points = tuple(spec.positive(p, "a share points entry", allow_zero=True) for p in co.points)
         company_ids[co.name.text] = len(companies)
         companies.append(ir.Company(len(companies), co.name.text, shares, points, co.name.span))
+    return companies, company_ids
 
-    route_points_stmt = one(ast.RoutePoints)
+
+@dataclass(frozen=True)
+class _Map:
+    routes: tuple[ir.Route, ...]
+    node_count: int
+    city_nodes: tuple[tuple[int, ...], ...]
+    links: tuple[tuple[int, int], ...]  # the city pairs of every route meant, errors or not
+    route_points: tuple[int, ...]        # index = length
+
+
+def _check_routes(spec: _Statements, places: _Places, parts: _Components, company_ids: dict) -> _Map:
+    """Routes (doubles and triples as repeated city pairs), the route points table, and
+    the graph nodes: one per city, and one per route end at a zone (a dead end of its own)."""
+    errors = spec.errors
+    route_points_stmt = spec.one(ast.RoutePoints)
     route_points: dict[int, int] = {}
     max_length = 0
     if route_points_stmt:
         route_points, max_length = _table(route_points_stmt.entries, "route points", errors,
                                           route_points_stmt.span, open_allowed=False)
-
+    ferry_stmt = spec.one(ast.FerryCards)
+    goods_stmt = spec.one(ast.GoodsCards)
     groups: dict[tuple[str, str], list[ast.Route]] = defaultdict(list)
     route_rows = []
-    links: list[tuple[int, int]] = []  # the city pairs of every route meant, errors or not
-    for stmt in many(ast.Route):
-        a = city_ref(stmt.a, "route")
-        b = city_ref(stmt.b, "route")
+    links: list[tuple[int, int]] = []
+    for stmt in spec.many(ast.Route):
+        a = places.ref(stmt.a, "route")
+        b = places.ref(stmt.b, "route")
         if a is not None and b is not None and a != b:
             links.append((a, b))
         given: set[str] = set()
@@ -366,11 +450,11 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         colour_text = stmt.colour.text
         if colour_text in ("gray", "grey"):
             colour = ir.GRAY
-        elif colour_text in colour_ids:
-            colour = colour_ids[colour_text]
+        elif colour_text in parts.colour_ids:
+            colour = parts.colour_ids[colour_text]
         else:
-            errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{_suggest(colour_text, colour_ids)}; "
-                                         f"colours are {', '.join(['gray', *colour_ids])}")
+            errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{_suggest(colour_text, parts.colour_ids)}; "
+                                         f"colours are {', '.join(['gray', *parts.colour_ids])}")
             continue
         ferry = stmt.ferry.value if stmt.ferry else 0
         waves = stmt.waves.value if stmt.waves else 0
@@ -417,7 +501,7 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour, ferry=ferry, waves=waves,
                                companies=tuple(company_refs), pair=key_pair))
 
-    # graph nodes: one per city, and one per route end at a zone (a dead end of its own)
+    cities = places.cities
     node_count = len(cities)
     city_nodes: list[list[int]] = [[i] if not c["zone"] else [] for i, c in enumerate(cities)]
     routes: list[ir.Route] = []
@@ -447,39 +531,49 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
     for i, c in enumerate(cities):
         if i not in reached and links:
             errors.add(c["span"], f"city '{c['name']}' is declared but no route reaches it")
+    return _Map(routes=tuple(routes), node_count=node_count, city_nodes=tuple(tuple(n) for n in city_nodes),
+                links=tuple(links), route_points=tuple(route_points.get(n, 0) for n in range(max_length + 1)))
 
-    # --- regions --------------------------------------------------------------
+
+def _check_regions(spec: _Statements, places: _Places) -> list[ir.Region]:
+    """Regions (Italy), each city in at most one; records each city's region."""
     regions: list[ir.Region] = []
     region_names: dict[str, ast.Region] = {}
-    for reg in many(ast.Region):
+    cities = places.cities
+    for reg in spec.many(ast.Region):
         if reg.name.text in region_names:
-            errors.add(reg.name.span, f"region '{reg.name.text}' is declared twice "
-                                      f"(first at {_line_of(region_names[reg.name.text].span, reg.span)})")
+            spec.errors.add(reg.name.span, f"region '{reg.name.text}' is declared twice "
+                                           f"(first at {_line_of(region_names[reg.name.text].span, reg.span)})")
             continue
         region_names[reg.name.text] = reg
         members = []
         for name in reg.cities:
-            cid = city_ref(name, f"region {reg.name.text}")
+            cid = places.ref(name, f"region {reg.name.text}")
             if cid is None:
                 continue
             if cities[cid]["region"] >= 0:
-                errors.add(name.span, f"city '{name.text}' is already in region "
-                                      f"'{regions[cities[cid]['region']].name}'")
+                spec.errors.add(name.span, f"city '{name.text}' is already in region "
+                                           f"'{regions[cities[cid]['region']].name}'")
                 continue
             cities[cid]["region"] = len(regions)
             members.append(cid)
         regions.append(ir.Region(len(regions), reg.name.text, tuple(members), reg.counts_double, reg.name.span))
+    return regions
 
-    # --- tickets --------------------------------------------------------------
-    components = _components([c["zone"] for c in cities], links)
-    through_zones = _components([False] * len(cities), links)
+
+def _check_tickets(spec: _Statements, places: _Places, links, players: _Players, turn: _Turn) -> list[ir.Ticket]:
+    """Tickets: each must be completable, none twice; the decks must be able to deal."""
+    errors = spec.errors
+    cities = places.cities
+    components = _components([c["zone"] for c in cities], list(links))
+    through_zones = _components([False] * len(cities), list(links))
     tickets: list[ir.Ticket] = []
     ticket_names: dict[str, int] = {}
     ticket_pairs: dict[tuple[str, str, int, bool], ir.Ticket] = {}
-    for stmt in many(ast.Ticket):
-        a = city_ref(stmt.a, "ticket")
-        b = city_ref(stmt.b, "ticket")
-        points = positive(stmt.points, "ticket points")
+    for stmt in spec.many(ast.Ticket):
+        a = places.ref(stmt.a, "ticket")
+        b = places.ref(stmt.b, "ticket")
+        points = spec.positive(stmt.points, "ticket points")
         if a is None or b is None:
             continue
         if a == b:
@@ -508,74 +602,95 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.long)] = tickets[-1]
     # the decks as written (a ticket with an error of its own still counts, so that one
     # mistake is reported once)
-    regular = sum(1 for t in many(ast.Ticket) if not t.long)
-    long_count = sum(1 for t in many(ast.Ticket) if t.long)
+    regular = sum(1 for t in spec.many(ast.Ticket) if not t.long)
+    long_count = sum(1 for t in spec.many(ast.Ticket) if t.long)
+    deal = spec.one(ast.Deal)
     if deal and links:
-        if deal_long and long_count == 0:
+        if turn.deal_long and long_count == 0:
             errors.add(deal.span, "long tickets are dealt but no 'ticket long' is declared")
-        elif players_ok and long_count < deal_long * max_players:
-            errors.add(deal.span, f"{long_count} long tickets cannot deal {deal_long} to each of "
-                                  f"{max_players} players")
+        elif players.ok and long_count < turn.deal_long * players.high:
+            errors.add(deal.span, f"{long_count} long tickets cannot deal {turn.deal_long} to each of "
+                                  f"{players.high} players")
         if regular == 0:
             errors.add(deal.span, "tickets are dealt but no ticket is declared")
-        elif players_ok and regular < deal_regular * max_players:
-            errors.add(deal.span, f"{regular} tickets cannot deal {deal_regular} to each of {max_players} players")
+        elif players.ok and regular < turn.deal_regular * players.high:
+            errors.add(deal.span, f"{regular} tickets cannot deal {turn.deal_regular} to each of "
+                                  f"{players.high} players")
+    return tickets
 
-    # --- scoring tables -------------------------------------------------------
-    end = one(ast.EndWhen)
-    end_trains = positive(end.trains_at_most, "the end trigger", allow_zero=True) if end else 0
-    if end and trains and end_trains >= trains:
-        errors.add(end.trains_at_most.span, f"the game would end at once: {end_trains} >= {trains} trains")
-    longest = one(ast.LongestPath)
-    station_bonus = one(ast.StationBonus)
-    globetrotter = one(ast.Globetrotter)
-    positive(longest.bonus if longest else None, "the longest path bonus", allow_zero=True)
-    positive(station_bonus.points if station_bonus else None, "the station bonus", allow_zero=True)
-    positive(globetrotter.bonus if globetrotter else None, "the Globetrotter bonus", allow_zero=True)
+
+@dataclass(frozen=True)
+class _Scoring:
+    end_trains: int
+    longest_path_bonus: int
+    station_bonus: int
+    globetrotter: int
+    goods_ranking: tuple
+    region_points: tuple
+    tracks_usable: tuple
+    tiebreaks: tuple[str, ...]
+
+
+def _check_scoring(spec: _Statements, players: _Players, parts: _Components, has_regions: bool) -> _Scoring:
+    """The end trigger, bonuses, goods ranking, region table, tracks usable and tie-breaks."""
+    errors = spec.errors
+    end = spec.one(ast.EndWhen)
+    end_trains = spec.positive(end.trains_at_most, "the end trigger", allow_zero=True) if end else 0
+    if end and parts.trains and end_trains >= parts.trains:
+        errors.add(end.trains_at_most.span, f"the game would end at once: {end_trains} >= {parts.trains} trains")
+    longest = spec.one(ast.LongestPath)
+    station_bonus = spec.one(ast.StationBonus)
+    globetrotter = spec.one(ast.Globetrotter)
+    spec.positive(longest.bonus if longest else None, "the longest path bonus", allow_zero=True)
+    spec.positive(station_bonus.points if station_bonus else None, "the station bonus", allow_zero=True)
+    spec.positive(globetrotter.bonus if globetrotter else None, "the Globetrotter bonus", allow_zero=True)
+    stations_stmt = spec.one(ast.Stations)
+    goods_stmt = spec.one(ast.GoodsCards)
     if station_bonus and not stations_stmt:
         errors.add(station_bonus.span, "'station bonus' needs a 'stations' statement")
     goods_ranking = []
     seen_rank: dict[int, ast.GoodsRanking] = {}
-    for gr in many(ast.GoodsRanking):
+    for gr in spec.many(ast.GoodsRanking):
         n = gr.players.value
         if n in seen_rank:
             errors.add(gr.span, f"goods ranking for {n} players is given twice")
             continue
         seen_rank[n] = gr
-        if players_ok and not min_players <= n <= max_players:
+        if players.ok and not players.low <= n <= players.high:
             errors.add(gr.players.span, f"goods ranking for {n} players, but the game is for "
-                                        f"{min_players}..{max_players}")
-        goods_ranking.append((n, tuple(positive(p, "a goods ranking entry", allow_zero=True) for p in gr.points)))
+                                        f"{players.low}..{players.high}")
+        goods_ranking.append((n, tuple(spec.positive(p, "a goods ranking entry", allow_zero=True)
+                                       for p in gr.points)))
     if seen_rank and not goods_stmt:
         first_rank = min(seen_rank.values(), key=lambda g: (g.span.line, g.span.col))
         errors.add(first_rank.span, "'goods ranking' needs goods cards: add 'goods cards N'")
-    if goods_stmt and players_ok:
-        for n in range(min_players, max_players + 1):
+    if goods_stmt and players.ok:
+        for n in range(players.low, players.high + 1):
             if n not in seen_rank:
                 errors.add(goods_stmt.span, f"goods cards need a 'goods ranking {n} players: …' table")
-    region_points_stmt = one(ast.RegionPoints)
+    region_points_stmt = spec.one(ast.RegionPoints)
     region_points: tuple = ()
     if region_points_stmt:
-        table, _ = _table(region_points_stmt.entries, "region points", errors, region_points_stmt.span,
-                          open_allowed=True, from_one=False)
+        _table(region_points_stmt.entries, "region points", errors, region_points_stmt.span,
+               open_allowed=True, from_one=False)
         region_points = tuple((e.key.value, e.value.value, e.open_ended) for e in region_points_stmt.entries)
-        if not regions:
+        if not has_regions:
             errors.add(region_points_stmt.span, "'region points' needs regions: add 'region NAME: CITY, …'")
-    tracks_usable = []
-    for tu in many(ast.TracksUsable):
-        n = positive(tu.tracks, "the number of usable tracks")
+    tracks_usable: list[tuple[int, int, int]] = []
+    for tu in spec.many(ast.TracksUsable):
+        n = spec.positive(tu.tracks, "the number of usable tracks")
         if n > MAX_TRACKS:
             errors.add(tu.tracks.span, f"{n} usable tracks, but a route has at most {MAX_TRACKS}")
         if tu.low.value > tu.high.value:
             errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is empty")
-        elif players_ok and (tu.low.value < min_players or tu.high.value > max_players):
+        elif players.ok and (tu.low.value < players.low or tu.high.value > players.high):
             errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is outside the game's "
-                                f"{min_players}..{max_players}")
+                                f"{players.low}..{players.high}")
         for low, high, _ in tracks_usable:
             if not (tu.high.value < low or tu.low.value > high):
                 errors.add(tu.span, f"'tracks usable' ranges overlap at {max(low, tu.low.value)} players")
         tracks_usable.append((tu.low.value, tu.high.value, n))
-    tiebreak = one(ast.Tiebreak)
+    tiebreak = spec.one(ast.Tiebreak)
     tiebreaks = tiebreak.keys if tiebreak else ("most_tickets", "longest_path")
     for i, key in enumerate(tiebreaks):
         if key in tiebreaks[:i]:
@@ -584,55 +699,78 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         errors.add(tiebreak.span, "tie-break on the longest path, but the variant has no 'longest path' bonus")
     if "fewest_stations" in tiebreaks and not stations_stmt:
         errors.add(tiebreak.span, "tie-break on stations, but the variant has no stations")
+    return _Scoring(
+        end_trains=end_trains, longest_path_bonus=longest.bonus.value if longest else 0,
+        station_bonus=station_bonus.points.value if station_bonus else 0,
+        globetrotter=globetrotter.bonus.value if globetrotter else 0,
+        goods_ranking=tuple(sorted(goods_ranking)), region_points=region_points,
+        tracks_usable=tuple(tracks_usable), tiebreaks=tuple(tiebreaks))
 
-    if len(missing) == 1:
-        errors.add(top, f"missing {missing[0]} statement: every spec needs one")
-    elif missing:
-        errors.add(top, f"missing statements {', '.join(missing)}: every spec needs each")
+
+def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
+    """Check the statements of ``files`` (an extends chain, base first) and build the IR.
+
+    The checks run as a chain of small stages over the merged statements, each reporting
+    into one error list; the IR is built only when none found anything."""
+    errors = _Errors(files)
+    spec = _Statements(merge(files, errors), errors, files[-1])
+    players = _check_players(spec)
+    parts = _check_components(spec)
+    turn = _check_turn(spec)
+    places = _Places(spec)
+    companies, company_ids = _check_companies(spec)
+    board = _check_routes(spec, places, parts, company_ids)
+    regions = _check_regions(spec, places)
+    tickets = _check_tickets(spec, places, board.links, players, turn)
+    scoring = _check_scoring(spec, players, parts, bool(regions))
+    if len(spec.missing) == 1:
+        errors.add(spec.top, f"missing {spec.missing[0]} statement: every spec needs one")
+    elif spec.missing:
+        errors.add(spec.top, f"missing statements {', '.join(spec.missing)}: every spec needs each")
     errors.raise_if_any()
 
+    routes = board.routes
     mechanics = frozenset(m for m, present in {
         "tunnels": any(r.tunnel for r in routes),
         "ferries": any(r.ferry_locomotives for r in routes),
         "waves": any(r.wave_spaces for r in routes),
-        "ferry_cards": bool(ferry_stmt),
-        "stations": bool(stations_stmt),
-        "long_tickets": bool(deal_long),
-        "tickets_removed": "removed" in (returned_tickets, returned_setup),
-        "goods": bool(goods_stmt),
+        "ferry_cards": bool(spec.one(ast.FerryCards)),
+        "stations": bool(spec.one(ast.Stations)),
+        "long_tickets": bool(turn.deal_long),
+        "tickets_removed": "removed" in (turn.returned_tickets, turn.returned_setup),
+        "goods": bool(spec.one(ast.GoodsCards)),
         "shares": bool(companies),
-        "zones": any(c["zone"] for c in cities),
+        "zones": any(c["zone"] for c in places.cities),
         "regions": bool(regions),
-        "longest_path": bool(longest),
-        "globetrotter": bool(globetrotter),
+        "longest_path": bool(spec.one(ast.LongestPath)),
+        "globetrotter": bool(spec.one(ast.Globetrotter)),
         "multi_track": any(r.tracks > 1 for r in routes),
     }.items() if present)
-
-    ir_colours = tuple(colours)
-    ir_cities = tuple(ir.City(i, c["name"], c["zone"], c["region"], c["span"]) for i, c in enumerate(cities))
+    cities = tuple(ir.City(i, c["name"], c["zone"], c["region"], c["span"]) for i, c in enumerate(places.cities))
     actions = catalogue.build_actions(
-        ir_colours, routes, ir_cities, companies,
-        max_offer=max(deal_regular + deal_long, draw_tickets), has_tickets_draw=bool(draw_tickets),
-        station_costs=station_costs, has_tunnels="tunnels" in mechanics, tunnel_extra=TUNNEL_EXTRA_CARDS,
-        has_ferry_cards=bool(ferry_stmt), has_shares=bool(companies), neutral_shares=bool(companies)
-        and min_players == 2)
-    points_by_length = tuple(route_points.get(n, 0) for n in range(max_length + 1))
-    sources = tuple(s.text for s in many(ast.Source))
+        parts.colours, routes, cities, companies,
+        max_offer=max(turn.deal_regular + turn.deal_long, turn.draw_tickets),
+        has_tickets_draw=bool(turn.draw_tickets), station_costs=parts.station_costs,
+        has_tunnels="tunnels" in mechanics, tunnel_extra=TUNNEL_EXTRA_CARDS,
+        has_ferry_cards=bool(spec.one(ast.FerryCards)), has_shares=bool(companies),
+        neutral_shares=bool(companies) and players.low == 2)
     variant = ir.Variant(
-        key=variant_key, name=one(ast.VariantName).name, spec_path=main.path, spec_hash="", sources=sources,
-        min_players=min_players, max_players=max_players, trains=trains, hand=hand, colours=ir_colours,
-        locomotives=locos, market_size=market_size, market_reset_locomotives=reset_locos,
-        market_max_resets=max_resets, deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep,
-        returned_tickets=returned_tickets, returned_long=returned_long, returned_setup=returned_setup, draw_cards=draw_cards,
-        draw_tickets=draw_tickets, draw_tickets_keep=draw_keep, tracks_usable=tuple(tracks_usable),
-        cities=ir_cities, node_count=node_count, city_nodes=tuple(tuple(n) for n in city_nodes),
-        routes=tuple(routes), tickets=tuple(tickets), regions=tuple(regions), companies=tuple(companies),
-        end_trains=end_trains, route_points=points_by_length,
-        longest_path_bonus=longest.bonus.value if longest else 0, stations=stations,
-        station_costs=station_costs, station_bonus=station_bonus.points.value if station_bonus else 0,
-        ferry_cards=ferry_cards, ferry_hand_limit=ferry_limit, goods_cards=goods_cards,
-        goods_ranking=tuple(sorted(goods_ranking)), globetrotter=globetrotter.bonus.value if globetrotter else 0,
-        region_points=region_points, tiebreaks=tuple(tiebreaks), actions=actions, mechanics=mechanics)
+        key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
+        sources=tuple(s.text for s in spec.many(ast.Source)),
+        min_players=players.low, max_players=players.high, trains=parts.trains, hand=parts.hand,
+        colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
+        market_reset_locomotives=parts.reset_locomotives, market_max_resets=parts.max_resets,
+        deal_regular=turn.deal_regular, deal_long=turn.deal_long, deal_keep=turn.deal_keep,
+        returned_tickets=turn.returned_tickets, returned_long=turn.returned_long,
+        returned_setup=turn.returned_setup, draw_cards=turn.draw_cards, draw_tickets=turn.draw_tickets,
+        draw_tickets_keep=turn.draw_keep, tracks_usable=scoring.tracks_usable, cities=cities,
+        node_count=board.node_count, city_nodes=board.city_nodes, routes=routes, tickets=tuple(tickets),
+        regions=tuple(regions), companies=tuple(companies), end_trains=scoring.end_trains,
+        route_points=board.route_points, longest_path_bonus=scoring.longest_path_bonus,
+        stations=parts.stations, station_costs=parts.station_costs, station_bonus=scoring.station_bonus,
+        ferry_cards=parts.ferry_cards, ferry_hand_limit=parts.ferry_limit, goods_cards=parts.goods_cards,
+        goods_ranking=scoring.goods_ranking, globetrotter=scoring.globetrotter,
+        region_points=scoring.region_points, tiebreaks=scoring.tiebreaks, actions=actions, mechanics=mechanics)
     return _with_hash(variant)
 
 
