@@ -44,6 +44,10 @@ class ReferenceEngine:
             if a.kind == ir.CLAIM:
                 self.claims_of_route[a.route].append(a)
         self.non_claims = [a for a in variant.actions if a.kind not in (ir.CLAIM, ir.PASS)]
+        keeps = [a for a in variant.actions if a.kind == ir.KEEP_TICKETS]
+        # the only kinds of action each decision phase can offer
+        self.phase_actions = {"setup_keep": keeps, "keep": keeps,
+                              "second_draw": [a for a in variant.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)]}
         if _blank:
             return
         self.seed = seed % 2**64
@@ -171,7 +175,7 @@ class ReferenceEngine:
         if self.phase == "over":
             return []
         if self.phase != "turn":
-            return [a.id for a in self.variant.actions if a.kind != ir.PASS and self._is_legal(a)]
+            return [a.id for a in self.phase_actions[self.phase] if self._is_legal(a)]
         # which routes the player could take at all, worked out once for all their payments
         open_routes = {r.id for r in self.variant.routes if self._route_open_to(r, self.current)}
         candidates = self.non_claims + [a for route in sorted(open_routes) for a in self.claims_of_route[route]]
