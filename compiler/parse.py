@@ -388,6 +388,9 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput) -> SpecSyntaxError
     if isinstance(err, UnexpectedCharacters):
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         message = f"unexpected character {char!r}"
+        before = text[err.pos_in_stream - 1] if err.pos_in_stream > 0 else ""
+        if char.isdigit() and (before.isalpha() or before == "_"):
+            message += ": put a space between a word and a number"
         width = 1
     elif isinstance(err, UnexpectedToken):
         tok = err.token

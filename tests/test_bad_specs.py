@@ -92,6 +92,7 @@ CASES = [
      "unterminated string: a quoted name must end with '\"' on the same line"),
     ("unterminated-city-name", edit(24, 'route Alpha - "Beta 2 red'), S, 24, 15, "unterminated string"),
     ("stray-character", edit(3, "trains 12 $"), S, 3, 11, "unexpected character '$'"),
+    ("keyword-run-into-number", edit(3, "trains12"), S, 3, 7, "put a space between a word and a number"),
     ("en-dash", edit(24, "route Alpha \u2013 Beta 2 red"), S, 24, 13,
      "an en dash: use a plain '-' with spaces around it"),
     ("route-without-spaces", edit(24, "route Alpha-Beta 2 red"), S, 24, 7,
