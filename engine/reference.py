@@ -7,6 +7,8 @@ templates: only the IR, the random generator's definition and the error types.
 """
 from __future__ import annotations
 
+import operator
+
 from .compiler import ir
 from .errors import IllegalActionError, UnsupportedMechanicError
 from .rng import SplitMix64
@@ -193,8 +195,13 @@ class ReferenceEngine:
     def apply(self, action_id: int) -> None:
         """Play one decision; raise IllegalActionError (state untouched) if it is not legal."""
         actions = self.variant.actions
-        if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < len(actions):
+        try:  # any integer-like id (a numpy integer too), but not a bool
+            index = operator.index(action_id) if not isinstance(action_id, bool) else -1
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(actions):
             raise IllegalActionError(action_id, f"no action has id {action_id!r}")
+        action_id = index
         if self.phase == "over":
             raise IllegalActionError(action_id, "the game is over")
         action = actions[action_id]

@@ -168,3 +168,23 @@ def test_longest_path_agrees_with_the_breakdown_in_both_engines(v):
         assert [ref.longest_path(p) for p in range(4)] == [r["longest_path"] for r in rows]
     with pytest.raises(ValueError):
         g.longest_path(4)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_integer_like_ids_are_accepted_and_bools_refused_alike(usa, engine):
+    """Both engines take any integer-like id (e.g. a numpy integer) and refuse a bool."""
+    class IntLike:
+        def __init__(self, value):
+            self.value = value
+
+        def __index__(self):
+            return self.value
+    g = usa.new_game(players=2, seed=1, engine=engine)
+    twin = g.clone()
+    first = g.legal_actions()[0]
+    g.apply(IntLike(first))
+    twin.apply(first)
+    assert g.to_json() == twin.to_json()
+    for bad in (True, False):
+        with pytest.raises(IllegalActionError):
+            g.apply(bad)
