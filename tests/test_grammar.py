@@ -590,10 +590,14 @@ def test_usa_counts(usa):
     assert sum(1 for r in usa.routes if r.colour == ir.GRAY) == 44
 
 
-def test_usa_action_names_are_unique(usa):
-    names = [a.name for a in usa.actions]
-    assert len(names) == len(set(names))
-    assert [a.id for a in usa.actions] == list(range(len(names)))
+@pytest.mark.parametrize("name", ["usa", "europe", "amsterdam", "pennsylvania", "italy"])
+def test_stock_catalogues_have_unique_names_and_dense_ids(name):
+    """Every stock variant's action, route and ticket names are unique; ids run 0..n-1."""
+    v = check_file(stock_path(name))
+    for table in (v.actions, v.routes, v.tickets, v.cities):
+        names = [x.name for x in table]
+        assert len(names) == len(set(names)), [n for n, k in Counter(names).items() if k > 1]
+        assert [x.id for x in table] == list(range(len(names)))
 
 
 def test_usa_parses_the_same_through_parse_and_check():
