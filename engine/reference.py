@@ -359,7 +359,17 @@ class ReferenceEngine:
         return game
 
     def copy(self) -> "ReferenceEngine":
-        return ReferenceEngine.from_state(self.variant, self.export_state())
+        """An independent game in the same position. The per-variant lookup tables built in
+        ``__init__`` never change, so the copy shares them; only the state is copied."""
+        twin = object.__new__(ReferenceEngine)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = SplitMix64(self.rng.state)
+        for key in ("deck", "discard", "faceup", "ticket_deck", "offer", "owner", "trains", "route_score"):
+            setattr(twin, key, list(getattr(self, key)))
+        twin.hands = [list(h) for h in self.hands]
+        twin.tickets = [list(t) for t in self.tickets]
+        twin.setup_offer = [list(o) for o in self.setup_offer]
+        return twin
 
 
 def playout(variant: ir.Variant, games: int, players: int, seed: int) -> dict:
