@@ -24,10 +24,8 @@ from array import array
 from pathlib import Path
 
 import railspec
-from railspec.rng import SplitMix64
-from railspec.scoring import longest_trail
-
-AGENT_SALT = 0xD1B54A32D192ED03
+from railspec.mechanics.longest_path import longest_trail
+from railspec.rng import agent_for
 
 
 def machine() -> str:
@@ -57,7 +55,7 @@ def api_games(v, games: int, seed: int, engine: str, buffered: bool) -> tuple[fl
     start = time.perf_counter()
     for i in range(games):
         g = v.new_game(players=4, seed=seed + i, engine=engine)
-        agent = SplitMix64((seed + i) ^ AGENT_SALT)
+        agent = agent_for(seed + i)
         if buffered:
             while not g.is_over:
                 n = g.legal_actions_into(buffer)
@@ -76,7 +74,7 @@ def full_networks(v, games: int):
     out = []
     for i in range(games):
         g = v.new_game(players=4, seed=500 + i)
-        agent = SplitMix64((500 + i) ^ AGENT_SALT)
+        agent = agent_for(500 + i)
         while not g.is_over:
             legal = g.legal_actions()
             g.apply(legal[agent.below(len(legal))])

@@ -88,19 +88,21 @@ def variant_key(path: str | Path) -> str:
     return Path(path).stem
 
 
-def check_file(path: str | Path):
-    """Parse and check a spec file (with what it extends); return its IR."""
-    return check(resolve(path), variant_key(path))
+def check_file(path: str | Path, registry=None):
+    """Parse and check a spec file (with what it extends); return its IR. ``registry``:
+    the mechanics whose checker stages run (the stock ones by default)."""
+    return check(resolve(path), variant_key(path), registry)
 
 
-def compile(path: str | Path, *, cache_dir: str | Path | None = None):
+def compile(path: str | Path, *, cache_dir: str | Path | None = None, registry=None):
     """The whole pipeline for one spec file: parse → resolve → check → emit → build.
     Returns (variant IR, compiled module)."""
     from .build import build
     from .emit import emit
-    variant = check_file(path)
-    source = emit(variant)
-    module = build(variant, source, cache_dir=cache_dir)
+    files = resolve(path)                                  # parse each file of the extends chain
+    variant = check(files, variant_key(path), registry)    # the IR
+    source = emit(variant, registry)                       # the Cython text
+    module = build(variant, source, cache_dir=cache_dir)   # the imported module
     return variant, module
 
 

@@ -222,7 +222,7 @@ class RegionPoints(Stmt):
 
 @dataclass(frozen=True)
 class Tiebreak(Stmt):
-    keys: tuple[str, ...]  # most_tickets, longest_path, fewest_stations
+    keys: tuple[Name, ...]  # as written: "most tickets", "longest path", …
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Build: the emitted Cython source turned into an importable engine module.
 
-A stock variant whose installed module ``railspec.generated.<key>`` matches the IR
-(``SPEC_HASH``) and the current templates (``TEMPLATE_HASH``) is used as it is. Anything
+A stock variant whose installed module ``railspec.generated.<key>`` was built from the
+very text emitted now (its ``SOURCE_HASH``, a hash of that text) is used as it is. Anything
 else is compiled into a cache folder, one subfolder per content hash of (the source, the
-canonical IR, the templates, railspec, Python, Cython, the platform and C compiler). A
+canonical IR, railspec, Python, Cython, the platform and C compiler). A
 folder that holds a built module is imported directly: the second load of a spec needs
 neither Cython nor a C compiler.
 
@@ -83,7 +83,6 @@ def cache_key(variant, source: str) -> str:
         canonical_json(variant).encode("utf-8"),
         variant.key.encode("utf-8"),
         source.encode("utf-8"),
-        *(name.encode("utf-8") + b"\0" + text for name, text in _emit.template_texts()),
         _version("railspec").encode(),
         _version("Cython").encode(),
         _toolchain().encode("utf-8"),
@@ -100,9 +99,9 @@ def _set_result(kind: str) -> None:
     build.last_build_kind = kind
 
 
-def stock_module(variant):
-    """The installed railspec.generated.<key>, when it was built from this IR and these
-    templates; else None."""
+def stock_module(variant, source: str):
+    """The installed railspec.generated.<key>, when it was built from ``source`` (the text
+    emitted for ``variant`` now); else None."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", variant.key or ""):
         return None
     name = f"railspec.generated.{variant.key}"
@@ -114,14 +113,15 @@ def stock_module(variant):
         return None
     if getattr(module, "SPEC_HASH", None) != variant.spec_hash:
         return None
-    if getattr(module, "TEMPLATE_HASH", None) != _emit.template_hash():
+    if getattr(module, "SOURCE_HASH", None) != _emit.source_hash(source):
         return None
     return module
 
 
-def build(variant, source: str, cache_dir=None):
-    """The compiled engine module of ``variant`` whose emitted source is ``source``."""
-    module = stock_module(variant)
+def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True):
+    """The compiled engine module of ``variant`` whose emitted source is ``source``. With
+    ``compile_if_missing=False``, None when neither a stock module nor a cache entry has it."""
+    module = stock_module(variant, source)
     if module is not None:
         _set_result("stock")
         return module
@@ -139,6 +139,8 @@ def build(variant, source: str, cache_dir=None):
             module = _import(module_name, library)
             _set_result("cache")
             return module
+        if not compile_if_missing:
+            return None
         root.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
         try:

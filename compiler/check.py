@@ -19,7 +19,6 @@ MAX_PLAYERS = 5
 MAX_TRACKS = 3
 MAX_OFFER = 6          # keep-ticket masks grow as 2**offer: keep the catalogue small
 MAX_ROUTE_LENGTH = 12  # no board has a longer route; bounds the payment catalogue
-TUNNEL_EXTRA_CARDS = 3
 
 # Scalar statements: at most one per file; a spec that extends another overrides them.
 _SCALARS = {
@@ -213,15 +212,10 @@ class _Components:
     market_size: int
     reset_locomotives: int
     max_resets: int
-    stations: int
-    station_costs: tuple[int, ...]
-    ferry_cards: int
-    ferry_limit: int
-    goods_cards: int
 
 
 def _check_components(spec: _Statements) -> _Components:
-    """Trains, hand, card colours, locomotives, the market, stations, ferry and goods cards."""
+    """Trains, hand, card colours, locomotives and the market."""
     errors = spec.errors
     trains = spec.positive(spec.one(ast.Trains).count, "trains per player") if spec.one(ast.Trains) else 0
     hand = spec.positive(spec.one(ast.Hand).count, "the starting hand", allow_zero=True) \
@@ -257,42 +251,21 @@ def _check_components(spec: _Statements) -> _Components:
         if market_size and reset_locos > market_size:
             errors.add(market.reset_locomotives.span,
                        f"a reset at {reset_locos} locomotives can never happen with {market_size} face-up cards")
-
-    stations_stmt = spec.one(ast.Stations)
-    station_costs: tuple[int, ...] = ()
-    stations = 0
-    if stations_stmt:
-        stations = spec.positive(stations_stmt.count, "the number of stations")
-        station_costs = tuple(spec.positive(c, "a station cost") for c in stations_stmt.costs)
-        for c in stations_stmt.costs:
-            if c.value > MAX_ROUTE_LENGTH:
-                errors.add(c.span, f"a station cost of {c.value} cards is more than the supported "
-                                   f"{MAX_ROUTE_LENGTH}")
-        if stations and len(station_costs) != stations:
-            errors.add(stations_stmt.span, f"{stations} stations need {stations} costs, "
-                                           f"got {len(station_costs)}")
-    ferry_stmt = spec.one(ast.FerryCards)
-    goods_stmt = spec.one(ast.GoodsCards)
-    return _Components(
-        trains=trains, hand=hand, colours=tuple(colours), colour_ids=colour_ids, locomotives=locos,
-        market_size=market_size, reset_locomotives=reset_locos, max_resets=max_resets,
-        stations=stations, station_costs=station_costs,
-        ferry_cards=spec.positive(ferry_stmt.count, "the number of ferry cards") if ferry_stmt else 0,
-        ferry_limit=spec.positive(ferry_stmt.hand_limit, "the ferry card hand limit") if ferry_stmt else 0,
-        goods_cards=spec.positive(goods_stmt.count, "the number of goods cards") if goods_stmt else 0)
+    return _Components(trains=trains, hand=hand, colours=tuple(colours), colour_ids=colour_ids,
+                       locomotives=locos, market_size=market_size, reset_locomotives=reset_locos,
+                       max_resets=max_resets)
 
 
 @dataclass(frozen=True)
 class _Turn:
+    actions: dict  # action kind -> its ast.Action statement
     draw_cards: int
     draw_tickets: int
     draw_keep: int
     deal_regular: int
     deal_long: int
     deal_keep: int
-    returned_tickets: str
-    returned_long: str
-    returned_setup: str
+    returned: dict  # "tickets" / "setup" / "long" -> "bottom", "shuffled_bottom" or "removed"
 
 
 def _check_turn(spec: _Statements) -> _Turn:
@@ -322,19 +295,6 @@ def _check_turn(spec: _Statements) -> _Turn:
             errors.add(k.span, f"cannot keep {draw_keep} of {draw_tickets} drawn tickets")
         if draw_tickets > MAX_OFFER:
             errors.add(n.span, f"at most {MAX_OFFER} tickets can be drawn at once, got {draw_tickets}")
-    stations_stmt = spec.one(ast.Stations)
-    ferry_stmt = spec.one(ast.FerryCards)
-    if "build_station" in actions_seen and not stations_stmt:
-        errors.add(actions_seen["build_station"].span,
-                   "'action build station' needs a 'stations N cost C…' statement")
-    if stations_stmt and "build_station" not in actions_seen:
-        errors.add(stations_stmt.span, "stations are declared but no 'action build station' uses them")
-    if "draw_ferry_card" in actions_seen and not ferry_stmt:
-        errors.add(actions_seen["draw_ferry_card"].span,
-                   "'action draw ferry card' needs a 'ferry cards N max M' statement")
-    if ferry_stmt and "draw_ferry_card" not in actions_seen:
-        errors.add(ferry_stmt.span, "ferry cards are declared but no 'action draw ferry card' draws them")
-
     deal = spec.one(ast.Deal)
     deal_regular = deal_long = deal_keep = 0
     if deal:
@@ -348,10 +308,9 @@ def _check_turn(spec: _Statements) -> _Turn:
     returned = {"tickets": "bottom", "long": "removed"}
     for ret in spec.many(ast.Returned):
         returned[ret.deck] = ret.place
-    return _Turn(draw_cards=draw_cards, draw_tickets=draw_tickets, draw_keep=draw_keep,
-                 deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep,
-                 returned_tickets=returned["tickets"], returned_long=returned["long"],
-                 returned_setup=returned.get("setup", returned["tickets"]))
+    returned.setdefault("setup", returned["tickets"])
+    return _Turn(actions=actions_seen, draw_cards=draw_cards, draw_tickets=draw_tickets, draw_keep=draw_keep,
+                 deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep, returned=returned)
 
 
 class _Places:
@@ -370,8 +329,7 @@ class _Places:
                                                     f"(first at {_line_of(first, stmt.span)})")
                     continue
                 self.ids[name] = len(self.cities)
-                self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span,
-                                        region=-1))
+                self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span))
 
     def ref(self, name: ast.Name, context: str) -> int | None:
         """The id of a city named in a route, ticket or region; None after an error."""
@@ -386,8 +344,20 @@ class _Places:
         return None
 
 
-def _check_companies(spec: _Statements) -> tuple[list[ir.Company], dict[str, int]]:
-    companies: list[ir.Company] = []
+@dataclass(frozen=True)
+class DeclaredCompany:
+    """A railroad company as declared (``company NAME shares N points …``): routes name
+    companies, so the core resolves the names; the shares mechanic scores them."""
+
+    id: int
+    name: str
+    shares: int
+    points: tuple[int, ...]
+    span: Span
+
+
+def _check_companies(spec: _Statements) -> tuple[list[DeclaredCompany], dict[str, int]]:
+    companies: list[DeclaredCompany] = []
     company_ids: dict[str, int] = {}
     for co in spec.many(ast.Company):
         if co.name.text in company_ids:
@@ -398,7 +368,7 @@ def _check_companies(spec: _Statements) -> tuple[list[ir.Company], dict[str, int
         shares = spec.positive(co.shares, f"the number of {co.name.text} shares")
         points = tuple(spec.positive(p, "a share points entry", allow_zero=True) for p in co.points)
         company_ids[co.name.text] = len(companies)
-        companies.append(ir.Company(len(companies), co.name.text, shares, points, co.name.span))
+        companies.append(DeclaredCompany(len(companies), co.name.text, shares, points, co.name.span))
     return companies, company_ids
 
 
@@ -409,11 +379,15 @@ class _Map:
     city_nodes: tuple[tuple[int, ...], ...]
     links: tuple[tuple[int, int], ...]  # the city pairs of every route meant, errors or not
     route_points: tuple[int, ...]        # index = length
+    # the route statements whose length and colour are valid, with their length: the
+    # mechanics check the attributes of these
+    attributed: tuple[tuple[ast.Route, int], ...]
 
 
 def _check_routes(spec: _Statements, places: _Places, parts: _Components, company_ids: dict) -> _Map:
     """Routes (doubles and triples as repeated city pairs), the route points table, and
-    the graph nodes: one per city, and one per route end at a zone (a dead end of its own)."""
+    the graph nodes: one per city, and one per route end at a zone (a dead end of its own).
+    Route attributes are read here; the mechanics that own them check their values."""
     errors = spec.errors
     route_points_stmt = spec.one(ast.RoutePoints)
     route_points: dict[int, int] = {}
@@ -421,10 +395,9 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
     if route_points_stmt:
         route_points, max_length = _table(route_points_stmt.entries, "route points", errors,
                                           route_points_stmt.span, open_allowed=False)
-    ferry_stmt = spec.one(ast.FerryCards)
-    goods_stmt = spec.one(ast.GoodsCards)
     groups: dict[tuple[str, str], list[ast.Route]] = defaultdict(list)
     route_rows = []
+    attributed = []
     links: list[tuple[int, int]] = []
     for stmt in spec.many(ast.Route):
         a = places.ref(stmt.a, "route")
@@ -456,19 +429,7 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
             errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{_suggest(colour_text, parts.colour_ids)}; "
                                          f"colours are {', '.join(['gray', *parts.colour_ids])}")
             continue
-        ferry = stmt.ferry.value if stmt.ferry else 0
-        waves = stmt.waves.value if stmt.waves else 0
-        if stmt.ferry and not 0 < ferry <= length:
-            errors.add(stmt.ferry.span, f"a ferry of length {length} cannot need {ferry} locomotives")
-        if stmt.waves and not 0 < waves <= length:
-            errors.add(stmt.waves.span, f"a route of length {length} cannot have {waves} wave spaces")
-        elif stmt.ferry and stmt.waves and 0 < ferry <= length and ferry + waves > length:
-            errors.add(stmt.waves.span, f"a route of length {length} cannot have {ferry} ferry locomotives "
-                                        f"and {waves} wave spaces")
-        if stmt.waves and not ferry_stmt:
-            errors.add(stmt.waves.span, "wave spaces need ferry cards: add 'ferry cards N max M'")
-        if stmt.goods and not goods_stmt:
-            errors.add(stmt.span, "a goods route needs goods cards: add 'goods cards N'")
+        attributed.append((stmt, length))
         company_refs = []
         for share in stmt.shares:
             if share.text not in company_ids:
@@ -498,7 +459,9 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
                 errors.add(stmt.span, f"route {stmt.a.text} - {stmt.b.text} has more than {MAX_TRACKS} tracks")
                 continue
         earlier.append(stmt)
-        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour, ferry=ferry, waves=waves,
+        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour,
+                               ferry=stmt.ferry.value if stmt.ferry else 0,
+                               waves=stmt.waves.value if stmt.waves else 0,
                                companies=tuple(company_refs), pair=key_pair))
 
     cities = places.cities
@@ -532,37 +495,12 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
         if i not in reached and links:
             errors.add(c["span"], f"city '{c['name']}' is declared but no route reaches it")
     return _Map(routes=tuple(routes), node_count=node_count, city_nodes=tuple(tuple(n) for n in city_nodes),
-                links=tuple(links), route_points=tuple(route_points.get(n, 0) for n in range(max_length + 1)))
-
-
-def _check_regions(spec: _Statements, places: _Places) -> list[ir.Region]:
-    """Regions (Italy), each city in at most one; records each city's region."""
-    regions: list[ir.Region] = []
-    region_names: dict[str, ast.Region] = {}
-    cities = places.cities
-    for reg in spec.many(ast.Region):
-        if reg.name.text in region_names:
-            spec.errors.add(reg.name.span, f"region '{reg.name.text}' is declared twice "
-                                           f"(first at {_line_of(region_names[reg.name.text].span, reg.span)})")
-            continue
-        region_names[reg.name.text] = reg
-        members = []
-        for name in reg.cities:
-            cid = places.ref(name, f"region {reg.name.text}")
-            if cid is None:
-                continue
-            if cities[cid]["region"] >= 0:
-                spec.errors.add(name.span, f"city '{name.text}' is already in region "
-                                           f"'{regions[cities[cid]['region']].name}'")
-                continue
-            cities[cid]["region"] = len(regions)
-            members.append(cid)
-        regions.append(ir.Region(len(regions), reg.name.text, tuple(members), reg.counts_double, reg.name.span))
-    return regions
+                links=tuple(links), route_points=tuple(route_points.get(n, 0) for n in range(max_length + 1)),
+                attributed=tuple(attributed))
 
 
 def _check_tickets(spec: _Statements, places: _Places, links, players: _Players, turn: _Turn) -> list[ir.Ticket]:
-    """Tickets: each must be completable, none twice; the decks must be able to deal."""
+    """Tickets: each must be completable, none twice; the regular deck must be able to deal."""
     errors = spec.errors
     cities = places.cities
     components = _components([c["zone"] for c in cities], list(links))
@@ -600,17 +538,11 @@ def _check_tickets(spec: _Statements, places: _Places, links, players: _Players,
         ticket_names[name] = len(tickets)
         tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.long, stmt.span))
         ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.long)] = tickets[-1]
-    # the decks as written (a ticket with an error of its own still counts, so that one
+    # the deck as written (a ticket with an error of its own still counts, so that one
     # mistake is reported once)
     regular = sum(1 for t in spec.many(ast.Ticket) if not t.long)
-    long_count = sum(1 for t in spec.many(ast.Ticket) if t.long)
     deal = spec.one(ast.Deal)
     if deal and links:
-        if turn.deal_long and long_count == 0:
-            errors.add(deal.span, "long tickets are dealt but no 'ticket long' is declared")
-        elif players.ok and long_count < turn.deal_long * players.high:
-            errors.add(deal.span, f"{long_count} long tickets cannot deal {turn.deal_long} to each of "
-                                  f"{players.high} players")
         if regular == 0:
             errors.add(deal.span, "tickets are dealt but no ticket is declared")
         elif players.ok and regular < turn.deal_regular * players.high:
@@ -619,99 +551,97 @@ def _check_tickets(spec: _Statements, places: _Places, links, players: _Players,
     return tickets
 
 
-@dataclass(frozen=True)
-class _Scoring:
-    end_trains: int
-    longest_path_bonus: int
-    station_bonus: int
-    globetrotter: int
-    goods_ranking: tuple
-    region_points: tuple
-    tracks_usable: tuple
-    tiebreaks: tuple[str, ...]
-
-
-def _check_scoring(spec: _Statements, players: _Players, parts: _Components, has_regions: bool) -> _Scoring:
-    """The end trigger, bonuses, goods ranking, region table, tracks usable and tie-breaks."""
-    errors = spec.errors
+def _check_end(spec: _Statements, parts: _Components) -> int:
+    """The end trigger: the trains a player may have left when the last round starts."""
     end = spec.one(ast.EndWhen)
     end_trains = spec.positive(end.trains_at_most, "the end trigger", allow_zero=True) if end else 0
     if end and parts.trains and end_trains >= parts.trains:
-        errors.add(end.trains_at_most.span, f"the game would end at once: {end_trains} >= {parts.trains} trains")
-    longest = spec.one(ast.LongestPath)
-    station_bonus = spec.one(ast.StationBonus)
-    globetrotter = spec.one(ast.Globetrotter)
-    spec.positive(longest.bonus if longest else None, "the longest path bonus", allow_zero=True)
-    spec.positive(station_bonus.points if station_bonus else None, "the station bonus", allow_zero=True)
-    spec.positive(globetrotter.bonus if globetrotter else None, "the Globetrotter bonus", allow_zero=True)
-    stations_stmt = spec.one(ast.Stations)
-    goods_stmt = spec.one(ast.GoodsCards)
-    if station_bonus and not stations_stmt:
-        errors.add(station_bonus.span, "'station bonus' needs a 'stations' statement")
-    goods_ranking = []
-    seen_rank: dict[int, ast.GoodsRanking] = {}
-    for gr in spec.many(ast.GoodsRanking):
-        n = gr.players.value
-        if n in seen_rank:
-            errors.add(gr.span, f"goods ranking for {n} players is given twice")
-            continue
-        seen_rank[n] = gr
-        if players.ok and not players.low <= n <= players.high:
-            errors.add(gr.players.span, f"goods ranking for {n} players, but the game is for "
-                                        f"{players.low}..{players.high}")
-        goods_ranking.append((n, tuple(spec.positive(p, "a goods ranking entry", allow_zero=True)
-                                       for p in gr.points)))
-    if seen_rank and not goods_stmt:
-        first_rank = min(seen_rank.values(), key=lambda g: (g.span.line, g.span.col))
-        errors.add(first_rank.span, "'goods ranking' needs goods cards: add 'goods cards N'")
-    if goods_stmt and players.ok:
-        for n in range(players.low, players.high + 1):
-            if n not in seen_rank:
-                errors.add(goods_stmt.span, f"goods cards need a 'goods ranking {n} players: …' table")
-    region_points_stmt = spec.one(ast.RegionPoints)
-    region_points: tuple = ()
-    if region_points_stmt:
-        _table(region_points_stmt.entries, "region points", errors, region_points_stmt.span,
-               open_allowed=True, from_one=False)
-        region_points = tuple((e.key.value, e.value.value, e.open_ended) for e in region_points_stmt.entries)
-        if not has_regions:
-            errors.add(region_points_stmt.span, "'region points' needs regions: add 'region NAME: CITY, …'")
-    tracks_usable: list[tuple[int, int, int]] = []
-    for tu in spec.many(ast.TracksUsable):
-        n = spec.positive(tu.tracks, "the number of usable tracks")
-        if n > MAX_TRACKS:
-            errors.add(tu.tracks.span, f"{n} usable tracks, but a route has at most {MAX_TRACKS}")
-        if tu.low.value > tu.high.value:
-            errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is empty")
-        elif players.ok and (tu.low.value < players.low or tu.high.value > players.high):
-            errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is outside the game's "
-                                f"{players.low}..{players.high}")
-        for low, high, _ in tracks_usable:
-            if not (tu.high.value < low or tu.low.value > high):
-                errors.add(tu.span, f"'tracks usable' ranges overlap at {max(low, tu.low.value)} players")
-        tracks_usable.append((tu.low.value, tu.high.value, n))
+        spec.errors.add(end.trains_at_most.span,
+                        f"the game would end at once: {end_trains} >= {parts.trains} trains")
+    return end_trains
+
+
+class CheckContext:
+    """What a mechanic's checker stage sees: the merged statements of the spec and what the
+    core's stages made of them. A stage reports problems with ``ctx.errors.add(span,
+    message)`` and returns its mechanic's rule record, or None when the spec does not use
+    the mechanic."""
+
+    def __init__(self, spec: _Statements, players: _Players, parts: _Components, turn: _Turn,
+                 places: _Places, companies: list[DeclaredCompany], board: _Map, tickets: list[ir.Ticket]):
+        self.errors = spec.errors
+        self.top = spec.top
+        self.players = players
+        self.parts = parts
+        self.turn = turn
+        self.places = places
+        self.companies = tuple(companies)
+        self.board = board
+        self.tickets = tuple(tickets)
+        self._spec = spec
+
+    def one(self, kind):
+        """The statement of this (scalar) kind in force, or None."""
+        return self._spec.one(kind)
+
+    def many(self, kind) -> list:
+        """Every statement of this kind, in source order."""
+        return self._spec.many(kind)
+
+    def positive(self, num, what: str, allow_zero: bool = False) -> int:
+        """The number's value, or 0 after an error when it is negative (or zero, unless allowed)."""
+        return self._spec.positive(num, what, allow_zero)
+
+    def action(self, kind: str):
+        """The ``action KIND`` statement (e.g. ``build_station``), or None."""
+        return self.turn.actions.get(kind)
+
+    @staticmethod
+    def line_of(earlier: Span, here: Span) -> str:
+        return _line_of(earlier, here)
+
+    @staticmethod
+    def suggest(name: str, known) -> str:
+        return _suggest(name, known)
+
+    def table(self, entries, what: str, span: Span, *, open_allowed: bool, from_one: bool = True):
+        """Check a key:value table (keys rising without holes); returns (dict, largest key)."""
+        return _table(entries, what, self.errors, span, open_allowed=open_allowed, from_one=from_one)
+
+
+def _check_tiebreaks(spec: _Statements, registry, present: set[str]) -> tuple[str, ...]:
+    """The tie-break keys in order: each one a key of the core or of a mechanic the variant
+    uses; none twice. Without the statement: most tickets."""
     tiebreak = spec.one(ast.Tiebreak)
-    tiebreaks = tiebreak.keys if tiebreak else ("most_tickets", "longest_path")
-    for i, key in enumerate(tiebreaks):
-        if key in tiebreaks[:i]:
-            errors.add(tiebreak.span, f"tie-break '{key.replace('_', ' ')}' is given twice")
-    if "longest_path" in tiebreaks and not longest and tiebreak:
-        errors.add(tiebreak.span, "tie-break on the longest path, but the variant has no 'longest path' bonus")
-    if "fewest_stations" in tiebreaks and not stations_stmt:
-        errors.add(tiebreak.span, "tie-break on stations, but the variant has no stations")
-    return _Scoring(
-        end_trains=end_trains, longest_path_bonus=longest.bonus.value if longest else 0,
-        station_bonus=station_bonus.points.value if station_bonus else 0,
-        globetrotter=globetrotter.bonus.value if globetrotter else 0,
-        goods_ranking=tuple(sorted(goods_ranking)), region_points=region_points,
-        tracks_usable=tuple(tracks_usable), tiebreaks=tuple(tiebreaks))
+    if not tiebreak:
+        return ("most_tickets",)
+    known = registry.tiebreak_words()
+    keys = []
+    for name in tiebreak.keys:
+        tb = known.get(name.text)
+        if tb is None:
+            spec.errors.add(name.span, f"unknown tie-break '{name.text}'{_suggest(name.text, known)}; "
+                                       f"the keys are {', '.join(sorted(known))}")
+            continue
+        if tb.name in keys:
+            spec.errors.add(tiebreak.span, f"tie-break '{tb.words}' is given twice")
+            continue
+        if tb.owner != "core" and tb.owner not in present:
+            spec.errors.add(tiebreak.span, tb.unavailable)
+        keys.append(tb.name)
+    return tuple(keys)
 
 
-def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
+def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Variant:
     """Check the statements of ``files`` (an extends chain, base first) and build the IR.
 
-    The checks run as a chain of small stages over the merged statements, each reporting
-    into one error list; the IR is built only when none found anything."""
+    The core's checks run as a chain of small stages over the merged statements, then
+    each mechanic's stage of ``registry`` (the stock mechanics by default), in registry
+    order, each reporting into one error list; the IR is built only when none found
+    anything."""
+    if registry is None:
+        from ..mechanics import default_registry
+        registry = default_registry()
     errors = _Errors(files)
     spec = _Statements(merge(files, errors), errors, files[-1])
     players = _check_players(spec)
@@ -720,40 +650,25 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
     places = _Places(spec)
     companies, company_ids = _check_companies(spec)
     board = _check_routes(spec, places, parts, company_ids)
-    regions = _check_regions(spec, places)
     tickets = _check_tickets(spec, places, board.links, players, turn)
-    scoring = _check_scoring(spec, players, parts, bool(regions))
+    end_trains = _check_end(spec, parts)
+    ctx = CheckContext(spec, players, parts, turn, places, companies, board, tickets)
+    rules = []
+    for mechanic in registry:
+        rule = mechanic.check(ctx)
+        if rule is not None:
+            if type(rule) is not mechanic.rule:
+                raise TypeError(f"mechanic {mechanic.name}: check() returned a {type(rule).__name__}, "
+                                f"not its rule {mechanic.rule.__name__}")
+            rules.append(rule)
+    tiebreaks = _check_tiebreaks(spec, registry, {r.mechanic for r in rules})
     if len(spec.missing) == 1:
         errors.add(spec.top, f"missing {spec.missing[0]} statement: every spec needs one")
     elif spec.missing:
         errors.add(spec.top, f"missing statements {', '.join(spec.missing)}: every spec needs each")
     errors.raise_if_any()
 
-    routes = board.routes
-    mechanics = frozenset(m for m, present in {
-        "tunnels": any(r.tunnel for r in routes),
-        "ferries": any(r.ferry_locomotives for r in routes),
-        "waves": any(r.wave_spaces for r in routes),
-        "ferry_cards": bool(spec.one(ast.FerryCards)),
-        "stations": bool(spec.one(ast.Stations)),
-        "long_tickets": bool(turn.deal_long),
-        "tickets_removed": "removed" in (turn.returned_tickets, turn.returned_setup),
-        "goods": bool(spec.one(ast.GoodsCards)),
-        "shares": bool(companies),
-        "zones": any(c["zone"] for c in places.cities),
-        "regions": bool(regions),
-        "longest_path": bool(spec.one(ast.LongestPath)),
-        "globetrotter": bool(spec.one(ast.Globetrotter)),
-        "multi_track": any(r.tracks > 1 for r in routes),
-    }.items() if present)
-    cities = tuple(ir.City(i, c["name"], c["zone"], c["region"], c["span"]) for i, c in enumerate(places.cities))
-    actions = catalogue.build_actions(
-        parts.colours, routes, cities, companies,
-        max_offer=max(turn.deal_regular + turn.deal_long, turn.draw_tickets),
-        has_tickets_draw=bool(turn.draw_tickets), station_costs=parts.station_costs,
-        has_tunnels="tunnels" in mechanics, tunnel_extra=TUNNEL_EXTRA_CARDS,
-        has_ferry_cards=bool(spec.one(ast.FerryCards)), has_shares=bool(companies),
-        neutral_shares=bool(companies) and players.low == 2)
+    cities = tuple(ir.City(i, c["name"], c["zone"], c["span"]) for i, c in enumerate(places.cities))
     variant = ir.Variant(
         key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
         sources=tuple(s.text for s in spec.many(ast.Source)),
@@ -761,17 +676,15 @@ def check(files: list[ast.SpecFile], variant_key: str) -> ir.Variant:
         colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
         market_reset_locomotives=parts.reset_locomotives, market_max_resets=parts.max_resets,
         deal_regular=turn.deal_regular, deal_long=turn.deal_long, deal_keep=turn.deal_keep,
-        returned_tickets=turn.returned_tickets, returned_long=turn.returned_long,
-        returned_setup=turn.returned_setup, draw_cards=turn.draw_cards, draw_tickets=turn.draw_tickets,
-        draw_tickets_keep=turn.draw_keep, tracks_usable=scoring.tracks_usable, cities=cities,
-        node_count=board.node_count, city_nodes=board.city_nodes, routes=routes, tickets=tuple(tickets),
-        regions=tuple(regions), companies=tuple(companies), end_trains=scoring.end_trains,
-        route_points=board.route_points, longest_path_bonus=scoring.longest_path_bonus,
-        stations=parts.stations, station_costs=parts.station_costs, station_bonus=scoring.station_bonus,
-        ferry_cards=parts.ferry_cards, ferry_hand_limit=parts.ferry_limit, goods_cards=parts.goods_cards,
-        goods_ranking=scoring.goods_ranking, globetrotter=scoring.globetrotter,
-        region_points=scoring.region_points, tiebreaks=scoring.tiebreaks, actions=actions, mechanics=mechanics)
-    return _with_hash(variant)
+        draw_cards=turn.draw_cards, draw_tickets=turn.draw_tickets, draw_tickets_keep=turn.draw_keep,
+        cities=cities, node_count=board.node_count, city_nodes=board.city_nodes, routes=board.routes,
+        tickets=tuple(tickets), end_trains=end_trains, route_points=board.route_points, tiebreaks=tiebreaks,
+        actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules))
+    entries = []
+    for mechanic, rule in registry.present(variant):
+        entries.extend(mechanic.actions(variant, rule))
+    actions, layout = catalogue.build(variant, entries)
+    return _with_hash(replace(variant, actions=actions, claim_layout=layout))
 
 
 def _table(entries, what: str, errors: _Errors, span: Span, *, open_allowed: bool, from_one: bool = True):
@@ -833,6 +746,9 @@ def _components(zone: list[bool], links: list[tuple[int, int]]) -> list[set[int]
 def _canonical(variant: ir.Variant) -> str:
     """The IR as deterministic JSON without spans or the file path: the hash input."""
     def strip(obj):
+        if isinstance(obj, ir.Rule):
+            return {"mechanic": obj.mechanic, **{f.name: strip(getattr(obj, f.name)) for f in fields(obj)
+                                                 if f.name != "span"}}
         if hasattr(obj, "__dataclass_fields__"):
             return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
                     if f.name not in ("span", "spec_path", "spec_hash", "key")}

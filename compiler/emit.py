@@ -1,49 +1,45 @@
 """Emit: the variant IR rendered into one Cython module, specialised to the variant.
 
-Every decision is taken here, in Python: :func:`emit` computes each table the engine needs
-(route lengths and ends, group siblings, ticket end nodes, the action catalogue as flat
-integer arrays, the deck's first order …) and hands the templates plain ints and lists of
-ints. The templates under ``templates/`` only substitute. No name written in a spec (city,
-route, ticket, colour, action) reaches the generated code: the Python layer has the names
-from the IR, the module only needs ids. The one spec-derived string that does appear, the
-variant's key, goes through :func:`py_literal` (an escaped, ASCII-only Python literal) or,
-in the header comment, through :func:`comment_text`.
+Every decision is taken here, in Python: :func:`tables` computes each table the core
+engine needs (route lengths and ends, the claim layout's payment blocks, ticket end nodes,
+the action catalogue as flat integer arrays, the deck's first order …), each mechanic the
+variant uses adds its own (``Mechanic.tables``), and :func:`state_layout` turns the state
+schema into the struct's declarations. The templates under ``templates/`` hold the core's
+hand-written rule code; at fixed hook points (``{% hook "after_claim", 4 %}``) they pull
+in the fragments of the mechanics the variant uses, in registry order, so a mechanic the
+variant lacks leaves no code behind.
+
+No name written in a spec (city, route, ticket, colour, action) reaches the generated
+code: the Python layer has the names from the IR, the module only needs ids. The one
+spec-derived string that does appear, the variant's key, goes through :func:`py_literal`
+(an escaped, ASCII-only Python literal) or, in the header comment, :func:`comment_text`.
 
 The output is deterministic: everything is rendered in id order, sets are sorted, and the
-header has no timestamps or paths beyond ``spec/<key>.rail``.
+header has no timestamps or paths beyond ``spec/<key>.rail``. Its last header line is a
+hash of the text itself (:func:`source_hash`), which is how the build stage recognises
+an installed stock module that is still current.
 
 ``python -m railspec.compiler.emit`` re-renders every stock spec into generated/.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from jinja2 import nodes
+from jinja2.ext import Extension
 
 from ..errors import SpecError, UnsupportedMechanicError
-from . import ir
+from . import ir, schema
+from .assembly import Assembly, assemble, refuse_unimplemented
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
-
-#: The mechanics the compiled engine implements.
-SUPPORTED_MECHANICS = frozenset({"multi_track", "longest_path"})
-
-#: Action kind codes used inside the generated module.
-KIND_CODES = {
-    ir.DRAW_BLIND: 0,
-    ir.DRAW_FACEUP: 1,
-    ir.CLAIM: 2,
-    ir.DRAW_TICKETS: 3,
-    ir.KEEP_TICKETS: 4,
-    ir.PASS: 5,
-}
-
-#: How returned tickets go back, as the module's constant.
-RETURN_CODES = {"bottom": 0, "shuffled_bottom": 1}
-
-PHASES = ("setup_keep", "turn", "second_draw", "keep", "over")
+_HASH_PLACEHOLDER = "@SOURCE-HASH@"
+_HASH_LINE = re.compile(r"^# source hash: ([0-9a-f]{16})$", re.M)
 
 
 def py_literal(text: str) -> str:
@@ -59,6 +55,26 @@ def comment_text(text: str) -> str:
     return ascii(str(text))[1:-1]
 
 
+# --- hooks ----------------------------------------------------------------------------------
+
+class HookExtension(Extension):
+    """``{% hook "NAME", INDENT %}``: the fragments of the variant's mechanics for hook NAME,
+    each indented by INDENT spaces, in registry order; nothing when none has one."""
+
+    tags = {"hook"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        args = [parser.parse_expression()]
+        args.append(parser.parse_expression() if parser.stream.skip_if("comma") else nodes.Const(0))
+        call = self.call_method("_render", [nodes.ContextReference(), *args])
+        return nodes.Output([call]).set_lineno(lineno)
+
+    def _render(self, context, name: str, indent: int) -> str:
+        return context["render_hook"](name, indent)
+
+
+@lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
@@ -67,196 +83,69 @@ def _environment() -> jinja2.Environment:
         autoescape=False,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=[HookExtension],
     )
     env.filters["py_literal"] = py_literal
     return env
 
 
-def template_hash() -> str:
-    """A hash of everything besides the IR that decides the generated text: the template
-    files and this emitter's own source."""
-    digest = hashlib.sha256()
-    for path in sorted(TEMPLATE_DIR.glob("*.j2")):
-        digest.update(path.name.encode("utf-8") + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    digest.update(Path(__file__).read_bytes())
-    return digest.hexdigest()[:16]
+@lru_cache(maxsize=None)
+def _fragment_environment(template_dir: Path) -> jinja2.Environment:
+    """An environment reading one mechanic's template folder (same settings as the core's)."""
+    return _environment().overlay(loader=jinja2.FileSystemLoader(str(template_dir)))
 
 
-def template_texts() -> list[tuple[str, bytes]]:
-    """(name, bytes) of every template and of this emitter, sorted: part of the build key."""
-    out = [(p.name, p.read_bytes()) for p in sorted(TEMPLATE_DIR.glob("*.j2"))]
-    out.append(("emit.py", Path(__file__).read_bytes()))
-    return out
-
-
-# --- mechanics --------------------------------------------------------------------------
-
-def _mechanic_span(variant: ir.Variant, mechanic: str):
-    """The span of the first route or statement that uses ``mechanic``, when the IR has one."""
-    route_tests = {
-        "tunnels": lambda r: r.tunnel,
-        "ferries": lambda r: r.ferry_locomotives > 0,
-        "waves": lambda r: r.wave_spaces > 0,
-        "goods": lambda r: r.goods,
-        "shares": lambda r: bool(r.companies),
-    }
-    if mechanic in route_tests:
-        for r in variant.routes:
-            if route_tests[mechanic](r):
-                return r.span
-    if mechanic == "shares" and variant.companies:
-        return variant.companies[0].span
-    if mechanic == "zones":
-        for c in variant.cities:
-            if c.zone:
-                return c.span
-    if mechanic == "regions" and variant.regions:
-        return variant.regions[0].span
-    if mechanic == "long_tickets":
-        for t in variant.tickets:
-            if t.long:
-                return t.span
-    return None
-
-
-def check_supported(variant: ir.Variant) -> None:
-    """Raise UnsupportedMechanicError for the first mechanic the compiled engine lacks."""
-    for mechanic in sorted(variant.mechanics - SUPPORTED_MECHANICS):
-        raise UnsupportedMechanicError(f"the compiled engine does not implement {mechanic} yet",
-                                       _mechanic_span(variant, mechanic))
-    for place in (variant.returned_tickets, variant.returned_setup):
-        if place not in RETURN_CODES:
-            raise UnsupportedMechanicError(
-                f"the compiled engine does not implement returned tickets {place} yet", None)
-    if variant.draw_cards != 2:
-        raise UnsupportedMechanicError(
-            f"the compiled engine does not implement drawing {variant.draw_cards} cards yet", None)
-    for city, nodes in enumerate(variant.city_nodes):
-        if len(nodes) != 1:
-            raise UnsupportedMechanicError("the compiled engine does not implement zones yet",
-                                           variant.cities[city].span)
-    unknown = sorted({a.kind for a in variant.actions} - set(KIND_CODES))
-    if unknown:
-        raise UnsupportedMechanicError(f"the compiled engine does not implement {unknown[0]} yet", None)
-
-
-# --- tables -----------------------------------------------------------------------------
+# --- the core's tables ----------------------------------------------------------------------
 
 def _pad(values: list[int]) -> list[int]:
     """C has no empty arrays: an empty table gets one unused zero."""
     return list(values) if values else [0]
 
 
-def tables(variant: ir.Variant) -> dict:
-    """Every number the module needs, as plain ints and lists of ints."""
-    check_supported(variant)
+def _one_id(actions, kind: str) -> int:
+    """The id of the catalogue's only action of ``kind``, or -1."""
+    found = [a.id for a in actions if a.kind == kind]
+    return found[0] if found else -1
+
+
+def tables(assembly: Assembly) -> dict:
+    """Every number of the core engine, as plain ints and lists of ints."""
+    variant = assembly.variant
+    dims = assembly.dims
     colours = len(variant.colours)
     loco = colours
     routes = variant.routes
     tickets = variant.tickets
     actions = variant.actions
-    n_actions = len(actions)
+    layout = variant.claim_layout
 
     def card_of(colour: int) -> int:
         return loco if colour == ir.NO_COLOUR else colour
 
-    # the action catalogue, flat
-    act_kind = [KIND_CODES[a.kind] for a in actions]
-    act_route = [a.route for a in actions]
-    # the card a face-up draw takes / the card a claim pays colour cards with (0 when it
-    # pays none: the comparison hand[0] >= 0 then always holds)
+    # the catalogue, flat: a face-up draw's card; the colour a claim's colour cards are
+    # paid in (LOCO when it pays none: the test hand[LOCO] >= 0 then always holds)
     act_card = []
     for a in actions:
         if a.kind == ir.DRAW_FACEUP:
             act_card.append(card_of(a.colour))
-        elif a.kind == ir.CLAIM and a.colour_cards > 0:
+        elif a.colour_cards > 0:
             act_card.append(a.colour)
         else:
-            act_card.append(0)
-    act_cards = [a.colour_cards for a in actions]
-    act_locos = [a.locomotives for a in actions]
-    act_mask = [a.mask for a in actions]
-
-    def one_id(kind: str) -> int:
-        found = [a.id for a in actions if a.kind == kind]
-        if len(found) > 1:
-            raise AssertionError(f"the catalogue has {len(found)} '{kind}' actions")
-        return found[0] if found else -1
-
-    blind_id = one_id(ir.DRAW_BLIND)
-    draw_tickets_id = one_id(ir.DRAW_TICKETS)
-    pass_id = one_id(ir.PASS)
-    if blind_id < 0 or pass_id < 0:
-        raise AssertionError("the catalogue lacks draw blind or pass")
-
+            act_card.append(loco)
     faceup_action = [-1] * (colours + 1)
     for a in actions:
         if a.kind == ir.DRAW_FACEUP:
             faceup_action[card_of(a.colour)] = a.id
-    if sorted(faceup_action) != faceup_action or -1 in faceup_action:
-        raise AssertionError("face-up draws must exist for every card, in card order")
-
-    keeps = [a for a in actions if a.kind == ir.KEEP_TICKETS]
-    max_offer = variant.max_offer
-    keep_base = keeps[0].id if keeps else 0
-    for i, a in enumerate(keeps):
-        if a.mask != i + 1 or a.id != keep_base + i:
-            raise AssertionError("keep-ticket actions must be contiguous, mask 1, 2, 3, …")
-    if len(keeps) != (1 << max_offer) - 1:
-        raise AssertionError("keep-ticket actions must cover every mask of the largest offer")
-    popcount = [bin(m).count("1") for m in range(1 << max_offer)]
-
-    # claims: each route's payments are one contiguous, ascending id range
-    claim_start = [0] * len(routes)
-    claim_end = [0] * len(routes)
-    seen_route = set()
-    for a in actions:
-        if a.kind != ir.CLAIM:
-            continue
-        if a.route not in seen_route:
-            seen_route.add(a.route)
-            claim_start[a.route] = a.id
-        elif claim_end[a.route] != a.id:
-            raise AssertionError("a route's claim actions must be contiguous")
-        claim_end[a.route] = a.id + 1
-        if a.ferry_cards:
-            raise AssertionError("ferry-card payments are not supported")
-    if claim_start != sorted(claim_start):
-        raise AssertionError("claims must follow route order")
-    # the fewest cards any payment of the route needs: a quick test before the payments
-    route_need = []
-    # the payments of a route come in steps of ``choices`` ids (one per colour it may be
-    # paid in), step k paying k locomotives and length - k colour cards, the last step
-    # all locomotives: the legal ones then lie between two steps the hand decides
-    route_choices = []
-    for r in routes:
-        pays = [a for a in actions if a.kind == ir.CLAIM and a.route == r.id]
-        route_need.append(min(a.colour_cards + a.locomotives for a in pays) if pays else 0)
-        choices = 1 if r.colour != ir.GRAY else colours
-        for j, a in enumerate(pays):
-            step = j // choices
-            expected_colour = r.colour if r.colour != ir.GRAY else j % choices
-            if (a.locomotives != step or a.colour_cards != r.length - step
-                    or (a.colour_cards and a.colour != expected_colour)):
-                raise AssertionError(f"route {r.id}: payment {j} is not in step order")
-        if len(pays) != r.length * choices + 1:
-            raise AssertionError(f"route {r.id}: {len(pays)} payments, expected {r.length * choices + 1}")
-        route_choices.append(choices)
-
-    # groups: the other tracks of each route's double or triple route
-    max_siblings = 2
-    siblings = []
-    for r in routes:
-        others = [o.id for o in routes if o.group == r.group and o.id != r.id]
-        if len(others) > max_siblings:
-            raise AssertionError("a route has more than three tracks")
-        siblings.extend(others + [-1] * (max_siblings - len(others)))
+    keeps = [a.id for a in actions if a.kind == ir.KEEP_TICKETS]
+    keep_base, keep_end = (min(keeps), max(keeps) + 1) if keeps else (0, 0)
 
     # route bitsets (ROUTE_WORDS words of 64 bits) that narrow the claim search to the
     # routes the current player can afford: by length, and by colour and cards at hand
-    words = max(1, (len(routes) + 63) // 64)
+    words = dims["ROUTE_WORDS"]
     max_length = max([r.length for r in routes], default=0)
+    # the fewest colour cards and locomotives any payment of the route needs
+    route_need = [min((a.colour_cards + a.locomotives for b in layout.blocks_of(r.id)
+                       for a in actions[b.start:b.end]), default=0) for r in routes]
 
     def bitset(chosen) -> list[int]:
         out = [0] * words
@@ -266,115 +155,175 @@ def tables(variant: ir.Variant) -> dict:
     len_at_most = []
     for t in range(max_length + 1):
         len_at_most.extend(bitset(r for r in routes if r.length <= t))
-    afford = []  # [colour or gray (= N_COLOURS)][cards available 0..max_length] -> bitset
+    afford = []  # [colour, or N_COLOURS for gray][cards available 0..max_length] -> bitset
     for c in list(range(colours)) + [ir.GRAY]:
         for t in range(max_length + 1):
             afford.extend(bitset(r for r in routes if r.colour == c and route_need[r.id] <= t))
-    full = bitset(routes)
-
-    tracks_usable = [variant.tracks_usable_for(p) if p >= variant.min_players else 0
-                     for p in range(variant.max_players + 1)]
 
     deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
     regular_tickets = [t.id for t in tickets if not t.long]
-    ticket_cap = max(1, len(tickets))
-
+    blocks = layout.blocks
+    constants = [(name, dims[name]) for name in (
+        "N_COLOURS", "N_CARDS", "LOCO", "CARD_TOTAL", "DECK_CAP", "N_ROUTES", "ROUTE_CAP", "ROUTE_WORDS",
+        "N_NODES", "NODE_CAP", "N_TICKETS", "TICKET_CAP", "NP_MIN", "NP_MAX", "MARKET", "MARKET_CAP",
+        "MAX_OFFER", "OFFER_CAP", "TRAINS", "ROUTE_SCORE_MAX")]
+    constants += [
+        ("N_REGULAR", len(regular_tickets)),
+        ("RESET_LOCOS", variant.market_reset_locomotives),
+        ("MAX_RESETS", variant.market_max_resets),
+        ("HAND", variant.hand),
+        ("END_TRAINS", variant.end_trains),
+        ("DEAL_REGULAR", variant.deal_regular),
+        ("DEAL_KEEP", variant.deal_keep),
+        ("DRAW_TICKETS", variant.draw_tickets),
+        ("DRAW_TICKETS_KEEP", variant.draw_tickets_keep),
+        ("MAX_LENGTH", max_length),
+        ("ACT_BLIND", _one_id(actions, ir.DRAW_BLIND)),
+        ("ACT_DRAW_TICKETS", _one_id(actions, ir.DRAW_TICKETS)),
+        ("ACT_PASS", _one_id(actions, ir.PASS)),
+        ("KEEP_BASE", keep_base),
+        ("KEEP_END", keep_end),
+    ]
+    constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
+    constants += [(f"B_{item.name.upper()}", i) for i, item in enumerate(assembly.score_items)]
+    constants.append(("B_FIELDS", len(assembly.score_items)))
     return dict(
-        constants=[  # (name, value): become one C enum
-            ("N_COLOURS", colours),
-            ("N_CARDS", colours + 1),
-            ("LOCO", loco),
-            ("CARD_TOTAL", len(deck_init)),
-            ("DECK_CAP", max(1, len(deck_init))),
-            ("N_ROUTES", len(routes)),
-            ("ROUTE_CAP", max(1, len(routes))),
-            ("N_NODES", variant.node_count),
-            ("NODE_CAP", max(1, variant.node_count)),
-            ("N_TICKETS", len(tickets)),
-            ("TICKET_CAP", ticket_cap),
-            ("N_REGULAR", len(regular_tickets)),
-            ("NP_MIN", variant.min_players),
-            ("NP_MAX", variant.max_players),
-            ("MARKET", variant.market_size),
-            ("MARKET_CAP", max(1, variant.market_size)),
-            ("RESET_LOCOS", variant.market_reset_locomotives),
-            ("MAX_RESETS", variant.market_max_resets),
-            ("HAND", variant.hand),
-            ("TRAINS", variant.trains),
-            ("END_TRAINS", variant.end_trains),
-            ("DEAL_REGULAR", variant.deal_regular),
-            ("DEAL_KEEP", variant.deal_keep),
-            ("DRAW_TICKETS", variant.draw_tickets),
-            ("DRAW_TICKETS_KEEP", variant.draw_tickets_keep),
-            ("MAX_OFFER", max_offer),
-            ("OFFER_CAP", max(1, max_offer)),
-            ("MAX_SIBLINGS", max_siblings),
-            ("ROUTE_WORDS", words),
-            ("MAX_LENGTH", max_length),
-            ("LONGEST_BONUS", variant.longest_path_bonus),
-            ("ACT_BLIND", blind_id),
-            ("ACT_DRAW_TICKETS", draw_tickets_id),
-            ("ACT_PASS", pass_id),
-            ("KEEP_BASE", keep_base),
-            ("RETURN_SHUFFLED", RETURN_CODES[variant.returned_tickets]),
-            ("SETUP_RETURN_SHUFFLED", RETURN_CODES[variant.returned_setup]),
-            ("K_BLIND", KIND_CODES[ir.DRAW_BLIND]),
-            ("K_FACEUP", KIND_CODES[ir.DRAW_FACEUP]),
-            ("K_CLAIM", KIND_CODES[ir.CLAIM]),
-            ("K_DRAW_TICKETS", KIND_CODES[ir.DRAW_TICKETS]),
-            ("K_KEEP", KIND_CODES[ir.KEEP_TICKETS]),
-            ("K_PASS", KIND_CODES[ir.PASS]),
-        ],
-        n_actions=n_actions,
-        has_draw_tickets=draw_tickets_id >= 0,
-        has_longest_path="longest_path" in variant.mechanics and variant.longest_path_bonus > 0,
-        has_multi_track="multi_track" in variant.mechanics,
-        shuffled_return="shuffled_bottom" in (variant.returned_tickets, variant.returned_setup),
-        phases=list(PHASES),
+        constants=constants,
         arrays=[  # (name, values): become `static const int NAME[]` tables
             ("T_ROUTE_LEN", _pad([r.length for r in routes])),
             ("T_ROUTE_NODE_A", _pad([r.node_a for r in routes])),
             ("T_ROUTE_NODE_B", _pad([r.node_b for r in routes])),
             ("T_ROUTE_COLOUR", _pad([r.colour for r in routes])),
             ("T_ROUTE_POINTS", _pad([variant.route_points[r.length] for r in routes])),
-            ("T_ROUTE_CHOICES", _pad(route_choices)),
-            ("T_ROUTE_SIBLINGS", _pad(siblings)),
-            ("T_CLAIM_START", _pad(claim_start)),
-            ("T_CLAIM_END", _pad(claim_end)),
+            ("T_ROUTE_BLOCK_FIRST", _pad([first for first, _ in layout.route_blocks])),
+            ("T_ROUTE_BLOCK_END", _pad([end for _, end in layout.route_blocks])),
+            ("T_BLOCK_START", _pad([b.start for b in blocks])),
+            ("T_BLOCK_END", _pad([b.end for b in blocks])),
+            ("T_BLOCK_BASE_LOCOS", _pad([b.base_locomotives for b in blocks])),
+            ("T_BLOCK_PLAIN", _pad([b.plain for b in blocks])),
+            ("T_BLOCK_CHOICES", _pad([b.choices for b in blocks])),
+            ("T_BLOCK_FERRY", _pad([b.ferry_cards for b in blocks])),
             ("T_TICKET_NODE_A", _pad([variant.city_nodes[t.a][0] for t in tickets])),
             ("T_TICKET_NODE_B", _pad([variant.city_nodes[t.b][0] for t in tickets])),
             ("T_TICKET_POINTS", _pad([t.points for t in tickets])),
             ("T_REGULAR_TICKETS", _pad(regular_tickets)),
             ("T_DECK_INIT", _pad(deck_init)),
-            ("T_TRACKS_USABLE", tracks_usable),
             ("T_FACEUP_ACTION", faceup_action),
-            ("T_POPCOUNT", popcount),
-            ("T_ACT_KIND", act_kind),
-            ("T_ACT_ROUTE", act_route),
+            ("T_POPCOUNT", [bin(m).count("1") for m in range(1 << variant.max_offer)]),
+            ("T_ACT_KIND", [assembly.kind_code(a.kind) for a in actions]),
+            ("T_ACT_ROUTE", [a.route for a in actions]),
             ("T_ACT_CARD", act_card),
-            ("T_ACT_CARDS", act_cards),
-            ("T_ACT_LOCOS", act_locos),
-            ("T_ACT_MASK", act_mask),
+            ("T_ACT_CARDS", [a.colour_cards for a in actions]),
+            ("T_ACT_LOCOS", [a.locomotives for a in actions]),
+            ("T_ACT_MASK", [a.mask for a in actions]),
         ],
         bitsets=[  # (name, values): `static const unsigned long long NAME[]` tables
-            ("T_ALL_ROUTES", full),
+            ("T_ALL_ROUTES", bitset(routes)),
             ("T_LEN_AT_MOST", len_at_most),
             ("T_AFFORD", afford),
         ],
+        phases=list(assembly.phases),
+        score_items=[dict(name=i.name, in_total=i.in_total) for i in assembly.score_items],
     )
 
 
-def emit(variant: ir.Variant) -> str:
-    """The Cython source of the variant's engine module."""
-    context = tables(variant)
+def state_layout(assembly: Assembly) -> list[dict]:
+    """The state schema as the templates need it: per field its C declaration(s), its
+    shape (``scalar``, ``fixed``, ``list``, each maybe per player), its sizes and bounds as
+    C expressions, and its value before set-up."""
+    dims = assembly.dims
+    out = []
+    for f in assembly.fields:
+        ctype = "unsigned long long" if f.kind == "u64" else "int"
+        seat = "[NP_MAX]" if f.per_player else ""
+        if f.size:
+            storage = max(1, dims[f.size])
+            decl = f"{ctype} {f.name}{seat}[{storage}]"
+        elif f.cap:
+            storage = dims[f.cap]
+            decl = f"{ctype} {f.name}{seat}[{f.cap}]"
+        else:
+            storage = 0
+            decl = f"{ctype} {f.name}{seat}"
+        initial = f.initial if isinstance(f.initial, int) else dims[f.initial]
+        if f.is_list and initial:
+            raise ValueError(f"state field {f.name}: a list starts empty")
+        if f.kind == "u64" and not f.is_scalar and not f.derived:
+            raise ValueError(f"state field {f.name}: arrays of u64 can only be derived fields")
+        out.append(dict(
+            name=f.name, kind=f.kind, derived=f.derived, per_player=f.per_player,
+            shape="scalar" if f.is_scalar else ("list" if f.is_list else "fixed"),
+            decl=decl, count_decl=f"int {f.name}_n{seat}" if f.is_list else None,
+            size=f.size, cap=f.cap, storage=storage, initial=initial,
+            low=schema.bound_c(f.low), high=schema.bound_c(f.high)))
+    return out
+
+
+def _merge_mechanic_tables(assembly: Assembly, context: dict) -> dict[str, dict]:
+    """Add each mechanic's constants and tables to the module's; return each mechanic's own
+    template variables. A name given twice is an error: C has one namespace."""
+    taken = {name for name, _ in context["constants"]} | {name for name, _ in context["arrays"]} \
+        | {name for name, _ in context["bitsets"]}
+    own_context = {}
+    for mechanic, rule in assembly.present:
+        t = mechanic.tables(assembly.variant, rule)
+        dims = mechanic.dimensions(assembly.variant, rule)
+        for group, items in (("constants", list(dims.items()) + t.constants), ("arrays", t.arrays),
+                             ("bitsets", t.bitsets)):
+            for name, value in items:
+                if name in taken:
+                    raise ValueError(f"mechanic {mechanic.name}: the name {name} is already used in the module")
+                taken.add(name)
+                context[group].append((name, value))
+        own_context[mechanic.name] = t.context
+    return own_context
+
+
+def emit(variant: ir.Variant, registry=None) -> str:
+    """The Cython source of the variant's engine module. Raises UnsupportedMechanicError
+    when the variant uses a mechanic the engines do not implement yet."""
+    refuse_unimplemented(variant, registry_or_default(registry), "the compiled engine does")
+    assembly = assemble(variant, registry)
+    context = tables(assembly)
+    mechanic_context = _merge_mechanic_tables(assembly, context)
     context.update(
         spec_file=comment_text(f"spec/{variant.key}.rail"),
         variant_key=variant.key,
         spec_hash=variant.spec_hash,
-        template_hash=template_hash(),
-        mechanics=", ".join(sorted(variant.mechanics)) or "none",
+        source_hash=_HASH_PLACEHOLDER,
+        mechanics=", ".join(m.name for m, _ in assembly.present) or "none",
+        n_actions=len(variant.actions),
+        fields=state_layout(assembly),
+        exported=[f for f in state_layout(assembly) if not f["derived"]],
+        state_format=schema.FORMAT,
     )
-    return _environment().get_template("module.pyx.j2").render(**context)
+
+    def render_hook(name: str, indent: int) -> str:
+        lines = []
+        for mechanic, _rule in assembly.present:
+            if name not in mechanic.hooks:
+                continue
+            template = _fragment_environment(mechanic.template_dir()).get_template(f"{name}.pyx.j2")
+            text = template.render(**context, **mechanic_context[mechanic.name])
+            lines.extend(" " * indent + line if line.strip() else "" for line in text.splitlines())
+        return "".join(line + "\n" for line in lines)
+    context["render_hook"] = render_hook
+    text = _environment().get_template("module.pyx.j2").render(**context)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return text.replace(_HASH_PLACEHOLDER, digest)
+
+
+def registry_or_default(registry):
+    if registry is None:
+        from ..mechanics import default_registry
+        return default_registry()
+    return registry
+
+
+def source_hash(source: str) -> str | None:
+    """The hash an emitted module carries of its own text (its ``# source hash:`` line)."""
+    m = _HASH_LINE.search(source)
+    return m.group(1) if m else None
 
 
 # --- the stock modules ------------------------------------------------------------------

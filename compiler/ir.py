@@ -6,26 +6,23 @@ types an id. Spans point back into the spec so later stages can still report loc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..errors import Span
 
-GRAY = -1  # the colour of a route that takes a set of any one colour
-NO_COLOUR = -1
+GRAY = -2  # a route's colour when it takes a set of any one colour
+NO_COLOUR = -1  # an action's card colour when it pays or takes locomotives only
 
-# Action kinds. The catalogue is fixed per variant: every id names one of these with
-# fixed parameters; the state decides which ids are legal.
+# The core game's action kinds. The catalogue is fixed per variant: every id names a kind
+# with fixed parameters; the state decides which ids are legal. Mechanics add kinds of
+# their own (``Mechanic.kinds``).
 DRAW_BLIND = "draw_blind"
 DRAW_FACEUP = "draw_faceup"
 CLAIM = "claim"
 DRAW_TICKETS = "draw_tickets"
 KEEP_TICKETS = "keep_tickets"
-BUILD_STATION = "build_station"
-TUNNEL_PAY = "tunnel_pay"
-TUNNEL_DECLINE = "tunnel_decline"
-DRAW_FERRY = "draw_ferry"
-TAKE_SHARE = "take_share"
-NEUTRAL_SHARE = "neutral_share"
 PASS = "pass"
+CORE_KINDS = (DRAW_BLIND, DRAW_FACEUP, CLAIM, DRAW_TICKETS, KEEP_TICKETS, PASS)
 
 
 @dataclass(frozen=True)
@@ -44,7 +41,6 @@ class City:
     id: int
     name: str
     zone: bool = False
-    region: int = -1
     span: Span | None = field(default=None, compare=False)
 
 
@@ -72,10 +68,6 @@ class Route:
     tracks: int
     span: Span | None = field(default=None, compare=False)
 
-    @property
-    def cities(self) -> tuple[int, int]:
-        return (self.a, self.b)
-
 
 @dataclass(frozen=True)
 class Ticket:
@@ -85,24 +77,6 @@ class Ticket:
     b: int
     points: int
     long: bool = False
-    span: Span | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Region:
-    id: int
-    name: str
-    cities: tuple[int, ...]
-    counts_double: bool
-    span: Span | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Company:
-    id: int
-    name: str
-    shares: int
-    points: tuple[int, ...]
     span: Span | None = field(default=None, compare=False)
 
 
@@ -124,8 +98,54 @@ class Action:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """The base of every mechanic's record in the IR. A subclass is a frozen dataclass
+    holding the mechanic's resolved parameters; ``mechanic`` names its owner."""
+
+    mechanic: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class PaymentBlock:
+    """A run of claim actions of one route that pay the same number of ferry cards.
+
+    Its ids run from ``start`` to ``end`` (exclusive) in steps: step ``k`` (0 … ``plain``)
+    pays ``base_locomotives + k`` locomotives and ``plain - k`` cards of one colour, one id
+    per colour choice (``choices``), except the last step, all locomotives, which has a
+    single id. The legal payments for a hand are then a contiguous window of the block."""
+
+    route: int
+    start: int
+    end: int
+    ferry_cards: int
+    base_locomotives: int
+    plain: int
+    choices: int
+
+
+@dataclass(frozen=True)
+class ClaimLayout:
+    """How the catalogue laid out the claim actions: per route, its payment blocks (route
+    order, each route's blocks contiguous and ascending). Built by the catalogue, read by
+    the emitter and the compiled engine's legal moves; nothing re-derives it."""
+
+    blocks: tuple[PaymentBlock, ...]
+    route_blocks: tuple[tuple[int, int], ...]  # route id -> (first block, end block)
+
+    def blocks_of(self, route: int) -> tuple[PaymentBlock, ...]:
+        first, end = self.route_blocks[route]
+        return self.blocks[first:end]
+
+
+@dataclass(frozen=True, eq=False)
 class Variant:
-    """Everything a game of one variant needs, resolved to ids."""
+    """Everything a game of one variant needs, resolved to ids: the core game's facts and
+    one rule record per mechanic the spec uses (``rules``, in registry order).
+
+    A variant compares and hashes by identity: the IR of a checked spec is one object,
+    used as a key by the caches of the engines (hashing its thousands of parts on every
+    look-up would cost more than the look-up saves). Compare ``spec_hash`` for equality
+    of content."""
 
     key: str
     name: str
@@ -144,35 +164,32 @@ class Variant:
     deal_regular: int
     deal_long: int
     deal_keep: int
-    returned_tickets: str
-    returned_long: str
-    returned_setup: str  # where regular tickets returned from the set-up deal go
     draw_cards: int
     draw_tickets: int  # 0 when the variant has no draw-tickets action
     draw_tickets_keep: int
-    tracks_usable: tuple[tuple[int, int, int], ...]  # (low, high, tracks usable)
     cities: tuple[City, ...]
     node_count: int
     city_nodes: tuple[tuple[int, ...], ...]  # city id -> its graph nodes
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
-    regions: tuple[Region, ...]
-    companies: tuple[Company, ...]
     end_trains: int
     route_points: tuple[int, ...]  # index = route length; entry 0 unused
-    longest_path_bonus: int
-    stations: int
-    station_costs: tuple[int, ...]
-    station_bonus: int
-    ferry_cards: int
-    ferry_hand_limit: int
-    goods_cards: int
-    goods_ranking: tuple[tuple[int, tuple[int, ...]], ...]
-    globetrotter: int
-    region_points: tuple[tuple[int, int, bool], ...]  # (count, points, open-ended)
     tiebreaks: tuple[str, ...]
     actions: tuple[Action, ...]
-    mechanics: frozenset[str]
+    claim_layout: ClaimLayout
+    rules: tuple[Rule, ...]
+
+    @property
+    def mechanics(self) -> frozenset[str]:
+        """The names of the mechanics the variant uses."""
+        return frozenset(r.mechanic for r in self.rules)
+
+    def rule(self, mechanic: str):
+        """The rule record of a mechanic, or None when the variant does not use it."""
+        for r in self.rules:
+            if r.mechanic == mechanic:
+                return r
+        return None
 
     @property
     def card_total(self) -> int:
@@ -183,13 +200,6 @@ class Variant:
     def max_offer(self) -> int:
         """The most tickets one keep decision can show."""
         return max(self.deal_regular + self.deal_long, self.draw_tickets)
-
-    def tracks_usable_for(self, players: int) -> int:
-        """How many tracks of one multi-track route may be claimed with this many players."""
-        for low, high, tracks in self.tracks_usable:
-            if low <= players <= high:
-                return tracks
-        return 3
 
     def route_named(self, name: str) -> Route:
         for r in self.routes:

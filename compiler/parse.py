@@ -280,15 +280,6 @@ class _ToAst(Transformer):
     def globetrotter(self, meta, c):
         return ast.Globetrotter(self._meta_span(meta), self._num(c[0]))
 
-    def tb_tickets(self, _):
-        return "most_tickets"
-
-    def tb_longest_path(self, _):
-        return "longest_path"
-
-    def tb_fewest_stations(self, _):
-        return "fewest_stations"
-
     @v_args(meta=True)
     def tiebreak(self, meta, c):
         return ast.Tiebreak(self._meta_span(meta), tuple(c))
@@ -326,7 +317,7 @@ _FORMS = {
     "without": "without route CITY - CITY [LENGTH] | without ticket CITY - CITY | without city NAME",
     "end": "end when trains <= N", "longest": "longest path N", "station": "station bonus N",
     "company": "company NAME shares N points P1 P2 …", "globetrotter": "globetrotter N",
-    "tiebreak": "tiebreak KEY, KEY, … (most tickets | longest path | fewest stations)",
+    "tiebreak": "tiebreak KEY, KEY, … (e.g. most tickets, longest path)",
 }
 _STATEMENT_WORDS = sorted({key.split()[0] for key in _FORMS})
 # Characters that look like spec syntax but are not.

@@ -1,393 +1,482 @@
 """The reference interpreter: the rules executed directly from the variant IR, in plain
 Python written for reading, not speed.
 
-It is the oracle the compiled engine answers to (see docs/engine.md for the contract both
-follow and tests/test_differential.py for the check). It shares no rule code with the
-templates: only the IR, the random generator's definition and the error types.
+It is the oracle the compiled engine answers to (docs/engine.md is the contract both
+follow; tests/test_differential.py checks them against each other). It shares no rule
+code with the templates: only the IR, the state schema, the random generator's definition
+and the error types.
+
+Like a game and its state: :class:`Rules` holds everything about a variant, built once
+(its tables, the reference parts of its mechanics, the dispatch by phase and by action
+kind); a :class:`ReferenceEngine` is a game, a ``Rules`` and a small
+:class:`~railspec.compiler.schema.PlainState` whose fields are the state schema's.
 """
 from __future__ import annotations
 
 import operator
+from functools import lru_cache
 
 from .compiler import ir
-from .errors import IllegalActionError, UnsupportedMechanicError
-from .rng import SplitMix64
-from .scoring import Board, longest_trail, score_board
+from .compiler.assembly import assemble, refuse_unimplemented
+from .compiler.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
+from .errors import IllegalActionError
+from .rng import SplitMix64, agent_for, shuffle_in_state
 
-SUPPORTED = frozenset({"multi_track", "longest_path"})
 EMPTY = -1
 
 
-def require_supported(variant: ir.Variant) -> None:
+def require_supported(variant: ir.Variant, registry=None) -> None:
     """Refuse a variant whose mechanics the engines do not implement yet."""
-    missing = sorted(variant.mechanics - SUPPORTED)
-    if missing:
-        raise UnsupportedMechanicError(
-            f"{variant.name}: the engines do not implement {', '.join(missing)} yet")
+    from .mechanics import default_registry
+    refuse_unimplemented(variant, registry or default_registry())
 
 
-class ReferenceEngine:
-    """One game in progress. Same interface as the compiled module's ``Engine``."""
+class Rules:
+    """The rules of one variant, and the reference parts of its mechanics, built once."""
 
-    def __init__(self, variant: ir.Variant, players: int, seed: int, *, _blank: bool = False):
-        require_supported(variant)
-        if not variant.min_players <= players <= variant.max_players:
-            raise ValueError(f"{variant.name} is for {variant.min_players} to {variant.max_players} players, "
-                             f"not {players}")
+    def __init__(self, variant: ir.Variant, registry=None):
+        from .mechanics import HOOKS, default_registry
+        registry = registry or default_registry()
+        refuse_unimplemented(variant, registry)
         self.variant = variant
-        self.players = players
+        self.assembly = assemble(variant, registry)
         self.loco = len(variant.colours)  # the locomotive's card id
-        self.last_market_resets = variant.market_max_resets
-        self.other_tracks = {r.id: [s.id for s in variant.routes if s.group == r.group and s.id != r.id]
-                             for r in variant.routes}
+        self.actions = variant.actions
         self.pass_id = next(a.id for a in variant.actions if a.kind == ir.PASS)
         self.claims_of_route: dict[int, list[ir.Action]] = {r.id: [] for r in variant.routes}
         for a in variant.actions:
             if a.kind == ir.CLAIM:
                 self.claims_of_route[a.route].append(a)
-        self.non_claims = [a for a in variant.actions if a.kind not in (ir.CLAIM, ir.PASS)]
-        keeps = [a for a in variant.actions if a.kind == ir.KEEP_TICKETS]
-        # the only kinds of action each decision phase can offer
-        self.phase_actions = {"setup_keep": keeps, "keep": keeps,
-                              "second_draw": [a for a in variant.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)]}
-        if _blank:
-            return
-        self.seed = seed % 2**64
-        self.rng = SplitMix64(self.seed)
-        self.phase = "setup_keep"
-        self.current = 0
-        self.turn = 0
-        self.decisions = 0
-        self.final_turns = -1
-        self.passes = 0
-        self.discard = [0] * (self.loco + 1)
-        self.owner = [-1] * len(variant.routes)
-        self.hands = [[0] * (self.loco + 1) for _ in range(players)]
-        self.trains = [variant.trains] * players
-        self.route_score = [0] * players
-        self.tickets: list[list[int]] = [[] for _ in range(players)]
-        self.offer: list[int] = []
-        self.offer_keep = 0
+        self.draws = [a for a in variant.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)]
+        self.keeps = [a for a in variant.actions if a.kind == ir.KEEP_TICKETS]
+        self.draw_tickets = [a for a in variant.actions if a.kind == ir.DRAW_TICKETS]
+        # the mechanics' reference parts, and for each hook the methods that fill it, in
+        # registry order
+        self.parts = [mech.reference(self, rule) for mech, rule in self.assembly.present]
+        self.hooks = {hook.name: [getattr(part, hook.name) for part in self.parts if hasattr(part, hook.name)]
+                      for hook in HOOKS}
+        self.payment_ok = [part.payment_ok for part in self.parts if hasattr(part, "payment_ok")]
+        self.methods = {}
+        self.phase_legal = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
+                            PH_KEEP: self.legal_keep, PH_SETUP_KEEP: self.legal_keep}
+        self.kind_apply = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
+                           ir.CLAIM: self.apply_claim, ir.DRAW_TICKETS: self.apply_draw_tickets,
+                           ir.KEEP_TICKETS: self.apply_keep_tickets, ir.PASS: self.apply_pass}
+        for part in self.parts:
+            self.methods.update(getattr(part, "methods", {}))
+            self.phase_legal.update(getattr(part, "phase_legal", {}))
+            self.kind_apply.update(getattr(part, "apply", {}))
 
-        # Setting up: shuffle the train cards, then the destination tickets.
-        self.deck = [c.id for c in variant.colours for _ in range(c.count)] + [self.loco] * variant.locomotives
-        self.rng.shuffle(self.deck)
-        self.ticket_deck = [t.id for t in variant.tickets if not t.long]
-        self.rng.shuffle(self.ticket_deck)
+    # --- set-up ----------------------------------------------------------------------
+    def new_state(self, players: int, seed: int) -> PlainState:
+        """A new game, docs/engine.md "Set-up"."""
+        v = self.variant
+        state = PlainState.blank(self.assembly.fields, self.assembly.dims, players)
+        state.seed = seed % 2**64
+        state.rng = state.seed
+        state.phase = PH_SETUP_KEEP
+        # Shuffle the train cards, then the destination tickets.
+        state.deck = [c.id for c in v.colours for _ in range(c.count)] + [self.loco] * v.locomotives
+        shuffle_in_state(state, state.deck)
+        state.ticket_deck = [t.id for t in v.tickets if not t.long]
+        shuffle_in_state(state, state.ticket_deck)
+        for hook in self.hooks["setup_piles"]:
+            hook(state)
         # Deal each player a starting hand, then turn the market face up.
         for p in range(players):
-            for _ in range(variant.hand):
-                card = self._draw_from_deck()
+            for _ in range(v.hand):
+                card = self.draw_from_deck(state)
                 if card != EMPTY:
-                    self.hands[p][card] += 1
-        self.faceup = [self._draw_from_deck() for _ in range(variant.market_size)]
-        self._reset_market_if_needed()
+                    state.hands[p][card] += 1
+        state.faceup = [self.draw_from_deck(state) for _ in range(v.market_size)]
+        self.reset_market_if_needed(state)
         # Each player is dealt destination tickets and keeps some before the first turn.
-        self.setup_offer = [[self.ticket_deck.pop(0) for _ in range(variant.deal_regular)]
-                            for _ in range(players)]
+        for p in range(players):
+            count = min(v.deal_regular, len(state.ticket_deck))
+            state.setup_offer[p] = [state.ticket_deck.pop(0) for _ in range(count)]
+            for hook in self.hooks["setup_offer"]:
+                hook(state, p)
+        return state
 
-    # --- piles ---------------------------------------------------------------
-    def _reshuffle_discards(self) -> None:
+    # --- piles ---------------------------------------------------------------------
+    def reshuffle_discards(self, state) -> None:
         """An empty deck takes the discards, thoroughly shuffled (USA: Train Car Cards)."""
-        self.deck = [card for card in range(self.loco + 1) for _ in range(self.discard[card])]
-        self.discard = [0] * (self.loco + 1)
-        self.rng.shuffle(self.deck)
+        state.deck = [card for card in range(self.loco + 1) for _ in range(state.discard[card])]
+        state.discard = [0] * (self.loco + 1)
+        shuffle_in_state(state, state.deck)
 
-    def _draw_from_deck(self) -> int:
-        if not self.deck and any(self.discard):
-            self._reshuffle_discards()
-        return self.deck.pop() if self.deck else EMPTY
+    def draw_from_deck(self, state) -> int:
+        if not state.deck and any(state.discard):
+            self.reshuffle_discards(state)
+        return state.deck.pop() if state.deck else EMPTY
 
-    def _can_draw_blind(self) -> bool:
-        return bool(self.deck) or any(self.discard)
+    @staticmethod
+    def can_draw_blind(state) -> bool:
+        return bool(state.deck) or any(state.discard)
 
-    def _reset_market_if_needed(self) -> None:
+    def reset_market_if_needed(self, state) -> None:
         """Three face-up locomotives: discard all five and turn five new ones (USA: Train
         Car Cards), at most market_max_resets times in a row."""
+        v = self.variant
         resets = 0
-        while (self.faceup.count(self.loco) >= self.variant.market_reset_locomotives
-               and resets < self.variant.market_max_resets):
-            for card in self.faceup:
+        while state.faceup.count(self.loco) >= v.market_reset_locomotives and resets < v.market_max_resets:
+            for card in state.faceup:
                 if card != EMPTY:
-                    self.discard[card] += 1
-            self.faceup = [EMPTY] * self.variant.market_size
-            for slot in range(self.variant.market_size):
-                self.faceup[slot] = self._draw_from_deck()
+                    state.discard[card] += 1
+            state.faceup = [EMPTY] * v.market_size
+            for slot in range(v.market_size):
+                state.faceup[slot] = self.draw_from_deck(state)
             resets += 1
-        # not part of the state: lets the conformance suite see why locomotives still show
-        self.last_market_resets = resets
 
-    def _take_faceup(self, card: int) -> None:
-        slot = self.faceup.index(card)
-        self.hands[self.current][card] += 1
-        self.faceup[slot] = self._draw_from_deck()
-        self._reset_market_if_needed()
+    def take_faceup(self, state, card: int) -> None:
+        slot = state.faceup.index(card)
+        state.hands[state.current][card] += 1
+        state.faceup[slot] = self.draw_from_deck(state)
+        self.reset_market_if_needed(state)
 
-    # --- legality --------------------------------------------------------------
-    def _route_open_to(self, route: ir.Route, player: int) -> bool:
-        if self.owner[route.id] != -1 or self.trains[player] < route.length:
+    # --- legal actions, by phase ---------------------------------------------------
+    def legal(self, state) -> list[int]:
+        """Ids of every legal action, ascending."""
+        if state.phase == PH_OVER:
+            return []
+        return self.phase_legal[state.phase](state)
+
+    def legal_draws(self, state, second: bool) -> list[int]:
+        out = []
+        for a in self.draws:
+            if a.kind == ir.DRAW_BLIND:
+                if self.can_draw_blind(state):
+                    out.append(a.id)
+            else:
+                card = self.loco if a.colour == ir.NO_COLOUR else a.colour
+                if card in state.faceup and not (second and card == self.loco):
+                    out.append(a.id)
+        return out
+
+    def legal_second_draw(self, state) -> list[int]:
+        """The second card: blind, or any face-up card but a locomotive."""
+        return self.legal_draws(state, second=True)
+
+    def route_open(self, state, route: ir.Route, player: int) -> bool:
+        """A free route the player has the trains for, that no mechanic closes."""
+        if state.owner[route.id] != -1 or state.trains[player] < route.length:
             return False
-        others = self.other_tracks[route.id]
-        if any(self.owner[r] == player for r in others):
-            return False  # never two tracks of one double route
-        taken = sum(1 for r in others if self.owner[r] != -1)
-        # 2-3 players: once one track of a double is taken the others are closed
-        return taken < self.variant.tracks_usable_for(self.players)
+        return all(hook(state, route, player) for hook in self.hooks["route_open"])
 
-    def _claimable(self, action: ir.Action, open_routes: set[int] | None = None) -> bool:
-        player = self.current
-        if open_routes is not None:
-            if action.route not in open_routes:
-                return False
-        elif not self._route_open_to(self.variant.routes[action.route], player):
-            return False
-        hand = self.hands[player]
+    def can_pay(self, state, action: ir.Action, player: int) -> bool:
+        hand = state.hands[player]
         if hand[self.loco] < action.locomotives:
             return False
-        return action.colour_cards == 0 or hand[action.colour] >= action.colour_cards
-
-    def _is_legal(self, action: ir.Action, open_routes: set[int] | None = None) -> bool:
-        phase = self.phase
-        kind = action.kind
-        if phase in ("setup_keep", "keep"):
-            offer = self.setup_offer[self.current] if phase == "setup_keep" else self.offer
-            keep = self.variant.deal_keep if phase == "setup_keep" else self.offer_keep
-            return (kind == ir.KEEP_TICKETS and action.mask < (1 << len(offer))
-                    and bin(action.mask).count("1") >= keep)
-        if phase == "second_draw":
-            if kind == ir.DRAW_BLIND:
-                return self._can_draw_blind()
-            return kind == ir.DRAW_FACEUP and action.colour != ir.NO_COLOUR and action.colour in self.faceup
-        if phase != "turn":
+        if action.colour_cards and hand[action.colour] < action.colour_cards:
             return False
-        if kind == ir.DRAW_BLIND:
-            return self._can_draw_blind()
-        if kind == ir.DRAW_FACEUP:
-            card = self.loco if action.colour == ir.NO_COLOUR else action.colour
-            return card in self.faceup
-        if kind == ir.CLAIM:
-            return self._claimable(action, open_routes)
-        if kind == ir.DRAW_TICKETS:
-            return bool(self.ticket_deck)
-        if kind == ir.PASS:
-            return self._legal_except_pass() == []
-        return False
+        return all(ok(state, action, player) for ok in self.payment_ok)
 
-    def _legal_except_pass(self) -> list[int]:
-        if self.phase == "over":
-            return []
-        if self.phase != "turn":
-            return [a.id for a in self.phase_actions[self.phase] if self._is_legal(a)]
-        # which routes the player could take at all, worked out once for all their payments
-        open_routes = {r.id for r in self.variant.routes if self._route_open_to(r, self.current)}
-        candidates = self.non_claims + [a for route in sorted(open_routes) for a in self.claims_of_route[route]]
-        return sorted(a.id for a in candidates if self._is_legal(a, open_routes))
+    def legal_turn(self, state) -> list[int]:
+        """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
+        else is legal."""
+        player = state.current
+        out = self.legal_draws(state, second=False)
+        for route in self.variant.routes:
+            if self.route_open(state, route, player):
+                out.extend(a.id for a in self.claims_of_route[route.id] if self.can_pay(state, a, player))
+        if state.ticket_deck:
+            out.extend(a.id for a in self.draw_tickets)
+        for hook in self.hooks["turn_actions"]:
+            out.extend(hook(state))
+        return out or [self.pass_id]
+
+    def legal_keep(self, state) -> list[int]:
+        """Keep-ticket choices: every set of offered slots with at least enough tickets."""
+        if state.phase == PH_SETUP_KEEP:
+            offer, keep = state.setup_offer[state.current], self.variant.deal_keep
+        else:
+            offer, keep = state.offer, state.offer_keep
+        return [a.id for a in self.keeps if a.mask < (1 << len(offer)) and bin(a.mask).count("1") >= keep]
+
+    # --- transitions, by kind ------------------------------------------------------
+    def apply(self, state, action: ir.Action) -> None:
+        state.decisions += 1
+        self.kind_apply[action.kind](state, action)
+
+    def apply_draw_blind(self, state, action) -> None:
+        state.hands[state.current][self.draw_from_deck(state)] += 1
+        self.after_card_drawn(state, locomotive_from_market=False)
+
+    def apply_draw_faceup(self, state, action) -> None:
+        card = self.loco if action.colour == ir.NO_COLOUR else action.colour
+        self.take_faceup(state, card)
+        self.after_card_drawn(state, locomotive_from_market=card == self.loco)
+
+    def apply_claim(self, state, action) -> None:
+        route = self.variant.routes[action.route]
+        player = state.current
+        hand = state.hands[player]
+        if action.colour_cards:
+            hand[action.colour] -= action.colour_cards
+            state.discard[action.colour] += action.colour_cards
+        hand[self.loco] -= action.locomotives
+        state.discard[self.loco] += action.locomotives
+        for hook in self.hooks["claim_pay"]:
+            hook(state, action)
+        if all(hook(state, action) for hook in self.hooks["before_claim_completes"]):
+            self.complete_claim(state, route, player)
+        if state.phase == PH_TURN:
+            self.end_turn(state, passed=False)
+
+    def complete_claim(self, state, route: ir.Route, player: int) -> None:
+        state.owner[route.id] = player
+        state.trains[player] -= route.length
+        state.route_score[player] += self.variant.route_points[route.length]
+        for hook in self.hooks["after_claim"]:
+            hook(state, route, player)
+
+    def apply_draw_tickets(self, state, action) -> None:
+        count = min(self.variant.draw_tickets, len(state.ticket_deck))
+        state.offer = [state.ticket_deck.pop(0) for _ in range(count)]
+        state.offer_keep = min(self.variant.draw_tickets_keep, count)
+        state.phase = PH_KEEP
+
+    def apply_keep_tickets(self, state, action) -> None:
+        setup = state.phase == PH_SETUP_KEEP
+        offer = state.setup_offer[state.current] if setup else state.offer
+        state.tickets[state.current].extend(t for slot, t in enumerate(offer) if action.mask >> slot & 1)
+        returned = [t for slot, t in enumerate(offer) if not action.mask >> slot & 1]
+        for hook in self.hooks["returned_tickets"]:
+            returned = hook(state, returned, setup)
+        state.ticket_deck.extend(returned)
+        if setup:
+            state.setup_offer[state.current] = []
+            if state.current + 1 < state.players:
+                state.current += 1
+            else:
+                state.current = 0
+                state.phase = PH_TURN
+        else:
+            state.offer = []
+            state.offer_keep = 0
+            self.end_turn(state, passed=False)
+
+    def apply_pass(self, state, action) -> None:
+        self.end_turn(state, passed=True)
+
+    def after_card_drawn(self, state, locomotive_from_market: bool) -> None:
+        """A face-up locomotive is the whole draw; otherwise a second card follows unless
+        it is the second already or no card can be drawn."""
+        if state.phase == PH_SECOND_DRAW or locomotive_from_market:
+            self.end_turn(state, passed=False)
+            return
+        state.phase = PH_SECOND_DRAW
+        if not (self.can_draw_blind(state) or any(c not in (EMPTY, self.loco) for c in state.faceup)):
+            self.end_turn(state, passed=False)
+
+    def end_turn(self, state, passed: bool) -> None:
+        for hook in self.hooks["end_of_turn"]:
+            hook(state)
+        # An empty market slot is refilled as soon as cards are back.
+        if EMPTY in state.faceup:
+            filled = False
+            for slot, card in enumerate(state.faceup):
+                if card == EMPTY:
+                    state.faceup[slot] = self.draw_from_deck(state)
+                    filled = filled or state.faceup[slot] != EMPTY
+            if filled:
+                self.reset_market_if_needed(state)
+        over = False
+        # Game End: a player ending a turn with end_trains trains or fewer starts the
+        # last round; every player, that one included, gets one more turn.
+        if state.final_turns > 0:
+            state.final_turns -= 1
+            over = state.final_turns == 0
+        elif state.final_turns == -1 and state.trains[state.current] <= self.variant.end_trains:
+            state.final_turns = state.players
+        # Nobody able to act for a whole round ends the game (docs/rules.md).
+        state.passes = state.passes + 1 if passed else 0
+        if state.passes >= state.players:
+            over = True
+        state.turn += 1
+        if over:
+            state.phase = PH_OVER
+            state.current = -1
+            for hook in self.hooks["game_over"]:
+                hook(state)
+        else:
+            state.current = (state.current + 1) % state.players
+            state.phase = PH_TURN
+
+    # --- scoring ---------------------------------------------------------------------
+    def network(self, state, player: int) -> list[int]:
+        """The player's network: for each graph node, the root of its component."""
+        parent = list(range(self.variant.node_count))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+        for r in self.variant.routes:
+            if state.owner[r.id] == player:
+                parent[find(r.node_a)] = find(r.node_b)
+        return [find(n) for n in range(self.variant.node_count)]
+
+    def score(self, state) -> list[dict]:
+        """Each player's breakdown (docs/engine.md "Scoring"), keys as the assembly's items."""
+        v = self.variant
+        keys = self.assembly.breakdown_keys
+        rows = []
+        for player in range(state.players):
+            row = dict.fromkeys(keys, 0)
+            row["routes"] = sum(v.route_points[r.length] for r in v.routes if state.owner[r.id] == player)
+            network = self.network(state, player)
+            for hook in self.hooks["score_graph"]:
+                hook(state, player, network)
+            for ticket_id in state.tickets[player]:
+                ticket = v.tickets[ticket_id]
+                if network[v.city_nodes[ticket.a][0]] == network[v.city_nodes[ticket.b][0]]:
+                    row["tickets"] += ticket.points
+                    row["tickets_completed"] += 1
+                else:
+                    row["tickets"] -= ticket.points
+            for hook in self.hooks["score_player"]:
+                hook(state, player, row, network)
+            rows.append(row)
+        for hook in self.hooks["score_awards"]:
+            hook(state, rows)
+        for row in rows:
+            row["total"] = sum(row[item.name] for item in self.assembly.score_items if item.in_total)
+        return rows
+
+
+@lru_cache(maxsize=32)
+def rules_for(variant: ir.Variant, registry=None) -> Rules:
+    """The rules of a variant (built once per variant object and registry)."""
+    return Rules(variant, registry)
+
+
+class ReferenceEngine:
+    """One game in progress: the variant's rules and a state. Same interface as the
+    compiled module's ``Engine``."""
+
+    # _legal caches the legal ids of the state after ``decisions`` decisions: apply()
+    # checks an id against the list legal_actions() has just computed
+    __slots__ = ("rules", "state", "_legal")
+
+    def __init__(self, variant: ir.Variant, players: int, seed: int, registry=None):
+        rules = rules_for(variant, registry)
+        if not variant.min_players <= players <= variant.max_players:
+            raise ValueError(f"{variant.name} is for {variant.min_players} to {variant.max_players} players, "
+                             f"not {players}")
+        self.rules = rules
+        self.state = rules.new_state(players, seed)
+        self._legal = (-1, [])
+
+    @classmethod
+    def from_state(cls, variant: ir.Variant, state: dict, registry=None) -> "ReferenceEngine":
+        """Rebuild a game from export_state() data (checked by the caller)."""
+        game = object.__new__(cls)
+        game.rules = rules_for(variant, registry)
+        game.state = PlainState.from_export(game.rules.assembly.fields, state)
+        game._legal = (-1, [])
+        return game
+
+    def copy(self) -> "ReferenceEngine":
+        """An independent game in the same position (the rules are shared)."""
+        twin = object.__new__(ReferenceEngine)
+        twin.rules = self.rules
+        twin.state = self.state.copy()
+        twin._legal = (-1, [])
+        return twin
+
+    @property
+    def variant(self) -> ir.Variant:
+        return self.rules.variant
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == PH_OVER
 
     def legal_actions(self) -> list[int]:
-        """Ids of every legal action, ascending. In a turn where nothing else is possible
-        the only legal action is to pass."""
-        legal = self._legal_except_pass()
-        if not legal and self.phase == "turn":
-            return [self.pass_id]
-        return legal
+        """Ids of every legal action, ascending."""
+        decisions, legal = self._legal
+        if decisions != self.state.decisions:
+            legal = self.rules.legal(self.state)
+            self._legal = (self.state.decisions, legal)
+        return list(legal)
 
-    # --- transitions -----------------------------------------------------------
     def apply(self, action_id: int) -> None:
         """Play one decision; raise IllegalActionError (state untouched) if it is not legal."""
-        actions = self.variant.actions
+        actions = self.rules.actions
         try:  # any integer-like id (a numpy integer too), but not a bool
             index = operator.index(action_id) if not isinstance(action_id, bool) else -1
         except TypeError:
             index = -1
         if not 0 <= index < len(actions):
             raise IllegalActionError(action_id, f"no action has id {action_id!r}")
-        action_id = index
-        if self.phase == "over":
-            raise IllegalActionError(action_id, "the game is over")
-        action = actions[action_id]
-        if not self._is_legal(action):
-            raise IllegalActionError(action_id, f"'{action.name}' is not legal now (phase {self.phase})")
-        self.decisions += 1
-        kind = action.kind
-        if kind == ir.KEEP_TICKETS:
-            self._keep_tickets(action.mask)
-        elif kind == ir.DRAW_BLIND:
-            self.hands[self.current][self._draw_from_deck()] += 1
-            self._after_card_drawn(locomotive_from_market=False)
-        elif kind == ir.DRAW_FACEUP:
-            card = self.loco if action.colour == ir.NO_COLOUR else action.colour
-            self._take_faceup(card)
-            self._after_card_drawn(locomotive_from_market=card == self.loco)
-        elif kind == ir.CLAIM:
-            self._claim(action)
-            self._end_turn(passed=False)
-        elif kind == ir.DRAW_TICKETS:
-            count = min(self.variant.draw_tickets, len(self.ticket_deck))
-            self.offer = [self.ticket_deck.pop(0) for _ in range(count)]
-            self.offer_keep = min(self.variant.draw_tickets_keep, count)
-            self.phase = "keep"
-        elif kind == ir.PASS:
-            self._end_turn(passed=True)
-
-    def _after_card_drawn(self, locomotive_from_market: bool) -> None:
-        """A face-up locomotive is the whole draw; otherwise a second card follows unless
-        it is the second already or no card can be drawn."""
-        if self.phase == "second_draw" or locomotive_from_market:
-            self._end_turn(passed=False)
-            return
-        self.phase = "second_draw"
-        can_draw_again = self._can_draw_blind() or any(c not in (EMPTY, self.loco) for c in self.faceup)
-        if not can_draw_again:
-            self._end_turn(passed=False)
-
-    def _claim(self, action: ir.Action) -> None:
-        route = self.variant.routes[action.route]
-        player = self.current
-        hand = self.hands[player]
-        if action.colour_cards:
-            hand[action.colour] -= action.colour_cards
-            self.discard[action.colour] += action.colour_cards
-        hand[self.loco] -= action.locomotives
-        self.discard[self.loco] += action.locomotives
-        self.owner[route.id] = player
-        self.trains[player] -= route.length
-        self.route_score[player] += self.variant.route_points[route.length]
-
-    def _keep_tickets(self, mask: int) -> None:
-        setup = self.phase == "setup_keep"
-        offer = self.setup_offer[self.current] if setup else self.offer
-        kept = [t for slot, t in enumerate(offer) if mask >> slot & 1]
-        returned = [t for slot, t in enumerate(offer) if not mask >> slot & 1]
-        self.tickets[self.current].extend(kept)
-        place = self.variant.returned_setup if setup else self.variant.returned_tickets
-        if place == "shuffled_bottom":
-            self.rng.shuffle(returned)
-        self.ticket_deck.extend(returned)
-        if setup:
-            self.setup_offer[self.current] = []
-            if self.current + 1 < self.players:
-                self.current += 1
-            else:
-                self.current = 0
-                self.phase = "turn"
-        else:
-            self.offer = []
-            self.offer_keep = 0
-            self._end_turn(passed=False)
-
-    def _end_turn(self, passed: bool) -> None:
-        # An empty market slot is refilled as soon as cards are back.
-        if EMPTY in self.faceup:
-            filled = False
-            for slot, card in enumerate(self.faceup):
-                if card == EMPTY:
-                    self.faceup[slot] = self._draw_from_deck()
-                    filled = filled or self.faceup[slot] != EMPTY
-            if filled:
-                self._reset_market_if_needed()
-        over = False
-        # Game End: a player ending a turn with end_trains trains or fewer starts the
-        # last round; every player, that one included, gets one more turn.
-        if self.final_turns > 0:
-            self.final_turns -= 1
-            over = self.final_turns == 0
-        elif self.final_turns == -1 and self.trains[self.current] <= self.variant.end_trains:
-            self.final_turns = self.players
-        # Nobody able to act for a whole round ends the game (docs/rules.md).
-        self.passes = self.passes + 1 if passed else 0
-        if self.passes >= self.players:
-            over = True
-        self.turn += 1
-        if over:
-            self.phase = "over"
-            self.current = -1
-        else:
-            self.current = (self.current + 1) % self.players
-            self.phase = "turn"
-
-    # --- the public face -------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        return self.current
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
-    def board(self) -> Board:
-        return Board(owner=tuple(self.owner), tickets=tuple(tuple(t) for t in self.tickets),
-                     players=self.players)
-
-    def longest_path(self, player: int) -> int:
-        if not 0 <= player < self.players:
-            raise ValueError(f"no player {player} in a {self.players}-player game")
-        if not self.variant.longest_path_bonus:
-            return 0
-        return longest_trail([(r.node_a, r.node_b, r.length) for r in self.variant.routes
-                              if self.owner[r.id] == player])
+        if self.state.phase == PH_OVER:
+            raise IllegalActionError(index, "the game is over")
+        if index not in self.legal_actions():
+            raise IllegalActionError(index, f"'{actions[index].name}' is not legal now (phase {self.state.phase})")
+        self.rules.apply(self.state, actions[index])
 
     def score_breakdown(self) -> list[dict]:
-        return score_board(self.variant, self.board())
+        return self.rules.score(self.state)
 
     def export_state(self) -> dict:
         """The state as the plain data of docs/engine.md, "State as JSON"."""
-        return {
-            "format": "railspec-state/1", "variant": self.variant.key, "spec_hash": self.variant.spec_hash,
-            "players": self.players, "seed": self.seed, "rng": self.rng.state, "phase": self.phase,
-            "current": self.current, "turn": self.turn, "decisions": self.decisions,
-            "final_turns": self.final_turns, "passes": self.passes,
-            "deck": list(self.deck), "discard": list(self.discard), "faceup": list(self.faceup),
-            "ticket_deck": list(self.ticket_deck), "offer": list(self.offer), "offer_keep": self.offer_keep,
-            "owner": list(self.owner), "hands": [list(h) for h in self.hands], "trains": list(self.trains),
-            "route_score": list(self.route_score), "tickets": [list(t) for t in self.tickets],
-            "setup_offer": [list(o) for o in self.setup_offer],
-        }
+        v = self.rules.variant
+        return self.state.export({"format": FORMAT, "variant": v.key, "spec_hash": v.spec_hash})
 
-    @classmethod
-    def from_state(cls, variant: ir.Variant, state: dict) -> "ReferenceEngine":
-        """Rebuild a game from export_state() data (checked by the caller)."""
-        game = cls(variant, state["players"], state["seed"], _blank=True)
-        game.seed = state["seed"]
-        game.rng = SplitMix64(state["rng"])
-        for key in ("phase", "current", "turn", "decisions", "final_turns", "passes", "offer_keep"):
-            setattr(game, key, state[key])
-        for key in ("deck", "discard", "faceup", "ticket_deck", "offer", "owner", "trains", "route_score"):
-            setattr(game, key, list(state[key]))
-        game.hands = [list(h) for h in state["hands"]]
-        game.tickets = [list(t) for t in state["tickets"]]
-        game.setup_offer = [list(o) for o in state["setup_offer"]]
-        return game
-
-    def copy(self) -> "ReferenceEngine":
-        """An independent game in the same position. The per-variant lookup tables built in
-        ``__init__`` never change, so the copy shares them; only the state is copied."""
-        twin = object.__new__(ReferenceEngine)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = SplitMix64(self.rng.state)
-        for key in ("deck", "discard", "faceup", "ticket_deck", "offer", "owner", "trains", "route_score"):
-            setattr(twin, key, list(getattr(self, key)))
-        twin.hands = [list(h) for h in self.hands]
-        twin.tickets = [list(t) for t in self.tickets]
-        twin.setup_offer = [list(o) for o in self.setup_offer]
-        return twin
+    def __getattr__(self, name: str):
+        # a mechanic's engine methods (e.g. longest_path), as the compiled Engine has them
+        methods = object.__getattribute__(self, "rules").methods
+        if name in methods:
+            state = object.__getattribute__(self, "state")
+            method = methods[name]
+            return lambda *args: method(state, *args)
+        raise AttributeError(name)
 
 
-def playout(variant: ir.Variant, games: int, players: int, seed: int) -> dict:
-    """Random games, as docs/engine.md "Random playouts" defines them."""
-    out = {"totals": [], "tickets_completed": [], "longest_path": [], "decisions": [], "turns": [],
-           "stalled": []}
+def score_fields(variant: ir.Variant, fields: dict, registry=None) -> list[dict]:
+    """Score the fields of a described position (``players`` and those scoring reads);
+    every other field at its value before set-up."""
+    rules = rules_for(variant, registry)
+    state = PlainState.blank(rules.assembly.fields, rules.assembly.dims, fields["players"])
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return rules.score(state)
+
+
+def playout(variant: ir.Variant, games: int, players: int, seed: int, registry=None) -> dict:
+    """Random games, as docs/engine.md "Random playouts" defines them; the same dict as
+    the compiled module's ``playout``."""
+    rules = rules_for(variant, registry)
+    keys = rules.assembly.breakdown_keys
+    out: dict[str, list] = {"totals": []}
+    out.update({key: [] for key in keys if key != "total"})
+    out.update(decisions=[], turns=[], stalled=[])
     for i in range(games):
         game_seed = (seed + i) % 2**64
-        game = ReferenceEngine(variant, players, game_seed)
-        agent = SplitMix64(game_seed ^ 0xD1B54A32D192ED03)
+        game = ReferenceEngine(variant, players, game_seed, registry)
+        agent = agent_for(game_seed)
         while not game.is_over:
             legal = game.legal_actions()
             game.apply(legal[agent.below(len(legal))])
         breakdown = game.score_breakdown()
         out["totals"].append([b["total"] for b in breakdown])
-        out["tickets_completed"].append([b["tickets_completed"] for b in breakdown])
-        out["longest_path"].append([b["longest_path"] for b in breakdown])
-        out["decisions"].append(game.decisions)
-        out["turns"].append(game.turn)
-        out["stalled"].append(game.passes >= players)
+        for key in keys:
+            if key != "total":
+                out[key].append([b[key] for b in breakdown])
+        out["decisions"].append(game.state.decisions)
+        out["turns"].append(game.state.turn)
+        out["stalled"].append(game.state.passes >= players)
     return out
+
+
+__all__ = ["Rules", "ReferenceEngine", "rules_for", "playout", "require_supported", "SplitMix64"]

@@ -39,3 +39,28 @@ class SplitMix64:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+#: The random agent of docs/engine.md ("Random playouts") seeds its own generator with the
+#: game seed xor this constant.
+AGENT_SALT = 0xD1B54A32D192ED03
+
+
+def agent_for(seed: int) -> SplitMix64:
+    """The documented random agent's generator for a game seeded ``seed``."""
+    return SplitMix64((seed % 2**64) ^ AGENT_SALT)
+
+
+def shuffle_in_state(state, items: list) -> None:
+    """Shuffle ``items`` with the game generator kept in ``state.rng`` (an integer)."""
+    rng = SplitMix64(state.rng)
+    rng.shuffle(items)
+    state.rng = rng.state
+
+
+def below_in_state(state, n: int) -> int:
+    """below(n) with the game generator kept in ``state.rng``."""
+    rng = SplitMix64(state.rng)
+    value = rng.below(n)
+    state.rng = rng.state
+    return value

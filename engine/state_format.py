@@ -1,20 +1,22 @@
 """The state format of docs/engine.md ("State as JSON"): checking a state read from
 outside before an engine trusts it, and cutting a player's observation out of it.
 
-The compiled engine indexes C arrays with these numbers, so nothing reaches it unchecked.
+Both follow from the state schema (``compiler/schema.py``) assembled for the variant:
+every field's shape and bounds are checked the same generic way, then the core's and each
+mechanic's invariants (``state_problems``). The compiled engine indexes C arrays with
+these numbers, so nothing reaches it unchecked.
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from .compiler import ir
+from .compiler import ir, schema
+from .compiler.assembly import assemble
+from .compiler.schema import FORMAT, PH_KEEP, PH_OVER, PH_SETUP_KEEP
 from .errors import RailspecError
 
-KEYS = ("format", "variant", "spec_hash", "players", "seed", "rng", "phase", "current", "turn", "decisions",
-        "final_turns", "passes", "deck", "discard", "faceup", "ticket_deck", "offer", "offer_keep", "owner",
-        "hands", "trains", "route_score", "tickets", "setup_offer")
-PHASES = ("setup_keep", "turn", "second_draw", "keep", "over")
-FORMAT = "railspec-state/1"
+#: Kept for callers that read the phase names of the core game.
+PHASES = schema.CORE_PHASES
 
 
 class StateError(RailspecError):
@@ -27,22 +29,98 @@ def _int(value, name: str, low: int, high: int) -> int:
     return value
 
 
-def _ints(value, name: str, low: int, high: int, length: int | None = None) -> list[int]:
+def _list(value, name: str, length: int | None = None, most: int | None = None) -> list:
     if not isinstance(value, list):
         raise StateError(f"state field {name!r}: expected a list, got {type(value).__name__}")
     if length is not None and len(value) != length:
         raise StateError(f"state field {name!r}: expected {length} entries, got {len(value)}")
-    for i, x in enumerate(value):
-        _int(x, f"{name}[{i}]", low, high)
+    if most is not None and len(value) > most:
+        raise StateError(f"state field {name!r}: at most {most} entries, got {len(value)}")
     return value
 
 
-def validate(variant: ir.Variant, state) -> None:
+def _check_field(field: schema.Field, value, dims: dict, players: int, phases) -> None:
+    """One field's shape and the range of each of its values."""
+    if field.kind == "phase":
+        if value not in phases:
+            raise StateError(f"state field 'phase': {value!r} is not one of {', '.join(phases)}")
+        return
+    if field.kind == "u64":
+        low, high = 0, 2**64 - 1
+    else:
+        low = schema.bound_value(field.low, dims, players)
+        high = schema.bound_value(field.high, dims, players)
+
+    def one(v, name: str) -> None:
+        if field.is_scalar:
+            _int(v, name, low, high)
+            return
+        if field.size:
+            _list(v, name, length=dims[field.size])
+        else:
+            _list(v, name, most=dims[field.cap])
+        for i, x in enumerate(v):
+            _int(x, f"{name}[{i}]", low, high)
+    if field.per_player:
+        _list(value, field.name, length=players)
+        for p, v in enumerate(value):
+            one(v, f"{field.name}[{p}]")
+    else:
+        one(value, field.name)
+
+
+def core_problems(variant: ir.Variant, state: dict) -> list[str]:
+    """The core game's invariants of a shape-checked state: the phase and the player to
+    move agree, every card and ticket is where exactly one pile holds it, trains and route
+    points agree with the routes owned."""
+    problems = []
+    players = state["players"]
+    over = state["phase"] == PH_OVER
+    if over != (state["current"] == -1):
+        problems.append("current is -1 exactly when the game is over")
+    if state["offer_keep"] > len(state["offer"]):
+        problems.append(f"offer_keep {state['offer_keep']} does not fit an offer of {len(state['offer'])}")
+    if state["phase"] != PH_KEEP and state["offer"]:
+        problems.append(f"an offer of {len(state['offer'])} tickets outside the keep phase")
+    for p, offer in enumerate(state["setup_offer"]):
+        if len(offer) > variant.deal_regular + variant.deal_long:
+            problems.append(f"player {p} holds a set-up offer of {len(offer)} tickets")
+    loco = len(variant.colours)
+    counted = Counter(state["deck"]) + Counter(c for c in state["faceup"] if c >= 0)
+    for card in range(loco + 1):
+        counted[card] += state["discard"][card] + sum(h[card] for h in state["hands"])
+    for colour in variant.colours:
+        if counted[colour.id] != colour.count:
+            problems.append(f"state has {counted[colour.id]} {colour.name} cards, the variant {colour.count}")
+    if counted[loco] != variant.locomotives:
+        problems.append(f"state has {counted[loco]} locomotives, the variant {variant.locomotives}")
+    owner = state["owner"]
+    for p in range(players):
+        mine = [r for r in variant.routes if owner[r.id] == p]
+        used = sum(r.length for r in mine)
+        if used + state["trains"][p] != variant.trains:
+            problems.append(f"player {p} has {state['trains'][p]} trains left but owns routes of {used} cars "
+                            f"(of {variant.trains})")
+        points = sum(variant.route_points[r.length] for r in mine)
+        if state["route_score"][p] != points:
+            problems.append(f"player {p} has {state['route_score'][p]} route points but owns routes worth {points}")
+    everywhere = list(state["ticket_deck"]) + list(state["offer"])
+    for p in range(players):
+        everywhere += state["tickets"][p] + state["setup_offer"][p]
+    regular = sorted(t.id for t in variant.tickets if not t.long)
+    if sorted(everywhere) != regular:
+        problems.append("state does not hold every ticket exactly once")
+    return problems
+
+
+def validate(variant: ir.Variant, state, registry=None) -> None:
     """Raise :class:`StateError` unless ``state`` is a complete, consistent position of
-    ``variant``: right shapes and ranges, every card and ticket accounted for once."""
+    ``variant``: right shapes and ranges, every card and ticket accounted for once, and
+    every mechanic's invariants kept."""
+    assembly = assemble(variant, registry)
     if not isinstance(state, dict):
         raise StateError("a state is a JSON object")
-    missing = [k for k in KEYS if k not in state]
+    missing = [k for k in assembly.state_keys if k not in state]
     if missing:
         raise StateError(f"state is missing {', '.join(missing)}")
     if state["format"] != FORMAT:
@@ -51,86 +129,38 @@ def validate(variant: ir.Variant, state) -> None:
         raise StateError(f"state is of variant {state['variant']!r} (spec {state['spec_hash']}), "
                          f"not {variant.key!r} (spec {variant.spec_hash})")
     players = _int(state["players"], "players", variant.min_players, variant.max_players)
-    loco = len(variant.colours)
-    cards = loco + 1
-    n_tickets = len(variant.tickets)
-    _int(state["seed"], "seed", 0, 2**64 - 1)
-    _int(state["rng"], "rng", 0, 2**64 - 1)
-    if state["phase"] not in PHASES:
-        raise StateError(f"state field 'phase': {state['phase']!r} is not one of {', '.join(PHASES)}")
-    over = state["phase"] == "over"
-    _int(state["current"], "current", -1 if over else 0, -1 if over else players - 1)
-    _int(state["turn"], "turn", 0, 10**9)
-    _int(state["decisions"], "decisions", 0, 10**9)
-    _int(state["final_turns"], "final_turns", -1, players)
-    _int(state["passes"], "passes", 0, players)
-    deck = _ints(state["deck"], "deck", 0, loco)
-    discard = _ints(state["discard"], "discard", 0, variant.card_total, cards)
-    faceup = _ints(state["faceup"], "faceup", -1, loco, variant.market_size)
-    hands = state["hands"]
-    if not isinstance(hands, list) or len(hands) != players:
-        raise StateError(f"state field 'hands': expected {players} hands")
-    for p, hand in enumerate(hands):
-        _ints(hand, f"hands[{p}]", 0, variant.card_total, cards)
-    counted = Counter(deck) + Counter(c for c in faceup if c >= 0)
-    for card in range(cards):
-        counted[card] += discard[card] + sum(h[card] for h in hands)
-    for colour in variant.colours:
-        if counted[colour.id] != colour.count:
-            raise StateError(f"state has {counted[colour.id]} {colour.name} cards, the variant {colour.count}")
-    if counted[loco] != variant.locomotives:
-        raise StateError(f"state has {counted[loco]} locomotives, the variant {variant.locomotives}")
-    owner = _ints(state["owner"], "owner", -1, players - 1, len(variant.routes))
-    trains = _ints(state["trains"], "trains", 0, variant.trains, players)
-    _ints(state["route_score"], "route_score", 0, 10**6, players)
-    for p in range(players):
-        used = sum(r.length for r in variant.routes if owner[r.id] == p)
-        if used + trains[p] != variant.trains:
-            raise StateError(f"player {p} has {trains[p]} trains left but owns routes of {used} cars "
-                             f"(of {variant.trains})")
-    ticket_deck = _ints(state["ticket_deck"], "ticket_deck", 0, n_tickets - 1)
-    offer = _ints(state["offer"], "offer", 0, n_tickets - 1)
-    _int(state["offer_keep"], "offer_keep", 0, len(offer))
-    if len(offer) > variant.max_offer:
-        raise StateError(f"state field 'offer': at most {variant.max_offer} tickets")
-    held = state["tickets"]
-    setup_offer = state["setup_offer"]
-    if not isinstance(held, list) or len(held) != players or not isinstance(setup_offer, list) \
-            or len(setup_offer) != players:
-        raise StateError(f"state fields 'tickets' and 'setup_offer' need {players} lists")
-    everywhere = list(ticket_deck) + list(offer)
-    for p in range(players):
-        everywhere += _ints(held[p], f"tickets[{p}]", 0, n_tickets - 1)
-        everywhere += _ints(setup_offer[p], f"setup_offer[{p}]", 0, n_tickets - 1, None)
-        if len(setup_offer[p]) > variant.max_offer:
-            raise StateError(f"state field 'setup_offer[{p}]': at most {variant.max_offer} tickets")
-    regular = sorted(t.id for t in variant.tickets if not t.long)
-    if sorted(everywhere) != regular:
-        raise StateError("state does not hold every ticket exactly once")
+    for field in assembly.exported_fields:
+        _check_field(field, state[field.name], assembly.dims, players, assembly.phases)
+    problems = core_problems(variant, state)
+    for mechanic, rule in assembly.present:
+        problems += mechanic.state_problems(variant, rule, state)
+    if problems:
+        raise StateError(problems[0])
 
 
-def observation(variant: ir.Variant, state: dict, player: int) -> dict:
-    """One player's view: private parts of that player only, public parts of everyone."""
+def observation(variant: ir.Variant, state: dict, player: int, registry=None) -> dict:
+    """One player's view, field by field as the schema's views say: public fields as they
+    are; hidden ones as their size at most; per-player private ones as the player's own
+    entry (under the view's alias) plus everyone's size; an offer being decided on to the
+    player deciding only."""
     players = state["players"]
-    if not isinstance(player, int) or not 0 <= player < players:
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
         raise ValueError(f"no player {player!r} in a {players}-player game")
-    in_offer = state["phase"] == "keep" and state["current"] == player
-    return {
-        "player": player,
-        "current": state["current"],
-        "phase": state["phase"],
-        "hand": list(state["hands"][player]),
-        "tickets": list(state["tickets"][player]),
-        "offer": list(state["setup_offer"][player]) if state["phase"] == "setup_keep"
-        else (list(state["offer"]) if in_offer else []),
-        "faceup": list(state["faceup"]),
-        "owner": list(state["owner"]),
-        "trains": list(state["trains"]),
-        "route_score": list(state["route_score"]),
-        "hand_sizes": [sum(h) for h in state["hands"]],
-        "ticket_counts": [len(t) for t in state["tickets"]],
-        "deck_size": len(state["deck"]),
-        "discard": list(state["discard"]),
-        "ticket_deck_size": len(state["ticket_deck"]),
-        "final_turns": state["final_turns"],
-    }
+    out: dict = {"player": player}
+    for field in assemble(variant, registry).exported_fields:
+        view = field.view
+        value = state[field.name]
+        if view.kind == "public":
+            out[field.name] = schema.copy_value(field, value)
+        elif view.kind == "decider":
+            deciding = state["current"] == player and state["phase"] not in (PH_OVER, PH_SETUP_KEEP)
+            out[view.alias or field.name] = schema.copy_value(field, value) if deciding else []
+        elif view.kind == "own":
+            own = value[player]
+            out[view.alias or field.name] = list(own) if isinstance(own, list) else own
+        if view.summary:
+            if field.per_player:
+                out[view.summary] = [sum(v) if view.summary_of == "sum" else len(v) for v in value]
+            else:
+                out[view.summary] = sum(value) if view.summary_of == "sum" else len(value)
+    return out

@@ -17,17 +17,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .rng import SplitMix64
+from .rng import agent_for
 
 FORMAT = "railspec-trace/1"
-AGENT_SALT = 0xD1B54A32D192ED03
 
 
 def record(variant, players: int, seed: int, engine: str = "compiled") -> list[dict]:
     """Play one seeded random game and return its trace records."""
     seed = int(seed) % 2**64
     game = variant.new_game(players=players, seed=seed, engine=engine)
-    agent = SplitMix64(seed ^ AGENT_SALT)
+    agent = agent_for(seed)
     lines: list[dict] = [{"type": "header", "format": FORMAT, "variant": variant.key,
                           "spec_hash": variant.spec_hash, "players": players, "seed": seed}]
     step = 0

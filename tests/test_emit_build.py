@@ -19,7 +19,7 @@ import pytest
 from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler import build as build_stage
 from railspec.compiler.build import build
-from railspec.compiler.emit import emit, py_literal, template_hash
+from railspec.compiler.emit import emit, py_literal, source_hash
 from railspec.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,11 +119,22 @@ def test_emit_does_not_depend_on_hash_seed():
 
 
 def test_header(usa):
-    lines = emit(usa).splitlines()
+    source = emit(usa)
+    lines = source.splitlines()
     assert lines[0] == "# generated from spec/usa.rail — do not edit"
     assert lines[1] == f"# spec hash: {usa.spec_hash}"
-    assert lines[2] == f"# template hash: {template_hash()}"
+    assert lines[2] == "# mechanics: multi_track, longest_path"
+    assert lines[3] == f"# source hash: {source_hash(source)}"
     assert any(line.startswith("# cython: language_level=3") for line in lines[:6])
+
+
+def test_source_hash_is_a_hash_of_the_text(usa, tiny):
+    """The header's hash changes with any change of the text, and only then."""
+    a, b = emit(usa), emit(tiny)
+    assert source_hash(a) != source_hash(b)
+    assert f"SOURCE_HASH = '{source_hash(a)}'" in a
+    placeholder = a.replace(source_hash(a), "@SOURCE-HASH@")
+    assert hashlib.sha256(placeholder.encode()).hexdigest()[:16] == source_hash(a)
 
 
 @pytest.mark.parametrize("pyx", sorted(GENERATED.glob("*.pyx")), ids=lambda p: p.stem)
@@ -252,7 +263,7 @@ def test_stock_module_is_used_when_current(usa):
         import railspec.generated.usa as stock
     except ImportError:
         pytest.skip("the stock module is not built (pip install -e .)")
-    if stock.TEMPLATE_HASH != template_hash() or stock.SPEC_HASH != usa.spec_hash:
+    if stock.SOURCE_HASH != source_hash(emit(usa)) or stock.SPEC_HASH != usa.spec_hash:
         pytest.skip("the installed stock module is stale: reinstall with pip install -e .")
     assert build(usa, emit(usa)) is stock
     assert build_stage.last_build_kind == "stock"
@@ -269,7 +280,7 @@ BREAKDOWN_KEYS = ["routes", "tickets", "tickets_completed", "longest_path", "lon
 def test_module_constants(usa, usa_module):
     assert usa_module.VARIANT_KEY == "usa"
     assert usa_module.SPEC_HASH == usa.spec_hash
-    assert usa_module.TEMPLATE_HASH == template_hash()
+    assert usa_module.SOURCE_HASH == source_hash(emit(usa))
     assert usa_module.N_ACTIONS == len(usa.actions)
 
 
@@ -359,7 +370,8 @@ def test_legal_actions_into_checks_the_buffer(usa_module):
 
 def test_playout_shape_and_determinism(usa_module):
     a = usa_module.playout(20, 4, 1)
-    assert list(a) == ["totals", "tickets_completed", "longest_path", "decisions", "turns", "stalled"]
+    assert list(a) == ["totals", "routes", "tickets", "tickets_completed", "longest_path", "longest_bonus",
+                       "decisions", "turns", "stalled"]
     assert a == usa_module.playout(20, 4, 1)
     assert len(a["totals"]) == 20 and all(len(row) == 4 for row in a["totals"])
     assert all(isinstance(s, bool) for s in a["stalled"])

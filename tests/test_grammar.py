@@ -19,6 +19,8 @@ from railspec.compiler import ast, check_file, stock_path
 from railspec.compiler import ir
 from railspec.compiler.check import check
 from railspec.compiler.parse import parse
+from railspec.mechanics.ferry_cards import DRAW_FERRY
+from railspec.mechanics.stations import BUILD_STATION
 
 # A small valid variant, statement by statement: a test replaces the ones it is about and
 # adds lines of its own. Six cities in a row, every pair a ticket (twice, with different
@@ -98,9 +100,9 @@ def test_ferry_cards_italy_new_components_and_special_rules():
     """Italy, 'Novos componentes' (10 ferry cards) and 'Comprar 1 carta de Balsa' (at most 2
     in hand): `ferry cards 10 max 2` and `action draw ferry card`."""
     v = checked(mini("ferry cards 10 max 2\naction draw ferry card"))
-    assert (v.ferry_cards, v.ferry_hand_limit) == (10, 2)
+    assert (v.rule("ferry_cards").cards, v.rule("ferry_cards").hand_limit) == (10, 2)
     assert "ferry_cards" in v.mechanics
-    assert [a.name for a in v.actions if a.kind == ir.DRAW_FERRY] == ["draw ferry card"]
+    assert [a.name for a in v.actions if a.kind == DRAW_FERRY] == ["draw ferry card"]
 
 
 def test_trains_per_player_usa_and_amsterdam_setting_up():
@@ -113,8 +115,9 @@ def test_stations_with_costs_europe_build_a_station():
     """Europe, 'Costruire una Stazione Ferroviaria': 3 stations costing 1, 2 and 3 cards, and
     'Calcolo dei punteggi': 4 points per unused station."""
     v = checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4"))
-    assert (v.stations, v.station_costs, v.station_bonus) == (3, (1, 2, 3), 4)
-    builds = [a for a in v.actions if a.kind == ir.BUILD_STATION]
+    stations = v.rule("stations")
+    assert (stations.count, stations.costs, stations.bonus) == (3, (1, 2, 3), 4)
+    builds = [a for a in v.actions if a.kind == BUILD_STATION]
     assert {a.colour_cards + a.locomotives for a in builds} == {1, 2, 3}
     assert "build station Alpha 1red" in [a.name for a in builds]
 
@@ -160,7 +163,7 @@ def test_zones_are_dead_ends_italy_neighbouring_countries():
     assert v3.ticket_named("Francia-Austria").points == 14
     # a station is never built on a zone
     v2 = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nstations 3 cost 1 2 3\naction build station"))
-    assert not any("Svizzera" in a.name for a in v2.actions if a.kind == ir.BUILD_STATION)
+    assert not any("Svizzera" in a.name for a in v2.actions if a.kind == BUILD_STATION)
 
 
 def test_zone_with_two_end_points_pennsylvania_ferries():
@@ -185,13 +188,13 @@ def test_regions_and_double_count_regions_italy_region_bonus():
                 "region Trentino-Alto Adige: Delta, Epsilon, Zeta\n"
                 "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56")
     v = checked(text)
-    regions = {r.name: r for r in v.regions}
+    regions = {r.name: r for r in v.rule("regions").regions}
     assert list(regions) == ["Sicilia", "Puglia", "Emilia-Romagna", "Friuli-Venezia Giulia", "Trentino-Alto Adige"]
     sicilia = regions["Sicilia"]
     assert sicilia.counts_double and not regions["Emilia-Romagna"].counts_double
     assert [v.cities[c].name for c in sicilia.cities] == ["Palermo", "Messina", "Catania"]
-    assert v.city_named("Messina").region == sicilia.id
-    assert v.city_named("Gamma").region == regions["Friuli-Venezia Giulia"].id
+    assert v.city_named("Messina").id in sicilia.cities
+    assert v.city_named("Gamma").id in regions["Friuli-Venezia Giulia"].cities
     assert "regions" in v.mechanics
 
 
@@ -199,9 +202,10 @@ def test_region_points_table_italy_open_ended():
     """Italy, 'Fim da partida e bônus das regiões': 5 regions 1 point … 15 or more 56."""
     v = checked(mini("region Sicilia double: Alpha, Beta\n"
                      "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56"))
-    assert v.region_points[0] == (5, 1, False)
-    assert v.region_points[-1] == (15, 56, True)
-    assert len(v.region_points) == 11
+    points = v.rule("regions").points
+    assert points[0] == (5, 1, False)
+    assert points[-1] == (15, 56, True)
+    assert len(points) == 11
 
 
 def test_route_length_colour_and_gray_usa_claiming_routes():
@@ -242,7 +246,7 @@ def test_wave_spaces_italy_controlar_uma_rota():
     one ferry card covering up to two of them."""
     v = checked(mini("ferry cards 10 max 2\naction draw ferry card\nroute Alpha - Gamma 4 gray waves 2"))
     r = v.route_named("Alpha-Gamma")
-    assert r.wave_spaces == 2 and "waves" in v.mechanics
+    assert r.wave_spaces == 2 and "ferry_cards" in v.mechanics
     pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
     assert any(a.ferry_cards == 1 and a.colour_cards == 2 and a.locomotives == 0 for a in pays)
 
@@ -254,8 +258,8 @@ def test_goods_routes_and_ranking_amsterdam():
     v = checked(mini("goods cards 16\nroute Alpha - Gamma 3 red goods\n"
                      "goods ranking 2 players: 8 4\ngoods ranking 3 players: 8 5 2\n"
                      "goods ranking 4 players: 8 6 4 2", players="players 2..4"))
-    assert v.goods_cards == 16 and v.route_named("Alpha-Gamma").goods
-    assert v.goods_ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
+    assert v.rule("goods").cards == 16 and v.route_named("Alpha-Gamma").goods
+    assert v.rule("goods").ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
     assert "goods" in v.mechanics
 
 
@@ -265,7 +269,7 @@ def test_shares_and_companies_pennsylvania_quote_azionistiche():
     v = checked(mini("company PRR shares 15 points 30 21 14 9 6\ncompany B&O shares 10 points 20 14 9 5 2\n"
                      'company "Erie Lackawanna" shares 8 points 16 10 5 1\n'
                      'route Alpha - Gamma 4 red shares PRR, B&O, "Erie Lackawanna"'))
-    assert [(c.name, c.shares, c.points) for c in v.companies] == [
+    assert [(c.name, c.shares, c.points) for c in v.rule("shares").companies] == [
         ("PRR", 15, (30, 21, 14, 9, 6)), ("B&O", 10, (20, 14, 9, 5, 2)), ("Erie Lackawanna", 8, (16, 10, 5, 1))]
     assert v.route_named("Alpha-Gamma").companies == (0, 1, 2)
     assert "take share B&O" in [a.name for a in v.actions]
@@ -308,11 +312,14 @@ def test_triple_route_italy_double_and_triple_routes():
 def test_tracks_usable_usa_double_routes_note():
     """USA, 'Claiming routes', Important Note: in 2 or 3 player games only one track of a
     double route is used; Amsterdam: only in 2-player games."""
-    v = checked(mini("tracks usable 1 for 2..3 players"))
-    assert v.tracks_usable == ((2, 3, 1),)
-    assert [v.tracks_usable_for(n) for n in (2, 3, 4, 5)] == [1, 1, 3, 3]
-    v = checked(mini("tracks usable 1 for 2 players", players="players 2..4"))
-    assert v.tracks_usable == ((2, 2, 1),)
+    double = "route Alpha - Beta 2 gray\n"
+    v = checked(mini(double + "tracks usable 1 for 2..3 players"))
+    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
+    assert [v.rule("multi_track").usable(n) for n in (2, 3, 4, 5)] == [1, 1, 3, 3]
+    v = checked(mini(double + "tracks usable 1 for 2 players", players="players 2..4"))
+    assert v.rule("multi_track").tracks_usable == ((2, 2, 1),)
+    # the rule belongs to double routes: a map without one has no multi-track rule
+    assert checked(mini("tracks usable 1 for 2..3 players")).rule("multi_track") is None
 
 
 # --- tickets -------------------------------------------------------------------------------------
@@ -332,7 +339,7 @@ def test_long_tickets_europe_setting_up():
     longs = "\n".join(f"ticket long Alpha - Zeta {20 + i}" for i in range(6))
     text = mini(longs + "\nreturned long removed", deal="deal tickets 3 long 1 keep 2")
     v = checked(text)
-    assert (v.deal_regular, v.deal_long, v.deal_keep, v.returned_long) == (3, 1, 2, "removed")
+    assert (v.deal_regular, v.deal_long, v.deal_keep, v.rule("long_tickets").returned) == (3, 1, 2, "removed")
     assert sum(t.long for t in v.tickets) == 6 and "long_tickets" in v.mechanics
     assert v.max_offer == 4
     (stmt,) = statements("ticket long Lisboa - Danzig 20", ast.Ticket)
@@ -342,9 +349,11 @@ def test_long_tickets_europe_setting_up():
 def test_returned_tickets_italy_preparacao():
     """Italy, 'Preparação': the discarded tickets are shuffled and put under the deck."""
     v = checked(mini("returned tickets shuffled bottom"))
-    assert v.returned_tickets == "shuffled_bottom"
-    assert checked(mini("returned tickets bottom")).returned_tickets == "bottom"
-    assert checked(mini()).returned_tickets == "bottom"
+    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (True, True)
+    assert checked(mini("returned tickets bottom")).rule("shuffled_returns") is None
+    assert checked(mini()).rule("shuffled_returns") is None
+    v = checked(mini("returned setup shuffled bottom"))
+    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (False, True)
 
 
 # --- set-up and actions -----------------------------------------------------------------------------
@@ -412,13 +421,13 @@ def test_route_points_europe_lengths_6_and_8():
 def test_longest_path_usa_calculating_scores():
     """USA, 'Calculating Scores': the Longest Continuous Path bonus of 10 points."""
     v = checked(mini("longest path 10"))
-    assert v.longest_path_bonus == 10 and "longest_path" in v.mechanics
-    assert checked(mini()).longest_path_bonus == 0
+    assert v.rule("longest_path").bonus == 10 and "longest_path" in v.mechanics
+    assert checked(mini()).rule("longest_path") is None
 
 
 def test_station_bonus_europe_calcolo_dei_punteggi():
     """Europe, 'Calcolo dei punteggi': four points for every station kept."""
-    assert checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4")).station_bonus == 4
+    assert checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4")).rule("stations").bonus == 4
 
 
 def test_goods_ranking_per_player_count_amsterdam():
@@ -436,17 +445,19 @@ def test_company_table_pennsylvania_calcolare_il_punteggio():
 def test_globetrotter_pennsylvania():
     """Pennsylvania, 'Calcolare il punteggio': the Globetrotter bonus of 15 points."""
     v = checked(mini("globetrotter 15"))
-    assert v.globetrotter == 15 and "globetrotter" in v.mechanics
+    assert v.rule("globetrotter").bonus == 15 and "globetrotter" in v.mechanics
 
 
 def test_tiebreak_europe_and_amsterdam():
     """Europe, 'Calcolo dei punteggi': most tickets, then fewest stations, then the European
-    Express; Amsterdam: most contracts; USA default: most tickets, then longest path."""
+    Express; Amsterdam: most contracts. Without the statement: most tickets (docs/language.md)."""
     v = checked(mini("stations 3 cost 1 2 3\naction build station\nlongest path 10\n"
                      "tiebreak most tickets, fewest stations, longest path"))
     assert v.tiebreaks == ("most_tickets", "fewest_stations", "longest_path")
     assert checked(mini("tiebreak most tickets")).tiebreaks == ("most_tickets",)
-    assert checked(mini("longest path 10")).tiebreaks == ("most_tickets", "longest_path")
+    assert checked(mini("longest path 10")).tiebreaks == ("most_tickets",)
+    assert checked(mini("longest path 10\ntiebreak most tickets, longest path")).tiebreaks == \
+        ("most_tickets", "longest_path")
 
 
 # --- extends -------------------------------------------------------------------------------------
@@ -488,8 +499,8 @@ def test_extends_overrides_keyed_statements_in_place(tmp_path):
     v = check_file(tmp_path / "child.rail")
     assert [(c.name, c.count) for c in v.colours] == [("red", 12), ("blue", 10), ("green", 12)]
     assert (v.draw_tickets, v.draw_tickets_keep) == (4, 1)
-    assert v.returned_setup == "removed" and v.returned_tickets == "bottom"
-    assert "tickets_removed" in v.mechanics
+    assert (v.rule("removed_tickets").setup, v.rule("removed_tickets").draws) == (True, False)
+    assert "removed_tickets" in v.mechanics
 
 
 def test_extends_a_sibling_file(tmp_path):
@@ -584,7 +595,7 @@ def test_usa_counts(usa):
     assert usa.card_total == 110
     assert [c.count for c in usa.colours] == [12] * 8 and usa.locomotives == 14
     assert usa.route_points == (0, 1, 2, 4, 7, 10, 15)
-    assert (usa.trains, usa.hand, usa.deal_regular, usa.deal_keep, usa.longest_path_bonus) == (45, 4, 3, 2, 10)
+    assert (usa.trains, usa.hand, usa.deal_regular, usa.deal_keep, usa.rule("longest_path").bonus) == (45, 4, 3, 2, 10)
     groups = Counter(r.group for r in usa.routes)
     assert len(groups) == 78 and sum(1 for n in groups.values() if n == 2) == 22
     assert sum(1 for r in usa.routes if r.colour == ir.GRAY) == 44

@@ -115,13 +115,15 @@ def test_europe_tunnels_ferries_stations():
     assert sum(r.tunnel for r in v.routes) == 18
     assert Counter(r.ferry_locomotives for r in v.routes if r.ferry_locomotives) == {1: 9, 2: 4}
     assert all(r.colour == ir.GRAY for r in v.routes if r.ferry_locomotives)
-    assert (v.stations, v.station_costs, v.station_bonus) == (3, (1, 2, 3), 4)
+    stations = v.rule("stations")
+    assert (stations.count, stations.costs, stations.bonus) == (3, (1, 2, 3), 4)
     assert (v.deal_regular, v.deal_long, v.deal_keep) == (3, 1, 2)
     assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
-    assert (v.returned_tickets, v.returned_long) == ("bottom", "removed")
-    assert v.longest_path_bonus == 10
+    assert (v.rule("removed_tickets").setup, v.rule("removed_tickets").draws) == (True, False)
+    assert v.rule("shuffled_returns") is None and v.rule("long_tickets").returned == "removed"
+    assert v.rule("longest_path").bonus == 10
     assert v.tiebreaks == ("most_tickets", "fewest_stations", "longest_path")
-    assert v.tracks_usable == ((2, 3, 1),)
+    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
     # the rulebook's table; 5 and 7 are filled in (no route has those lengths)
     assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18, 21)
     assert not {5, 7} & {r.length for r in v.routes}
@@ -133,12 +135,13 @@ def test_europe_tunnels_ferries_stations():
 
 def test_pennsylvania_companies_and_shares():
     v = load_ir("pennsylvania")
-    tables = {c.shares: c.points for c in v.companies}
+    companies = v.rule("shares").companies
+    tables = {c.shares: c.points for c in companies}
     assert tables == {2: (7, 4), 3: (8, 5), 4: (9, 5), 5: (10, 6, 3), 6: (12, 7, 3), 7: (15, 9, 5),
                       8: (16, 10, 5, 1), 10: (20, 14, 9, 5, 2), 15: (30, 21, 14, 9, 6)}
-    assert len(v.companies) == 9 and sum(c.shares for c in v.companies) == 60
+    assert len(companies) == 9 and sum(c.shares for c in companies) == 60
     assert sum(bool(r.companies) for r in v.routes) == 87
-    assert v.globetrotter == 15 and v.longest_path_bonus == 0
+    assert v.rule("globetrotter").bonus == 15 and v.rule("longest_path") is None
     assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (5, 3, 4, 1)
     assert sum(t.points for t in v.tickets) == 508
     assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18)
@@ -158,24 +161,26 @@ def test_pennsylvania_ontario_ferries():
 
 def test_italy_regions_ferries_zones():
     v = load_ir("italy")
-    assert len(v.regions) == 17
-    assert sorted(g.name for g in v.regions if g.counts_double) == ["Puglia", "Sardegna", "Sicilia"]
-    assert all(c.region >= 0 for c in v.cities if not c.zone)
-    assert v.region_points == ((5, 1, False), (6, 2, False), (7, 4, False), (8, 7, False), (9, 11, False),
+    regions = v.rule("regions").regions
+    assert len(regions) == 17
+    assert sorted(g.name for g in regions if g.counts_double) == ["Puglia", "Sardegna", "Sicilia"]
+    in_a_region = {c for g in regions for c in g.cities}
+    assert all(c.id in in_a_region for c in v.cities if not c.zone)
+    assert v.rule("regions").points == ((5, 1, False), (6, 2, False), (7, 4, False), (8, 7, False), (9, 11, False),
                                (10, 16, False), (11, 22, False), (12, 29, False), (13, 37, False),
                                (14, 46, False), (15, 56, True))
     waves = [r for r in v.routes if r.wave_spaces]
     assert len(waves) == 21 and all(r.colour == ir.GRAY for r in waves)
     assert all(r.wave_spaces for r in v.routes if r.colour == ir.GRAY)  # every gray route is a ferry
-    assert (v.ferry_cards, v.ferry_hand_limit) == (10, 2)
+    assert (v.rule("ferry_cards").cards, v.rule("ferry_cards").hand_limit) == (10, 2)
     assert sorted(c.name for c in v.cities if c.zone) == ["Austria", "Croazia", "Francia", "Monaco", "Svizzera"]
     n = names(v)
     triple = [r for r in v.routes if r.tracks == 3]
     assert {(n[r.a], n[r.b]) for r in triple} == {("Napoli", "Roma")}
     assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (5, 3, 4, 1)
-    assert v.returned_tickets == "shuffled_bottom"
-    assert v.longest_path_bonus == 0 and v.globetrotter == 0
-    assert v.tracks_usable == ((2, 3, 1),)
+    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (True, True)
+    assert v.rule("longest_path") is None and v.rule("globetrotter") is None
+    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
     assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18)
     assert sum(t.points for t in v.tickets) == 677
     # the source's ticket 55 names end-point 1001: the zone Francia
@@ -188,9 +193,9 @@ def test_amsterdam_rules():
     v = load_ir("amsterdam")
     assert (v.min_players, v.max_players, v.trains, v.hand) == (2, 4, 16, 2)
     assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (2, 1, 2, 1)
-    assert v.goods_cards == 16
-    assert v.goods_ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
-    assert v.tracks_usable == ((2, 2, 1),)
+    assert v.rule("goods").cards == 16
+    assert v.rule("goods").ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
+    assert v.rule("multi_track").tracks_usable == ((2, 2, 1),)
     assert v.tiebreaks == ("most_tickets",)
     assert v.route_points == (0, 1, 2, 4, 7)
 

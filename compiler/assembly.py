@@ -1,0 +1,114 @@
+"""The core game and a variant's mechanics, assembled into one description of its engine.
+
+Both engines and the state validator work from an :class:`Assembly`: the state fields
+(the core's, then each mechanic's in registry order), the dimensions that size them, the
+phases and action kinds (ids in the same order), and the columns of a score breakdown.
+Nothing here is per-engine: the emitter turns it into C, the reference interpreter and
+``state_format`` read it as it is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import UnsupportedMechanicError
+from . import ir, schema
+
+
+@dataclass(frozen=True)
+class Assembly:
+    variant: ir.Variant
+    registry: object
+    present: tuple            # (mechanic, rule) for each mechanic the variant uses, registry order
+    fields: tuple[schema.Field, ...]
+    dims: dict
+    phases: tuple[str, ...]
+    kinds: tuple[str, ...]    # action kinds; a kind's code is its index
+    score_items: tuple        # ScoreItem, the core's then the mechanics', then total
+
+    def kind_code(self, kind: str) -> int:
+        return self.kinds.index(kind)
+
+    @property
+    def exported_fields(self) -> list[schema.Field]:
+        return schema.exported(self.fields)
+
+    @property
+    def state_keys(self) -> tuple[str, ...]:
+        return schema.state_keys(self.fields)
+
+    @property
+    def breakdown_keys(self) -> tuple[str, ...]:
+        return tuple(item.name for item in self.score_items)
+
+
+def core_dimensions(variant: ir.Variant) -> dict[str, int]:
+    """The sizes of the core's state fields, by the names the schema and the compiled
+    module use. A capacity is at least 1 (C has no empty arrays)."""
+    colours = len(variant.colours)
+    return {
+        "N_COLOURS": colours,
+        "N_CARDS": colours + 1,
+        "LOCO": colours,
+        "CARD_TOTAL": variant.card_total,
+        "DECK_CAP": max(1, variant.card_total),
+        "N_ROUTES": len(variant.routes),
+        "ROUTE_CAP": max(1, len(variant.routes)),
+        "ROUTE_WORDS": max(1, (len(variant.routes) + 63) // 64),
+        "N_NODES": variant.node_count,
+        "NODE_CAP": max(1, variant.node_count),
+        "N_TICKETS": len(variant.tickets),
+        "TICKET_CAP": max(1, len(variant.tickets)),
+        "NP_MIN": variant.min_players,
+        "NP_MAX": variant.max_players,
+        "MARKET": variant.market_size,
+        "MARKET_CAP": max(1, variant.market_size),
+        "MAX_OFFER": variant.max_offer,
+        "OFFER_CAP": max(1, variant.max_offer),
+        "TRAINS": variant.trains,
+        "ROUTE_SCORE_MAX": sum(variant.route_points[r.length] for r in variant.routes),
+    }
+
+
+def refuse_unimplemented(variant: ir.Variant, registry, who: str = "the engines do") -> None:
+    """Raise UnsupportedMechanicError naming every mechanic the variant uses that the
+    engines do not implement yet (located at the first statement that uses one)."""
+    missing = registry.unimplemented(variant)
+    if missing:
+        names = ", ".join(m.name for m, _ in missing)
+        span = next((getattr(rule, "span", None) for _, rule in missing if getattr(rule, "span", None)), None)
+        raise UnsupportedMechanicError(f"{variant.name}: {who} not implement {names} yet", span)
+
+
+def assemble(variant: ir.Variant, registry=None) -> Assembly:
+    """The assembly of a variant (cached per variant and registry)."""
+    if registry is None:
+        from ..mechanics import default_registry
+        registry = default_registry()
+    return _assemble(variant, registry)
+
+
+@lru_cache(maxsize=64)
+def _assemble(variant: ir.Variant, registry) -> Assembly:
+    from ..mechanics import CORE_SCORE_ITEMS, ScoreItem
+    present = tuple(registry.present(variant))
+    fields = list(schema.CORE_FIELDS)
+    dims = core_dimensions(variant)
+    phases = list(schema.CORE_PHASES)
+    kinds = list(ir.CORE_KINDS)
+    items = list(CORE_SCORE_ITEMS)
+    for mechanic, rule in present:
+        if not mechanic.implemented:
+            continue
+        fields.extend(mechanic.state_fields)
+        dims.update(mechanic.dimensions(variant, rule))
+        phases.extend(mechanic.phases)
+        kinds.extend(mechanic.kinds)
+        items.extend(mechanic.score_items)
+    items.append(ScoreItem("total", "the sum of the items that count", False))
+    for what, names in (("state field", [f.name for f in fields]), ("phase", phases), ("action kind", kinds),
+                        ("score item", [i.name for i in items])):
+        if len(set(names)) != len(names):
+            raise ValueError(f"{variant.name}: a {what} is declared twice: {sorted(names)}")
+    return Assembly(variant=variant, registry=registry, present=present, fields=tuple(fields), dims=dims,
+                    phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items))

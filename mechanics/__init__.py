@@ -1,0 +1,310 @@
+"""Mechanics: the unit of change of the Ticket to Ride family.
+
+The core game (train cards and the face-up market, claiming routes, destination tickets,
+the end of the game) lives in the compiler's templates and the reference interpreter.
+Everything a map adds on top of it is a *mechanic*: tunnels, stations, the longest-path
+bonus, double routes… Each mechanic is one subpackage of this package, whose class
+declares everything about it in one place:
+
+=====================  ==================================================================
+part                   what it is
+=====================  ==================================================================
+``rule``               its record in the IR (a frozen dataclass, subclass of ``ir.Rule``)
+``check``              its checker stage: the spec's statements to its record, located errors
+``state_fields``       its fields of the state schema (``compiler/schema.py``)
+``phases``, ``kinds``  the decision phases and action kinds it adds
+``actions``            its entries of the action catalogue
+``tables``             the constants and tables it hands the emitter
+``hooks``              the hooks its template fragments (``templates/<hook>.pyx.j2``) fill
+``reference``          its plain-Python implementation of the same hooks
+``score_items``        the columns it adds to a score breakdown
+``tiebreaks``          the tie-break keys it defines
+``position_keys``      the keys it adds to a described position
+``state_problems``     the invariants it adds (state validation and conformance)
+=====================  ==================================================================
+
+Both engines call the mechanics a variant uses at the fixed hook points of :data:`HOOKS`,
+in registry order; a mechanic the spec does not use leaves no code in its module. Which
+mechanics the engines support follows from the registry (``Mechanic.implemented``) and is
+checked once, at load.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, ClassVar
+
+from ..compiler import ir
+from ..compiler.schema import Field
+
+
+# --- hook points --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hook:
+    """A fixed point where both engines call the mechanics.
+
+    ``compiled``: where the generated module renders the fragments, and the C names a
+    fragment may use there. ``reference``: the method of a mechanic's reference class
+    that the interpreter calls at the same point (None for a hook of the compiled engine
+    only)."""
+
+    name: str
+    compiled: str
+    reference: str | None
+
+
+HOOKS: tuple[Hook, ...] = (
+    Hook("definitions", "module level, before the legal-move code: C structs and functions of the mechanic",
+         None),
+    Hook("engine_methods", "the body of the Engine class: Python methods over `self.s`",
+         "methods: dict name -> callable(state, *args), exposed on the reference engine"),
+    Hook("derive", "after set-up and after a state is loaded: recompute derived fields of `s`", None),
+    Hook("setup_piles", "set-up, after the train and ticket decks are shuffled (`s`)",
+         "setup_piles(state)"),
+    Hook("setup_offer", "set-up, after player `p` is dealt regular tickets (`s`, `p`)",
+         "setup_offer(state, player)"),
+    Hook("returned_tickets", "return_tickets(): `items[0:n]` are about to go under the ticket deck in "
+         "this order; a fragment may reorder them or take some (lowering `n`); `at_setup`",
+         "returned_tickets(state, tickets, at_setup) -> the tickets still going under the deck"),
+    Hook("route_open", "legal claims, per free route `r` short enough for player `p`: `continue` to skip it",
+         "route_open(state, route, player) -> bool"),
+    Hook("claim_block", "legal claims, per payment block `b` of route `r`: `continue` to skip the block",
+         "payment_ok(state, action, player) -> bool"),
+    Hook("turn_actions", "legal_turn(), after the ticket draw: append legal ids to `out[n]` (ascending)",
+         "turn_actions(state) -> legal ids, ascending"),
+    Hook("phase_legal", "legal(): `if phase == PH_X: return …` for the mechanic's own phases",
+         "phase_legal: dict phase -> callable(state) -> legal ids"),
+    Hook("apply", "apply_action(): `if kind == K_X: …; return` for the mechanic's own kinds",
+         "apply: dict kind -> callable(state, action)"),
+    Hook("claim_pay", "claim(), after the colour cards and locomotives are paid (`s`, `p`, `action`)",
+         "claim_pay(state, action)"),
+    Hook("before_claim_completes", "claim(), after payment and before ownership: `return` leaves the "
+         "claim pending in a phase of the mechanic (`s`, `p`, `r`, `action`)",
+         "before_claim_completes(state, action) -> False to leave the claim pending"),
+    Hook("after_claim", "complete_claim(), after the route is owned; may open a phase (`s`, `p`, `r`)",
+         "after_claim(state, route, player)"),
+    Hook("end_of_turn", "end_turn(), before the market is refilled (`s`)", "end_of_turn(state)"),
+    Hook("game_over", "end_turn(), as the phase becomes over (`s`)", "game_over(state)"),
+    Hook("score_graph", "score(), player `p`'s network `parent` (union-find over nodes) is built from "
+         "the routes; a fragment may join more nodes before tickets are checked",
+         "score_graph(state, player, network)"),
+    Hook("score_player", "score(), after player `p`'s routes and tickets; fills `row[B_…]` of its items",
+         "score_player(state, player, row, network)"),
+    Hook("score_awards", "score(), after every player's row (`out`, `s.players`): cross-player awards",
+         "score_awards(state, rows)"),
+)
+HOOK_NAMES = tuple(h.name for h in HOOKS)
+
+
+# --- what a mechanic declares ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """A column of the score breakdown. ``in_total`` items add up to ``total``."""
+
+    name: str
+    doc: str
+    in_total: bool
+    owner: str = "core"
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A tie-break key a spec may name (``tiebreak most tickets, …``): among players still
+    tied, those with the highest ``key(row)`` stay. ``words`` is how a spec writes it;
+    ``unavailable`` is the checker's message when the spec names the key without using
+    its mechanic."""
+
+    name: str
+    words: str
+    doc: str
+    key: Callable[[dict], int]
+    owner: str = "core"
+    unavailable: str = ""
+
+
+@dataclass(frozen=True)
+class PositionKey:
+    """A key of a seat in a described position (DESIGN.md, "Positions and traces")."""
+
+    name: str
+    doc: str
+
+
+@dataclass
+class Tables:
+    """What a mechanic hands the emitter: C constants, ``static const int`` tables, bitset
+    tables, and template variables for its own fragments."""
+
+    constants: list[tuple[str, int]] = field(default_factory=list)
+    arrays: list[tuple[str, list[int]]] = field(default_factory=list)
+    bitsets: list[tuple[str, list[int]]] = field(default_factory=list)
+    context: dict = field(default_factory=dict)
+
+
+#: The parts every implemented mechanic must define in its own class body.
+PARTS = ("rule", "check", "state_fields", "phases", "kinds", "actions", "tables", "hooks", "reference",
+         "score_items", "tiebreaks", "position_keys", "state_problems")
+#: The parts a mechanic the engines do not implement yet defines: its language, its IR
+#: record and its catalogue entries (the catalogue is part of the IR).
+LANGUAGE_PARTS = ("rule", "check", "actions")
+
+
+class Mechanic:
+    """A mechanic: subclass it, define every part of :data:`PARTS` in the class body (an
+    empty tuple where a part does not apply), and add an instance to a registry.
+
+    ``implemented`` is False while the engines lack the mechanic: a spec using it checks,
+    and ``load`` refuses it by name."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    implemented: ClassVar[bool] = True
+    rule: ClassVar[type]
+    state_fields: ClassVar[tuple[Field, ...]]
+    phases: ClassVar[tuple[str, ...]]
+    kinds: ClassVar[tuple[str, ...]]
+    hooks: ClassVar[frozenset[str]]
+    reference: ClassVar[type | None]
+    score_items: ClassVar[tuple[ScoreItem, ...]]
+    tiebreaks: ClassVar[tuple[TieBreak, ...]]
+    position_keys: ClassVar[tuple[PositionKey, ...]]
+
+    def check(self, ctx) -> ir.Rule | None:
+        """The mechanic's checker stage: its record when the spec uses the mechanic, else
+        None. Report problems with ``ctx.errors.add(span, message)``."""
+        raise NotImplementedError
+
+    def actions(self, variant: ir.Variant, rule) -> list[dict]:
+        """Catalogue entries (``dict(kind=…, name=…, …)`` of ``ir.Action`` fields)."""
+        raise NotImplementedError
+
+    def tables(self, variant: ir.Variant, rule) -> Tables:
+        raise NotImplementedError
+
+    def dimensions(self, variant: ir.Variant, rule) -> dict[str, int]:
+        """Sizes the mechanic's state fields use (names of C constants)."""
+        return {}
+
+    def state_problems(self, variant: ir.Variant, rule, state: dict) -> list[str]:
+        """What is wrong with a (shape-checked) state, from this mechanic's point of view."""
+        raise NotImplementedError
+
+    def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
+        """Write a seat's position keys into the state ``fields`` being scored."""
+
+    # --- where the mechanic's files are --------------------------------------------------
+    @classmethod
+    def folder(cls) -> Path:
+        import sys
+        return Path(sys.modules[cls.__module__].__file__).resolve().parent
+
+    @classmethod
+    def template_dir(cls) -> Path:
+        return cls.folder() / "templates"
+
+    @classmethod
+    def fragment(cls, hook: str) -> Path:
+        return cls.template_dir() / f"{hook}.pyx.j2"
+
+    def __repr__(self) -> str:
+        return f"<mechanic {self.name}>"
+
+
+class Registry:
+    """An ordered set of mechanics. The order fixes the catalogue order of their actions,
+    the key order of their state fields, and the order in which hooks run."""
+
+    def __init__(self, mechanics):
+        self.mechanics: tuple[Mechanic, ...] = tuple(mechanics)
+        names = [m.name for m in self.mechanics]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a mechanic is registered twice: {names}")
+        self.by_name = {m.name: m for m in self.mechanics}
+        self.by_rule = {m.rule: m for m in self.mechanics}
+
+    def __iter__(self):
+        return iter(self.mechanics)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.by_name
+
+    def with_mechanics(self, *extra: Mechanic) -> "Registry":
+        """A new registry: this one's mechanics, then ``extra``."""
+        return Registry(self.mechanics + tuple(extra))
+
+    def present(self, variant: ir.Variant) -> list[tuple[Mechanic, ir.Rule]]:
+        """(mechanic, its rule record) for each mechanic the variant uses, in registry order."""
+        out = []
+        for rule in variant.rules:
+            mech = self.by_rule.get(type(rule))
+            if mech is None:
+                raise ValueError(f"{variant.name}: the rule record {type(rule).__name__} belongs to no "
+                                 f"mechanic of this registry")
+            out.append((mech, rule))
+        order = {m.name: i for i, m in enumerate(self.mechanics)}
+        return sorted(out, key=lambda pair: order[pair[0].name])
+
+    def unimplemented(self, variant: ir.Variant) -> list[tuple[Mechanic, ir.Rule]]:
+        return [(m, r) for m, r in self.present(variant) if not m.implemented]
+
+    def tiebreak(self, name: str) -> TieBreak | None:
+        for tb in CORE_TIEBREAKS:
+            if tb.name == name:
+                return tb
+        for m in self.mechanics:
+            for tb in getattr(m, "tiebreaks", ()):
+                if tb.name == name:
+                    return tb
+        return None
+
+    def tiebreak_words(self) -> dict[str, TieBreak]:
+        """Every tie-break key of the core and the registry, by the words a spec uses."""
+        out = {tb.words: tb for tb in CORE_TIEBREAKS}
+        for m in self.mechanics:
+            out.update({tb.words: tb for tb in getattr(m, "tiebreaks", ())})
+        return out
+
+
+#: The core's score breakdown columns, before the mechanics' and ``total``.
+CORE_SCORE_ITEMS = (
+    ScoreItem("routes", "route points", True),
+    ScoreItem("tickets", "ticket points, plus for each completed ticket and minus for each other", True),
+    ScoreItem("tickets_completed", "how many held tickets are completed", False),
+)
+
+CORE_TIEBREAKS = (
+    TieBreak("most_tickets", "most tickets", "the most completed tickets", lambda row: row["tickets_completed"]),
+)
+
+
+def _default() -> Registry:
+    from .ferries import Ferries
+    from .ferry_cards import FerryCards
+    from .globetrotter import Globetrotter
+    from .goods import Goods
+    from .long_tickets import LongTickets
+    from .longest_path import LongestPath
+    from .multi_track import MultiTrack
+    from .regions import Regions
+    from .removed_tickets import RemovedTickets
+    from .shares import Shares
+    from .shuffled_returns import ShuffledReturns
+    from .stations import Stations
+    from .tunnels import Tunnels
+    from .zones import Zones
+    return Registry([MultiTrack(), LongestPath(), ShuffledReturns(), LongTickets(), RemovedTickets(), Zones(),
+                     Ferries(), FerryCards(), Tunnels(), Stations(), Goods(), Shares(), Globetrotter(),
+                     Regions()])
+
+
+_DEFAULT: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """The registry of the stock mechanics, in their fixed order."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = _default()
+    return _DEFAULT

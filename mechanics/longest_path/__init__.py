@@ -1,0 +1,109 @@
+"""The longest-path bonus: the Longest Continuous Path card (USA), the European Express
+(Europe).
+
+USA rulebook, Calculating Scores: the player with the longest continuous path of their
+own routes scores the bonus; a path may loop and pass a city several times, but no train
+is used twice; tied players all score it. The spec gives the bonus (``longest path N``);
+the mechanic is present when the statement is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...compiler import ast, ir
+from .. import Mechanic, ScoreItem, Tables, TieBreak
+
+
+@dataclass(frozen=True)
+class LongestPathRule(ir.Rule):
+    mechanic: ClassVar[str] = "longest_path"
+    bonus: int
+
+
+def longest_trail(edges: list[tuple[int, int, int]]) -> int:
+    """The longest walk that uses no edge twice (cities may repeat), in train cars.
+
+    Exhaustive depth-first search from every city: a player's network is small enough
+    (45 trains) for this to be quick in plain Python."""
+    adjacency: dict[int, list[tuple[int, int, int]]] = {}
+    for index, (a, b, length) in enumerate(edges):
+        adjacency.setdefault(a, []).append((b, length, index))
+        adjacency.setdefault(b, []).append((a, length, index))
+    used = [False] * len(edges)
+    best = 0
+
+    def walk(node: int, length_so_far: int) -> None:
+        nonlocal best
+        best = max(best, length_so_far)
+        for neighbour, length, index in adjacency.get(node, ()):
+            if not used[index]:
+                used[index] = True
+                walk(neighbour, length_so_far + length)
+                used[index] = False
+    for start in adjacency:
+        walk(start, 0)
+    return best
+
+
+class LongestPathReference:
+    """Scoring the longest path in plain Python."""
+
+    def __init__(self, rules, rule: LongestPathRule):
+        self.rule = rule
+        self.routes = rules.variant.routes
+        self.methods = {"longest_path": self.checked_longest_path}
+
+    def longest_path(self, state, player: int) -> int:
+        return longest_trail([(r.node_a, r.node_b, r.length) for r in self.routes if state.owner[r.id] == player])
+
+    def checked_longest_path(self, state, player: int) -> int:
+        """``Engine.longest_path(player)``, as the compiled engine has it."""
+        if not isinstance(player, int) or not 0 <= player < state.players:
+            raise ValueError(f"no player {player!r} in a {state.players}-player game")
+        return self.longest_path(state, player)
+
+    def score_player(self, state, player: int, row: dict, network) -> None:
+        row["longest_path"] = self.longest_path(state, player)
+
+    def score_awards(self, state, rows: list[dict]) -> None:
+        best = max(row["longest_path"] for row in rows)
+        for row in rows:
+            row["longest_bonus"] = self.rule.bonus if best > 0 and row["longest_path"] == best else 0
+
+
+class LongestPath(Mechanic):
+    name = "longest_path"
+    title = "the longest-path bonus"
+    rule = LongestPathRule
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"definitions", "engine_methods", "score_player", "score_awards"})
+    reference = LongestPathReference
+    score_items = (
+        ScoreItem("longest_path", "the player's longest continuous path, in train cars", False, "longest_path"),
+        ScoreItem("longest_bonus", "the bonus, to every player whose path is the longest (above 0)", True,
+                  "longest_path"),
+    )
+    tiebreaks = (
+        TieBreak("longest_path", "longest path", "the longest continuous path",
+                 lambda row: row["longest_path"], owner="longest_path",
+                 unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus"),
+    )
+    position_keys = ()
+
+    def check(self, ctx) -> LongestPathRule | None:
+        longest = ctx.one(ast.LongestPath)
+        if longest is None:
+            return None
+        return LongestPathRule(ctx.positive(longest.bonus, "the longest path bonus", allow_zero=True))
+
+    def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
+        return Tables(constants=[("LONGEST_BONUS", rule.bonus)])
+
+    def state_problems(self, variant, rule, state) -> list[str]:
+        return []

@@ -1,0 +1,108 @@
+"""Double and triple routes: several parallel tracks between the same two cities.
+
+USA rulebook, Claiming Routes, Double-Routes: one player cannot claim two tracks of the
+same route; in 2 or 3 player games only one track of a double route can be used (Italy
+applies the same to its triple route). The spec says how many tracks of one route may be
+owned at each player count (``tracks usable N for LOW..HIGH players``; by default all).
+The mechanic is present when some route has more than one track.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...compiler import ast, ir
+from ...compiler.check import MAX_TRACKS
+from .. import Mechanic, Tables
+
+
+@dataclass(frozen=True)
+class MultiTrackRule(ir.Rule):
+    mechanic: ClassVar[str] = "multi_track"
+    tracks_usable: tuple[tuple[int, int, int], ...]  # (least players, most players, tracks usable)
+
+    def usable(self, players: int) -> int:
+        """How many tracks of one route may be owned in a game of ``players``."""
+        for low, high, tracks in self.tracks_usable:
+            if low <= players <= high:
+                return tracks
+        return MAX_TRACKS
+
+
+class MultiTrackReference:
+    """The group rule in plain Python (docs/engine.md, "A turn": claim)."""
+
+    def __init__(self, rules, rule: MultiTrackRule):
+        self.rule = rule
+        routes = rules.variant.routes
+        self.other_tracks = {r.id: [o.id for o in routes if o.group == r.group and o.id != r.id] for r in routes}
+
+    def route_open(self, state, route: ir.Route, player: int) -> bool:
+        others = self.other_tracks[route.id]
+        if any(state.owner[r] == player for r in others):
+            return False
+        taken = sum(1 for r in others if state.owner[r] != -1)
+        return taken < self.rule.usable(state.players)
+
+
+class MultiTrack(Mechanic):
+    name = "multi_track"
+    title = "double and triple routes"
+    rule = MultiTrackRule
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"definitions", "route_open"})
+    reference = MultiTrackReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
+
+    def check(self, ctx) -> MultiTrackRule | None:
+        """``tracks usable N for LOW..HIGH players``: N at most 3, ranges inside the game's
+        and not overlapping."""
+        players = ctx.players
+        tracks_usable: list[tuple[int, int, int]] = []
+        for tu in ctx.many(ast.TracksUsable):
+            n = ctx.positive(tu.tracks, "the number of usable tracks")
+            if n > MAX_TRACKS:
+                ctx.errors.add(tu.tracks.span, f"{n} usable tracks, but a route has at most {MAX_TRACKS}")
+            if tu.low.value > tu.high.value:
+                ctx.errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is empty")
+            elif players.ok and (tu.low.value < players.low or tu.high.value > players.high):
+                ctx.errors.add(tu.span, f"player range {tu.low.value}..{tu.high.value} is outside the game's "
+                                        f"{players.low}..{players.high}")
+            for low, high, _ in tracks_usable:
+                if not (tu.high.value < low or tu.low.value > high):
+                    ctx.errors.add(tu.span, f"'tracks usable' ranges overlap at {max(low, tu.low.value)} players")
+            tracks_usable.append((tu.low.value, tu.high.value, n))
+        if not any(r.tracks > 1 for r in ctx.board.routes):
+            return None
+        return MultiTrackRule(tuple(tracks_usable))
+
+    def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant: ir.Variant, rule: MultiTrackRule) -> Tables:
+        siblings = []
+        max_siblings = MAX_TRACKS - 1
+        for r in variant.routes:
+            others = [o.id for o in variant.routes if o.group == r.group and o.id != r.id]
+            siblings.extend(others + [-1] * (max_siblings - len(others)))
+        usable = [rule.usable(p) if p >= variant.min_players else 0 for p in range(variant.max_players + 1)]
+        return Tables(constants=[("MAX_SIBLINGS", max_siblings)],
+                      arrays=[("T_ROUTE_SIBLINGS", siblings or [0]), ("T_TRACKS_USABLE", usable)])
+
+    def state_problems(self, variant: ir.Variant, rule: MultiTrackRule, state: dict) -> list[str]:
+        problems = []
+        usable = rule.usable(state["players"])
+        owners: dict[int, list[int]] = {}
+        for r in variant.routes:
+            if state["owner"][r.id] != -1:
+                owners.setdefault(r.group, []).append(state["owner"][r.id])
+        for group, who in sorted(owners.items()):
+            if len(who) > usable:
+                problems.append(f"route group {group}: {len(who)} tracks owned, {usable} usable")
+            if len(set(who)) != len(who):
+                problems.append(f"route group {group}: one player owns two tracks")
+        return problems

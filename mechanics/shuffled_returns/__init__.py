@@ -1,0 +1,64 @@
+"""Returned tickets shuffled before they go under the ticket deck.
+
+Italy rulebook, Preparação: the tickets players do not keep at set-up are shuffled and
+placed under the deck. The spec says which returns are shuffled: ``returned tickets
+shuffled bottom`` (after a ticket draw) and ``returned setup shuffled bottom`` (at
+set-up; by default set-up returns go where draw returns go). The mechanic is present when
+either is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...compiler import ir
+from ...rng import shuffle_in_state
+from .. import Mechanic, Tables
+
+SHUFFLED = "shuffled_bottom"
+
+
+@dataclass(frozen=True)
+class ShuffledReturnsRule(ir.Rule):
+    mechanic: ClassVar[str] = "shuffled_returns"
+    draws: bool  # tickets returned after a ticket draw are shuffled
+    setup: bool  # tickets returned at set-up are shuffled
+
+
+class ShuffledReturnsReference:
+    def __init__(self, rules, rule: ShuffledReturnsRule):
+        self.rule = rule
+
+    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+        if self.rule.setup if at_setup else self.rule.draws:
+            shuffle_in_state(state, tickets)
+        return tickets
+
+
+class ShuffledReturns(Mechanic):
+    name = "shuffled_returns"
+    title = "returned tickets shuffled under the deck"
+    rule = ShuffledReturnsRule
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"returned_tickets"})
+    reference = ShuffledReturnsReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
+
+    def check(self, ctx) -> ShuffledReturnsRule | None:
+        draws = ctx.turn.returned["tickets"] == SHUFFLED
+        setup = ctx.turn.returned["setup"] == SHUFFLED
+        return ShuffledReturnsRule(draws=draws, setup=setup) if draws or setup else None
+
+    def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant, rule: ShuffledReturnsRule) -> Tables:
+        return Tables(constants=[("SHUFFLE_DRAW_RETURNS", int(rule.draws)),
+                                 ("SHUFFLE_SETUP_RETURNS", int(rule.setup))])
+
+    def state_problems(self, variant, rule, state) -> list[str]:
+        return []
