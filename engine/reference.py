@@ -51,21 +51,23 @@ class Rules:
         self.keeps = [a for a in variant.actions if a.kind == ir.KEEP_TICKETS]
         self.draw_tickets = [a for a in variant.actions if a.kind == ir.DRAW_TICKETS]
         # the mechanics' reference parts, and for each hook the methods that fill it, in
-        # registry order
-        self.parts = [mech.reference(self, rule) for mech, rule in self.assembly.present]
-        self.hooks = {hook.name: [getattr(part, hook.name) for part in self.parts if hasattr(part, hook.name)]
-                      for hook in HOOKS}
-        self.payment_ok = [part.payment_ok for part in self.parts if hasattr(part, "payment_ok")]
+        # registry order (a mechanic fills the hooks it declares, in both engines)
+        self.parts = [(mech, mech.reference(self, rule)) for mech, rule in self.assembly.present]
+        self.hooks = {hook.name: [getattr(part, hook.attribute) for mech, part in self.parts if hook.name in mech.hooks]
+                      for hook in HOOKS if hook.attribute}
         self.methods = {}
         self.phase_legal = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
                             PH_KEEP: self.legal_keep, PH_SETUP_KEEP: self.legal_keep}
         self.kind_apply = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
                            ir.CLAIM: self.apply_claim, ir.DRAW_TICKETS: self.apply_draw_tickets,
                            ir.KEEP_TICKETS: self.apply_keep_tickets, ir.PASS: self.apply_pass}
-        for part in self.parts:
-            self.methods.update(getattr(part, "methods", {}))
-            self.phase_legal.update(getattr(part, "phase_legal", {}))
-            self.kind_apply.update(getattr(part, "apply", {}))
+        # the hooks that are tables rather than calls
+        for table in self.hooks.pop("engine_methods"):
+            self.methods.update(table)
+        for table in self.hooks.pop("phase_legal"):
+            self.phase_legal.update(table)
+        for table in self.hooks.pop("apply"):
+            self.kind_apply.update(table)
 
     # --- set-up ----------------------------------------------------------------------
     def new_state(self, players: int, seed: int) -> PlainState:
@@ -169,7 +171,7 @@ class Rules:
             return False
         if action.colour_cards and hand[action.colour] < action.colour_cards:
             return False
-        return all(ok(state, action, player) for ok in self.payment_ok)
+        return all(ok(state, action, player) for ok in self.hooks["claim_block"])
 
     def legal_turn(self, state) -> list[int]:
         """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing

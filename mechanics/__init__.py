@@ -45,13 +45,20 @@ class Hook:
     """A fixed point where both engines call the mechanics.
 
     ``compiled``: where the generated module renders the fragments, and the C names a
-    fragment may use there. ``reference``: the method of a mechanic's reference class
-    that the interpreter calls at the same point (None for a hook of the compiled engine
-    only)."""
+    fragment may use there. ``reference``: what the interpreter calls at the same point, a
+    method (or a table) of the mechanic's reference class; None for a hook of the compiled
+    engine only (its definitions, its derived caches)."""
 
     name: str
     compiled: str
     reference: str | None
+
+    @property
+    def attribute(self) -> str | None:
+        """The name the reference class defines for this hook."""
+        if self.reference is None:
+            return None
+        return self.reference.split("(")[0].split(":")[0].strip()
 
 
 HOOKS: tuple[Hook, ...] = (
