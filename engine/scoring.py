@@ -29,12 +29,13 @@ def winners(variant: ir.Variant, breakdown: list[dict], registry=None) -> list[i
     players still tied, those with the highest key stay); players still level share the
     win."""
     candidates = list(range(len(breakdown)))
-    keys = [lambda row: row["total"]] + [tb.key for tb in tiebreak_keys(variant, registry)]
+    keys = [lambda row, rows: row["total"]] + [tb.key for tb in tiebreak_keys(variant, registry)]
     for key in keys:
         if len(candidates) == 1:
             break
-        best = max(key(breakdown[p]) for p in candidates)
-        candidates = [p for p in candidates if key(breakdown[p]) == best]
+        value = {p: key(breakdown[p], breakdown) for p in candidates}
+        best = max(value.values())
+        candidates = [p for p in candidates if value[p] == best]
     return candidates
 
 

@@ -119,14 +119,15 @@ class ScoreItem:
 @dataclass(frozen=True)
 class TieBreak:
     """A tie-break key a spec may name (``tiebreak most tickets, …``): among players still
-    tied, those with the highest ``key(row)`` stay. ``words`` is how a spec writes it;
-    ``unavailable`` is the checker's message when the spec names the key without using
-    its mechanic."""
+    tied, those with the highest ``key(row, rows)`` stay (``rows``: every player's
+    breakdown, for keys that compare a player with all the others). ``words`` is how a
+    spec writes it; ``unavailable`` is the checker's message when the spec names the key
+    without using its mechanic."""
 
     name: str
     words: str
     doc: str
-    key: Callable[[dict], int]
+    key: Callable[[dict, list[dict]], int]
     owner: str = "core"
     unavailable: str = ""
 
@@ -282,7 +283,8 @@ CORE_SCORE_ITEMS = (
 )
 
 CORE_TIEBREAKS = (
-    TieBreak("most_tickets", "most tickets", "the most completed tickets", lambda row: row["tickets_completed"]),
+    TieBreak("most_tickets", "most tickets", "the most completed tickets",
+             lambda row, rows: row["tickets_completed"]),
 )
 
 

@@ -46,6 +46,14 @@ def longest_trail(edges: list[tuple[int, int, int]]) -> int:
     return best
 
 
+def holds_the_card(row: dict, rows: list[dict]) -> int:
+    """1 for a player who holds the Longest Continuous Path card (their path is the longest
+    of all players', and longer than 0), else 0. USA rulebook, Calculating Scores: ties for
+    the longest path all score the bonus, so several players may hold it."""
+    best = max(r["longest_path"] for r in rows)
+    return int(best > 0 and row["longest_path"] == best)
+
+
 class LongestPathReference:
     """Scoring the longest path in plain Python."""
 
@@ -87,8 +95,10 @@ class LongestPath(Mechanic):
                   "longest_path"),
     )
     tiebreaks = (
-        TieBreak("longest_path", "longest path", "the longest continuous path",
-                 lambda row: row["longest_path"], owner="longest_path",
+        TieBreak("longest_path", "longest path",
+                 "the holder of the Longest Continuous Path card: a player whose path is the longest of all "
+                 "players' (above 0); tied players of whom none holds it stay tied",
+                 lambda row, rows: holds_the_card(row, rows), owner="longest_path",
                  unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus"),
     )
     position_keys = ()

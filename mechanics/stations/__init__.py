@@ -37,7 +37,7 @@ class Stations(Mechanic):
     rule = StationsRule
     tiebreaks = (
         TieBreak("fewest_stations", "fewest stations", "the fewest stations built",
-                 lambda row: -row["stations_built"], owner="stations",
+                 lambda row, rows: -row["stations_built"], owner="stations",
                  unavailable="tie-break on stations, but the variant has no stations"),
     )
 
