@@ -95,7 +95,7 @@ class GoodsCards(Stmt):
 class Market(Stmt):
     size: Num
     reset_locomotives: Num
-    max_resets: Num
+    max_resets: Num | None  # a removed cap, kept only to report it
 
 
 @dataclass(frozen=True)

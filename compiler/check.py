@@ -211,7 +211,6 @@ class _Components:
     locomotives: int
     market_size: int
     reset_locomotives: int
-    max_resets: int
 
 
 def _check_components(spec: _Statements) -> _Components:
@@ -243,17 +242,19 @@ def _check_components(spec: _Statements) -> _Components:
         if spec.one(ast.Locomotives) else 0
 
     market = spec.one(ast.Market)
-    market_size = reset_locos = max_resets = 0
+    market_size = reset_locos = 0
     if market:
         market_size = spec.positive(market.size, "the number of face-up cards")
         reset_locos = spec.positive(market.reset_locomotives, "the face-up locomotive limit")
-        max_resets = spec.positive(market.max_resets, "the number of market resets in a row", allow_zero=True)
+        if market.max_resets is not None:
+            errors.add(market.max_resets.span, "the market has no redeal limit any more: three face-up locomotives "
+                                               "always cause a redeal while a market with fewer can be dealt "
+                                               "(docs/rules.md); remove 'max N'")
         if market_size and reset_locos > market_size:
             errors.add(market.reset_locomotives.span,
                        f"a reset at {reset_locos} locomotives can never happen with {market_size} face-up cards")
     return _Components(trains=trains, hand=hand, colours=tuple(colours), colour_ids=colour_ids,
-                       locomotives=locos, market_size=market_size, reset_locomotives=reset_locos,
-                       max_resets=max_resets)
+                       locomotives=locos, market_size=market_size, reset_locomotives=reset_locos)
 
 
 @dataclass(frozen=True)
@@ -674,7 +675,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
         sources=tuple(s.text for s in spec.many(ast.Source)),
         min_players=players.low, max_players=players.high, trains=parts.trains, hand=parts.hand,
         colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
-        market_reset_locomotives=parts.reset_locomotives, market_max_resets=parts.max_resets,
+        market_reset_locomotives=parts.reset_locomotives,
         deal_regular=turn.deal_regular, deal_long=turn.deal_long, deal_keep=turn.deal_keep,
         draw_cards=turn.draw_cards, draw_tickets=turn.draw_tickets, draw_tickets_keep=turn.draw_keep,
         cities=cities, node_count=board.node_count, city_nodes=board.city_nodes, routes=board.routes,

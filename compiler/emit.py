@@ -170,7 +170,6 @@ def tables(assembly: Assembly) -> dict:
     constants += [
         ("N_REGULAR", len(regular_tickets)),
         ("RESET_LOCOS", variant.market_reset_locomotives),
-        ("MAX_RESETS", variant.market_max_resets),
         ("HAND", variant.hand),
         ("END_TRAINS", variant.end_trains),
         ("DEAL_REGULAR", variant.deal_regular),

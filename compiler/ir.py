@@ -160,7 +160,6 @@ class Variant:
     locomotives: int
     market_size: int
     market_reset_locomotives: int
-    market_max_resets: int
     deal_regular: int
     deal_long: int
     deal_keep: int

@@ -121,7 +121,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def market(self, meta, c):
-        return ast.Market(self._meta_span(meta), *(self._num(t) for t in c))
+        nums = [self._num(t) for t in c]
+        return ast.Market(self._meta_span(meta), nums[0], nums[1], nums[2] if len(nums) > 2 else None)
 
     @v_args(meta=True)
     def deal(self, meta, c):
@@ -306,7 +307,7 @@ _FORMS = {
     "stations": "stations N cost C1 C2 …", "ferry": "ferry cards N max M", "card": "card COLOUR N",
     "locomotives": "locomotives N", "goods cards": "goods cards N",
     "goods ranking": "goods ranking N players: P1 P2 …",
-    "market": "market N reset L locomotives max M", "deal": "deal tickets N [long L] keep K",
+    "market": "market N reset L locomotives", "deal": "deal tickets N [long L] keep K",
     "returned": "returned tickets|long|setup bottom|shuffled bottom|removed",
     "action": "action draw cards N | claim route | draw tickets N keep K | build station | draw ferry card",
     "tracks": "tracks usable N for LOW..HIGH players", "city": "city NAME", "zone": "zone NAME",

@@ -116,19 +116,25 @@ class Rules:
     def can_draw_blind(state) -> bool:
         return bool(state.deck) or any(state.discard)
 
+    def market_can_change(self, state) -> bool:
+        """Whether the cards outside the players' hands (deck, discards, market) can make
+        a market with fewer than the reset number of locomotives."""
+        outside = state.deck + [c for c in state.faceup if c != EMPTY]
+        total = len(outside) + sum(state.discard)
+        plain = sum(1 for c in outside if c != self.loco) + sum(state.discard[:self.loco])
+        return min(self.variant.market_size, total) - plain < self.variant.market_reset_locomotives
+
     def reset_market_if_needed(self, state) -> None:
         """Three face-up locomotives: discard all five and turn five new ones (USA: Train
-        Car Cards), at most market_max_resets times in a row."""
+        Car Cards), again and again, unless no market with fewer can be dealt."""
         v = self.variant
-        resets = 0
-        while state.faceup.count(self.loco) >= v.market_reset_locomotives and resets < v.market_max_resets:
+        while state.faceup.count(self.loco) >= v.market_reset_locomotives and self.market_can_change(state):
             for card in state.faceup:
                 if card != EMPTY:
                     state.discard[card] += 1
             state.faceup = [EMPTY] * v.market_size
             for slot in range(v.market_size):
                 state.faceup[slot] = self.draw_from_deck(state)
-            resets += 1
 
     def take_faceup(self, state, card: int) -> None:
         slot = state.faceup.index(card)
@@ -274,15 +280,12 @@ class Rules:
     def end_turn(self, state, passed: bool) -> None:
         for hook in self.hooks["end_of_turn"]:
             hook(state)
-        # An empty market slot is refilled as soon as cards are back.
-        if EMPTY in state.faceup:
-            filled = False
-            for slot, card in enumerate(state.faceup):
-                if card == EMPTY:
-                    state.faceup[slot] = self.draw_from_deck(state)
-                    filled = filled or state.faceup[slot] != EMPTY
-            if filled:
-                self.reset_market_if_needed(state)
+        # An empty market slot is refilled as soon as cards are back; cards the turn put
+        # in the discards may let a market stuck with locomotives change.
+        for slot, card in enumerate(state.faceup):
+            if card == EMPTY:
+                state.faceup[slot] = self.draw_from_deck(state)
+        self.reset_market_if_needed(state)
         over = False
         # Game End: a player ending a turn with end_trains trains or fewer starts the
         # last round; every player, that one included, gets one more turn.

@@ -94,6 +94,14 @@ def core_problems(variant: ir.Variant, state: dict) -> list[str]:
             problems.append(f"state has {counted[colour.id]} {colour.name} cards, the variant {colour.count}")
     if counted[loco] != variant.locomotives:
         problems.append(f"state has {counted[loco]} locomotives, the variant {variant.locomotives}")
+    showing = state["faceup"].count(loco)
+    if showing >= variant.market_reset_locomotives:
+        outside = len(state["deck"]) + sum(1 for c in state["faceup"] if c >= 0) + sum(state["discard"])
+        plain = sum(1 for c in state["deck"] if c != loco) + sum(1 for c in state["faceup"] if 0 <= c != loco) \
+            + sum(state["discard"][:loco])
+        if min(variant.market_size, outside) - plain < variant.market_reset_locomotives:
+            problems.append(f"{showing} face-up locomotives, but the cards outside the hands can make a market "
+                            f"with fewer: the market should have been redealt")
     owner = state["owner"]
     for p in range(players):
         mine = [r for r in variant.routes if owner[r.id] == p]

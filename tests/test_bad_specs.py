@@ -32,7 +32,7 @@ hand 4
 card red 12
 card blue 12
 locomotives 14
-market 5 reset 3 locomotives max 3
+market 5 reset 3 locomotives
 deal tickets 2 keep 1
 returned tickets bottom
 action draw cards 2
@@ -138,7 +138,10 @@ CASES = [
     ("empty-player-range", edit(2, "players 4..2"), C, 2, 1, "player range 4..2 is empty"),
     ("one-player", edit(2, "players 1..4"), C, 2, 9, "a game needs at least 2 players, got 1"),
     ("six-players", edit(2, "players 2..6"), C, 2, 12, "at most 5 players are supported, got 6"),
-    ("market-reset-impossible", edit(8, "market 5 reset 6 locomotives max 3"), C, 8, 16,
+    ("market-redeal-limit-removed", edit(8, "market 5 reset 3 locomotives max 3"), C, 8, 34,
+     "the market has no redeal limit any more: three face-up locomotives always cause a redeal while "
+     "a market with fewer can be dealt (docs/rules.md); remove 'max N'"),
+    ("market-reset-impossible", edit(8, "market 5 reset 6 locomotives"), C, 8, 16,
      "a reset at 6 locomotives can never happen with 5 face-up cards"),
     ("stations-cost-count", add(4, "stations 3 cost 1 2; action build station"), C, 4, 1,
      "3 stations need 3 costs, got 2"),

@@ -47,7 +47,7 @@ hand 4
 card red 12
 card blue 12
 locomotives 6
-market 5 reset 3 locomotives max 3
+market 5 reset 3 locomotives
 deal tickets 3 keep 1
 action draw cards 2
 action claim route

@@ -33,7 +33,7 @@ DEFAULTS = {
     "hand": "hand 4",
     "cards": "card red 12\ncard blue 12\ncard green 12",
     "locomotives": "locomotives 14",
-    "market": "market 5 reset 3 locomotives max 3",
+    "market": "market 5 reset 3 locomotives",
     "deal": "deal tickets 3 keep 2",
     "actions": "action draw cards 2\naction claim route\naction draw tickets 3 keep 1",
     "end": "end when trains <= 2",
@@ -362,7 +362,7 @@ def test_hand_and_market_usa_setting_up_and_train_car_cards():
     """USA, 'Setting up the game' (4 cards each, 5 face up) and 'Train Car Cards' (three
     face-up locomotives: discard and redeal); Amsterdam, 'Preparazione': 2 cards each."""
     v = checked(mini())
-    assert (v.hand, v.market_size, v.market_reset_locomotives, v.market_max_resets) == (4, 5, 3, 3)
+    assert (v.hand, v.market_size, v.market_reset_locomotives) == (4, 5, 3)
     assert checked(mini(hand="hand 2")).hand == 2
 
 

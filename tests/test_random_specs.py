@@ -27,7 +27,8 @@ def random_spec(seed: int) -> str:
     lines = [f'variant "Random {seed}"', f"players {low}..{high}", f"trains {trains}", f"hand {r.randint(0, 5)}"]
     lines += [f"card {c} {r.randint(1, 14)}" for c in colours]
     lines.append(f"locomotives {r.randint(0, 14)}")
-    lines.append(f"market {market} reset {r.randint(1, market)} locomotives max {r.randint(0, 4)}")
+    lines.append(f"market {market} reset {r.randint(1, market)} locomotives")
+    r.randint(0, 4)  # once the market's redeal limit: still drawn, so each seed keeps its map
     lines += [f"city {c}" for c in cities]
     pairs = [(cities[r.randrange(i)], cities[i]) for i in range(1, len(cities))]
     pairs += [tuple(r.sample(cities, 2)) for _ in range(r.randint(0, 2 * len(cities)))]

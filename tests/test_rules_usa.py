@@ -121,22 +121,61 @@ def test_three_faceup_locomotives_reset_the_market(usa, engine):
     assert sum(s["discard"]) == discards_before + 5  # loco, loco, loco, green, white
 
 
-def test_market_reset_gives_up_after_the_limit(usa, engine):
-    """docs/rules.md, market resets: a market that keeps showing three locomotives is redealt
-    at most `max` (3) times in a row, then stays as it is and play goes on."""
+def test_three_faceup_locomotives_always_cause_a_redeal(usa, engine):
+    """Train Car Cards: "If at any time, three of the five face-up cards are Locomotives,
+    all five cards are immediately discarded and five new ones are turned face-up": again
+    and again, with no limit on redeals in a row (docs/rules.md, market)."""
+    g = start_turns(usa, 2, engine=engine)
+    a = Arranged(usa, g).clear_hands().faceup("loco", "loco", "blue", "green", "white")
+    # draws in order: the blue slot's refill, then four redeals of five cards each; the
+    # first three redeals show three locomotives again, the fourth does not
+    redeal = ["loco", "loco", "loco", "red", "red"]
+    draws = ["loco"] + redeal * 3 + ["red", "black", "red", "black", "red"]
+    a.deck_top(*reversed(draws))
+    g = a.game(engine)
+    g.apply_name("draw faceup blue")
+    s = g.state()
+    assert s["faceup"] == [a.card(c) for c in ("red", "black", "red", "black", "red")]
+    assert s["phase"] == "second_draw"
+
+
+def test_market_stays_when_no_market_with_fewer_locomotives_can_be_dealt(usa, engine):
+    """docs/rules.md, market: when the cards outside the players' hands cannot make a market
+    with fewer than three locomotives, the market stays as it is and play goes on."""
     g = start_turns(usa, 2, engine=engine)
     a = Arranged(usa, g).clear_hands().everything_to_discard()
     a.faceup("loco", "loco", "blue", "green", "white")
     s = a.state
-    # Every other colour card goes to player 1: the discards hold only locomotives.
+    # every other colour card goes to player 1: outside the hands only locomotives and
+    # the green and white showing are left, so any market shows three locomotives
     for card in range(len(usa.colours)):
         s["hands"][1][card] += s["discard"][card]
         s["discard"][card] = 0
     g = a.game(engine)
     g.apply_name("draw faceup blue")
     s = g.state()
-    assert s["faceup"].count(a.loco) >= 3  # at most green and white can show
+    assert s["faceup"] == [a.loco, a.loco, a.loco, a.card("green"), a.card("white")]
     assert s["phase"] == "second_draw" and g.current_player == 0
+
+
+def test_market_is_checked_again_when_cards_return_to_the_discards(usa, engine):
+    """Train Car Cards, "at any time": a market stuck with three locomotives is redealt as
+    soon as the cards outside the hands allow it, here after a claim pays cards into the
+    discards (the check runs at the end of every turn, docs/engine.md)."""
+    g = start_turns(usa, 2, engine=engine)
+    a = Arranged(usa, g).clear_hands().everything_to_discard()
+    a.faceup("loco", "loco", "loco", "green", "white")
+    s = a.state
+    for card in range(len(usa.colours)):
+        s["hands"][1][card] += s["discard"][card]
+        s["discard"][card] = 0
+    s["hands"][1][a.card("blue")] -= 3  # the claim's payment
+    s["hands"][0][a.card("blue")] += 3
+    g = a.game(engine)
+    assert g.state()["faceup"].count(a.loco) == 3  # nothing better can be dealt yet
+    g.apply_name("claim Montréal-New York blue 3blue")
+    s = g.state()
+    assert s["faceup"].count(a.loco) < 3 and g.current_player == 1
 
 
 def test_empty_deck_reshuffles_the_discards(usa, engine):
@@ -427,7 +466,7 @@ hand 1
 card red 2
 card blue 2
 locomotives 0
-market 1 reset 1 locomotives max 0
+market 1 reset 1 locomotives
 deal tickets 1 keep 1
 action draw cards 2
 action claim route

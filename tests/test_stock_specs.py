@@ -104,7 +104,7 @@ def test_cards_and_market(variant):
         assert [c.count for c in v.colours] == [6] * 6 and v.locomotives == 8 and v.card_total == 44
     else:
         assert [c.count for c in v.colours] == [12] * 8 and v.locomotives == 14 and v.card_total == 110
-    assert (v.market_size, v.market_reset_locomotives, v.market_max_resets) == (5, 3, 3)
+    assert (v.market_size, v.market_reset_locomotives) == (5, 3)
     assert v.end_trains == 2
 
 
