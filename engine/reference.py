@@ -150,6 +150,10 @@ class Rules:
         return self.phase_legal[state.phase](state)
 
     def legal_draws(self, state, second: bool) -> list[int]:
+        """USA rulebook, Train Car Cards: with no card in the deck and no discards, "a
+        player cannot draw Train Car cards" (face-up ones included, docs/rules.md)."""
+        if not self.can_draw_blind(state):
+            return []
         out = []
         for a in self.draws:
             if a.kind == ir.DRAW_BLIND:
@@ -270,12 +274,10 @@ class Rules:
     def after_card_drawn(self, state, locomotive_from_market: bool) -> None:
         """A face-up locomotive is the whole draw; otherwise a second card follows unless
         it is the second already or no card can be drawn."""
-        if state.phase == PH_SECOND_DRAW or locomotive_from_market:
+        if state.phase == PH_SECOND_DRAW or locomotive_from_market or not self.can_draw_blind(state):
             self.end_turn(state, passed=False)
             return
         state.phase = PH_SECOND_DRAW
-        if not (self.can_draw_blind(state) or any(c not in (EMPTY, self.loco) for c in state.faceup)):
-            self.end_turn(state, passed=False)
 
     def end_turn(self, state, passed: bool) -> None:
         for hook in self.hooks["end_of_turn"]:

@@ -203,24 +203,51 @@ def test_no_cards_to_draw_means_no_draw_action(usa, engine):
     assert names(g) == ["draw tickets"]
 
 
-def test_second_draw_with_nothing_left_ends_the_turn(usa, engine):
-    """docs/rules.md, second draw: when no second card can be drawn the turn ends with one."""
-    g = start_turns(usa, 2, engine=engine)
-    a = Arranged(usa, g).clear_hands()
+def _only_these_outside_hands(usa, a, deck=(), faceup=()):
+    """Every train card in a hand (player 1's) except ``deck`` (bottom to top) and the
+    face-up ``faceup`` (slot order); no discards."""
     s = a.state
     for card in range(len(usa.colours) + 1):
-        s["hands"][1][card] += s["discard"][card] + s["deck"].count(card)
+        s["hands"][1][card] += s["discard"][card] + s["deck"].count(card) + s["faceup"].count(card)
         s["discard"][card] = 0
-    s["deck"] = []
-    s["hands"][1][a.card("red")] -= 1
-    s["hands"][1][a.card("loco")] -= 1
-    for slot in range(5):
-        if s["faceup"][slot] >= 0:
-            s["hands"][1][s["faceup"][slot]] += 1
-    s["faceup"] = [a.card("red"), a.card("loco"), -1, -1, -1]
+    s["deck"], s["faceup"] = [], [-1] * 5
+    for name in deck:
+        s["hands"][1][a.card(name)] -= 1
+        s["deck"].append(a.card(name))
+    for slot, name in enumerate(faceup):
+        s["hands"][1][a.card(name)] -= 1
+        s["faceup"][slot] = a.card(name)
+
+
+def test_no_cards_in_deck_or_discards_means_no_draw_even_from_the_faceup_cards(usa, engine):
+    """Train Car Cards: "In the unlikely event that there are no cards left in the deck and
+    there are no discards …, a player cannot draw Train Car cards. Instead he may only claim
+    a route or draw Destination Ticket cards." The cards still face up cannot be taken
+    either (docs/rules.md, empty deck)."""
+    g = start_turns(usa, 2, engine=engine)
+    a = Arranged(usa, g).clear_hands()
+    _only_these_outside_hands(usa, a, faceup=("red", "blue", "green"))
+    a.state["hands"][0][a.card("blue")] += 2  # enough for a claim, from player 1's hand
+    a.state["hands"][1][a.card("blue")] -= 2
     g = a.game(engine)
-    g.apply_name("draw faceup red")
-    assert g.current_player == 1
+    legal = names(g)
+    assert not any(n.startswith("draw faceup") or n == "draw blind" for n in legal)
+    assert "draw tickets" in legal and any(n.startswith("claim ") for n in legal)
+    with pytest.raises(IllegalActionError):
+        g.apply_name("draw faceup red")
+
+
+def test_second_draw_with_nothing_left_ends_the_turn(usa, engine):
+    """docs/rules.md, second draw: when no second card can be drawn the turn ends with one.
+    The player takes the deck's last card blind; with the discards empty no other card may
+    be drawn, not even the face-up ones."""
+    g = start_turns(usa, 2, engine=engine)
+    a = Arranged(usa, g).clear_hands()
+    _only_these_outside_hands(usa, a, deck=("yellow",), faceup=("red", "blue"))
+    g = a.game(engine)
+    g.apply_name("draw blind")
+    assert g.current_player == 1 and g.state()["hands"][0][a.card("yellow")] == 1
+    assert g.state()["faceup"][:2] == [a.card("red"), a.card("blue")]
 
 
 # --- Claiming Routes -----------------------------------------------------------------
@@ -496,6 +523,10 @@ def test_nobody_can_act_for_a_round_ends_the_game(tmp_path, engine):
             assert legal == ["pass"]  # passing is legal only when nothing else is
         g.apply(g.legal_actions()[0])
     s = g.state()
-    assert s["passes"] == 2 and s["deck"] == [] and sum(map(sum, s["hands"])) == 4
+    # the 4 cards are in hands or face up: with the deck and discards empty the face-up
+    # card cannot be drawn either (docs/rules.md 13)
+    in_market = sum(1 for c in s["faceup"] if c >= 0)
+    assert s["passes"] == 2 and s["deck"] == [] and sum(s["discard"]) == 0
+    assert sum(map(sum, s["hands"])) + in_market == 4
     assert [row["total"] for row in g.score_breakdown()] == [-2, -3] or sorted(
         row["tickets"] for row in g.score_breakdown()) == [-3, -2]
