@@ -188,3 +188,42 @@ def test_integer_like_ids_are_accepted_and_bools_refused_alike(usa, engine):
     for bad in (True, False):
         with pytest.raises(IllegalActionError):
             g.apply(bad)
+
+
+def test_score_uses_the_compiled_engine_when_its_module_is_at_hand(usa, monkeypatch):
+    """railspec.score on a stock variant scores in the compiled engine (its module is
+    installed); the reference scorer is not called."""
+    from railspec import reference
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the reference scorer was called")
+    monkeypatch.setattr(reference, "score_fields", refuse)
+    position = {"variant": "usa", "players": [{"routes": ["Calgary-Helena"], "tickets": ["Calgary-Salt Lake City"]},
+                                               {"routes": ["Duluth-Helena"], "tickets": []}]}
+    rows = railspec.score("usa", position)
+    assert [r["routes"] for r in rows] == [7, 15] and rows[0]["tickets"] == -7
+    assert [r["winner"] for r in rows] == [False, True]
+
+
+def test_both_scorers_agree_on_positions(usa):
+    """The compiled and the reference scorer give the same breakdown for the same board."""
+    from railspec import reference
+    from railspec.position import position_fields
+    rng = random.Random(4)
+    routes = [r.name for r in usa.routes if r.tracks == 1]
+    tickets = [t.name for t in usa.tickets]
+    for _ in range(20):
+        picked, held = rng.sample(routes, 14), rng.sample(tickets, 6)
+        position = {"players": [{"routes": picked[:7], "tickets": held[:3]},
+                                {"routes": picked[7:], "tickets": held[3:]}]}
+        fields = position_fields(usa.ir, position)
+        assert usa.module().Engine.for_scoring(fields).score_breakdown() == \
+            reference.score_fields(usa.ir, fields)
+
+
+def test_a_stock_variant_is_read_once_per_process(monkeypatch):
+    from railspec import compiler
+    first = railspec.load("usa")
+    monkeypatch.setattr(compiler, "check_file", lambda *a, **k: pytest.fail("the spec was read again"))
+    assert railspec.load("usa") is first
+    railspec.score("usa", {"players": [{"routes": []}, {"routes": []}]})
