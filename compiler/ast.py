@@ -226,6 +226,54 @@ class Tiebreak(Stmt):
 
 
 @dataclass(frozen=True)
+class TunnelReveal(Stmt):
+    count: Num
+
+
+@dataclass(frozen=True)
+class FerrySpent(Stmt):
+    place: str  # "return" (to the ferry pile) or "removed"
+
+
+@dataclass(frozen=True)
+class StationUse(Stmt):
+    keys: tuple[str, ...]  # "most_points", "most_tickets"
+
+
+@dataclass(frozen=True)
+class GoodsTies(Stmt):
+    mode: str  # "share" or "split"
+
+
+@dataclass(frozen=True)
+class GoodsWithout(Stmt):
+    mode: str  # "nothing" or "rank"
+
+
+@dataclass(frozen=True)
+class ShareTies(Stmt):
+    mode: str  # "lowest_number" or "shared"
+
+
+@dataclass(frozen=True)
+class NeutralShareholder(Stmt):
+    low: Num
+    high: Num
+    takes: str     # "route" (one of the claimed route's companies) or "any"
+    rounding: str  # "up" or "down": how half of its shares is rounded
+
+
+@dataclass(frozen=True)
+class RegionScoring(Stmt):
+    mode: str  # "per_network" or "together"
+
+
+@dataclass(frozen=True)
+class DoubleRegions(Stmt):
+    mode: str  # "every_city" or "one_city"
+
+
+@dataclass(frozen=True)
 class SpecFile:
     """One parsed file: its path, its text (kept for error carets) and its statements."""
 

@@ -28,6 +28,10 @@ _SCALARS = {
     ast.EndWhen: "end when", ast.RoutePoints: "route points", ast.LongestPath: "longest path",
     ast.StationBonus: "station bonus", ast.Globetrotter: "globetrotter",
     ast.RegionPoints: "region points", ast.Tiebreak: "tiebreak",
+    ast.TunnelReveal: "tunnels reveal", ast.FerrySpent: "ferry cards spent", ast.StationUse: "stations choose",
+    ast.GoodsTies: "goods ties", ast.GoodsWithout: "goods without cards", ast.ShareTies: "share ties",
+    ast.NeutralShareholder: "neutral shareholder", ast.RegionScoring: "regions scored",
+    ast.DoubleRegions: "double regions",
 }
 _REQUIRED = [ast.VariantName, ast.Players, ast.Trains, ast.Hand, ast.Locomotives, ast.Market,
              ast.Deal, ast.EndWhen, ast.RoutePoints]

@@ -282,6 +282,85 @@ class _ToAst(Transformer):
         return ast.Globetrotter(self._meta_span(meta), self._num(c[0]))
 
     @v_args(meta=True)
+    def tunnel_reveal(self, meta, c):
+        return ast.TunnelReveal(self._meta_span(meta), self._num(c[0]))
+
+    @v_args(meta=True)
+    def ferry_spent_return(self, meta, c):
+        return ast.FerrySpent(self._meta_span(meta), "return")
+
+    @v_args(meta=True)
+    def ferry_spent_removed(self, meta, c):
+        return ast.FerrySpent(self._meta_span(meta), "removed")
+
+    def station_most_points(self, _):
+        return "most_points"
+
+    def station_most_tickets(self, _):
+        return "most_tickets"
+
+    @v_args(meta=True)
+    def station_use(self, meta, c):
+        return ast.StationUse(self._meta_span(meta), tuple(c))
+
+    @v_args(meta=True)
+    def goods_ties_share(self, meta, c):
+        return ast.GoodsTies(self._meta_span(meta), "share")
+
+    @v_args(meta=True)
+    def goods_ties_split(self, meta, c):
+        return ast.GoodsTies(self._meta_span(meta), "split")
+
+    @v_args(meta=True)
+    def goods_without_nothing(self, meta, c):
+        return ast.GoodsWithout(self._meta_span(meta), "nothing")
+
+    @v_args(meta=True)
+    def goods_without_rank(self, meta, c):
+        return ast.GoodsWithout(self._meta_span(meta), "rank")
+
+    @v_args(meta=True)
+    def share_ties_lowest(self, meta, c):
+        return ast.ShareTies(self._meta_span(meta), "lowest_number")
+
+    @v_args(meta=True)
+    def share_ties_shared(self, meta, c):
+        return ast.ShareTies(self._meta_span(meta), "shared")
+
+    def neutral_from_route(self, _):
+        return "route"
+
+    def neutral_from_any(self, _):
+        return "any"
+
+    def round_up(self, _):
+        return "up"
+
+    def round_down(self, _):
+        return "down"
+
+    @v_args(meta=True)
+    def neutral(self, meta, c):
+        low, high = c[0]
+        return ast.NeutralShareholder(self._meta_span(meta), low, high, c[1], c[2])
+
+    @v_args(meta=True)
+    def regions_per_network(self, meta, c):
+        return ast.RegionScoring(self._meta_span(meta), "per_network")
+
+    @v_args(meta=True)
+    def regions_together(self, meta, c):
+        return ast.RegionScoring(self._meta_span(meta), "together")
+
+    @v_args(meta=True)
+    def double_regions_every(self, meta, c):
+        return ast.DoubleRegions(self._meta_span(meta), "every_city")
+
+    @v_args(meta=True)
+    def double_regions_one(self, meta, c):
+        return ast.DoubleRegions(self._meta_span(meta), "one_city")
+
+    @v_args(meta=True)
     def tiebreak(self, meta, c):
         return ast.Tiebreak(self._meta_span(meta), tuple(c))
 
@@ -304,9 +383,15 @@ def _describe_expected(expected) -> str:
 _FORMS = {
     "variant": 'variant "NAME"', "extends": 'extends "NAME"', "source": 'source "TEXT"',
     "players": "players LOW..HIGH", "trains": "trains N", "hand": "hand N",
-    "stations": "stations N cost C1 C2 …", "ferry": "ferry cards N max M", "card": "card COLOUR N",
+    "stations": "stations N cost C1 C2 …", "stations choose": "stations choose most points, most tickets",
+    "ferry": "ferry cards N max M | ferry cards spent return|removed", "card": "card COLOUR N",
     "locomotives": "locomotives N", "goods cards": "goods cards N",
-    "goods ranking": "goods ranking N players: P1 P2 …",
+    "goods ranking": "goods ranking N players: P1 P2 …", "goods ties": "goods ties share|split",
+    "goods without": "goods without cards score nothing | goods without cards rank",
+    "tunnels": "tunnels reveal N", "share": "share ties lowest number | share ties shared",
+    "neutral": "neutral shareholder for N players takes route companies|any company counts half rounded up|down",
+    "regions": "regions scored per network | regions scored together",
+    "double": "double regions need every city | double regions need one city",
     "market": "market N reset L locomotives", "deal": "deal tickets N [long L] keep K",
     "returned": "returned tickets|long|setup bottom|shuffled bottom|removed",
     "action": "action draw cards N | claim route | draw tickets N keep K | build station | draw ferry card",

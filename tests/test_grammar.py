@@ -273,8 +273,8 @@ def test_shares_and_companies_pennsylvania_quote_azionistiche():
         ("PRR", 15, (30, 21, 14, 9, 6)), ("B&O", 10, (20, 14, 9, 5, 2)), ("Erie Lackawanna", 8, (16, 10, 5, 1))]
     assert v.route_named("Alpha-Gamma").companies == (0, 1, 2)
     assert "take share B&O" in [a.name for a in v.actions]
-    # 'Regole per 2 giocatori': a neutral player takes shares in 2-player games
-    assert "neutral share PRR" in [a.name for a in v.actions]
+    # 'Regole per 2 giocatori': the neutral player is written out, never inferred from 2..5
+    assert "neutral share PRR" not in [a.name for a in v.actions]
 
 
 def test_route_attributes_in_any_order():
@@ -615,3 +615,84 @@ def test_usa_parses_the_same_through_parse_and_check():
     text = stock_path("usa").read_text(encoding="utf-8")
     v = check([parse(text, "usa.rail")], "usa")
     assert v.spec_hash == check_file(stock_path("usa")).spec_hash
+
+
+# --- rules that live in the language (issue "Mechanics as modules", point 5) -----------------------
+
+TUNNEL = "route Alpha - Gamma 3 gray tunnel\n"
+COMPANY = "company PRR shares 15 points 30 21 14 9 6\n"
+GOODS = "goods cards 16\n" + "\n".join(f"goods ranking {n} players: 8 6 4 2 1" for n in range(2, 6)) + "\n"
+
+
+def test_tunnels_reveal_europe_gallerie():
+    """Europe, 'Gallerie': the top three cards of the deck are revealed; 3 when unsaid."""
+    assert checked(mini(TUNNEL)).rule("tunnels").reveal == 3
+    assert checked(mini(TUNNEL + "tunnels reveal 2")).rule("tunnels").reveal == 2
+
+
+def test_ferry_cards_spent_italy():
+    """Italy: the rulebook does not say where spent ferry cards go; the spec does
+    (docs/rules.md): back to the ferry pile by default, or out of the game."""
+    base = "ferry cards 10 max 2\naction draw ferry card\n"
+    assert checked(mini(base)).rule("ferry_cards").spent == "return"
+    assert checked(mini(base + "ferry cards spent removed")).rule("ferry_cards").spent == "removed"
+
+
+def test_stations_choose_europe_calcolo_dei_punteggi():
+    """Europe, 'Calcolo dei punteggi': a station lets its owner use one route of another
+    player; the engine picks the use that scores the most ticket points, then completes the
+    most tickets (a tie-break counts them), then the lowest route ids."""
+    base = "stations 3 cost 1 2 3\naction build station\n"
+    assert checked(mini(base)).rule("stations").choose == ("most_points", "most_tickets")
+    v = checked(mini(base + "stations choose most tickets, most points"))
+    assert v.rule("stations").choose == ("most_tickets", "most_points")
+
+
+def test_goods_ties_and_players_without_goods_amsterdam():
+    """Amsterdam, 'Fine della Partita': tied players all score their place and the next is
+    skipped; a player without goods cards scores nothing. The alternatives are spelt too."""
+    v = checked(mini(GOODS))
+    assert (v.rule("goods").ties, v.rule("goods").without) == ("share", "nothing")
+    v = checked(mini(GOODS + "goods ties split\ngoods without cards rank"))
+    assert (v.rule("goods").ties, v.rule("goods").without) == ("split", "rank")
+
+
+def test_share_ties_and_neutral_shareholder_pennsylvania():
+    """Pennsylvania, 'Calcolare il punteggio': no ties, the lowest-numbered share ranks
+    first; 'Regole per 2 giocatori': a neutral shareholder, half of whose shares (rounded
+    up) count. The neutral player is written, never inferred from the player count."""
+    v = checked(mini(COMPANY))
+    assert v.rule("shares").ties == "lowest_number" and v.rule("shares").neutral is None
+    assert not any(a.name.startswith("neutral share") for a in v.actions)
+    v = checked(mini(COMPANY + "share ties shared\n"
+                     "neutral shareholder for 2 players takes route companies counts half rounded up"))
+    neutral = v.rule("shares").neutral
+    assert v.rule("shares").ties == "shared"
+    assert (neutral.low, neutral.high, neutral.takes, neutral.rounding) == (2, 2, "route", "up")
+    assert any(a.name == "neutral share PRR" for a in v.actions)
+    v = checked(mini(COMPANY + "neutral shareholder for 2..3 players takes any company counts half rounded down"))
+    assert (v.rule("shares").neutral.takes, v.rule("shares").neutral.rounding) == ("any", "down")
+
+
+def test_regions_per_network_and_double_regions_italy():
+    """Italy, 'Fim da partida e bônus das regiões': separate networks are counted separately;
+    a special region counts double if all its cities are connected in the same network."""
+    base = "region Sicilia double: Alpha, Beta\n"
+    rule = checked(mini(base)).rule("regions")
+    assert rule.per_network and rule.doubles_whole
+    rule = checked(mini(base + "regions scored together\ndouble regions need one city")).rule("regions")
+    assert not rule.per_network and not rule.doubles_whole
+
+
+def test_every_stock_spec_states_its_rules():
+    """The five stock specs write these rules out rather than relying on a default."""
+    from railspec.compiler import stock_path
+    expect = {"europe": ["tunnels reveal 3", "stations choose most points, most tickets"],
+              "italy": ["ferry cards spent return", "regions scored per network", "double regions need every city"],
+              "amsterdam": ["goods ties share", "goods without cards score nothing"],
+              "pennsylvania": ["share ties lowest number", "neutral shareholder for 2 players takes route companies "
+                                                          "counts half rounded up"]}
+    for name, lines in expect.items():
+        text = stock_path(name).read_text(encoding="utf-8")
+        for line in lines:
+            assert any(row.split("#")[0].strip() == line for row in text.splitlines()), (name, line)

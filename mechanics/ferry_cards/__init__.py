@@ -4,7 +4,9 @@ Italy rulebook, Comprar 1 carta de Balsa and Controlar uma Rota: an action takes
 ferry card (a player holds at most the limit); on a ferry route each space with a wave
 is paid by a locomotive, or by ferry cards, one ferry card covering up to two wave
 spaces; ferry cards pay nothing else. Written ``ferry cards N max M``, ``action draw
-ferry card`` and the route attribute ``waves N``.
+ferry card`` and the route attribute ``waves N``. The rulebook does not say where spent
+ferry cards go: ``ferry cards spent return`` (back to the ferry pile, the default) or
+``ferry cards spent removed`` (out of the game).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class FerryCardsRule(ir.Rule):
     mechanic: ClassVar[str] = "ferry_cards"
     cards: int       # ferry cards in the game
     hand_limit: int  # the most a player may hold
+    spent: str       # where ferry cards go once spent: "return" (to the ferry pile) or "removed"
     span: Span | None = field(default=None, compare=False)
 
 
@@ -49,11 +52,14 @@ class FerryCards(Mechanic):
                                                  f"locomotives and {waves} wave spaces")
             if route.waves and not stmt:
                 ctx.errors.add(route.waves.span, "wave spaces need ferry cards: add 'ferry cards N max M'")
+        spent = ctx.one(ast.FerrySpent)
+        if spent and not stmt:
+            ctx.errors.add(spent.span, "'ferry cards spent' needs ferry cards: add 'ferry cards N max M'")
         if not stmt:
             return None
         return FerryCardsRule(cards=ctx.positive(stmt.count, "the number of ferry cards"),
                               hand_limit=ctx.positive(stmt.hand_limit, "the ferry card hand limit"),
-                              span=stmt.span)
+                              spent=spent.place if spent else "return", span=stmt.span)
 
     def actions(self, variant, rule) -> list[dict]:
         return [dict(kind=DRAW_FERRY, name="draw ferry card")]

@@ -4,7 +4,10 @@ Amsterdam rulebook, Controllare una linea and Fine della partita: claiming a rou
 cart symbol takes one goods card (one per route, whatever its length); at the end the
 players are ranked by their goods cards and score the ranking table for the player
 count. Written ``goods cards N``, the route attribute ``goods`` and ``goods ranking N
-players: P1 P2 …``.
+players: P1 P2 …``. Ties: ``goods ties share`` (every tied player scores the place, the
+places after it are skipped; the default, Amsterdam) or ``goods ties split`` (the tied
+players split the points of the places they fill, rounded down). ``goods without cards
+score nothing`` (the default, Amsterdam) or ``goods without cards rank``.
 """
 from __future__ import annotations
 
@@ -21,6 +24,8 @@ class GoodsRule(ir.Rule):
     mechanic: ClassVar[str] = "goods"
     cards: int
     ranking: tuple[tuple[int, tuple[int, ...]], ...]  # (players, points by place)
+    ties: str      # "share": every tied player scores the place; "split": they split the places' points
+    without: str   # a player without goods cards: "nothing" (scores nothing) or "rank" (is ranked)
     span: Span | None = field(default=None, compare=False)
 
 
@@ -57,9 +62,15 @@ class Goods(Mechanic):
             for n in range(players.low, players.high + 1):
                 if n not in seen:
                     ctx.errors.add(stmt.span, f"goods cards need a 'goods ranking {n} players: …' table")
+        ties = ctx.one(ast.GoodsTies)
+        without = ctx.one(ast.GoodsWithout)
+        for given, words in ((ties, "goods ties"), (without, "goods without cards")):
+            if given and not stmt:
+                ctx.errors.add(given.span, f"'{words}' needs goods cards: add 'goods cards N'")
         if not stmt:
             return None
-        return GoodsRule(cards=cards, ranking=tuple(sorted(ranking)), span=stmt.span)
+        return GoodsRule(cards=cards, ranking=tuple(sorted(ranking)), ties=ties.mode if ties else "share",
+                         without=without.mode if without else "nothing", span=stmt.span)
 
     def actions(self, variant, rule) -> list[dict]:
         return []

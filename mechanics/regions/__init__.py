@@ -1,8 +1,12 @@
 """Regions and the region bonus (Italy).
 
 Italy rulebook, Fim da partida e bônus das regiões: each player counts the regions their
-network connects and scores the region table; Sardegna, Sicilia and Puglia count double.
-Written ``region NAME [double]: CITY, …`` and ``region points N:P … N+:P``.
+network connects and scores the region table; Sardegna, Sicilia and Puglia count double. Written
+``region NAME [double]: CITY, …`` and ``region points N:P … N+:P``. "If a player has two
+(or more) separate networks, they are counted separately": ``regions scored per network``
+(the default) or ``regions scored together``; a double region counts double "if all its
+cities are connected in the same network": ``double regions need every city`` (the
+default) or ``double regions need one city``.
 """
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ class RegionsRule(ir.Rule):
     mechanic: ClassVar[str] = "regions"
     regions: tuple[Region, ...]
     points: tuple[tuple[int, int, bool], ...]  # (regions connected, points, open-ended)
+    per_network: bool      # each separate network scores on its own
+    doubles_whole: bool    # a double region counts double only with every city in the network
     span: Span | None = field(default=None, compare=False)
 
 
@@ -65,10 +71,17 @@ class Regions(Mechanic):
             points = tuple((e.key.value, e.value.value, e.open_ended) for e in points_stmt.entries)
             if not regions:
                 ctx.errors.add(points_stmt.span, "'region points' needs regions: add 'region NAME: CITY, …'")
+        scoring = ctx.one(ast.RegionScoring)
+        doubles = ctx.one(ast.DoubleRegions)
+        for given, words in ((scoring, "regions scored"), (doubles, "double regions")):
+            if given and not regions:
+                ctx.errors.add(given.span, f"'{words}' needs regions: add 'region NAME: CITY, …'")
         if not regions:
             return None
         first = ctx.many(ast.Region)[0]
-        return RegionsRule(regions=tuple(regions), points=points, span=first.name.span)
+        return RegionsRule(regions=tuple(regions), points=points,
+                           per_network=scoring is None or scoring.mode == "per_network",
+                           doubles_whole=doubles is None or doubles.mode == "every_city", span=first.name.span)
 
     def actions(self, variant, rule) -> list[dict]:
         return []

@@ -4,7 +4,9 @@ Europe rulebook, Costruire una stazione ferroviaria: a station in a city with no
 its owner use one route of another player at that city for all their tickets; the first
 station costs one card, the second two of one colour, the third three (locomotives
 wild); each station not built scores 4. Written ``stations N cost C1 … CN``, ``action
-build station`` and ``station bonus N``.
+build station`` and ``station bonus N``. At the end the engine picks, for each player,
+the use of the stations that scores best by ``stations choose KEY, KEY`` (by default the
+most ticket points, then the most tickets completed), then the lowest route ids.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ class StationsRule(ir.Rule):
     count: int                # stations per player
     costs: tuple[int, ...]    # cards the k-th station costs
     bonus: int                # points per station not built
+    choose: tuple[str, ...]   # how the best use is picked: "most_points", "most_tickets", in order
     span: Span | None = field(default=None, compare=False)
 
 
@@ -63,9 +66,19 @@ class Stations(Mechanic):
         bonus = ctx.positive(bonus_stmt.points if bonus_stmt else None, "the station bonus", allow_zero=True)
         if bonus_stmt and not stmt:
             ctx.errors.add(bonus_stmt.span, "'station bonus' needs a 'stations' statement")
+        choose_stmt = ctx.one(ast.StationUse)
+        choose = ("most_points", "most_tickets")
+        if choose_stmt:
+            if not stmt:
+                ctx.errors.add(choose_stmt.span, "'stations choose' needs a 'stations' statement")
+            if sorted(choose_stmt.keys) != sorted(choose):
+                ctx.errors.add(choose_stmt.span, "'stations choose' names 'most points' and 'most tickets', "
+                                                 "each once, in the order they count")
+            else:
+                choose = choose_stmt.keys
         if not stmt:
             return None
-        return StationsRule(count=count, costs=costs, bonus=bonus, span=stmt.span)
+        return StationsRule(count=count, costs=costs, bonus=bonus, choose=choose, span=stmt.span)
 
     def actions(self, variant: ir.Variant, rule: StationsRule) -> list[dict]:
         out = []

@@ -4,20 +4,22 @@ Europe rulebook, Gallerie: the player plays the cards for the route's length, th
 top three cards of the deck are revealed; each revealed card of the colour played, and
 each revealed locomotive, costs one more card of that colour (or a locomotive). A player
 who cannot or will not pay takes the cards back and the turn ends. Written as the route
-attribute ``tunnel``.
+attribute ``tunnel``; ``tunnels reveal N`` says how many cards are revealed (3 when the
+spec does not say).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ir
+from ...compiler import ast, ir
 from ...errors import Span
 from .. import Mechanic
 
 TUNNEL_PAY = "tunnel_pay"
 TUNNEL_DECLINE = "tunnel_decline"
-REVEALED_CARDS = 3
+REVEALED_CARDS = 3  # the default of 'tunnels reveal N' (Europe, Gallerie)
+MAX_REVEALED = 6    # the catalogue has a payment per extra card count: keep it small
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,17 @@ class Tunnels(Mechanic):
 
     def check(self, ctx) -> TunnelsRule | None:
         tunnels = [r for r in ctx.board.routes if r.tunnel]
+        stmt = ctx.one(ast.TunnelReveal)
+        reveal = REVEALED_CARDS
+        if stmt:
+            reveal = ctx.positive(stmt.count, "the number of cards a tunnel reveals")
+            if reveal > MAX_REVEALED:
+                ctx.errors.add(stmt.count.span, f"a tunnel reveals at most {MAX_REVEALED} cards, got {reveal}")
+            if not any(route.tunnel for route, _length in ctx.board.attributed):
+                ctx.errors.add(stmt.span, "'tunnels reveal' needs a tunnel: add 'tunnel' to a route")
         if not tunnels:
             return None
-        return TunnelsRule(reveal=REVEALED_CARDS, routes=tuple(r.id for r in tunnels), span=tunnels[0].span)
+        return TunnelsRule(reveal=reveal, routes=tuple(r.id for r in tunnels), span=tunnels[0].span)
 
     def actions(self, variant, rule: TunnelsRule) -> list[dict]:
         """The extra cards a tunnel asks for are of the colour already played (or locomotives)."""
