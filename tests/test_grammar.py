@@ -20,7 +20,7 @@ from railspec.compiler import ir
 from railspec.compiler.check import check
 from railspec.compiler.parse import parse
 from railspec.mechanics.ferry_cards import DRAW_FERRY
-from railspec.mechanics.stations import BUILD_STATION
+from railspec.mechanics.stations import BUILD_STATION, STATION_PAY
 
 # A small valid variant, statement by statement: a test replaces the ones it is about and
 # adds lines of its own. Six cities in a row, every pair a ticket (twice, with different
@@ -117,9 +117,22 @@ def test_stations_with_costs_europe_build_a_station():
     v = checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4"))
     stations = v.rule("stations")
     assert (stations.count, stations.costs, stations.bonus) == (3, (1, 2, 3), 4)
-    builds = [a for a in v.actions if a.kind == BUILD_STATION]
-    assert {a.colour_cards + a.locomotives for a in builds} == {1, 2, 3}
-    assert "build station Alpha 1red" in [a.name for a in builds]
+    # two decisions: where, then how to pay (issue "Mechanics as modules", point 6)
+    builds = [a.name for a in v.actions if a.kind == BUILD_STATION]
+    assert builds == [f"build station {c}" for c in CITIES]
+    pays = [a for a in v.actions if a.kind == STATION_PAY]
+    assert {a.colour_cards + a.locomotives for a in pays} == {1, 2, 3}
+    assert {"station pay 1red", "station pay 2blue+1loco", "station pay 3loco"} <= {a.name for a in pays}
+    assert len(pays) == sum(3 * cost + 1 for cost in (1, 2, 3))  # three colours, or all locomotives
+
+
+def test_europe_catalogue_with_stations_as_two_decisions():
+    """Europe's catalogue: 47 station sites and 51 ways to pay instead of 47 × 51 actions."""
+    from railspec.compiler import stock_path
+    v = check_file(stock_path("europe"))
+    assert sum(a.kind == BUILD_STATION for a in v.actions) == 47
+    assert sum(a.kind == STATION_PAY for a in v.actions) == 51
+    assert len(v.actions) == 1254
 
 
 def test_players_range_and_single_count():

@@ -20,6 +20,7 @@ from ...errors import Span
 from .. import Mechanic, PositionKey, TieBreak
 
 BUILD_STATION = "build_station"
+STATION_PAY = "station_pay"
 
 
 @dataclass(frozen=True)
@@ -81,16 +82,17 @@ class Stations(Mechanic):
         return StationsRule(count=count, costs=costs, bonus=bonus, choose=choose, span=stmt.span)
 
     def actions(self, variant: ir.Variant, rule: StationsRule) -> list[dict]:
-        out = []
+        """Two decisions: ``build station CITY`` (a city, never a zone), then the payment,
+        ``station pay 2red+1loco``, one id per way to pay any of the costs. One action per
+        city and payment would be 47 × 51 ids on Europe's map, most never legal."""
+        out = [dict(kind=BUILD_STATION, name=f"build station {city.name}", city=city.id)
+               for city in variant.cities if not city.zone]
         for cost in sorted(set(rule.costs)):
-            for city in variant.cities:
-                if city.zone:
-                    continue
-                for c in variant.colours:
-                    for locos in range(0, cost):
-                        pay = payment_text(c.name, cost - locos, locos)
-                        out.append(dict(kind=BUILD_STATION, name=f"build station {city.name} {pay}", city=city.id,
-                                        colour=c.id, colour_cards=cost - locos, locomotives=locos))
-                out.append(dict(kind=BUILD_STATION, name=f"build station {city.name} {cost}loco", city=city.id,
-                                colour=ir.NO_COLOUR, colour_cards=0, locomotives=cost))
+            for c in variant.colours:
+                for locos in range(0, cost):
+                    pay = payment_text(c.name, cost - locos, locos)
+                    out.append(dict(kind=STATION_PAY, name=f"station pay {pay}", colour=c.id,
+                                    colour_cards=cost - locos, locomotives=locos))
+            out.append(dict(kind=STATION_PAY, name=f"station pay {cost}loco", colour=ir.NO_COLOUR,
+                            colour_cards=0, locomotives=cost))
         return out
