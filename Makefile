@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate bench conformance golden dist-check clean
+.PHONY: demo test install generate bench conformance golden perft dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ conformance: install
 # Re-record the golden traces under tests/golden/ (only on purpose).
 golden: install
 	$(BIN)/python tests/golden/regenerate.py
+
+# Re-count the perft files under tests/perft/ (only on purpose).
+perft: install
+	$(BIN)/python tests/perft/regenerate.py
 
 # Build the sdist, then the wheel from the sdist, and play games with it in a clean venv.
 dist-check: install

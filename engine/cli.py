@@ -7,6 +7,7 @@
     railspec trace NAME --seed S --players N --out FILE
     railspec verify FILE [--engine compiled|reference]
     railspec conformance FILE|NAME --games N
+    railspec perft FILE [--engine compiled|reference|both]
 
 Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input.
 """
@@ -167,6 +168,28 @@ def cmd_verify(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_perft(args) -> int:
+    from . import perft
+    try:
+        lines = perft.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        print(f"railspec: {args.file}: {err}", file=sys.stderr)
+        return 2
+    if not lines:
+        print(f"railspec: {args.file}: empty perft file", file=sys.stderr)
+        return 2
+    v = _load(args.spec or lines[0].get("variant", ""))
+    engines = ["compiled", "reference"] if args.engine == "both" else [args.engine]
+    failed = False
+    for engine in engines:
+        problems = perft.check(v, lines, engine=engine)
+        status = "ok" if not problems else "DIFFERS"
+        print(f"{args.file} [{engine}]: {status}: {len(lines) - 1} positions"
+              + ("" if not problems else "; " + "; ".join(problems[:5])))
+        failed = failed or bool(problems)
+    return 1 if failed else 0
+
+
 def cmd_conformance(args) -> int:
     from . import conformance
     v = _load(args.target)
@@ -233,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled")
     p.add_argument("--spec", help="the variant (stock name or .rail) if not the trace's own")
     p.set_defaults(run=cmd_verify)
+
+    p = sub.add_parser("perft", help="check an engine against a perft file (counts of action sequences)")
+    p.add_argument("file")
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled")
+    p.add_argument("--spec", help="the variant (stock name or .rail) if not the file's own")
+    p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games")
     p.add_argument("target", help="a stock variant name or a .rail file")
