@@ -25,7 +25,7 @@ from pathlib import Path
 
 import railspec
 from railspec.mechanics.longest_path import longest_trail
-from railspec.rng import agent_for
+from railspec.rng import AGENT_SALT, agent_for
 
 
 def machine() -> str:
@@ -124,7 +124,7 @@ def main() -> int:
     v.module()
     print(f"railspec benchmark — {v.name}, 4 players, uniformly random agent")
     print(f"machine: {machine()}")
-    print("random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0xD1B54A32D192ED03")
+    print(f"random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0x{AGENT_SALT:016X}")
     print()
 
     batch_games = max(100, int(args.games * scale))

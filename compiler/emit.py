@@ -34,6 +34,7 @@ from jinja2 import nodes
 from jinja2.ext import Extension
 
 from ..errors import SpecError, UnsupportedMechanicError
+from ..rng import AGENT_SALT
 from . import ir, schema
 from .assembly import Assembly, assemble, refuse_unimplemented
 
@@ -295,6 +296,7 @@ def emit(variant: ir.Variant, registry=None) -> str:
         fields=state_layout(assembly),
         exported=[f for f in state_layout(assembly) if not f["derived"]],
         state_format=schema.FORMAT,
+        agent_salt=f"0x{AGENT_SALT:016X}",
     )
 
     def render_hook(name: str, indent: int) -> str:

@@ -200,6 +200,14 @@ class Variant:
         """The most tickets one keep decision can show."""
         return max(self.deal_regular + self.deal_long, self.draw_tickets)
 
+    def check_players(self, players) -> int:
+        """``players`` when the variant is for that many players, else ValueError."""
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                             f"not {players!r}")
+        return players
+
     def route_named(self, name: str) -> Route:
         for r in self.routes:
             if r.name == name:

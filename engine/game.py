@@ -174,9 +174,7 @@ class Variant:
         return self._module
 
     def _check_players(self, players: int) -> None:
-        if not isinstance(players, int) or not self.ir.min_players <= players <= self.ir.max_players:
-            raise ValueError(f"{self.name} is for {self.ir.min_players} to {self.ir.max_players} players, "
-                             f"not {players!r}")
+        self.ir.check_players(players)
 
     def new_game(self, players: int = 2, seed: int = 0, engine: str = "compiled") -> Game:
         """A new game, set up from ``seed`` (docs/engine.md, "Set-up")."""

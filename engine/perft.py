@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 
+from .compiler.schema import PH_OVER, PH_SETUP_KEEP, PH_TURN
 from .rng import agent_for
 
 FORMAT = "railspec-perft/1"
@@ -77,10 +78,10 @@ def positions(variant, seeds=range(1, 40)) -> list[tuple[str, dict]]:
         while not game.is_over:
             state = game.state()
             phase = state["phase"]
-            if phase == "setup_keep":
+            if phase == PH_SETUP_KEEP:
                 if state["current"] == players - 1:
                     found.setdefault("setup_last", state)
-            elif phase == "turn":
+            elif phase == PH_TURN:
                 found.setdefault("turn_first", state)
                 turns.append(state)
                 if state["final_turns"] > 0:
@@ -92,7 +93,7 @@ def positions(variant, seeds=range(1, 40)) -> list[tuple[str, dict]]:
         if turns:
             found.setdefault("turn_midgame", turns[len(turns) // 2])
     order = ["start", "setup_last", "turn_first",
-             *(p for p in variant.assembly.phases if p not in ("setup_keep", "turn", "over")),
+             *(p for p in variant.assembly.phases if p not in (PH_SETUP_KEEP, PH_TURN, PH_OVER)),
              "turn_midgame", "turn_last_round"]
     return [(name, found[name]) for name in order if name in found]
 

@@ -369,9 +369,7 @@ class ReferenceEngine:
 
     def __init__(self, variant: ir.Variant, players: int, seed: int, registry=None):
         rules = rules_for(variant, registry)
-        if not variant.min_players <= players <= variant.max_players:
-            raise ValueError(f"{variant.name} is for {variant.min_players} to {variant.max_players} players, "
-                             f"not {players}")
+        variant.check_players(players)
         self.rules = rules
         self.state = rules.new_state(players, seed)
         self._legal = (-1, [])

@@ -38,10 +38,6 @@ def engine(request):
     return request.param
 
 
-def action(v, name: str) -> int:
-    return v.action_id(name)
-
-
 def names(game) -> list[str]:
     return [game.action_name(a) for a in game.legal_actions()]
 
