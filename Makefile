@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate bench conformance golden perft dist-check clean
+.PHONY: demo test install generate docs bench conformance golden perft dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ test: install
 # Re-render generated/*.pyx from spec/*.rail (commit the result).
 generate: install
 	$(BIN)/python -m railspec.compiler.emit
+
+# Re-write the state table of docs/engine.md from the state schema (commit the result).
+docs: install
+	$(BIN)/python -c "import pathlib; from railspec.compiler import schema; p = pathlib.Path('docs/engine.md'); \
+	p.write_text(schema.rewrite_documented_table(p.read_text(encoding='utf-8')), encoding='utf-8')"
 
 # Speed figures, as ratios against the reference interpreter (not a test).
 bench: install
