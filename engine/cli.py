@@ -122,13 +122,15 @@ def cmd_score(args) -> int:
         print(f"railspec: cannot read position {args.position}: {err}", file=sys.stderr)
         return 2
     rows = v.score(position)
-    head = ["player", "routes", "tickets", "done", "longest", "bonus", "total", ""]
+    keys = list(v.assembly.breakdown_keys)  # the core's items, the mechanics', total
+    short = {"tickets_completed": "done", "longest_path": "longest", "longest_bonus": "bonus"}
+    head = ["player"] + [short.get(k, k) for k in keys] + [""]
+    width = max(8, *(len(h) for h in head))
     print(f"{v.name}: {args.position}")
-    print(" ".join(f"{h:>8}" for h in head))
+    print(" ".join(f"{h:>{width}}" for h in head))
     for p, row in enumerate(rows):
-        cells = [p, row["routes"], row["tickets"], row["tickets_completed"], row["longest_path"],
-                 row["longest_bonus"], row["total"], "winner" if row["winner"] else ""]
-        print(" ".join(f"{c:>8}" for c in cells))
+        cells = [p] + [row[k] for k in keys] + ["winner" if row["winner"] else ""]
+        print(" ".join(f"{c:>{width}}" for c in cells))
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
