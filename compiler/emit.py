@@ -163,7 +163,15 @@ def tables(assembly: Assembly) -> dict:
 
     deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
     regular_tickets = [t.id for t in tickets if not t.long]
-    blocks = layout.blocks
+    # each route's first payment block (the one paying no ferry card) in route-indexed
+    # tables, the others ("extra" blocks, only with wave spaces) in a list of their own
+    first = [layout.blocks_of(r.id)[0] for r in routes]
+    extra = [b for r in routes for b in layout.blocks_of(r.id)[1:]]
+    extra_range, at = [], 0
+    for r in routes:
+        count = len(layout.blocks_of(r.id)) - 1
+        extra_range.append((at, at + count))
+        at += count
     constants = [(name, dims[name]) for name in (
         "N_COLOURS", "N_CARDS", "LOCO", "CARD_TOTAL", "DECK_CAP", "N_ROUTES", "ROUTE_CAP", "ROUTE_WORDS",
         "N_NODES", "NODE_CAP", "N_TICKETS", "TICKET_CAP", "NP_MIN", "NP_MAX", "MARKET", "MARKET_CAP",
@@ -183,6 +191,7 @@ def tables(assembly: Assembly) -> dict:
         ("ACT_PASS", _one_id(actions, ir.PASS)),
         ("KEEP_BASE", keep_base),
         ("KEEP_END", keep_end),
+        ("EXTRA_BLOCKS", len(extra)),
     ]
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
     constants += [(f"B_{item.name.upper()}", i) for i, item in enumerate(assembly.score_items)]
@@ -195,14 +204,19 @@ def tables(assembly: Assembly) -> dict:
             ("T_ROUTE_NODE_B", _pad([r.node_b for r in routes])),
             ("T_ROUTE_COLOUR", _pad([r.colour for r in routes])),
             ("T_ROUTE_POINTS", _pad([variant.route_points[r.length] for r in routes])),
-            ("T_ROUTE_BLOCK_FIRST", _pad([first for first, _ in layout.route_blocks])),
-            ("T_ROUTE_BLOCK_END", _pad([end for _, end in layout.route_blocks])),
-            ("T_BLOCK_START", _pad([b.start for b in blocks])),
-            ("T_BLOCK_END", _pad([b.end for b in blocks])),
-            ("T_BLOCK_BASE_LOCOS", _pad([b.base_locomotives for b in blocks])),
-            ("T_BLOCK_PLAIN", _pad([b.plain for b in blocks])),
-            ("T_BLOCK_CHOICES", _pad([b.choices for b in blocks])),
-            ("T_BLOCK_FERRY", _pad([b.ferry_cards for b in blocks])),
+            ("T_CLAIM_START", _pad([b.start for b in first])),
+            ("T_CLAIM_END", _pad([b.end for b in first])),
+            ("T_CLAIM_BASE_LOCOS", _pad([b.base_locomotives for b in first])),
+            ("T_CLAIM_PLAIN", _pad([b.plain for b in first])),
+            ("T_CLAIM_CHOICES", _pad([b.choices for b in first])),
+            ("T_ROUTE_EXTRA_FIRST", _pad([a for a, _ in extra_range])),
+            ("T_ROUTE_EXTRA_END", _pad([b for _, b in extra_range])),
+            ("T_EXTRA_START", _pad([b.start for b in extra])),
+            ("T_EXTRA_END", _pad([b.end for b in extra])),
+            ("T_EXTRA_BASE_LOCOS", _pad([b.base_locomotives for b in extra])),
+            ("T_EXTRA_PLAIN", _pad([b.plain for b in extra])),
+            ("T_EXTRA_CHOICES", _pad([b.choices for b in extra])),
+            ("T_EXTRA_FERRY", _pad([b.ferry_cards for b in extra])),
             ("T_TICKET_NODE_A", _pad([variant.city_nodes[t.a][0] for t in tickets])),
             ("T_TICKET_NODE_B", _pad([variant.city_nodes[t.b][0] for t in tickets])),
             ("T_TICKET_POINTS", _pad([t.points for t in tickets])),

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ...compiler import ast, ir
 from ...compiler.check import MAX_TRACKS
+from ...compiler.schema import Field
 from .. import Mechanic, Tables
 
 
@@ -49,10 +50,12 @@ class MultiTrack(Mechanic):
     name = "multi_track"
     title = "double and triple routes"
     rule = MultiTrackRule
-    state_fields = ()
+    # the compiled engine's copy of usable(players), read for every route a turn considers
+    state_fields = (Field("tracks_usable", "tracks of one route that may be owned (from players)",
+                          owner="multi_track", high="3", derived=True),)
     phases = ()
     kinds = ()
-    hooks = frozenset({"definitions", "route_open"})
+    hooks = frozenset({"definitions", "derive", "route_open"})
     reference = MultiTrackReference
     score_items = ()
     tiebreaks = ()
