@@ -47,6 +47,8 @@ def test_every_mechanic_declares_its_parts(mechanic):
 # and small ones for what no stock spec the engines run uses yet.
 EXTRA_SPECS = {
     "shuffled-returns": "extends \"usa\"\nvariant \"USA, shuffled returns\"\nreturned tickets shuffled bottom\n",
+    "ferry": "extends \"usa\"\nvariant \"USA, a ferry\"\nwithout route Sault St. Marie - Winnipeg\n"
+             "route Sault St. Marie - Winnipeg 6 gray ferry 2\n",
 }
 
 
@@ -100,7 +102,7 @@ def test_what_a_mechanic_adds_is_marked_as_its_own(mechanic):
 def test_supported_mechanics_follow_from_the_registry():
     """One list says what the engines implement: load refuses the rest, by name."""
     implemented = {m.name for m in MECHANICS if m.implemented}
-    assert {"multi_track", "longest_path", "shuffled_returns"} <= implemented
+    assert {"multi_track", "longest_path", "shuffled_returns", "ferries"} <= implemented
     with pytest.raises(railspec.UnsupportedMechanicError, match="tunnels"):
         railspec.load("europe")
 

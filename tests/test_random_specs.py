@@ -14,9 +14,12 @@ from railspec import conformance
 COLOURS = ["red", "blue", "green", "black", "white", "orange", "pink", "yellow"]
 
 
-def random_spec(seed: int) -> str:
-    """A valid random spec: a spanning tree of routes plus extras, doubles and triples."""
+def random_spec(seed: int, ferries: bool = False) -> str:
+    """A valid random spec: a spanning tree of routes plus extras, doubles and triples;
+    with ``ferries``, some routes need locomotives (drawn from a generator of their own, so
+    a seed's map is otherwise the same)."""
     r = random.Random(seed)
+    ferry_draws = random.Random(seed + 10_000)
     colours = COLOURS[:r.randint(1, 8)]
     cities = [f"C{i}" for i in range(r.randint(3, 14))]
     low = r.randint(2, 4)
@@ -42,7 +45,8 @@ def random_spec(seed: int) -> str:
         if any(c == colour != "gray" for _, c in tracks.get(key, [])):
             colour = "gray"
         tracks.setdefault(key, []).append((length, colour))
-        lines.append(f"route {a} - {b} {length} {colour}")
+        ferry = f" ferry {ferry_draws.randint(1, length)}" if ferries and ferry_draws.random() < 0.3 else ""
+        lines.append(f"route {a} - {b} {length} {colour}{ferry}")
     lines.append("route points " + " ".join(f"{n}:{n * n}" for n in range(1, longest + 1)))
     deal = r.randint(1, 4)
     held: set[tuple[str, str, int]] = set()
@@ -68,11 +72,11 @@ def random_spec(seed: int) -> str:
 
 
 # 4: a triple route, 2-5 players; 9: eight colours, no locomotives, no ticket draws,
-# a tracks-usable rule; 30: a one-card market, shuffled returns, 2-3 players
-@pytest.mark.parametrize("seed", [4, 9, 30])
-def test_engines_agree_on_a_random_map(tmp_path, seed):
+# a tracks-usable rule; 30: a one-card market, shuffled returns, 2-3 players; 12: ferries
+@pytest.mark.parametrize("seed,ferries", [(4, False), (9, False), (30, False), (12, True)])
+def test_engines_agree_on_a_random_map(tmp_path, seed, ferries):
     path = tmp_path / f"random{seed}.rail"
-    path.write_text(random_spec(seed), encoding="utf-8")
+    path.write_text(random_spec(seed, ferries), encoding="utf-8")
     v = railspec.load(path)
     counts = list(range(v.ir.min_players, v.ir.max_players + 1))
     report = conformance.run(v, range(30), lambda s: counts[s % len(counts)], api_every=10)
@@ -81,4 +85,6 @@ def test_engines_agree_on_a_random_map(tmp_path, seed):
 
 def test_random_specs_are_valid():
     for seed in range(40):
-        railspec.compiler.check([railspec.compiler.parse(random_spec(seed), f"random{seed}.rail")], "random")
+        for ferries in (False, True):
+            railspec.compiler.check([railspec.compiler.parse(random_spec(seed, ferries), f"random{seed}.rail")],
+                                    "random")

@@ -2,8 +2,9 @@
 
 Europe rulebook, Traghetti: one locomotive for each locomotive symbol on the route, the
 usual set of one colour for the other spaces. Written as a route attribute, ``ferry N``.
-The claim catalogue already lays out a ferry's payments (every payment has at least N
-locomotives), so the compiled engine's legal moves need nothing more.
+The claim catalogue lays out a ferry's payments with at least N locomotives each (the
+payment block's least locomotives), so both engines play ferries with no code of their
+own: the mechanic is its checker stage and its place in the contract.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, Tables
 
 
 @dataclass(frozen=True)
@@ -22,11 +23,25 @@ class FerriesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+class FerriesReference:
+    """Nothing to do: a ferry's payments come from the catalogue like any route's."""
+
+    def __init__(self, rules, rule: FerriesRule):
+        self.rule = rule
+
+
 class Ferries(Mechanic):
     name = "ferries"
     title = "ferries"
-    implemented = False
     rule = FerriesRule
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset()
+    reference = FerriesReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
 
     def check(self, ctx) -> FerriesRule | None:
         for stmt, length in ctx.board.attributed:
@@ -39,4 +54,10 @@ class Ferries(Mechanic):
         return FerriesRule(routes=tuple(r.id for r in ferries), span=ferries[0].span)
 
     def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant, rule) -> Tables:
+        return Tables()
+
+    def state_problems(self, variant, rule, state) -> list[str]:
         return []
