@@ -106,6 +106,11 @@ def _assemble(variant: ir.Variant, registry) -> Assembly:
         kinds.extend(mechanic.kinds)
         items.extend(mechanic.score_items)
     items.append(ScoreItem("total", "the sum of the items that count", False))
+    if all(m.implemented for m, _ in present):
+        stray = sorted({a.kind for a in variant.actions} - set(kinds))
+        if stray:
+            raise ValueError(f"{variant.name}: the catalogue has actions of kind {', '.join(stray)}, "
+                             f"which no mechanic of the registry declares")
     for what, names in (("state field", [f.name for f in fields]), ("phase", phases), ("action kind", kinds),
                         ("score item", [i.name for i in items])):
         if len(set(names)) != len(names):

@@ -242,6 +242,12 @@ class Registry:
         """A new registry: this one's mechanics, then ``extra``."""
         return Registry(self.mechanics + tuple(extra))
 
+    def replacing(self, mechanic: Mechanic) -> "Registry":
+        """A new registry with ``mechanic`` in the place of the one of the same name."""
+        if mechanic.name not in self.by_name:
+            raise ValueError(f"no mechanic named {mechanic.name} to replace")
+        return Registry(mechanic if m.name == mechanic.name else m for m in self.mechanics)
+
     def present(self, variant: ir.Variant) -> list[tuple[Mechanic, ir.Rule]]:
         """(mechanic, its rule record) for each mechanic the variant uses, in registry order."""
         out = []
