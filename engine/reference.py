@@ -333,7 +333,7 @@ class Rules:
         for player in range(state.players):
             row = dict.fromkeys(keys, 0)
             row["routes"] = sum(v.route_points[r.length] for r in v.routes if state.owner[r.id] == player)
-            network = self.network(state, player)
+            network = self.network(state, player)  # a fresh list: the score_graph hooks may relabel it
             for hook in self.hooks["score_graph"]:
                 hook(state, player, network)
             for ticket_id in state.tickets[player]:

@@ -93,10 +93,11 @@ HOOKS: tuple[Hook, ...] = (
          "after_claim(state, route, player)"),
     Hook("end_of_turn", "end_turn(), before the market is refilled (`s`)", "end_of_turn(state)"),
     Hook("game_over", "end_turn(), as the phase becomes over (`s`)", "game_over(state)"),
-    Hook("score_graph", "score(), player `p`'s network `parent` (union-find over nodes) is built from "
-         "the routes; a fragment may join more nodes before tickets are checked",
-         "score_graph(state, player, network)"),
-    Hook("score_player", "score(), after player `p`'s routes and tickets; fills `row[B_…]` of its items",
+    Hook("score_graph", "score(), player `p`'s `network` (a union-find over nodes, a copy of `parent`, "
+         "the player's own routes) before tickets are checked: a fragment may join more nodes",
+         "score_graph(state, player, network): network[node] is a component label; relabel to join"),
+    Hook("score_player", "score(), after player `p`'s routes and tickets; fills `row[B_…]` of its items "
+         "(`parent`: the player's own routes; `network`: as tickets saw it)",
          "score_player(state, player, row, network)"),
     Hook("score_awards", "score(), after every player's row (`out`, `s.players`): cross-player awards",
          "score_awards(state, rows)"),

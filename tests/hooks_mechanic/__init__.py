@@ -1,0 +1,157 @@
+"""A test mechanic that fills every hook of both engines: inspectors.
+
+No rulebook has it; it exists so that the differential suite checks, before a variant
+needs them, that both engines call each hook at the same point of play and in the same
+order of random draws. Its rules:
+
+- set-up piles: the inspectors 0 … 4 are shuffled (with the game's generator) into a pile;
+- set-up offer: a player whose first dealt ticket has an even id starts with one inspection;
+- claim payment: each claim a player pays for is counted;
+- before a claim completes: a claim of a 2-car route waits for an inspection (a phase of
+  the mechanic): ``inspect yes`` completes it and counts an inspection, ``inspect no``
+  withdraws it (the cards stay paid);
+- after a claim: claiming a 1-car route opens an inspection too (``yes`` counts one);
+- end of turn: the face-up locomotives showing before the refill are counted;
+- game over: a flag is set;
+- scoring graph: every player's network joins the two ends of route 0;
+- per player: one point per inspection; awards: 3 to the players with the most;
+- tie-break ``most inspections``; position key ``inspections``; an engine method
+  ``inspections_of``; a derived field (the compiled engine's total of inspections).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from railspec.compiler import ir
+from railspec.compiler.schema import PH_TURN, Field
+from railspec.mechanics import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
+from railspec.rng import shuffle_in_state
+
+INSPECT_YES, INSPECT_NO, INSPECTION = "inspect_yes", "inspect_no", "inspection"
+INSPECTORS = 5
+
+
+@dataclass(frozen=True)
+class InspectorRule(ir.Rule):
+    mechanic: ClassVar[str] = "inspector"
+    award: int
+
+
+class InspectorReference:
+    def __init__(self, rules, rule: InspectorRule):
+        self.rules, self.rule = rules, rule
+        self.routes = rules.variant.routes
+        yes = next(a.id for a in rules.variant.actions if a.kind == INSPECT_YES)
+        no = next(a.id for a in rules.variant.actions if a.kind == INSPECT_NO)
+        self.phase_legal = {INSPECTION: lambda state: [yes, no]}
+        self.apply = {INSPECT_YES: lambda state, action: self.inspect(state, True),
+                      INSPECT_NO: lambda state, action: self.inspect(state, False)}
+        self.methods = {"inspections_of": lambda state, player: state.inspections[player],
+                        "inspected_total": lambda state: sum(state.inspections)}
+
+    def inspect(self, state, yes: bool) -> None:
+        player, route = state.current, state.pending_route
+        state.pending_route = -1
+        state.phase = PH_TURN
+        if yes:
+            state.inspections[player] += 1
+            if route >= 0:
+                self.rules.complete_claim(state, self.routes[route], player)
+        if state.phase == PH_TURN:
+            self.rules.end_turn(state, passed=False)
+
+    def setup_piles(self, state) -> None:
+        state.inspector_pile = list(range(INSPECTORS))
+        shuffle_in_state(state, state.inspector_pile)
+
+    def setup_offer(self, state, player: int) -> None:
+        if state.setup_offer[player] and state.setup_offer[player][0] % 2 == 0:
+            state.inspections[player] += 1
+
+    def claim_pay(self, state, action) -> None:
+        state.payments[state.current] += 1
+
+    def before_claim_completes(self, state, action) -> bool:
+        if self.routes[action.route].length == 2:
+            state.pending_route = action.route
+            state.phase = INSPECTION
+            return False
+        return True
+
+    def after_claim(self, state, route, player: int) -> None:
+        if route.length == 1:
+            state.phase = INSPECTION
+
+    def end_of_turn(self, state) -> None:
+        state.locos_seen += state.faceup.count(len(self.rules.variant.colours))
+
+    def game_over(self, state) -> None:
+        state.finished = 1
+
+    def score_graph(self, state, player: int, network: list[int]) -> None:
+        a, b = network[self.routes[0].node_a], network[self.routes[0].node_b]
+        for node, label in enumerate(network):
+            if label == b:
+                network[node] = a
+
+    def score_player(self, state, player: int, row: dict, network) -> None:
+        row["inspection_points"] = state.inspections[player]
+
+    def score_awards(self, state, rows: list[dict]) -> None:
+        best = max(state.inspections[:state.players])
+        for player, row in enumerate(rows):
+            row["inspection_award"] = self.rule.award if best > 0 and state.inspections[player] == best else 0
+
+
+class Inspector(Mechanic):
+    name = "inspector"
+    title = "inspectors (a test mechanic filling every hook)"
+    rule = InspectorRule
+    state_fields = (
+        Field("inspector_pile", "the inspectors, shuffled at set-up", owner="inspector", cap="INSPECTORS",
+              high="INSPECTORS-1"),
+        Field("inspections", "each player's inspections", owner="inspector", per_player=True, high="100000"),
+        Field("payments", "each player's claims paid for", owner="inspector", per_player=True, high="100000"),
+        Field("pending_route", "a claim waiting for its inspection (-1: none)", owner="inspector", low="-1",
+              high="N_ROUTES-1", initial=-1),
+        Field("locos_seen", "face-up locomotives at the ends of turns, before the refill", owner="inspector",
+              high="100000000"),
+        Field("finished", "1 once the game is over", owner="inspector", high="1"),
+        Field("inspected_total", "every player's inspections (derived)", owner="inspector", high="100000000",
+              derived=True),
+    )
+    phases = (INSPECTION,)
+    kinds = (INSPECT_YES, INSPECT_NO)
+    hooks = frozenset({"definitions", "engine_methods", "derive", "setup_piles", "setup_offer", "phase_legal",
+                       "apply", "claim_pay", "before_claim_completes", "after_claim", "end_of_turn", "game_over",
+                       "score_graph", "score_player", "score_awards"})
+    reference = InspectorReference
+    score_items = (ScoreItem("inspection_points", "a point per inspection", True, "inspector"),
+                   ScoreItem("inspection_award", "to the players with the most inspections", True, "inspector"))
+    tiebreaks = (TieBreak("most_inspections", "most inspections", "the most inspections",
+                          lambda row, rows: row["inspection_points"], owner="inspector",
+                          unavailable="tie-break on inspections, but the variant has no inspectors"),)
+    position_keys = (PositionKey("inspections", "how many inspections the player has"),)
+
+    def check(self, ctx) -> InspectorRule:
+        return InspectorRule(award=3)
+
+    def actions(self, variant, rule) -> list[dict]:
+        return [dict(kind=INSPECT_YES, name="inspect yes"), dict(kind=INSPECT_NO, name="inspect no")]
+
+    def dimensions(self, variant, rule) -> dict[str, int]:
+        return {"INSPECTORS": INSPECTORS}
+
+    def tables(self, variant, rule: InspectorRule) -> Tables:
+        ids = {a.kind: a.id for a in variant.actions}
+        return Tables(constants=[("ACT_INSPECT_YES", ids[INSPECT_YES]), ("ACT_INSPECT_NO", ids[INSPECT_NO]),
+                                 ("INSPECTION_AWARD", rule.award)])
+
+    def state_problems(self, variant, rule, state) -> list[str]:
+        if state["pending_route"] != -1 and state["phase"] != INSPECTION:
+            return ["a claim waits for an inspection outside the inspection phase"]
+        return []
+
+    def position(self, variant, rule, player: int, seat: dict, fields: dict) -> None:
+        fields.setdefault("inspections", [0] * fields["players"])[player] = int(seat.get("inspections", 0))
