@@ -139,7 +139,7 @@ def test_the_toy_plays_in_both_engines(toy_usa, engine, tmp_path, monkeypatch):
     while g.state()["phase"] == "setup_keep":
         g.apply(g.legal_actions()[0])
     send = toy_usa.action_id("send postcard")
-    for turn in range(3 * 2):
+    for _ in range(3 * 2):
         assert send in g.legal_actions()
         g.apply(send)
     assert g.state()["postcards"] == [3, 3]
