@@ -48,6 +48,11 @@ class Source(Stmt):
 
 
 @dataclass(frozen=True)
+class Provisional(Stmt):
+    text: str
+
+
+@dataclass(frozen=True)
 class Players(Stmt):
     low: Num
     high: Num

@@ -22,7 +22,7 @@ MAX_ROUTE_LENGTH = 12  # no board has a longer route; bounds the payment catalog
 
 # Scalar statements: at most one per file; a spec that extends another overrides them.
 _SCALARS = {
-    ast.VariantName: "variant", ast.Players: "players", ast.Trains: "trains", ast.Hand: "hand",
+    ast.VariantName: "variant", ast.Provisional: "provisional", ast.Players: "players", ast.Trains: "trains", ast.Hand: "hand",
     ast.Stations: "stations", ast.FerryCards: "ferry cards", ast.Locomotives: "locomotives",
     ast.GoodsCards: "goods cards", ast.Market: "market", ast.Deal: "deal tickets",
     ast.EndWhen: "end when", ast.RoutePoints: "route points", ast.LongestPath: "longest path",
@@ -677,6 +677,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
     variant = ir.Variant(
         key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
         sources=tuple(s.text for s in spec.many(ast.Source)),
+        provisional=spec.one(ast.Provisional).text if spec.one(ast.Provisional) else "",
         min_players=players.low, max_players=players.high, trains=parts.trains, hand=parts.hand,
         colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
         market_reset_locomotives=parts.reset_locomotives,

@@ -161,6 +161,11 @@ def tables(assembly: Assembly) -> dict:
         for t in range(max_length + 1):
             afford.extend(bitset(r for r in routes if r.colour == c and route_need[r.id] <= t))
 
+    city_nodes, city_node_first, city_node_end = [], [], []
+    for nodes in variant.city_nodes:
+        city_node_first.append(len(city_nodes))
+        city_nodes.extend(nodes)
+        city_node_end.append(len(city_nodes))
     deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
     regular_tickets = [t.id for t in tickets if not t.long]
     # each route's first payment block (the one paying no ferry card) in route-indexed
@@ -217,8 +222,12 @@ def tables(assembly: Assembly) -> dict:
             ("T_EXTRA_PLAIN", _pad([b.plain for b in extra])),
             ("T_EXTRA_CHOICES", _pad([b.choices for b in extra])),
             ("T_EXTRA_FERRY", _pad([b.ferry_cards for b in extra])),
-            ("T_TICKET_NODE_A", _pad([variant.city_nodes[t.a][0] for t in tickets])),
-            ("T_TICKET_NODE_B", _pad([variant.city_nodes[t.b][0] for t in tickets])),
+            # a ticket's ends are cities; a city is one graph node, a zone one node per route end
+            ("T_TICKET_CITY_A", _pad([t.a for t in tickets])),
+            ("T_TICKET_CITY_B", _pad([t.b for t in tickets])),
+            ("T_CITY_NODE_FIRST", _pad(city_node_first)),
+            ("T_CITY_NODE_END", _pad(city_node_end)),
+            ("T_CITY_NODES", _pad(city_nodes)),
             ("T_TICKET_POINTS", _pad([t.points for t in tickets])),
             ("T_REGULAR_TICKETS", _pad(regular_tickets)),
             ("T_DECK_INIT", _pad(deck_init)),

@@ -152,6 +152,7 @@ class Variant:
     spec_path: str
     spec_hash: str
     sources: tuple[str, ...]
+    provisional: str  # why some numbers are not the printed game's ("" when they all are)
     min_players: int
     max_players: int
     trains: int

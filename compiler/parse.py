@@ -87,6 +87,10 @@ class _ToAst(Transformer):
         return ast.Source(self._meta_span(meta), _unquote(str(c[0])))
 
     @v_args(meta=True)
+    def provisional(self, meta, c):
+        return ast.Provisional(self._meta_span(meta), _unquote(str(c[0])))
+
+    @v_args(meta=True)
     def players(self, meta, c):
         low, high = c[0]
         return ast.Players(self._meta_span(meta), low, high)
@@ -382,6 +386,7 @@ def _describe_expected(expected) -> str:
 # statement ends with its form, so the message says what was expected in the spec's own terms.
 _FORMS = {
     "variant": 'variant "NAME"', "extends": 'extends "NAME"', "source": 'source "TEXT"',
+    "provisional": 'provisional "WHY"',
     "players": "players LOW..HIGH", "trains": "trains N", "hand": "hand N",
     "stations": "stations N cost C1 C2 …", "stations choose": "stations choose most points, most tickets",
     "ferry": "ferry cards N max M | ferry cards spent return|removed", "card": "card COLOUR N",

@@ -12,8 +12,8 @@ decisions.
 """
 from __future__ import annotations
 
-from .errors import (IllegalActionError, RailspecError, Span, SpecCheckError, SpecError, SpecSyntaxError,
-                     UnsupportedMechanicError)
+from .errors import (IllegalActionError, ProvisionalSpecWarning, RailspecError, Span, SpecCheckError, SpecError,
+                     SpecSyntaxError, UnsupportedMechanicError)
 from .game import Game, Variant, load
 from .position import PositionError
 from .state_format import StateError
@@ -32,4 +32,5 @@ def score(variant: Variant | str, position: dict) -> list[dict]:
 
 __all__ = ["load", "score", "Game", "Variant", "RailspecError", "SpecError", "SpecSyntaxError",
            "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "PositionError", "StateError",
+           "ProvisionalSpecWarning",
            "Span", "__version__"]

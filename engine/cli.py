@@ -24,8 +24,17 @@ from .errors import RailspecError, SpecError
 
 
 def _load(name: str):
+    """A variant; a provisional spec's warning is printed once, as a line of its own."""
+    import warnings
+
+    from .errors import ProvisionalSpecWarning
     from .game import load
-    return load(name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ProvisionalSpecWarning)
+        variant = load(name)
+    for warning in caught[:1]:
+        print(f"railspec: {warning.message}", file=sys.stderr)
+    return variant
 
 
 def _progress(total: int, desc: str, enabled: bool):

@@ -75,6 +75,10 @@ class UnsupportedMechanicError(SpecError):
     """The spec is valid but asks for a mechanic the engines do not implement yet."""
 
 
+class ProvisionalSpecWarning(UserWarning):
+    """A spec says some of its numbers are not the printed game's (``provisional "…"``)."""
+
+
 class IllegalActionError(RailspecError, ValueError):
     """An action id that is not legal in the current state. The state is unchanged."""
 

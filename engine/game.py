@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
+import warnings
 from pathlib import Path
 
 from . import reference, state_format
 from .compiler import ir
 from .compiler.assembly import assemble, refuse_unimplemented
-from .errors import IllegalActionError, RailspecError
+from .errors import IllegalActionError, ProvisionalSpecWarning, RailspecError
 from .scoring import rows_of_playout, winners as _winners
 
 ENGINES = ("compiled", "reference")
@@ -256,10 +257,10 @@ def load(name_or_path: str | Path, registry=None) -> Variant:
     looks_like_path = isinstance(name_or_path, Path) or text.endswith(".rail") or "/" in text or "\\" in text
     path = None if looks_like_path else compiler.stock_path_or_none(text)
     if path is not None:
-        return _load_stock(text, registry, _file_key(path))
+        return _warn_if_provisional(_load_stock(text, registry, _file_key(path)))
     if not looks_like_path and not Path(text).is_file():
         raise RailspecError(f"no stock variant named {text!r} (stock: {', '.join(compiler.stock_names())})")
-    return _load_path(Path(text), registry)
+    return _warn_if_provisional(_load_path(Path(text), registry))
 
 
 def _file_key(path: Path):
@@ -272,6 +273,13 @@ def _load_path(path: Path, registry) -> Variant:
     variant_ir = compiler.check_file(path, registry)
     refuse_unimplemented(variant_ir, registry)
     return Variant(variant_ir, registry=registry)
+
+
+def _warn_if_provisional(variant: Variant) -> Variant:
+    if variant.ir.provisional:
+        warnings.warn(ProvisionalSpecWarning(f"{variant.name} is PROVISIONAL: {variant.ir.provisional}"),
+                      stacklevel=3)
+    return variant
 
 
 @functools.lru_cache(maxsize=16)

@@ -338,7 +338,8 @@ class Rules:
                 hook(state, player, network)
             for ticket_id in state.tickets[player]:
                 ticket = v.tickets[ticket_id]
-                if network[v.city_nodes[ticket.a][0]] == network[v.city_nodes[ticket.b][0]]:
+                ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
+                if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
                     row["tickets"] += ticket.points
                     row["tickets_completed"] += 1
                 else:

@@ -30,16 +30,17 @@ def test_golden_trace_replays(path, engine):
 
 
 def test_a_tampered_trace_reports_the_first_divergence(usa, tmp_path):
-    lines = trace.loads(GOLDEN[0].read_text(encoding="utf-8"))
+    usa_golden = next(p for p in GOLDEN if p.name.startswith("usa-"))
+    lines = trace.loads(usa_golden.read_text(encoding="utf-8"))
     step = 12
     record = lines[1 + step]
     record["legal"] += 1
     verdict = trace.verify(usa, lines)
     assert not verdict.ok and verdict.message.startswith(f"step {step}:")
-    lines = trace.loads(GOLDEN[0].read_text(encoding="utf-8"))
+    lines = trace.loads(usa_golden.read_text(encoding="utf-8"))
     lines[-1]["breakdown"][0]["total"] += 1
     verdict = trace.verify(usa, lines)
     assert not verdict.ok and "final breakdown differs" in verdict.message
-    lines = trace.loads(GOLDEN[0].read_text(encoding="utf-8"))
+    lines = trace.loads(usa_golden.read_text(encoding="utf-8"))
     lines[0]["spec_hash"] = "0" * 16
     assert "spec" in trace.verify(usa, lines).message

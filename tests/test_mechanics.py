@@ -49,6 +49,8 @@ EXTRA_SPECS = {
     "shuffled-returns": "extends \"usa\"\nvariant \"USA, shuffled returns\"\nreturned tickets shuffled bottom\n",
     "ferry": "extends \"usa\"\nvariant \"USA, a ferry\"\nwithout route Sault St. Marie - Winnipeg\n"
              "route Sault St. Marie - Winnipeg 6 gray ferry 2\n",
+    "zone": "extends \"usa\"\nvariant \"USA, a zone\"\nzone Canada\nroute Seattle - Canada 2 gray\n"
+            "route Duluth - Canada 3 gray\nticket Canada - Miami 20\n",
 }
 
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.schema import Field
 from ...errors import Span
-from .. import Mechanic, PositionKey
+from .. import Mechanic, PositionKey, ScoreItem, Tables
 
 
 @dataclass(frozen=True)
@@ -28,14 +29,64 @@ class GoodsRule(ir.Rule):
     without: str   # a player without goods cards: "nothing" (scores nothing) or "rank" (is ranked)
     span: Span | None = field(default=None, compare=False)
 
+    def table(self, players: int) -> tuple[int, ...]:
+        """The points by place for this many players."""
+        return dict(self.ranking).get(players, ())
+
+
+def goods_points(rule: GoodsRule, cards: list[int]) -> list[int]:
+    """Each player's goods bonus, from everyone's goods cards (Fine della Partita)."""
+    table = rule.table(len(cards))
+    out = []
+    for mine in cards:
+        if mine == 0 and rule.without == "nothing":
+            out.append(0)
+            continue
+        place = sum(1 for other in cards if other > mine)  # places taken by those with more
+        tied = sum(1 for other in cards if other == mine)
+        if rule.ties == "share":
+            out.append(table[place] if place < len(table) else 0)
+        else:
+            out.append(sum(table[place:place + tied]) // tied)
+    return out
+
+
+class GoodsReference:
+    def __init__(self, rules, rule: GoodsRule):
+        self.rule = rule
+
+    def after_claim(self, state, route, player: int) -> None:
+        if route.goods and state.goods_pile > 0:
+            state.goods[player] += 1
+            state.goods_pile -= 1
+
+    def score_player(self, state, player: int, row: dict, network) -> None:
+        row["goods_cards"] = state.goods[player]
+
+    def score_awards(self, state, rows: list[dict]) -> None:
+        for row, points in zip(rows, goods_points(self.rule, list(state.goods[:state.players]))):
+            row["goods"] = points
+
 
 class Goods(Mechanic):
     name = "goods"
     title = "goods cards"
-    implemented = False
-    position_keys = (PositionKey('goods', 'how many goods cards the player holds'),)
     rule = GoodsRule
-
+    state_fields = (
+        Field("goods", "each player's goods cards (face up: public)", owner="goods", per_player=True,
+              high="GOODS_CARDS"),
+        Field("goods_pile", "goods cards not yet taken", owner="goods", high="GOODS_CARDS", initial="GOODS_CARDS"),
+    )
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"definitions", "after_claim", "score_player", "score_awards"})
+    reference = GoodsReference
+    score_items = (
+        ScoreItem("goods_cards", "how many goods cards the player holds", False, "goods"),
+        ScoreItem("goods", "the goods bonus: the ranking table's points for the player's place", True, "goods"),
+    )
+    tiebreaks = ()
+    position_keys = (PositionKey("goods", "how many goods cards the player holds"),)
     def check(self, ctx) -> GoodsRule | None:
         stmt = ctx.one(ast.GoodsCards)
         cards = ctx.positive(stmt.count, "the number of goods cards") if stmt else 0
@@ -74,3 +125,35 @@ class Goods(Mechanic):
 
     def actions(self, variant, rule) -> list[dict]:
         return []
+
+    def dimensions(self, variant, rule: GoodsRule) -> dict[str, int]:
+        return {"GOODS_CARDS": rule.cards}
+
+    def tables(self, variant: ir.Variant, rule: GoodsRule) -> Tables:
+        places = max(len(points) for _, points in rule.ranking)
+        table, counts = [], []
+        for players in range(variant.max_players + 1):
+            points = rule.table(players)
+            table.extend(list(points) + [0] * (places - len(points)))
+            counts.append(len(points))
+        return Tables(constants=[("GOODS_PLACES", places), ("GOODS_SPLIT", int(rule.ties == "split")),
+                                 ("GOODS_RANK_EMPTY", int(rule.without == "rank"))],
+                      arrays=[("T_GOODS_POINTS", table), ("T_GOODS_PLACE_COUNT", counts),
+                              ("T_ROUTE_GOODS", [int(r.goods) for r in variant.routes] or [0])])
+
+    def state_problems(self, variant, rule: GoodsRule, state: dict) -> list[str]:
+        held = sum(state["goods"])
+        if held + state["goods_pile"] != rule.cards:
+            return [f"{held} goods cards held and {state['goods_pile']} left, the game has {rule.cards}"]
+        return []
+
+    def position(self, variant, rule: GoodsRule, player: int, seat: dict, fields: dict) -> None:
+        from ...position import PositionError
+        count = seat.get("goods", 0)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise PositionError(f"player {player}: 'goods' is a number of goods cards, got {count!r}")
+        goods = fields.setdefault("goods", [0] * fields["players"])
+        goods[player] = count
+        if sum(goods) > rule.cards:
+            raise PositionError(f"the players hold {sum(goods)} goods cards, the game has {rule.cards}")
+        fields["goods_pile"] = rule.cards - sum(goods)

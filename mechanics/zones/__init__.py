@@ -1,10 +1,12 @@
 """Zones: places that tickets name but that join nothing (Italy's neighbouring countries,
 Pennsylvania's Ontario).
 
-Italy rulebook, Países vizinhos e Monaco: every route into a neighbouring country is a
-dead end of its own; two routes into the same country are not connected. The core gives
-each route end at a zone a graph node of its own; a ticket to a zone is complete when
-any of those nodes is joined to the other end.
+Italy rulebook, Países vizinhos e Monaco: every route leading into a neighbouring country
+is a dead end of its own; two routes into the same country are not connected. Written
+``zone NAME``. The core's checker gives each route end at a zone a graph node of its own,
+and the core counts a ticket end as joined when any of its nodes is, so both engines play
+zones with no code of their own: for tickets, the longest path and regions alike, no
+chain of routes passes through a zone.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, Tables
 
 
 @dataclass(frozen=True)
@@ -23,11 +25,25 @@ class ZonesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+class ZonesReference:
+    """Nothing to do: a zone's dead ends are nodes of the IR's graph."""
+
+    def __init__(self, rules, rule: ZonesRule):
+        self.rule = rule
+
+
 class Zones(Mechanic):
     name = "zones"
     title = "zones (dead-end places)"
-    implemented = False
     rule = ZonesRule
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset()
+    reference = ZonesReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
 
     def check(self, ctx) -> ZonesRule | None:
         zones = [i for i, c in enumerate(ctx.places.cities) if c["zone"]]
@@ -36,4 +52,10 @@ class Zones(Mechanic):
         return ZonesRule(zones=tuple(zones), span=ctx.places.cities[zones[0]]["span"])
 
     def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant, rule) -> Tables:
+        return Tables()
+
+    def state_problems(self, variant, rule, state) -> list[str]:
         return []
