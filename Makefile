@@ -38,8 +38,15 @@ docs: install
 bench: install
 	$(BIN)/python bench/benchmark.py
 
+# The long differential campaign: 2,000 games of every stock variant the engines play
+# (CONFORMANCE_GAMES=N for another count; CI plays fewer in tests/test_differential.py).
+CONFORMANCE_GAMES ?= 2000
 conformance: install
-	$(BIN)/railspec conformance usa --games 2000
+	@for v in $$($(BIN)/python -c "import warnings; warnings.simplefilter('ignore'); \
+	  import railspec.mechanics, railspec.compiler; from railspec.compiler import stock_names; \
+	  print(*[n for n in stock_names() if not railspec.mechanics.default_registry().unimplemented( \
+	  railspec.compiler.check_file(railspec.compiler.stock_path(n)))])"); do \
+	  $(BIN)/railspec conformance $$v --games $(CONFORMANCE_GAMES) --quiet || exit 1; done
 
 # Re-record the golden traces under tests/golden/ (only on purpose).
 golden: install

@@ -65,16 +65,20 @@ def first_difference(a, b, path: str = "") -> str | None:
     return None if a == b else f"{path}: {a!r} != {b!r}"
 
 
-def invariant_problems(variant: ir.Variant, game, state: dict | None = None, registry=None) -> list[str]:
+def invariant_problems(variant: ir.Variant, game, state: dict | None = None, registry=None,
+                       scores: bool = True) -> list[str]:
     """Every invariant the position breaks (empty when it keeps them all): the state
     validator's (shapes, ranges, conservation of cards, trains and tickets, and each
-    mechanic's ``state_problems``), and the engine's breakdown re-derived by the reference
-    scorer from the state alone. ``state`` is ``game.state()`` if the caller has it."""
+    mechanic's ``state_problems``), and, with ``scores``, the engine's breakdown re-derived
+    by the reference scorer from the state alone. ``state`` is ``game.state()`` if the
+    caller has it."""
     state = game.state() if state is None else state
     try:
         state_format.validate(variant, state, registry)
     except state_format.StateError as err:
         return [f"state invalid: {err}"]
+    if not scores:
+        return []
     problems = []
     derived = reference.score_fields(variant, {k: v for k, v in state.items()
                                                if k not in ("format", "variant", "spec_hash")}, registry)
@@ -119,24 +123,25 @@ def _api_problems(v, game, rng: random.Random) -> list[str]:
     return problems
 
 
-def run(v, seeds, players_for, *, api_every: int = 25, progress=None) -> Report:
+def run(v, seeds, players_for, *, api_every: int = 25, score_every: int = 5, progress=None) -> Report:
     """Play one random game per seed in both engines side by side and check them.
 
     ``players_for(seed)`` gives the player count; the agent is that of docs/engine.md.
-    Every decision compares legal lists, full states and (at the end) breakdowns, and
-    checks the invariants on the compiled game, whose scoring is then re-derived by the
-    reference scorer (and every ``api_every`` decisions the clone / JSON / illegal-action
-    behaviour of both)."""
+    Every decision compares legal lists and full states and checks the state's invariants
+    on the compiled game; every ``score_every`` decisions and at the end the compiled
+    engine's breakdown is also re-derived by the reference scorer (and compared with the
+    reference engine's at the end); every ``api_every`` decisions the clone / JSON /
+    illegal-action behaviour of both is checked."""
     report = Report()
     for seed in seeds:
-        _check_game(v, seed, players_for(seed), api_every, report)
+        _check_game(v, seed, players_for(seed), api_every, score_every, report)
         report.games += 1
         if progress is not None:
             progress(1)
     return report
 
 
-def _check_game(v, seed: int, players: int, api_every: int, report: Report) -> None:
+def _check_game(v, seed: int, players: int, api_every: int, score_every: int, report: Report) -> None:
     """One seeded game in both engines; problems go into ``report``."""
     variant = v.ir
     compiled = v.new_game(players=players, seed=seed, engine="compiled")
@@ -153,7 +158,8 @@ def _check_game(v, seed: int, players: int, api_every: int, report: Report) -> N
         if a_state != b_state:
             problem(f"states differ (compiled vs reference) at {first_difference(a_state, b_state)}")
             return
-        for what in invariant_problems(variant, compiled, a_state, v.registry):
+        scores = compiled.is_over or (score_every > 0 and step % score_every == 0)
+        for what in invariant_problems(variant, compiled, a_state, v.registry, scores=scores):
             problem(what)
         if compiled.is_over or ref.is_over:
             if compiled.is_over != ref.is_over:

@@ -59,8 +59,9 @@ def _check_field(field: schema.Field, value, dims: dict, players: int, phases) -
             _list(v, name, length=dims[field.size])
         else:
             _list(v, name, most=dims[field.cap])
-        for i, x in enumerate(v):
-            _int(x, f"{name}[{i}]", low, high)
+        if v and not (all(type(x) is int for x in v) and low <= min(v) and max(v) <= high):
+            for i, x in enumerate(v):  # name the first entry that is wrong
+                _int(x, f"{name}[{i}]", low, high)
     if field.per_player:
         _list(value, field.name, length=players)
         for p, v in enumerate(value):

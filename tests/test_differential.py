@@ -1,8 +1,8 @@
 """The compiled engine against the reference interpreter, decision by decision, on seeded
 random games of every stock variant (docs/engine.md is the contract both follow).
 
-CI plays RAILSPEC_DIFF_GAMES games per variant (default 200); `railspec conformance`
-plays more on demand."""
+CI plays RAILSPEC_DIFF_GAMES games per variant (default 120, every player count in turn);
+`make conformance` plays 2,000 of each."""
 from __future__ import annotations
 
 import os
@@ -12,7 +12,7 @@ import pytest
 from conftest import implemented_stock_variants
 from railspec import conformance
 
-GAMES = int(os.environ.get("RAILSPEC_DIFF_GAMES", "200"))
+GAMES = int(os.environ.get("RAILSPEC_DIFF_GAMES", "120"))
 
 
 @pytest.mark.parametrize("v", implemented_stock_variants(), ids=lambda v: v.key)

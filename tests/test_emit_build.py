@@ -498,61 +498,26 @@ route Duluth - Toronto 6 pink ferry 1 waves 2
 '''
 
 
-def test_a_spec_with_wave_spaces_is_refused_by_name(tmp_path):
-    """Until the ferry-card mechanic is implemented the engines refuse it by name, with
-    no assertion about the catalogue's order on the way."""
-    path = tmp_path / "waves.rail"
-    path.write_text(WAVES, encoding="utf-8")
-    variant = check_file(path)
-    with pytest.raises(UnsupportedMechanicError, match="does not implement ferry_cards"):
-        emit(variant)
-
-
 def test_a_spec_with_wave_spaces_compiles_and_plays(tmp_path, monkeypatch):
-    """The claim layout's blocks paying ferry cards reach the compiled legal moves: with a
-    stand-in for the ferry-card mechanic that adds no rule (ferry cards free), a spec with
-    wave spaces is emitted, compiled and played, and both engines list the same payments."""
+    """The claim layout's blocks paying ferry cards reach the compiled legal moves: a spec
+    with wave spaces is emitted, compiled and played, and both engines list the same
+    payments."""
     import railspec
     from railspec import conformance
-    from railspec.mechanics import default_registry
-    from railspec.mechanics.ferry_cards import FerryCards
-
-    class FreeFerryCards(FerryCards):
-        """Wave spaces payable by ferry cards nobody has to hold: no state, no hook."""
-        implemented = True
-        state_fields = phases = kinds = score_items = tiebreaks = position_keys = ()
-        hooks = frozenset()
-
-        class reference:  # noqa: N801 - the reference part, filling no hook
-            def __init__(self, rules, rule):
-                pass
-
-        def actions(self, variant, rule):
-            return []  # taking a ferry card is the real mechanic's
-
-        def tables(self, variant, rule):
-            from railspec.mechanics import Tables
-            return Tables()
-
-        def state_problems(self, variant, rule, state):
-            return []
 
     monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path / "cache"))
     path = tmp_path / "waves.rail"
     path.write_text(WAVES, encoding="utf-8")
-    registry = default_registry().replacing(FreeFerryCards())
-    v = railspec.load(path, registry=registry)
+    v = railspec.load(path)
     route = v.ir.route_named("Sault St. Marie-Winnipeg")
     blocks = v.ir.claim_layout.blocks_of(route.id)
     assert [b.ferry_cards for b in blocks] == [0, 1, 2] and [b.base_locomotives for b in blocks] == [3, 1, 0]
-    source = emit(v.ir, registry)
+    source = emit(v.ir)
     assert "EXTRA_BLOCKS = 3" in source  # two on the 3-wave route, one on the 2-wave route
     g = v.new_game(players=2, seed=3)
     while g.state()["phase"] == "setup_keep":
         g.apply(g.legal_actions()[0])
-    a = Arranged(v, g)
-    a.hand(0, red=3)
-    g = a.game("compiled")
+    g = Arranged(v, g).hand(0, red=3).set(ferry_cards=[2, 0], ferry_pile=8).game("compiled")
     ferry_payments = [n for n in names(g) if n.startswith("claim Sault St. Marie-Winnipeg")]
     assert ferry_payments == ["claim Sault St. Marie-Winnipeg gray 3red+2ferry"]
     report = conformance.run(v, range(12), lambda s: 2 + s % 4, api_every=0)

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.schema import Field
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, Tables
 
 DRAW_FERRY = "draw_ferry"
 
@@ -29,12 +30,56 @@ class FerryCardsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+class FerryCardsReference:
+    """Ferry cards in plain Python: a count per player and a pile (the cards are alike)."""
+
+    def __init__(self, rules, rule: FerryCardsRule):
+        self.rules, self.rule = rules, rule
+        self.draw = next(a.id for a in rules.variant.actions if a.kind == DRAW_FERRY)
+        self.apply = {DRAW_FERRY: self.take}
+
+    def turn_actions(self, state) -> list[int]:
+        """Comprar 1 carta de Balsa: while the pile has one and the hand fewer than the limit."""
+        if state.ferry_pile > 0 and state.ferry_cards[state.current] < self.rule.hand_limit:
+            return [self.draw]
+        return []
+
+    def take(self, state, action) -> None:
+        state.ferry_pile -= 1
+        state.ferry_cards[state.current] += 1
+        self.rules.end_turn(state, passed=False)
+
+    def payment_ok(self, state, action, player: int) -> bool:
+        return action.ferry_cards <= state.ferry_cards[player]
+
+    def claim_pay(self, state, action) -> None:
+        spent = action.ferry_cards
+        state.ferry_cards[state.current] -= spent
+        if self.rule.spent == "return":
+            state.ferry_pile += spent
+        else:
+            state.ferry_removed += spent
+
+
 class FerryCards(Mechanic):
     name = "ferry_cards"
     title = "ferry cards and wave spaces"
-    implemented = False
     rule = FerryCardsRule
-
+    state_fields = (
+        Field("ferry_cards", "each player's ferry cards (alike: a count, public)", owner="ferry_cards",
+              per_player=True, high="FERRY_HAND_LIMIT"),
+        Field("ferry_pile", "ferry cards not held", owner="ferry_cards", high="FERRY_CARDS",
+              initial="FERRY_CARDS"),
+        Field("ferry_removed", "ferry cards spent and out of the game ('ferry cards spent removed')",
+              owner="ferry_cards", high="FERRY_CARDS"),
+    )
+    phases = ()
+    kinds = (DRAW_FERRY,)
+    hooks = frozenset({"definitions", "turn_actions", "apply", "claim_block", "claim_pay"})
+    reference = FerryCardsReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
     def check(self, ctx) -> FerryCardsRule | None:
         stmt = ctx.one(ast.FerryCards)
         action = ctx.action("draw_ferry_card")
@@ -63,3 +108,20 @@ class FerryCards(Mechanic):
 
     def actions(self, variant, rule) -> list[dict]:
         return [dict(kind=DRAW_FERRY, name="draw ferry card")]
+
+    def dimensions(self, variant, rule: FerryCardsRule) -> dict[str, int]:
+        return {"FERRY_CARDS": rule.cards, "FERRY_HAND_LIMIT": rule.hand_limit}
+
+    def tables(self, variant: ir.Variant, rule: FerryCardsRule) -> Tables:
+        draw = next(a.id for a in variant.actions if a.kind == DRAW_FERRY)
+        return Tables(constants=[("ACT_DRAW_FERRY", draw), ("FERRY_RETURN", int(rule.spent == "return"))],
+                      arrays=[("T_ACT_FERRY", [a.ferry_cards for a in variant.actions])])
+
+    def state_problems(self, variant, rule: FerryCardsRule, state: dict) -> list[str]:
+        held = sum(state["ferry_cards"])
+        if held + state["ferry_pile"] + state["ferry_removed"] != rule.cards:
+            return [f"{held} ferry cards held, {state['ferry_pile']} in the pile and {state['ferry_removed']} "
+                    f"out of the game: the game has {rule.cards}"]
+        if rule.spent == "return" and state["ferry_removed"]:
+            return ["ferry cards out of the game, but spent ferry cards return to the pile"]
+        return []

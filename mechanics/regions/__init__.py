@@ -15,7 +15,9 @@ from typing import ClassVar
 
 from ...compiler import ast, ir
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, ScoreItem, Tables
+
+MAX_REGIONS = 64  # a network's regions are a 64-bit mask in the compiled engine
 
 
 @dataclass(frozen=True)
@@ -36,12 +38,70 @@ class RegionsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+def points_table(rule: RegionsRule) -> list[int]:
+    """Points by the number of regions counted, 0 … twice the regions (doubles count twice):
+    a count below the table's first key scores 0; above its last key, the last entry's points
+    when it is open-ended ('15+'), else 0."""
+    exact = {count: points for count, points, _open in rule.points}
+    last = max(rule.points, default=(0, 0, False))
+    out = []
+    for count in range(2 * len(rule.regions) + 1):
+        if count in exact:
+            out.append(exact[count])
+        elif rule.points and count > last[0] and last[2]:
+            out.append(last[1])
+        else:
+            out.append(0)
+    return out
+
+
+class RegionsReference:
+    """The region bonus in plain Python."""
+
+    def __init__(self, rules, rule: RegionsRule):
+        self.rules, self.rule = rules, rule
+        self.region_of = {city: g.id for g in rule.regions for city in g.cities}
+        self.table = points_table(rule)
+
+    def count(self, regions: set[int], has_city) -> int:
+        """Regions touched, each double region twice when ``has_city`` holds for all its cities
+        (or for any, with 'double regions need one city')."""
+        count = 0
+        for g in self.rule.regions:
+            if g.id in regions:
+                count += 1
+                if g.counts_double and (not self.rule.doubles_whole or all(has_city(c) for c in g.cities)):
+                    count += 1
+        return count
+
+    def score_player(self, state, player: int, row: dict, network) -> None:
+        own = self.rules.network(state, player)  # the player's own routes, never joined further
+        on_routes = {n for r in self.rules.variant.routes if state.owner[r.id] == player for n in (r.node_a, r.node_b)}
+        if self.rule.per_network:
+            total = 0
+            for label in sorted({own[n] for n in on_routes}):
+                nodes = {n for n in on_routes if own[n] == label}
+                regions = {self.region_of[n] for n in nodes if n in self.region_of}
+                total += self.table[self.count(regions, lambda city: city in nodes)]
+        else:
+            regions = {self.region_of[n] for n in on_routes if n in self.region_of}
+            total = self.table[self.count(regions, lambda city: city in on_routes)]
+        row["regions"] = total
+
+
 class Regions(Mechanic):
     name = "regions"
     title = "regions and the region bonus"
-    implemented = False
     rule = RegionsRule
-
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"definitions", "score_player"})
+    reference = RegionsReference
+    score_items = (ScoreItem("regions", "the region bonus: the table's points for the regions each network "
+                                       "connects", True, "regions"),)
+    tiebreaks = ()
+    position_keys = ()
     def check(self, ctx) -> RegionsRule | None:
         regions: list[Region] = []
         declared: dict[str, ast.Region] = {}
@@ -76,6 +136,8 @@ class Regions(Mechanic):
         for given, words in ((scoring, "regions scored"), (doubles, "double regions")):
             if given and not regions:
                 ctx.errors.add(given.span, f"'{words}' needs regions: add 'region NAME: CITY, …'")
+        if len(regions) > MAX_REGIONS:
+            ctx.errors.add(ctx.many(ast.Region)[MAX_REGIONS].span, f"at most {MAX_REGIONS} regions are supported")
         if not regions:
             return None
         first = ctx.many(ast.Region)[0]
@@ -84,4 +146,26 @@ class Regions(Mechanic):
                            doubles_whole=doubles is None or doubles.mode == "every_city", span=first.name.span)
 
     def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant: ir.Variant, rule: RegionsRule) -> Tables:
+        region_of = {city: g.id for g in rule.regions for city in g.cities}
+        node_region = [-1] * max(1, variant.node_count)
+        for city, nodes in enumerate(variant.city_nodes):
+            for node in nodes:
+                node_region[node] = region_of.get(city, -1)
+        cities, first, end = [], [], []
+        for g in rule.regions:
+            first.append(len(cities))
+            cities.extend(variant.city_nodes[c][0] for c in g.cities)
+            end.append(len(cities))
+        table = points_table(rule)
+        return Tables(constants=[("N_REGIONS", len(rule.regions)), ("REGION_COUNT_MAX", len(table) - 1),
+                                 ("REGIONS_PER_NETWORK", int(rule.per_network)),
+                                 ("DOUBLES_WHOLE", int(rule.doubles_whole))],
+                      arrays=[("T_NODE_REGION", node_region), ("T_REGION_DOUBLE", [int(g.counts_double) for g in rule.regions]),
+                              ("T_REGION_CITY_FIRST", first), ("T_REGION_CITY_END", end),
+                              ("T_REGION_CITIES", cities or [0]), ("T_REGION_POINTS", table)])
+
+    def state_problems(self, variant, rule, state) -> list[str]:
         return []
