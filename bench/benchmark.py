@@ -1,11 +1,14 @@
 """railspec benchmark: speed of the compiled engine, as ratios against the reference
 interpreter measured in the same run. A script, not a test: nothing here asserts a time.
 
-    python bench/benchmark.py [--variant usa] [--games 20000] [--quick] [--repeat 3]
+    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3]
 
-Prints the machine, the random generator, and:
-  - random 4-player playouts: games/s and decisions/s in the batch loop (no GIL) and
-    through the Python API (legal_actions() lists, and legal_actions_into() buffers);
+Prints the machine, the random generator, and, for every stock variant the engines play
+(or the ones named):
+  - random playouts at the variant's largest player count up to 4: games/s and
+    decisions/s in the batch loop (no GIL) and through the Python API (legal_actions()
+    lists, and legal_actions_into() buffers), each as a ratio to the reference;
+then a summary line per variant, and for USA:
   - longest path on full networks (end-of-game boards), µs per player;
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
@@ -58,22 +61,21 @@ def timed(fn, *args):
     return best, result
 
 
-def api_games(v, games: int, seed: int, engine: str, buffered: bool) -> tuple[float, int]:
-    """Random 4-player games through the Python API with the documented agent (best of
-    REPEAT runs)."""
+def api_games(v, games: int, players: int, seed: int, engine: str, buffered: bool) -> tuple[float, int]:
+    """Random games through the Python API with the documented agent (best of REPEAT runs)."""
     best, decisions = float("inf"), 0
     for _ in range(REPEAT):
-        elapsed, decisions = _api_games_once(v, games, seed, engine, buffered)
+        elapsed, decisions = _api_games_once(v, games, players, seed, engine, buffered)
         best = min(best, elapsed)
     return best, decisions
 
 
-def _api_games_once(v, games: int, seed: int, engine: str, buffered: bool) -> tuple[float, int]:
+def _api_games_once(v, games: int, players: int, seed: int, engine: str, buffered: bool) -> tuple[float, int]:
     decisions = 0
     buffer = array("i", [0] * len(v.actions))
     start = time.perf_counter()
     for i in range(games):
-        g = v.new_game(players=4, seed=seed + i, engine=engine)
+        g = v.new_game(players=players, seed=seed + i, engine=engine)
         agent = agent_for(seed + i)
         if buffered:
             while not g.is_over:
@@ -132,50 +134,79 @@ def compile_times(v) -> list[tuple[float, float]]:
         return times
 
 
+def playable_variants() -> list[str]:
+    """The stock variants the engines play."""
+    from railspec.compiler import stock_names
+    out = []
+    for name in stock_names():
+        try:
+            railspec.load(name)
+        except railspec.UnsupportedMechanicError:
+            continue
+        out.append(name)
+    return out
+
+
+def playouts(v, games: int, scale: float) -> dict:
+    """The playout figures of one variant, printed as a table; returns the summary."""
+    players = min(4, v.ir.max_players)
+    v.module()
+    ref_games = max(5, int(100 * scale))
+    t_batch, batch = timed(v.playout, games, players, 1)
+    batch_decisions = sum(batch["decisions"])
+    t_ref, ref = timed(v.playout, ref_games, players, 1, "reference")
+    ref_decisions = sum(ref["decisions"])
+    api_n = max(20, int(1000 * scale))
+    t_api, api_decisions = api_games(v, api_n, players, 1, "compiled", buffered=False)
+    t_buf, buf_decisions = api_games(v, api_n, players, 1, "compiled", buffered=True)
+    t_api_ref, api_ref_decisions = api_games(v, ref_games, players, 1, "reference", buffered=False)
+    ref_batch = (ref_games / t_ref, ref_decisions / t_ref)
+    ref_api = (ref_games / t_api_ref, api_ref_decisions / t_api_ref)
+    rows = [  # (label, games/s, decisions/s, the reference figures it is compared with)
+        ("compiled, batch loop (no GIL)", games / t_batch, batch_decisions / t_batch, ref_batch),
+        ("reference, batch loop", *ref_batch, ref_batch),
+        ("compiled, API legal_actions()", api_n / t_api, api_decisions / t_api, ref_api),
+        ("compiled, API legal_actions_into()", api_n / t_buf, buf_decisions / t_buf, ref_api),
+        ("reference, API legal_actions()", *ref_api, ref_api),
+    ]
+    print(f"{v.name}, {players} players:")
+    print(f"  {'playouts':36} {'games/s':>10} {'decisions/s':>13} {'× reference':>12}")
+    for label, gps, dps, (base_gps, _base_dps) in rows:
+        print(f"  {label:36} {gps:>10,.0f} {dps:>13,.0f} {gps / base_gps:>11,.0f}×")
+    print(f"  (batch: {games} games, {batch_decisions / games:.0f} decisions a game on average; "
+          f"one core; each figure the best of {REPEAT} runs)")
+    print()
+    return dict(name=v.name, players=players, batch=games / t_batch, batch_ratio=(games / t_batch) / ref_batch[0],
+                api=api_decisions / t_api, api_ratio=(api_decisions / t_api) / ref_api[1])
+
+
 def main() -> int:
     global REPEAT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variant", default="usa")
+    parser.add_argument("--variant", action="append", help="a variant to measure (again for more); default all")
     parser.add_argument("--games", type=int, default=20000, help="games in the compiled batch loop")
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
     args = parser.parse_args()
     REPEAT = max(1, args.repeat)
     scale = 0.1 if args.quick else 1.0
-    v = railspec.load(args.variant)
-    v.module()
-    print(f"railspec benchmark — {v.name}, 4 players, uniformly random agent")
+    import warnings
+    warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
+    names = args.variant or playable_variants()
+    print("railspec benchmark — uniformly random agent")
     print(f"machine: {machine()}")
     print(f"random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0x{AGENT_SALT:016X}")
     print()
-
-    batch_games = max(100, int(args.games * scale))
-    ref_games = max(5, int(100 * scale))
-    t_batch, batch = timed(v.playout, batch_games, 4, 1)
-    batch_decisions = sum(batch["decisions"])
-    t_ref, ref = timed(v.playout, ref_games, 4, 1, "reference")
-    ref_decisions = sum(ref["decisions"])
-    api_n = max(20, int(1000 * scale))
-    t_api, api_decisions = api_games(v, api_n, 1, "compiled", buffered=False)
-    t_buf, buf_decisions = api_games(v, api_n, 1, "compiled", buffered=True)
-    t_api_ref, api_ref_decisions = api_games(v, ref_games, 1, "reference", buffered=False)
-
-    ref_batch = (ref_games / t_ref, ref_decisions / t_ref)
-    ref_api = (ref_games / t_api_ref, api_ref_decisions / t_api_ref)
-    rows = [  # (label, games/s, decisions/s, the reference figures it is compared with)
-        ("compiled, batch loop (no GIL)", batch_games / t_batch, batch_decisions / t_batch, ref_batch),
-        ("reference, batch loop", *ref_batch, ref_batch),
-        ("compiled, API legal_actions()", api_n / t_api, api_decisions / t_api, ref_api),
-        ("compiled, API legal_actions_into()", api_n / t_buf, buf_decisions / t_buf, ref_api),
-        ("reference, API legal_actions()", *ref_api, ref_api),
-    ]
-    print(f"{'playouts':36} {'games/s':>10} {'decisions/s':>13} {'× reference':>12}")
-    for label, gps, dps, (base_gps, _base_dps) in rows:
-        print(f"{label:36} {gps:>10,.0f} {dps:>13,.0f} {gps / base_gps:>11,.0f}×")
-    print(f"(batch: {batch_games} games, {batch_decisions / batch_games:.0f} decisions a game on average; "
-          f"one core; each figure the best of {REPEAT} runs)")
+    summary = [playouts(railspec.load(name), max(100, int(args.games * scale)), scale) for name in names]
+    print(f"{'variant':14} {'players':>7} {'batch games/s':>14} {'× reference':>12} {'API decisions/s':>16} "
+          f"{'× reference':>12}")
+    for row in summary:
+        print(f"{row['name']:14} {row['players']:>7} {row['batch']:>14,.0f} {row['batch_ratio']:>11,.0f}× "
+              f"{row['api']:>16,.0f} {row['api_ratio']:>11,.0f}×")
     print()
-
+    if "usa" not in names:
+        return 0
+    v = railspec.load("usa")
     networks = full_networks(v, max(5, int(50 * scale)))
     sizes = [sum(e[2] for e in edges) for _, _, edges in networks]
     repeat = 20

@@ -47,6 +47,19 @@ def test_simulate_prints_the_summary(capsys):
     assert "30 random 3-player games" in out and "win rate" in out and "game length" in out
 
 
+def _playable_counts():
+    from conftest import implemented_stock_variants
+    return [(v.key, n) for v in implemented_stock_variants() for n in range(v.ir.min_players, v.ir.max_players + 1)]
+
+
+@pytest.mark.parametrize("variant,players", _playable_counts())
+def test_simulate_runs_every_playable_variant_at_every_player_count(variant, players, capsys):
+    """The compiled engine plays every stock variant it implements at every player count."""
+    assert main(["simulate", variant, "--players", str(players), "--games", "40", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert f"40 random {players}-player games" in out and "compiled engine" in out
+
+
 def test_score_prints_each_players_breakdown(tmp_path, capsys):
     position = {"variant": "usa", "players": [
         {"routes": ["Calgary-Helena", "Helena-Salt Lake City"], "tickets": ["Calgary-Salt Lake City"]},
