@@ -104,7 +104,7 @@ def _assemble(variant: ir.Variant, registry) -> Assembly:
         dims.update(mechanic.dimensions(variant, rule))
         phases.extend(mechanic.phases)
         kinds.extend(mechanic.kinds)
-        items.extend(mechanic.score_items)
+        items.extend(mechanic.variant_score_items(variant, rule))
     items.append(ScoreItem("total", "the sum of the items that count", False))
     if all(m.implemented for m, _ in present):
         stray = sorted({a.kind for a in variant.actions} - set(kinds))
@@ -115,5 +115,7 @@ def _assemble(variant: ir.Variant, registry) -> Assembly:
                         ("score item", [i.name for i in items])):
         if len(set(names)) != len(names):
             raise ValueError(f"{variant.name}: a {what} is declared twice: {sorted(names)}")
+    if len({item.enum for item in items}) != len(items):
+        raise ValueError(f"{variant.name}: two score items have the same C name")
     return Assembly(variant=variant, registry=registry, present=present, fields=tuple(fields), dims=dims,
                     phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items))

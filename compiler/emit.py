@@ -199,7 +199,7 @@ def tables(assembly: Assembly) -> dict:
         ("EXTRA_BLOCKS", len(extra)),
     ]
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
-    constants += [(f"B_{item.name.upper()}", i) for i, item in enumerate(assembly.score_items)]
+    constants += [(f"B_{item.enum}", i) for i, item in enumerate(assembly.score_items)]
     constants.append(("B_FIELDS", len(assembly.score_items)))
     return dict(
         constants=constants,
@@ -246,7 +246,7 @@ def tables(assembly: Assembly) -> dict:
             ("T_AFFORD", afford),
         ],
         phases=list(assembly.phases),
-        score_items=[dict(name=i.name, in_total=i.in_total) for i in assembly.score_items],
+        score_items=[dict(name=i.name, enum=i.enum, in_total=i.in_total) for i in assembly.score_items],
     )
 
 

@@ -103,4 +103,6 @@ def position_fields(variant: ir.Variant, position: dict, registry=None) -> dict:
         for m, rule in present:
             if getattr(m, "position_keys", ()):
                 m.position(variant, rule, p, seat, fields)
+    for m, rule in present:
+        m.position_top(variant, rule, position, fields)
     return fields

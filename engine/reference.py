@@ -136,6 +136,14 @@ class Rules:
             for slot in range(v.market_size):
                 state.faceup[slot] = self.draw_from_deck(state)
 
+    def refill_market(self, state) -> None:
+        """After cards come back to the discards, and at the end of a turn: empty slots are
+        refilled in order, then the reset check (a market stuck with locomotives may change)."""
+        for slot, card in enumerate(state.faceup):
+            if card == EMPTY:
+                state.faceup[slot] = self.draw_from_deck(state)
+        self.reset_market_if_needed(state)
+
     def take_faceup(self, state, card: int) -> None:
         slot = state.faceup.index(card)
         state.hands[state.current][card] += 1
@@ -228,6 +236,7 @@ class Rules:
             state.discard[action.colour] += action.colour_cards
         hand[self.loco] -= action.locomotives
         state.discard[self.loco] += action.locomotives
+        self.refill_market(state)  # cards are back in the discards ("at any time")
         for hook in self.hooks["claim_pay"]:
             hook(state, action)
         if all(hook(state, action) for hook in self.hooks["before_claim_completes"]):
@@ -282,12 +291,7 @@ class Rules:
     def end_turn(self, state, passed: bool) -> None:
         for hook in self.hooks["end_of_turn"]:
             hook(state)
-        # An empty market slot is refilled as soon as cards are back; cards the turn put
-        # in the discards may let a market stuck with locomotives change.
-        for slot, card in enumerate(state.faceup):
-            if card == EMPTY:
-                state.faceup[slot] = self.draw_from_deck(state)
-        self.reset_market_if_needed(state)
+        self.refill_market(state)
         over = False
         # Game End: a player ending a turn with end_trains trains or fewer starts the
         # last round; every player, that one included, gets one more turn.

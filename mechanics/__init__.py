@@ -109,12 +109,19 @@ HOOK_NAMES = tuple(h.name for h in HOOKS)
 
 @dataclass(frozen=True)
 class ScoreItem:
-    """A column of the score breakdown. ``in_total`` items add up to ``total``."""
+    """A column of the score breakdown. ``in_total`` items add up to ``total``. ``enum``
+    names its column in the compiled engine (``B_<enum>``); by default the name in capitals
+    (give one when the name comes from a spec, e.g. a company's)."""
 
     name: str
     doc: str
     in_total: bool
     owner: str = "core"
+    c_name: str | None = None
+
+    @property
+    def enum(self) -> str:
+        return self.c_name or self.name.upper()
 
 
 @dataclass(frozen=True)
@@ -195,6 +202,15 @@ class Mechanic:
     def dimensions(self, variant: ir.Variant, rule) -> dict[str, int]:
         """Sizes the mechanic's state fields use (names of C constants)."""
         return {}
+
+    def variant_score_items(self, variant: ir.Variant, rule) -> tuple[ScoreItem, ...]:
+        """The breakdown columns for this variant: ``score_items``, and any that depend on the
+        variant (one per company, say)."""
+        return self.score_items
+
+    def position_top(self, variant: ir.Variant, rule, position: dict, fields: dict) -> None:
+        """Read the keys a mechanic adds at the top of a described position (beside
+        ``players``) into ``fields``."""
 
     def state_problems(self, variant: ir.Variant, rule, state: dict) -> list[str]:
         """What is wrong with a (shape-checked) state, from this mechanic's point of view."""
