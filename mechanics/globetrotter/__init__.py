@@ -1,7 +1,9 @@
 """The Globetrotter bonus (Pennsylvania).
 
-Pennsylvania rulebook, Calcolare il punteggio: the player or players who completed the
-most tickets score the bonus. Written ``globetrotter N``.
+Pennsylvania rulebook, Calcolare il punteggio: a bonus "to the player or players who
+completed the most Destination Tickets at the end of the game"; tied players each score
+it, and tickets not completed do not count. Written ``globetrotter N``. When nobody has
+completed a ticket nobody has completed the most, and nobody scores it (docs/rules.md 17).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import ClassVar
 
 from ...compiler import ast, ir
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, ScoreItem, Tables
 
 
 @dataclass(frozen=True)
@@ -20,11 +22,34 @@ class GlobetrotterRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+def globetrotter_bonus(rule: GlobetrotterRule, completed: list[int]) -> list[int]:
+    """Each player's bonus, from everyone's completed tickets."""
+    best = max(completed, default=0)
+    return [rule.bonus if best > 0 and n == best else 0 for n in completed]
+
+
+class GlobetrotterReference:
+    def __init__(self, rules, rule: GlobetrotterRule):
+        self.rule = rule
+
+    def score_awards(self, state, rows: list[dict]) -> None:
+        for row, bonus in zip(rows, globetrotter_bonus(self.rule, [r["tickets_completed"] for r in rows])):
+            row["globetrotter"] = bonus
+
+
 class Globetrotter(Mechanic):
     name = "globetrotter"
     title = "the Globetrotter bonus"
-    implemented = False
     rule = GlobetrotterRule
+    state_fields = ()
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"definitions", "score_awards"})
+    reference = GlobetrotterReference
+    score_items = (ScoreItem("globetrotter", "the bonus, to every player with the most tickets completed (above 0)",
+                             True, "globetrotter"),)
+    tiebreaks = ()
+    position_keys = ()
 
     def check(self, ctx) -> GlobetrotterRule | None:
         stmt = ctx.one(ast.Globetrotter)
@@ -32,4 +57,10 @@ class Globetrotter(Mechanic):
         return GlobetrotterRule(bonus=bonus, span=stmt.span) if stmt else None
 
     def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant, rule: GlobetrotterRule) -> Tables:
+        return Tables(constants=[("GLOBETROTTER_BONUS", rule.bonus)])
+
+    def state_problems(self, variant, rule, state) -> list[str]:
         return []

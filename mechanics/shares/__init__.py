@@ -1,14 +1,20 @@
 """Stock shares and majority scoring (Pennsylvania).
 
-Pennsylvania rulebook, Quote azionistiche and Calcolare il punteggio: after claiming a
-route showing company symbols, the player takes the top share of one of those companies;
-at the end each company's shareholders are ranked by their shares and score the
-company's table. Written ``company NAME shares N points P1 P2 …`` and the route
-attribute ``shares CO, CO, …``. Each company's shares form a stack numbered from 1, taken
-from the top. Equal share counts: ``share ties lowest number`` (the holder of the lowest
-numbered share ranks first; the default, Pennsylvania) or ``share ties shared``. The
-2-player neutral shareholder is written, never inferred: ``neutral shareholder for 2
-players takes route companies counts half rounded up``.
+Pennsylvania rulebook, Quote azionistiche and Calcolare il punteggio: each company's
+shares form a stack numbered from 1, share 1 on top; after claiming a route showing
+company symbols, the player takes the top share of one of those companies (a decision of
+its own, ``take share COMPANY``); a company whose stack is empty cannot be chosen, and a
+route without companies gives no share. At the end each company's shareholders are
+ranked by their number of shares and score the company's table (``company NAME shares N
+points P1 P2 …``); equal counts go to the holder of the lowest-numbered share (``share
+ties lowest number``, the default) or share the place (``share ties shared``); places
+beyond the table and players without shares score nothing.
+
+Regole per 2 giocatori: a neutral shareholder, written (never inferred) as ``neutral
+shareholder for 2 players takes route companies counts half rounded up``: each time a
+player takes a share they choose one for it (``neutral share COMPANY``); when the game
+ends half its shares, rounded up, are drawn with the game's generator and stored in the
+state; only those count in the majorities, and the neutral player scores nothing.
 """
 from __future__ import annotations
 
@@ -16,11 +22,16 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.schema import PH_OVER, PH_TURN, Field
 from ...errors import Span
-from .. import Mechanic, PositionKey
+from ...rng import shuffle_in_state
+from .. import Mechanic, PositionKey, ScoreItem, Tables
 
 TAKE_SHARE = "take_share"
 NEUTRAL_SHARE = "neutral_share"
+PH_SHARE = "share"
+PH_NEUTRAL_SHARE = "neutral_share"
+MAX_COMPANIES = 30  # a route's companies are a bit mask in the compiled engine
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,12 @@ class Neutral:
     takes: str
     rounding: str
 
+    def seats(self, players: int) -> bool:
+        return self.low <= players <= self.high
+
+    def counted(self, held: int) -> int:
+        return (held + 1) // 2 if self.rounding == "up" else held // 2
+
 
 @dataclass(frozen=True)
 class SharesRule(ir.Rule):
@@ -52,13 +69,140 @@ class SharesRule(ir.Rule):
     neutral: Neutral | None   # the neutral shareholder, when the spec seats one
     span: Span | None = field(default=None, compare=False)
 
+    def first_share(self, company: int) -> int:
+        """The index of a company's share number 1 among all shares (companies in order)."""
+        return sum(c.shares for c in self.companies[:company])
+
+    @property
+    def total_shares(self) -> int:
+        return sum(c.shares for c in self.companies)
+
+
+def place_item(company: ShareCompany) -> str:
+    """The breakdown key of the place a player took in a company's majority."""
+    return f"{company.name} place"
+
+
+def majorities(rule: SharesRule, owner: list[int], players: int) -> tuple[list[int], list[list[int]]]:
+    """Each player's share points, and per company each player's place (1-based, 0 when the
+    player has none of its shares). ``owner`` is the state's ``share_owner``: the neutral's
+    revealed shares (``players + 1``) rank like a player's but score nothing."""
+    points = [0] * players
+    places = []
+    for company in rule.companies:
+        first = rule.first_share(company.id)
+        counts, lowest = [0] * (players + 1), [company.shares] * (players + 1)
+        for number in range(company.shares):
+            holder = owner[first + number]
+            holder = holder if holder < players else (players if holder == players + 1 else -1)
+            if holder >= 0:
+                counts[holder] += 1
+                lowest[holder] = min(lowest[holder], number)
+        row = [0] * players
+        for player in range(players):
+            if not counts[player]:
+                continue
+            place = sum(1 for other in range(players + 1) if counts[other] > counts[player]
+                        or (rule.ties == "lowest_number" and counts[other] == counts[player] and counts[other]
+                            and lowest[other] < lowest[player]))
+            row[player] = place + 1
+            if place < len(company.points):
+                points[player] += company.points[place]
+        places.append(row)
+    return points, places
+
+
+class SharesReference:
+    """Shares in plain Python."""
+
+    def __init__(self, rules, rule: SharesRule):
+        self.rules, self.rule = rules, rule
+        actions = rules.variant.actions
+        self.take = {a.company: a.id for a in actions if a.kind == TAKE_SHARE}
+        self.give = {a.company: a.id for a in actions if a.kind == NEUTRAL_SHARE}
+        self.phase_legal = {PH_SHARE: self.legal_take, PH_NEUTRAL_SHARE: self.legal_give}
+        self.apply = {TAKE_SHARE: self.take_share, NEUTRAL_SHARE: self.give_share}
+
+    def top(self, state, company: int) -> int:
+        """The index of a company's top share (the lowest number left), or -1."""
+        first = self.rule.first_share(company)
+        for index in range(first, first + self.rule.companies[company].shares):
+            if state.share_owner[index] == -1:
+                return index
+        return -1
+
+    def offered(self, state, neutral: bool) -> list[int]:
+        """The companies a share may be taken from now, in id order."""
+        if neutral and self.rule.neutral.takes == "any":
+            on_route = range(len(self.rule.companies))
+        else:
+            on_route = self.rules.variant.routes[state.share_route].companies
+        return [c for c in sorted(set(on_route)) if self.top(state, c) >= 0]
+
+    def after_claim(self, state, route, player: int) -> None:
+        if any(self.top(state, c) >= 0 for c in route.companies):
+            state.share_route = route.id
+            state.phase = PH_SHARE
+
+    def legal_take(self, state) -> list[int]:
+        return [self.take[c] for c in self.offered(state, neutral=False)]
+
+    def legal_give(self, state) -> list[int]:
+        return [self.give[c] for c in self.offered(state, neutral=True)]
+
+    def take_share(self, state, action) -> None:
+        state.share_owner[self.top(state, action.company)] = state.current
+        neutral = self.rule.neutral
+        if neutral is not None and neutral.seats(state.players) and self.offered(state, neutral=True):
+            state.phase = PH_NEUTRAL_SHARE
+            return
+        self.done(state)
+
+    def give_share(self, state, action) -> None:
+        state.share_owner[self.top(state, action.company)] = state.players
+        self.done(state)
+
+    def done(self, state) -> None:
+        state.share_route = -1
+        state.phase = PH_TURN
+        self.rules.end_turn(state, passed=False)
+
+    def game_over(self, state) -> None:
+        """Regole per 2 giocatori: half the neutral's shares, drawn at random, are revealed."""
+        neutral = self.rule.neutral
+        if neutral is None or not neutral.seats(state.players):
+            return
+        held = [i for i, holder in enumerate(state.share_owner) if holder == state.players]
+        shuffle_in_state(state, held)
+        for index in held[:neutral.counted(len(held))]:
+            state.share_owner[index] = state.players + 1
+
+    def score_awards(self, state, rows: list[dict]) -> None:
+        points, places = majorities(self.rule, state.share_owner, state.players)
+        for player, row in enumerate(rows):
+            row["shares"] = points[player]
+            for company, row_places in zip(self.rule.companies, places):
+                row[place_item(company)] = row_places[player]
+
 
 class Shares(Mechanic):
     name = "shares"
     title = "stock shares"
-    implemented = False
-    position_keys = (PositionKey('shares', 'the shares the player holds, as company and share number'),)
     rule = SharesRule
+    state_fields = (
+        Field("share_owner", "each share's holder, companies in order, numbers from 1: -1 in its stack, a "
+                             "player, the neutral (players), a neutral share revealed at the end (players+1)",
+              owner="shares", size="SHARE_TOTAL", low="-1", high="players+1", initial=-1),
+        Field("share_route", "the route whose companies a share is being chosen from (-1: none)", owner="shares",
+              low="-1", high="N_ROUTES-1", initial=-1),
+    )
+    phases = (PH_SHARE, PH_NEUTRAL_SHARE)
+    kinds = (TAKE_SHARE, NEUTRAL_SHARE)
+    hooks = frozenset({"definitions", "after_claim", "phase_legal", "apply", "game_over", "score_awards"})
+    reference = SharesReference
+    score_items = (ScoreItem("shares", "the majority points of every company", True, "shares"),)
+    tiebreaks = ()
+    position_keys = (PositionKey("shares", "the shares the player holds: {company: [share numbers]}"),)
 
     def check(self, ctx) -> SharesRule | None:
         ties = ctx.one(ast.ShareTies)
@@ -66,6 +210,8 @@ class Shares(Mechanic):
         for given, words in ((ties, "share ties"), (stmt, "neutral shareholder")):
             if given and not ctx.companies:
                 ctx.errors.add(given.span, f"'{words}' needs companies: add 'company NAME shares N points …'")
+        if len(ctx.companies) > MAX_COMPANIES:
+            ctx.errors.add(ctx.companies[MAX_COMPANIES].span, f"at most {MAX_COMPANIES} companies are supported")
         neutral = None
         if stmt:
             low, high, players = stmt.low.value, stmt.high.value, ctx.players
@@ -88,3 +234,86 @@ class Shares(Mechanic):
             out += [dict(kind=NEUTRAL_SHARE, name=f"neutral share {co.name}", company=co.id)
                     for co in rule.companies]
         return out
+
+    def variant_score_items(self, variant, rule: SharesRule) -> tuple[ScoreItem, ...]:
+        return self.score_items + tuple(
+            ScoreItem(place_item(co), f"the player's place in {co.name}'s majority (0: no share)", False, "shares",
+                      c_name=f"SHARE_PLACE_{co.id}") for co in rule.companies)
+
+    def dimensions(self, variant, rule: SharesRule) -> dict[str, int]:
+        return {"SHARE_TOTAL": rule.total_shares}
+
+    def tables(self, variant: ir.Variant, rule: SharesRule) -> Tables:
+        take = [a.id for a in variant.actions if a.kind == TAKE_SHARE]
+        give = [a.id for a in variant.actions if a.kind == NEUTRAL_SHARE]
+        places = max(len(c.points) for c in rule.companies)
+        points = []
+        for c in rule.companies:
+            points.extend(list(c.points) + [0] * (places - len(c.points)))
+        neutral = rule.neutral
+        return Tables(
+            constants=[("N_COMPANIES", len(rule.companies)), ("ACT_TAKE_SHARE_0", take[0]),
+                       ("ACT_NEUTRAL_SHARE_0", give[0] if give else -1), ("SHARE_PLACES", places),
+                       ("SHARE_TIES_LOWEST", int(rule.ties == "lowest_number")),
+                       ("NEUTRAL_LOW", neutral.low if neutral else 0), ("NEUTRAL_HIGH", neutral.high if neutral else -1),
+                       ("NEUTRAL_ANY", int(bool(neutral) and neutral.takes == "any")),
+                       ("NEUTRAL_ROUND_UP", int(bool(neutral) and neutral.rounding == "up"))],
+            arrays=[("T_ROUTE_COMPANIES", [sum(1 << c for c in set(r.companies)) for r in variant.routes] or [0]),
+                    ("T_COMPANY_FIRST", [rule.first_share(c.id) for c in rule.companies]),
+                    ("T_COMPANY_SHARES", [c.shares for c in rule.companies]),
+                    ("T_COMPANY_PLACES", [len(c.points) for c in rule.companies]),
+                    ("T_COMPANY_POINTS", points)])
+
+    def state_problems(self, variant, rule: SharesRule, state: dict) -> list[str]:
+        """Every share is held once (one field for all of them); each company's shares are
+        taken from the top of its stack; a choice is pending only in a share phase; the
+        neutral holds shares only when seated, revealed ones only once the game is over."""
+        problems = []
+        owner, players, phase = state["share_owner"], state["players"], state["phase"]
+        for company in rule.companies:
+            first = rule.first_share(company.id)
+            taken = [owner[first + n] != -1 for n in range(company.shares)]
+            if taken != sorted(taken, reverse=True):
+                problems.append(f"{company.name}: a share is taken below one still in the stack")
+        neutral_seated = rule.neutral is not None and rule.neutral.seats(players)
+        if any(o >= players for o in owner) and not neutral_seated:
+            problems.append(f"the neutral shareholder holds shares in a {players}-player game without one")
+        if any(o == players + 1 for o in owner) and phase != PH_OVER:
+            problems.append("neutral shares are revealed before the game is over")
+        if (state["share_route"] != -1) != (phase in (PH_SHARE, PH_NEUTRAL_SHARE)):
+            problems.append("a share is being chosen exactly in the share phases")
+        return problems
+
+    def position(self, variant, rule: SharesRule, player: int, seat: dict, fields: dict) -> None:
+        self._place(rule, fields, seat.get("shares", {}), player, f"player {player}")
+
+    def position_top(self, variant, rule: SharesRule, position: dict, fields: dict) -> None:
+        revealed = position.get("neutral_shares", {})
+        if revealed:
+            if rule.neutral is None or not rule.neutral.seats(fields["players"]):
+                from ...position import PositionError
+                raise PositionError(f"'neutral_shares': {variant.name} has no neutral shareholder with "
+                                    f"{fields['players']} players")
+            self._place(rule, fields, revealed, fields["players"] + 1, "the neutral shareholder")
+
+    @staticmethod
+    def _place(rule: SharesRule, fields: dict, shares, holder: int, who: str) -> None:
+        """Write one holder's ``{company: [numbers]}`` into ``share_owner``."""
+        from ...position import PositionError
+        owner = fields.setdefault("share_owner", [-1] * rule.total_shares)
+        if not isinstance(shares, dict):
+            raise PositionError(f"{who}: 'shares' maps a company's name to share numbers")
+        names = {c.name: c for c in rule.companies}
+        for name, numbers in shares.items():
+            if name not in names:
+                raise PositionError(f"{who}: no company named {name!r}")
+            company = names[name]
+            if not isinstance(numbers, list):
+                raise PositionError(f"{who}: the shares of {name} are a list of numbers")
+            for number in numbers:
+                if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= company.shares:
+                    raise PositionError(f"{who}: {name} has shares 1 to {company.shares}, not {number!r}")
+                index = rule.first_share(company.id) + number - 1
+                if owner[index] != -1:
+                    raise PositionError(f"{who}: share {number} of {name} is held twice")
+                owner[index] = holder
