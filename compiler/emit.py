@@ -277,7 +277,7 @@ def state_layout(assembly: Assembly) -> list[dict]:
             name=f.name, kind=f.kind, derived=f.derived, per_player=f.per_player,
             shape="scalar" if f.is_scalar else ("list" if f.is_list else "fixed"),
             decl=decl, count_decl=f"int {f.name}_n{seat}" if f.is_list else None,
-            size=f.size, cap=f.cap, storage=storage, initial=initial,
+            size=f.size, cap=f.cap, storage=storage, initial=initial, pile=f.pile,
             low=schema.bound_c(f.low), high=schema.bound_c(f.high)))
     return out
 

@@ -71,6 +71,12 @@ DECIDER = View("decider")
 
 # --- fields ---------------------------------------------------------------------------
 
+#: What a pile field holds (``Field.pile``).
+CARD_COUNTS = "card_counts"
+CARD_IDS = "card_ids"
+TICKETS = "tickets"
+PILES = (None, CARD_COUNTS, CARD_IDS, TICKETS)
+
 _BOUND = re.compile(r"^(?:(?P<int>-?\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\s*(?P<sign>[+-])\s*(?P<offset>\d+))?)$")
 
 
@@ -84,7 +90,12 @@ class Field:
     dimension name, or ``players``, with an optional ``+N`` / ``-N``. ``kind`` is ``int``,
     ``u64`` (a 64-bit unsigned integer) or ``phase`` (stored as an id, written as the
     phase's name). ``derived`` fields are caches of the compiled engine, recomputed from
-    other fields: never exported, never validated."""
+    other fields: never exported, never validated.
+
+    ``pile``: a field holding game components, whose every train card and ticket must be
+    in exactly one pile (the conservation checks sum over these fields, the mechanics'
+    included): ``card_counts`` (a count per card id), ``card_ids`` (card ids, -1 for an
+    empty slot) or ``tickets`` (ticket ids)."""
 
     name: str
     doc: str
@@ -98,6 +109,7 @@ class Field:
     initial: int | str = 0  # an integer or a dimension name
     view: View = PUBLIC
     derived: bool = False
+    pile: str | None = None
 
     def __post_init__(self) -> None:
         if self.size and self.cap:
@@ -107,6 +119,12 @@ class Field:
                 raise ValueError(f"field {self.name}: bad bound {bound!r}")
         if self.kind not in ("int", "u64", "phase"):
             raise ValueError(f"field {self.name}: unknown kind {self.kind!r}")
+        if self.pile not in PILES:
+            raise ValueError(f"field {self.name}: unknown pile {self.pile!r}")
+        if self.pile and self.size is None and self.cap is None:
+            raise ValueError(f"field {self.name}: a pile is a list or a row, not a number")
+        if self.pile == CARD_COUNTS and self.size != "N_CARDS":
+            raise ValueError(f"field {self.name}: a count per card has the size N_CARDS")
 
     @property
     def is_list(self) -> bool:
@@ -170,24 +188,26 @@ CORE_FIELDS: tuple[Field, ...] = (
           initial=-1),
     Field("passes", "turns in a row that ended with a pass", high="players"),
     Field("deck", "the train deck; the last entry is the top card", cap="DECK_CAP", high="LOCO",
-          view=hidden("deck_size")),
-    Field("discard", "discarded train cards, a count per card", size="N_CARDS", high="CARD_TOTAL"),
+          view=hidden("deck_size"), pile=CARD_IDS),
+    Field("discard", "discarded train cards, a count per card", size="N_CARDS", high="CARD_TOTAL",
+          pile=CARD_COUNTS),
     Field("faceup", "the face-up market, a card per slot (-1: empty)", size="MARKET", low="-1", high="LOCO",
-          initial=-1),
+          initial=-1, pile=CARD_IDS),
     Field("ticket_deck", "the ticket deck; the first entry is the top ticket", cap="TICKET_CAP",
-          high="N_TICKETS-1", view=hidden("ticket_deck_size")),
-    Field("offer", "tickets drawn and being chosen from", cap="OFFER_CAP", high="N_TICKETS-1", view=DECIDER),
+          high="N_TICKETS-1", view=hidden("ticket_deck_size"), pile=TICKETS),
+    Field("offer", "tickets drawn and being chosen from", cap="OFFER_CAP", high="N_TICKETS-1", view=DECIDER,
+          pile=TICKETS),
     Field("offer_keep", "the least number of offered tickets to keep", high="OFFER_CAP"),
     Field("owner", "each route's owner (-1: unowned)", size="N_ROUTES", low="-1", high="players-1",
           initial=-1),
     Field("hands", "each player's train cards, a count per card", per_player=True, size="N_CARDS",
-          high="CARD_TOTAL", view=own("hand", "hand_sizes", "sum")),
+          high="CARD_TOTAL", view=own("hand", "hand_sizes", "sum"), pile=CARD_COUNTS),
     Field("trains", "each player's trains left", per_player=True, high="TRAINS", initial="TRAINS"),
     Field("route_score", "each player's route points so far", per_player=True, high="ROUTE_SCORE_MAX"),
     Field("tickets", "each player's tickets kept, in the order kept", per_player=True, cap="TICKET_CAP",
-          high="N_TICKETS-1", view=own("tickets", "ticket_counts")),
+          high="N_TICKETS-1", view=own("tickets", "ticket_counts"), pile=TICKETS),
     Field("setup_offer", "each player's dealt tickets not yet decided", per_player=True, cap="OFFER_CAP",
-          high="N_TICKETS-1", view=own("setup_offer")),
+          high="N_TICKETS-1", view=own("setup_offer"), pile=TICKETS),
     Field("unowned", "bit r set while route r is free (from owner)", kind="u64", size="ROUTE_WORDS",
           derived=True),
 )
@@ -262,7 +282,8 @@ class PlainState:
 
 def markdown_table(fields) -> str:
     """The state table of docs/engine.md ("State as JSON"), one row per exported field."""
-    rows = ["| key | shape | values | owner | visibility | holds |", "|---|---|---|---|---|---|"]
+    rows = ["| key | shape | values | owner | visibility | pile | holds |", "|---|---|---|---|---|---|---|"]
+    pile_text = {None: "", CARD_COUNTS: "cards (counts)", CARD_IDS: "cards (ids)", TICKETS: "tickets"}
     for f in exported(fields):
         if f.kind == "phase":
             values = "a phase name"
@@ -275,7 +296,8 @@ def markdown_table(fields) -> str:
             view += f" as `{f.view.alias}`"
         if f.view.summary:
             view += f", `{f.view.summary}` public"
-        rows.append(f"| `{f.name}` | {f.shape_text()} | {values} | {f.owner} | {view} | {f.doc} |")
+        rows.append(f"| `{f.name}` | {f.shape_text()} | {values} | {f.owner} | {view} | {pile_text[f.pile]} | "
+                    f"{f.doc} |")
     return "\n".join(rows) + "\n"
 
 

@@ -228,21 +228,29 @@ class Rules:
         self.after_card_drawn(state, locomotive_from_market=card == self.loco)
 
     def apply_claim(self, state, action) -> None:
+        """Take the payment from the hand, then (unless a mechanic holds the claim pending,
+        and the payment with it) discard it and own the route."""
         route = self.variant.routes[action.route]
         player = state.current
         hand = state.hands[player]
         if action.colour_cards:
             hand[action.colour] -= action.colour_cards
-            state.discard[action.colour] += action.colour_cards
         hand[self.loco] -= action.locomotives
-        state.discard[self.loco] += action.locomotives
-        self.refill_market(state)  # cards are back in the discards ("at any time")
         for hook in self.hooks["claim_pay"]:
             hook(state, action)
         if all(hook(state, action) for hook in self.hooks["before_claim_completes"]):
+            self.discard_payment(state, action.colour, action.colour_cards, action.locomotives)
             self.complete_claim(state, route, player)
         if state.phase == PH_TURN:
             self.end_turn(state, passed=False)
+
+    def discard_payment(self, state, colour: int, colour_cards: int, locomotives: int) -> None:
+        """Paid cards go to the discards, and the market is refilled at once (a market
+        stuck with locomotives may change "at any time")."""
+        if colour_cards:
+            state.discard[colour] += colour_cards
+        state.discard[self.loco] += locomotives
+        self.refill_market(state)
 
     def complete_claim(self, state, route: ir.Route, player: int) -> None:
         state.owner[route.id] = player
@@ -329,6 +337,21 @@ class Rules:
                 parent[find(r.node_a)] = find(r.node_b)
         return [find(n) for n in range(self.variant.node_count)]
 
+    def ticket_score(self, state, player: int, network: list[int]) -> tuple[int, int]:
+        """The player's ticket points against ``network`` (component labels per node): plus
+        for each completed ticket, minus for each other; and how many are completed."""
+        v = self.variant
+        points = completed = 0
+        for ticket_id in state.tickets[player]:
+            ticket = v.tickets[ticket_id]
+            ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
+            if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
+                points += ticket.points
+                completed += 1
+            else:
+                points -= ticket.points
+        return points, completed
+
     def score(self, state) -> list[dict]:
         """Each player's breakdown (docs/engine.md "Scoring"), keys as the assembly's items."""
         v = self.variant
@@ -339,15 +362,8 @@ class Rules:
             row["routes"] = sum(v.route_points[r.length] for r in v.routes if state.owner[r.id] == player)
             network = self.network(state, player)  # a fresh list: the score_graph hooks may relabel it
             for hook in self.hooks["score_graph"]:
-                hook(state, player, network)
-            for ticket_id in state.tickets[player]:
-                ticket = v.tickets[ticket_id]
-                ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
-                if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
-                    row["tickets"] += ticket.points
-                    row["tickets_completed"] += 1
-                else:
-                    row["tickets"] -= ticket.points
+                hook(state, player, network, row)
+            row["tickets"], row["tickets_completed"] = self.ticket_score(state, player, network)
             for hook in self.hooks["score_player"]:
                 hook(state, player, row, network)
             rows.append(row)

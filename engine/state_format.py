@@ -70,10 +70,32 @@ def _check_field(field: schema.Field, value, dims: dict, players: int, phases) -
         one(value, field.name)
 
 
-def core_problems(variant: ir.Variant, state: dict) -> list[str]:
+def pile_contents(fields, state: dict) -> tuple[Counter, list[int]]:
+    """Every train card (a count per card id) and every ticket (a list of ids) that the
+    state's pile fields hold: the core's and the mechanics' (``Field.pile``)."""
+    cards: Counter = Counter()
+    tickets: list[int] = []
+    for field in fields:
+        if field.pile is None:
+            continue
+        rows = state[field.name] if field.per_player else [state[field.name]]
+        for row in rows:
+            if field.pile == schema.CARD_COUNTS:
+                for card, count in enumerate(row):
+                    cards[card] += count
+            elif field.pile == schema.CARD_IDS:
+                cards.update(c for c in row if c >= 0)
+            else:
+                tickets.extend(row)
+    return cards, tickets
+
+
+def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
     """The core game's invariants of a shape-checked state: the phase and the player to
-    move agree, every card and ticket is where exactly one pile holds it, trains and route
-    points agree with the routes owned."""
+    move agree, every card and ticket is in exactly one pile (``fields``: the variant's
+    state fields, whose piles count), trains and route points agree with the routes owned."""
+    if fields is None:
+        fields = assemble(variant).fields
     problems = []
     players = state["players"]
     over = state["phase"] == PH_OVER
@@ -87,9 +109,7 @@ def core_problems(variant: ir.Variant, state: dict) -> list[str]:
         if len(offer) > variant.deal_regular + variant.deal_long:
             problems.append(f"player {p} holds a set-up offer of {len(offer)} tickets")
     loco = len(variant.colours)
-    counted = Counter(state["deck"]) + Counter(c for c in state["faceup"] if c >= 0)
-    for card in range(loco + 1):
-        counted[card] += state["discard"][card] + sum(h[card] for h in state["hands"])
+    counted, tickets = pile_contents(fields, state)
     for colour in variant.colours:
         if counted[colour.id] != colour.count:
             problems.append(f"state has {counted[colour.id]} {colour.name} cards, the variant {colour.count}")
@@ -113,11 +133,7 @@ def core_problems(variant: ir.Variant, state: dict) -> list[str]:
         points = sum(variant.route_points[r.length] for r in mine)
         if state["route_score"][p] != points:
             problems.append(f"player {p} has {state['route_score'][p]} route points but owns routes worth {points}")
-    everywhere = list(state["ticket_deck"]) + list(state["offer"])
-    for p in range(players):
-        everywhere += state["tickets"][p] + state["setup_offer"][p]
-    regular = sorted(t.id for t in variant.tickets if not t.long)
-    if sorted(everywhere) != regular:
+    if sorted(tickets) != list(range(len(variant.tickets))):
         problems.append("state does not hold every ticket exactly once")
     return problems
 
@@ -140,7 +156,7 @@ def validate(variant: ir.Variant, state, registry=None) -> None:
     players = _int(state["players"], "players", variant.min_players, variant.max_players)
     for field in assembly.exported_fields:
         _check_field(field, state[field.name], assembly.dims, players, assembly.phases)
-    problems = core_problems(variant, state)
+    problems = core_problems(variant, state, assembly.fields)
     for mechanic, rule in assembly.present:
         problems += mechanic.state_problems(variant, rule, state)
     if problems:

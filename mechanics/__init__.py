@@ -84,18 +84,20 @@ HOOKS: tuple[Hook, ...] = (
          "phase_legal: dict phase -> callable(state) -> legal ids"),
     Hook("apply", "apply_action(): `if kind == K_X: …; return` for the mechanic's own kinds",
          "apply: dict kind -> callable(state, action)"),
-    Hook("claim_pay", "claim(), after the colour cards and locomotives are paid (`s`, `p`, `action`)",
-         "claim_pay(state, action)"),
-    Hook("before_claim_completes", "claim(), after payment and before ownership: `return` leaves the "
-         "claim pending in a phase of the mechanic (`s`, `p`, `r`, `action`)",
-         "before_claim_completes(state, action) -> False to leave the claim pending"),
+    Hook("claim_pay", "claim(), after the colour cards and locomotives leave the hand (`s`, `p`, `r`, "
+         "`action`)", "claim_pay(state, action)"),
+    Hook("before_claim_completes", "claim(), after payment and before the paid cards are discarded: `return` "
+         "leaves the claim pending in a phase of the mechanic, which then holds the payment (`card`, `cards`, "
+         "`locos`) until it discards it (`discard_payment`) or gives it back (`s`, `p`, `r`, `action`)",
+         "before_claim_completes(state, action) -> False to leave the claim pending, holding its payment"),
     Hook("after_claim", "complete_claim(), after the route is owned; may open a phase (`s`, `p`, `r`)",
          "after_claim(state, route, player)"),
     Hook("end_of_turn", "end_turn(), before the market is refilled (`s`)", "end_of_turn(state)"),
     Hook("game_over", "end_turn(), as the phase becomes over (`s`)", "game_over(state)"),
     Hook("score_graph", "score(), player `p`'s `network` (a union-find over nodes, a copy of `parent`, "
-         "the player's own routes) before tickets are checked: a fragment may join more nodes",
-         "score_graph(state, player, network): network[node] is a component label; relabel to join"),
+         "the player's own routes) before tickets are checked: a fragment may join more nodes, and fill "
+         "`row[B_…]` of its items",
+         "score_graph(state, player, network, row): network[node] is a component label; relabel to join"),
     Hook("score_player", "score(), after player `p`'s routes and tickets; fills `row[B_…]` of its items "
          "(`parent`: the player's own routes; `network`: as tickets saw it)",
          "score_player(state, player, row, network)"),

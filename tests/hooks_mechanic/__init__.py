@@ -8,8 +8,8 @@ order of random draws. Its rules:
 - set-up offer: a player whose first dealt ticket has an even id starts with one inspection;
 - claim payment: each claim a player pays for is counted;
 - before a claim completes: a claim of a 2-car route waits for an inspection (a phase of
-  the mechanic): ``inspect yes`` completes it and counts an inspection, ``inspect no``
-  withdraws it (the cards stay paid);
+  the mechanic, the payment discarded at once): ``inspect yes`` completes it and counts
+  an inspection, ``inspect no`` withdraws it (the cards stay paid);
 - after a claim: claiming a 1-car route opens an inspection too (``yes`` counts one);
 - end of turn: the face-up locomotives showing before the refill are counted;
 - game over: a flag is set;
@@ -74,6 +74,7 @@ class InspectorReference:
 
     def before_claim_completes(self, state, action) -> bool:
         if self.routes[action.route].length == 2:
+            self.rules.discard_payment(state, action.colour, action.colour_cards, action.locomotives)
             state.pending_route = action.route
             state.phase = INSPECTION
             return False
@@ -89,7 +90,7 @@ class InspectorReference:
     def game_over(self, state) -> None:
         state.finished = 1
 
-    def score_graph(self, state, player: int, network: list[int]) -> None:
+    def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
         a, b = network[self.routes[0].node_a], network[self.routes[0].node_b]
         for node, label in enumerate(network):
             if label == b:
