@@ -52,6 +52,7 @@ def core_dimensions(variant: ir.Variant) -> dict[str, int]:
         "LOCO": colours,
         "CARD_TOTAL": variant.card_total,
         "DECK_CAP": max(1, variant.card_total),
+        "N_CITIES": len(variant.cities),
         "N_ROUTES": len(variant.routes),
         "ROUTE_CAP": max(1, len(variant.routes)),
         "ROUTE_WORDS": max(1, (len(variant.routes) + 63) // 64),

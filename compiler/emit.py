@@ -178,7 +178,7 @@ def tables(assembly: Assembly) -> dict:
         extra_range.append((at, at + count))
         at += count
     constants = [(name, dims[name]) for name in (
-        "N_COLOURS", "N_CARDS", "LOCO", "CARD_TOTAL", "DECK_CAP", "N_ROUTES", "ROUTE_CAP", "ROUTE_WORDS",
+        "N_COLOURS", "N_CARDS", "LOCO", "CARD_TOTAL", "DECK_CAP", "N_CITIES", "N_ROUTES", "ROUTE_CAP", "ROUTE_WORDS",
         "N_NODES", "NODE_CAP", "N_TICKETS", "TICKET_CAP", "NP_MIN", "NP_MAX", "MARKET", "MARKET_CAP",
         "MAX_OFFER", "OFFER_CAP", "TRAINS", "ROUTE_SCORE_MAX")]
     constants += [

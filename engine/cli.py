@@ -131,15 +131,18 @@ def cmd_score(args) -> int:
         print(f"railspec: cannot read position {args.position}: {err}", file=sys.stderr)
         return 2
     rows = v.score(position)
-    keys = list(v.assembly.breakdown_keys)  # the core's items, the mechanics', total
-    short = {"tickets_completed": "done", "longest_path": "longest", "longest_bonus": "bonus"}
-    head = ["player"] + [short.get(k, k) for k in keys] + [""]
+    items = v.assembly.score_items  # the core's items, the mechanics', total
+    keys = [item.name for item in items]
+    head = ["player"] + [item.heading for item in items] + [""]
     width = max(8, *(len(h) for h in head))
     print(f"{v.name}: {args.position}")
     print(" ".join(f"{h:>{width}}" for h in head))
     for p, row in enumerate(rows):
         cells = [p] + [row[k] for k in keys] + ["winner" if row["winner"] else ""]
         print(" ".join(f"{c:>{width}}" for c in cells))
+    for mechanic, rule in v.assembly.present:
+        for line in mechanic.score_notes(v.ir, rule, rows):
+            print(line)
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0

@@ -65,10 +65,12 @@ def divide(game, depth: int) -> dict[str, int]:
 
 def positions(variant, seeds=range(1, 40)) -> list[tuple[str, dict]]:
     """The positions of a variant's perft file, from seeded random games (the agent of
-    docs/engine.md): the start; the last player's set-up choice; the first turn; the
-    first position of every other phase the variant has (but the end); a turn in the
-    middle of a game and a turn of the last round."""
+    docs/engine.md): the start; the last player's set-up choice; the first turn; for
+    every other phase the variant has (but the end) its first position offering more
+    than one action (its first position when none does); a turn in the middle of a game
+    and a turn of the last round."""
     found: dict[str, dict] = {}
+    chosen: set[str] = set()  # the phases whose position offers more than one action
     for seed in seeds:
         players = variant.ir.min_players + seed % (variant.ir.max_players - variant.ir.min_players + 1)
         game = variant.new_game(players=players, seed=seed, engine="reference")
@@ -86,9 +88,13 @@ def positions(variant, seeds=range(1, 40)) -> list[tuple[str, dict]]:
                 turns.append(state)
                 if state["final_turns"] > 0:
                     found.setdefault("turn_last_round", state)
-            else:
-                found.setdefault(phase, state)
             legal = game.legal_actions()
+            if phase not in (PH_SETUP_KEEP, PH_TURN):
+                # the first position of the phase that offers a choice, else its first
+                if phase not in found or (len(legal) > 1 and phase not in chosen):
+                    found[phase] = state
+                    if len(legal) > 1:
+                        chosen.add(phase)
             game.apply(legal[agent.below(len(legal))])
         if turns:
             found.setdefault("turn_midgame", turns[len(turns) // 2])

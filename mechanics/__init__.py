@@ -120,10 +120,15 @@ class ScoreItem:
     in_total: bool
     owner: str = "core"
     c_name: str | None = None
+    label: str | None = None  # a short column heading (``railspec score``); the name by default
 
     @property
     def enum(self) -> str:
         return self.c_name or self.name.upper()
+
+    @property
+    def heading(self) -> str:
+        return self.label or self.name
 
 
 @dataclass(frozen=True)
@@ -221,6 +226,11 @@ class Mechanic:
     def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
         """Write a seat's position keys into the state ``fields`` being scored."""
 
+    def score_notes(self, variant: ir.Variant, rule, rows: list[dict]) -> list[str]:
+        """Lines ``railspec score`` prints under the breakdown (what a column of numbers
+        cannot say, e.g. the routes stations used)."""
+        return []
+
     # --- where the mechanic's files are --------------------------------------------------
     @classmethod
     def folder(cls) -> Path:
@@ -304,7 +314,7 @@ class Registry:
 CORE_SCORE_ITEMS = (
     ScoreItem("routes", "route points", True),
     ScoreItem("tickets", "ticket points, plus for each completed ticket and minus for each other", True),
-    ScoreItem("tickets_completed", "how many held tickets are completed", False),
+    ScoreItem("tickets_completed", "how many held tickets are completed", False, label="done"),
 )
 
 CORE_TIEBREAKS = (

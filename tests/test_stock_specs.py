@@ -3,8 +3,9 @@ the map data's counts.
 
 The expected numbers are those of shared/maps/README.md, which were checked by script
 across independent sources; each spec's header says where its own numbers came from. These
-tests use only the compiler (parse and check to the IR): the engines implement only the
-USA mechanics for now, so loading any of these specs must raise UnsupportedMechanicError.
+tests use only the compiler (parse and check to the IR), and load each spec once: the
+engines implement all the mechanics they use (a spec using a mechanic the engines lack is
+refused by name, tests/test_mechanics.py).
 
 What "cities" counts: the IR has one entry per `city` and per `zone` statement. The map
 JSON files list more entries than that for the maps with neighbouring zones, because they

@@ -90,9 +90,10 @@ class LongestPath(Mechanic):
     hooks = frozenset({"definitions", "engine_methods", "score_player", "score_awards"})
     reference = LongestPathReference
     score_items = (
-        ScoreItem("longest_path", "the player's longest continuous path, in train cars", False, "longest_path"),
+        ScoreItem("longest_path", "the player's longest continuous path, in train cars", False, "longest_path",
+                  label="longest"),
         ScoreItem("longest_bonus", "the bonus, to every player whose path is the longest (above 0)", True,
-                  "longest_path"),
+                  "longest_path", label="bonus"),
     )
     tiebreaks = (
         TieBreak("longest_path", "longest path",

@@ -2,7 +2,8 @@
 
 Europe rulebook, Inizio della partita: the tickets players do not keep at set-up go back
 in the box. The spec says ``returned setup removed`` (or ``returned tickets removed`` for
-the tickets returned after a draw).
+the tickets returned after a draw). They go to the field ``tickets_out``, in the order
+they were returned: hidden, as the box is, but their number is public.
 """
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.schema import TICKETS, Field, hidden
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, Tables
 
 REMOVED = "removed"
 
@@ -23,12 +25,36 @@ class RemovedTicketsRule(ir.Rule):
     setup: bool  # tickets returned at set-up leave the game
     span: Span | None = field(default=None, compare=False)
 
+    def removes(self, at_setup: bool) -> bool:
+        return self.setup if at_setup else self.draws
+
+
+class RemovedTicketsReference:
+    def __init__(self, rules, rule: RemovedTicketsRule):
+        self.rule = rule
+
+    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+        if not self.rule.removes(at_setup):
+            return tickets
+        state.tickets_out.extend(tickets)
+        return []
+
 
 class RemovedTickets(Mechanic):
     name = "removed_tickets"
     title = "returned tickets removed from the game"
-    implemented = False
     rule = RemovedTicketsRule
+    state_fields = (
+        Field("tickets_out", "tickets returned that left the game, in the order returned", owner="removed_tickets",
+              cap="TICKET_CAP", high="N_TICKETS-1", view=hidden("tickets_out_count"), pile=TICKETS),
+    )
+    phases = ()
+    kinds = ()
+    hooks = frozenset({"returned_tickets"})
+    reference = RemovedTicketsReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
 
     def check(self, ctx) -> RemovedTicketsRule | None:
         draws = ctx.turn.returned["tickets"] == REMOVED
@@ -39,4 +65,11 @@ class RemovedTickets(Mechanic):
         return RemovedTicketsRule(draws=draws, setup=setup, span=span)
 
     def actions(self, variant, rule) -> list[dict]:
+        return []
+
+    def tables(self, variant, rule: RemovedTicketsRule) -> Tables:
+        return Tables(constants=[("REMOVE_SETUP_RETURNS", int(rule.setup)),
+                                 ("REMOVE_DRAW_RETURNS", int(rule.draws))])
+
+    def state_problems(self, variant, rule: RemovedTicketsRule, state: dict) -> list[str]:
         return []

@@ -7,20 +7,34 @@ wild); each station not built scores 4. Written ``stations N cost C1 … CN``, `
 build station`` and ``station bonus N``. At the end the engine picks, for each player,
 the use of the stations that scores best by ``stations choose KEY, KEY`` (by default the
 most ticket points, then the most tickets completed), then the lowest route ids.
+
+In both engines (docs/engine.md, "Stations"): ``station_owner`` holds each city's station;
+``build station CITY`` (a free city, while the player has a station left and can pay its
+cost) opens the phase ``station`` with ``station_city`` set, and ``station pay …`` (the
+cost of the player's next station) builds it and ends the turn. At scoring, the
+``score_graph`` hook picks each player's use of their stations: every assignment of, for
+each station in city order, no route or one route of another player at that city; the
+best by the ``choose`` keys, then the smallest list of route ids (no route counting as
+-1); the chosen routes join the player's network for the tickets only (the longest path
+reads the player's own routes).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from typing import ClassVar
 
 from ...compiler import ast, ir
 from ...compiler.catalogue import payment_text
 from ...compiler.check import MAX_ROUTE_LENGTH
+from ...compiler.schema import PH_TURN, Field
 from ...errors import Span
-from .. import Mechanic, PositionKey, TieBreak
+from .. import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
 
 BUILD_STATION = "build_station"
 STATION_PAY = "station_pay"
+PH_STATION = "station"
+NO_ROUTE = -1  # a station that uses no route, in the breakdown and in the choice's order
 
 
 @dataclass(frozen=True)
@@ -33,12 +47,115 @@ class StationsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+def route_item(k: int) -> str:
+    """The breakdown key of the route the player's k-th station (from 1, city order) uses."""
+    return f"station_{k}_route"
+
+
+def join(labels: list[int], a: int, b: int) -> None:
+    """Join the components of nodes ``a`` and ``b`` in a labelling of the nodes."""
+    old, new = labels[b], labels[a]
+    if old != new:
+        for node, label in enumerate(labels):
+            if label == old:
+                labels[node] = new
+
+
+class StationsReference:
+    """Stations in plain Python; the use of stations by trying every assignment."""
+
+    def __init__(self, rules, rule: StationsRule):
+        self.rules, self.rule, self.loco = rules, rule, rules.loco
+        v = rules.variant
+        self.routes = v.routes
+        self.build = {a.city: a.id for a in v.actions if a.kind == BUILD_STATION}
+        self.pays = [a for a in v.actions if a.kind == STATION_PAY]
+        self.routes_at = {c.id: [r for r in v.routes if c.id in (r.a, r.b)] for c in v.cities}
+        self.phase_legal = {PH_STATION: self.legal_pay}
+        self.apply = {BUILD_STATION: self.choose_city, STATION_PAY: self.pay}
+
+    def next_cost(self, state, player: int) -> int | None:
+        """The cost of the player's next station, None when all are built."""
+        built = state.station_owner.count(player)
+        return self.rule.costs[built] if built < self.rule.count else None
+
+    def turn_actions(self, state) -> list[int]:
+        """Costruire una Stazione: a free city, a station left, and cards of one colour (or
+        locomotives) for its cost."""
+        player = state.current
+        cost = self.next_cost(state, player)
+        hand = state.hands[player]
+        if cost is None or not any(hand[c] + hand[self.loco] >= cost for c in range(self.loco)):
+            return []
+        return [self.build[c] for c in sorted(self.build) if state.station_owner[c] == -1]
+
+    def choose_city(self, state, action) -> None:
+        state.station_city = action.city
+        state.phase = PH_STATION
+
+    def legal_pay(self, state) -> list[int]:
+        hand = state.hands[state.current]
+        cost = self.next_cost(state, state.current)
+        return [a.id for a in self.pays if a.colour_cards + a.locomotives == cost and hand[self.loco] >= a.locomotives
+                and (not a.colour_cards or hand[a.colour] >= a.colour_cards)]
+
+    def pay(self, state, action) -> None:
+        hand = state.hands[state.current]
+        if action.colour_cards:
+            hand[action.colour] -= action.colour_cards
+        hand[self.loco] -= action.locomotives
+        self.rules.discard_payment(state, action.colour, action.colour_cards, action.locomotives)
+        state.station_owner[state.station_city] = state.current
+        state.station_city = -1
+        state.phase = PH_TURN
+        self.rules.end_turn(state, passed=False)
+
+    def options(self, state, player: int, city: int) -> list:
+        """What one station may use: no route, or a route of another player at its city."""
+        return [None] + [r for r in self.routes_at[city] if state.owner[r.id] not in (-1, player)]
+
+    def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
+        """Calcolo dei punteggi: the use of the player's stations that scores best."""
+        cities = [c for c, owner in enumerate(state.station_owner) if owner == player]
+        best = None
+        for choice in product(*(self.options(state, player, c) for c in cities)):
+            labels = list(network)
+            for route in choice:
+                if route is not None:
+                    join(labels, route.node_a, route.node_b)
+            points, completed = self.rules.ticket_score(state, player, labels)
+            value = {"most_points": points, "most_tickets": completed}
+            ids = tuple(NO_ROUTE if route is None else route.id for route in choice)
+            key = (tuple(-value[k] for k in self.rule.choose), ids)
+            if best is None or key < best[0]:
+                best = (key, labels)
+        (_, ids), labels = best
+        network[:] = labels
+        row["stations"] = self.rule.bonus * (self.rule.count - len(cities))
+        row["stations_built"] = len(cities)
+        for k in range(self.rule.count):
+            row[route_item(k + 1)] = ids[k] if k < len(ids) else NO_ROUTE
+
+
 class Stations(Mechanic):
     name = "stations"
     title = "train stations"
-    implemented = False
-    position_keys = (PositionKey('stations', 'the cities where the player built a station'),)
     rule = StationsRule
+    state_fields = (
+        Field("station_owner", "each city's station: the player who built it (-1: none)", owner="stations",
+              size="N_CITIES", low="-1", high="players-1", initial=-1),
+        Field("station_city", "the city of the station being paid for (-1: none)", owner="stations", low="-1",
+              high="N_CITIES-1", initial=-1),
+    )
+    phases = (PH_STATION,)
+    kinds = (BUILD_STATION, STATION_PAY)
+    hooks = frozenset({"definitions", "turn_actions", "phase_legal", "apply", "score_graph"})
+    reference = StationsReference
+    score_items = (
+        ScoreItem("stations", "the station bonus for each station not built", True, "stations"),
+        ScoreItem("stations_built", "how many stations the player built", False, "stations", label="built"),
+    )
+    position_keys = (PositionKey("stations", "the cities where the player built a station"),)
     tiebreaks = (
         TieBreak("fewest_stations", "fewest stations", "the fewest stations built",
                  lambda row, rows: -row["stations_built"], owner="stations",
@@ -96,3 +213,85 @@ class Stations(Mechanic):
             out.append(dict(kind=STATION_PAY, name=f"station pay {cost}loco", colour=ir.NO_COLOUR,
                             colour_cards=0, locomotives=cost))
         return out
+
+    def variant_score_items(self, variant, rule: StationsRule) -> tuple[ScoreItem, ...]:
+        return self.score_items + tuple(
+            ScoreItem(route_item(k), f"the route of another player the player's station {k} (in city order) uses "
+                                     f"(-1: none)", False, "stations", c_name=f"STATION_ROUTE_{k - 1}",
+                      label=f"st{k}")
+            for k in range(1, rule.count + 1))
+
+    def tables(self, variant: ir.Variant, rule: StationsRule) -> Tables:
+        build = [-1] * len(variant.cities)
+        for a in variant.actions:
+            if a.kind == BUILD_STATION:
+                build[a.city] = a.id
+        pays = [a.id for a in variant.actions if a.kind == STATION_PAY]
+        city_routes, first, end = [], [], []
+        for c in variant.cities:
+            first.append(len(city_routes))
+            city_routes.extend(r.id for r in variant.routes if c.id in (r.a, r.b))
+            end.append(len(city_routes))
+        city_node = [variant.city_nodes[c.id][0] for c in variant.cities]
+        most_routes = max((e - f for f, e in zip(first, end)), default=0)
+        return Tables(
+            constants=[("STATIONS", rule.count), ("STATION_BONUS", rule.bonus),
+                       ("ACT_STATION_PAY_FIRST", pays[0]), ("ACT_STATION_PAY_END", pays[-1] + 1),
+                       ("STATION_OPTIONS_CAP", max(1, most_routes)),
+                       ("STATION_POINTS_FIRST", int(rule.choose[0] == "most_points"))],
+            arrays=[("T_STATION_COST", list(rule.costs)), ("T_CITY_BUILD_ACTION", build or [0]),
+                    ("T_ACT_CITY", [a.city for a in variant.actions]),
+                    ("T_CITY_ROUTE_FIRST", first or [0]), ("T_CITY_ROUTE_END", end or [0]),
+                    ("T_CITY_ROUTES", city_routes or [0]), ("T_CITY_NODE", city_node or [0])])
+
+    def state_problems(self, variant, rule: StationsRule, state: dict) -> list[str]:
+        """Stations only in cities (not zones), at most ``count`` a player; a station is
+        being paid for exactly in the station phase, in a free city."""
+        owner = state["station_owner"]
+        problems = []
+        for p in range(state["players"]):
+            if owner.count(p) > rule.count:
+                problems.append(f"player {p} has built {owner.count(p)} stations, of {rule.count}")
+        for city in variant.cities:
+            if city.zone and owner[city.id] != -1:
+                problems.append(f"a station stands in {city.name}, a zone")
+        pending = state["station_city"]
+        if (pending != -1) != (state["phase"] == PH_STATION):
+            problems.append("a station is being paid for exactly in the station phase")
+        elif pending != -1:
+            if owner[pending] != -1 or variant.cities[pending].zone:
+                problems.append(f"a station is being paid for in {variant.cities[pending].name}, where none can "
+                                f"be built")
+            if owner.count(state["current"]) >= rule.count:
+                problems.append(f"player {state['current']} pays for a station but has none left")
+        return problems
+
+    def position(self, variant, rule: StationsRule, player: int, seat: dict, fields: dict) -> None:
+        """``"stations": [city names]``: at most ``count``, a city (not a zone) each, one
+        station a city over all players."""
+        from ...position import PositionError, _lookup, _names_list
+        where = f"player {player}"
+        owner = fields.setdefault("station_owner", [-1] * len(variant.cities))
+        names = {c.name: c.id for c in variant.cities}
+        cities = _names_list(seat, "stations", where)
+        if len(cities) > rule.count:
+            raise PositionError(f"{where}: {len(cities)} stations, but a player has {rule.count}")
+        for name in cities:
+            city = _lookup(names, name, "city", where)
+            if variant.cities[city].zone:
+                raise PositionError(f"{where}: {name!r} is a zone, where no station can be built")
+            if owner[city] != -1:
+                who = "already" if owner[city] == player else f"by player {owner[city]}"
+                raise PositionError(f"{where}: {name!r} has a station {who}")
+            owner[city] = player
+
+    def score_notes(self, variant, rule: StationsRule, rows: list[dict]) -> list[str]:
+        """Which route of another player each station used."""
+        lines = []
+        for p, row in enumerate(rows):
+            used = [variant.routes[row[route_item(k)]].name for k in range(1, rule.count + 1)
+                    if row[route_item(k)] != NO_ROUTE]
+            if row["stations_built"]:
+                lines.append(f"player {p}: {row['stations_built']} stations, using "
+                             f"{', '.join(used) if used else 'no route'}")
+        return lines

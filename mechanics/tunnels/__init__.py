@@ -6,6 +6,17 @@ each revealed locomotive, costs one more card of that colour (or a locomotive). 
 who cannot or will not pay takes the cards back and the turn ends. Written as the route
 attribute ``tunnel``; ``tunnels reveal N`` says how many cards are revealed (3 when the
 spec does not say).
+
+In both engines (docs/engine.md, "Tunnels"): the claim's payment leaves the hand, then
+the cards are revealed one by one from the deck (``draw_card``: the discards are
+reshuffled into an empty deck; fewer cards when fewer exist) into ``tunnel_revealed``.
+The extra cards due are the revealed cards of the colour played, and the revealed
+locomotives (only the locomotives when only locomotives were played). With none due the
+claim completes as any other. Otherwise the payment waits in ``tunnel_committed``, the
+claimed route in ``tunnel_route``, and the same player decides (phase ``tunnel``):
+``tunnel pay …`` (exactly the cards due, of the colour played or locomotives) completes
+the claim; ``tunnel decline`` gives the committed cards back and ends the turn. The
+revealed cards are discarded at the end of the turn, before the market is refilled.
 """
 from __future__ import annotations
 
@@ -13,11 +24,13 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
 from ...errors import Span
-from .. import Mechanic
+from .. import Mechanic, Tables
 
 TUNNEL_PAY = "tunnel_pay"
 TUNNEL_DECLINE = "tunnel_decline"
+PH_TUNNEL = "tunnel"
 REVEALED_CARDS = 3  # the default of 'tunnels reveal N' (Europe, Gallerie)
 MAX_REVEALED = 6    # the catalogue has a payment per extra card count: keep it small
 
@@ -30,11 +43,114 @@ class TunnelsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
+def committed_colour(committed: list[int], loco: int) -> int:
+    """The card kind a tunnel's extra cards must match: the colour played, or the
+    locomotive when only locomotives were played."""
+    return next((card for card in range(loco) if committed[card]), loco)
+
+
+def extra_due(revealed: list[int], colour: int, loco: int) -> int:
+    """Gallerie: one more card for each revealed card of the colour played and each
+    revealed locomotive (only the locomotives when ``colour`` is the locomotive)."""
+    return sum(1 for card in revealed if card == colour or card == loco)
+
+
+class TunnelsReference:
+    """Tunnels in plain Python."""
+
+    def __init__(self, rules, rule: TunnelsRule):
+        self.rules, self.rule = rules, rule
+        self.loco = rules.loco
+        actions = rules.variant.actions
+        self.pays = [a for a in actions if a.kind == TUNNEL_PAY]
+        self.decline = next(a.id for a in actions if a.kind == TUNNEL_DECLINE)
+        self.phase_legal = {PH_TUNNEL: self.legal_tunnel}
+        self.apply = {TUNNEL_PAY: self.pay, TUNNEL_DECLINE: self.withdraw}
+
+    def before_claim_completes(self, state, action) -> bool:
+        route = self.rules.variant.routes[action.route]
+        if not route.tunnel:
+            return True
+        for _ in range(self.rule.reveal):
+            card = self.rules.draw_from_deck(state)
+            if card == -1:
+                break
+            state.tunnel_revealed.append(card)
+        colour = action.colour if action.colour_cards else self.loco
+        if extra_due(state.tunnel_revealed, colour, self.loco) == 0:
+            return True
+        if action.colour_cards:
+            state.tunnel_committed[action.colour] += action.colour_cards
+        state.tunnel_committed[self.loco] += action.locomotives
+        state.tunnel_route = route.id
+        state.phase = PH_TUNNEL
+        return False
+
+    def legal_tunnel(self, state) -> list[int]:
+        hand = state.hands[state.current]
+        colour = committed_colour(state.tunnel_committed, self.loco)
+        due = extra_due(state.tunnel_revealed, colour, self.loco)
+        out = []
+        for a in self.pays:
+            if a.colour_cards + a.locomotives != due or hand[self.loco] < a.locomotives:
+                continue
+            if a.colour_cards and (colour == self.loco or hand[colour] < a.colour_cards):
+                continue
+            out.append(a.id)
+        return out + [self.decline]
+
+    def pay(self, state, action) -> None:
+        player = state.current
+        colour = committed_colour(state.tunnel_committed, self.loco)
+        hand = state.hands[player]
+        hand[colour] -= action.colour_cards
+        hand[self.loco] -= action.locomotives
+        for card, count in enumerate(state.tunnel_committed):
+            state.discard[card] += count
+        state.tunnel_committed = [0] * (self.loco + 1)
+        self.rules.discard_payment(state, colour, action.colour_cards, action.locomotives)
+        route = self.rules.variant.routes[state.tunnel_route]
+        state.tunnel_route = -1
+        state.phase = PH_TURN
+        self.rules.complete_claim(state, route, player)
+        if state.phase == PH_TURN:
+            self.rules.end_turn(state, passed=False)
+
+    def withdraw(self, state, action) -> None:
+        hand = state.hands[state.current]
+        for card, count in enumerate(state.tunnel_committed):
+            hand[card] += count
+        state.tunnel_committed = [0] * (self.loco + 1)
+        state.tunnel_route = -1
+        state.phase = PH_TURN
+        self.rules.end_turn(state, passed=False)
+
+    def end_of_turn(self, state) -> None:
+        """Alla fine del turno, le tre carte scoperte per la Galleria vengono scartate."""
+        for card in state.tunnel_revealed:
+            state.discard[card] += 1
+        state.tunnel_revealed = []
+
+
 class Tunnels(Mechanic):
     name = "tunnels"
     title = "tunnels"
-    implemented = False
     rule = TunnelsRule
+    state_fields = (
+        Field("tunnel_route", "the tunnel whose claim waits for a decision (-1: none)", owner="tunnels",
+              low="-1", high="N_ROUTES-1", initial=-1),
+        Field("tunnel_committed", "the cards played for that tunnel, a count per card: out of the hand, not yet "
+                                  "discarded", owner="tunnels", size="N_CARDS", high="CARD_TOTAL", pile=CARD_COUNTS),
+        Field("tunnel_revealed", "the cards revealed for a tunnel this turn, discarded at the end of the turn",
+              owner="tunnels", cap="TUNNEL_REVEAL", high="LOCO", pile=CARD_IDS),
+    )
+    phases = (PH_TUNNEL,)
+    kinds = (TUNNEL_PAY, TUNNEL_DECLINE)
+    hooks = frozenset({"definitions", "before_claim_completes", "phase_legal", "apply", "end_of_turn"})
+    reference = TunnelsReference
+    score_items = ()
+    tiebreaks = ()
+    position_keys = ()
 
     def check(self, ctx) -> TunnelsRule | None:
         tunnels = [r for r in ctx.board.routes if r.tunnel]
@@ -62,3 +178,44 @@ class Tunnels(Mechanic):
                 out.append(dict(kind=TUNNEL_PAY, name=name, colour_cards=extra - locos, locomotives=locos))
         out.append(dict(kind=TUNNEL_DECLINE, name="tunnel decline"))
         return out
+
+    def dimensions(self, variant, rule: TunnelsRule) -> dict[str, int]:
+        return {"TUNNEL_REVEAL": rule.reveal}
+
+    def tables(self, variant: ir.Variant, rule: TunnelsRule) -> Tables:
+        pays = [a.id for a in variant.actions if a.kind == TUNNEL_PAY]
+        decline = next(a.id for a in variant.actions if a.kind == TUNNEL_DECLINE)
+        return Tables(constants=[("ACT_TUNNEL_PAY_FIRST", pays[0]), ("ACT_TUNNEL_PAY_END", pays[-1] + 1),
+                                 ("ACT_TUNNEL_DECLINE", decline)],
+                      arrays=[("T_ROUTE_TUNNEL", [int(r.tunnel) for r in variant.routes] or [0])])
+
+    def state_problems(self, variant, rule: TunnelsRule, state: dict) -> list[str]:
+        """A tunnel decision is pending exactly in the tunnel phase, on a free tunnel, with
+        the route's length committed in one colour (or locomotives) and something extra
+        due; revealed cards lie out only in the turn of a tunnel claim."""
+        loco = len(variant.colours)
+        route_id, committed, revealed = state["tunnel_route"], state["tunnel_committed"], state["tunnel_revealed"]
+        pending = state["phase"] == PH_TUNNEL
+        if (route_id != -1) != pending:
+            return ["a tunnel claim is pending exactly in the tunnel phase"]
+        if not pending:
+            problems = []
+            if any(committed):
+                problems.append("cards are committed to a tunnel while none is being claimed")
+            if revealed and state["phase"] in CORE_PHASES:
+                problems.append("tunnel cards lie revealed outside the turn of a tunnel claim")
+            return problems
+        route = variant.routes[route_id]
+        problems = []
+        if not route.tunnel or state["owner"][route_id] != -1:
+            problems.append(f"the pending tunnel claim is on {route.name}, which is not a free tunnel")
+        if sum(committed) != route.length:
+            problems.append(f"{sum(committed)} cards are committed to {route.name}, of length {route.length}")
+        colours = [card for card in range(loco) if committed[card]]
+        if len(colours) > 1 or (colours and route.colour != ir.GRAY and colours[0] != route.colour):
+            problems.append(f"the cards committed to {route.name} are not of one colour it accepts")
+        if committed[loco] < route.ferry_locomotives:
+            problems.append(f"{route.name} needs {route.ferry_locomotives} locomotives")
+        if not extra_due(revealed, committed_colour(committed, loco), loco):
+            problems.append(f"nothing extra is due for {route.name}, but its claim is pending")
+        return problems
