@@ -1,0 +1,149 @@
+"""The use of train stations at scoring, checked against brute force (Europe rulebook,
+CALCOLO DEI PUNTEGGI; docs/engine.md "Train stations"; docs/rules.md 16).
+
+Each station lets its owner use one route of another player at its city, the same route
+for all the owner's tickets. The engines pick, for each player, the assignment scoring the
+most ticket points, then the most completed tickets, then the lowest route ids. The
+compiled engine leaves out routes that cannot change the choice; the reference tries every
+assignment. This test holds its own plain brute force, written from the rulebook's
+sentence and sharing no code with either engine, and compares both engines with it on
+end-of-game positions: those random games reach, and random boards denser than play
+makes (every route owned, many tickets, three stations each).
+"""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import railspec
+
+RANDOM_GAMES = 600   # positions at the end of seeded random games
+RANDOM_BOARDS = 800  # positions drawn at random (each with 2-5 players)
+
+
+@pytest.fixture(scope="module")
+def europe():
+    return railspec.load("europe")
+
+
+def components(node_count: int, edges) -> list[int]:
+    """A label per node, equal for nodes joined by ``edges``."""
+    label = list(range(node_count))
+
+    def find(x: int) -> int:
+        while label[x] != x:
+            x = label[x]
+        return x
+    for a, b in edges:
+        label[find(a)] = find(b)
+    return [find(n) for n in range(node_count)]
+
+
+def brute_force(v, owner: list[int], tickets: list[int], stations: list[int], player: int):
+    """(ticket points, completed, route ids by station) of the best use of ``stations``
+    (city ids, ascending) by ``player``: every assignment tried."""
+    ir = v.ir
+    own = [(r.node_a, r.node_b) for r in ir.routes if owner[r.id] == player]
+    options = [[None] + [r for r in ir.routes if city in (r.a, r.b) and owner[r.id] not in (-1, player)]
+               for city in stations]
+    best = None
+    for choice in itertools.product(*options):
+        label = components(ir.node_count, own + [(r.node_a, r.node_b) for r in choice if r is not None])
+        points = done = 0
+        for t in (ir.tickets[i] for i in tickets):
+            joined = any(label[a] == label[b] for a in ir.city_nodes[t.a] for b in ir.city_nodes[t.b])
+            points += t.points if joined else -t.points
+            done += joined
+        ids = tuple(-1 if r is None else r.id for r in choice)
+        key = (-points, -done, ids)
+        if best is None or key < best:
+            best = key
+    return -best[0], -best[1], best[2]
+
+
+def expected_rows(v, state: dict) -> list[tuple]:
+    out = []
+    for p in range(state["players"]):
+        stations = [c for c, o in enumerate(state["station_owner"]) if o == p]
+        out.append(brute_force(v, state["owner"], state["tickets"][p], stations, p))
+    return out
+
+
+def got_rows(rows: list[dict]) -> list[tuple]:
+    return [(row["tickets"], row["tickets_completed"],
+             tuple(row[f"station_{k}_route"] for k in range(1, 4) if row[f"station_{k}_route"] != -1 or
+                   k <= row["stations_built"]))
+            for row in rows]
+
+
+def final_states(v, count: int) -> list[dict]:
+    states = []
+    for seed in range(count):
+        game = v.new_game(players=2 + seed % 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+        states.append(game.state())
+    return states
+
+
+def random_board(v, rng: random.Random) -> dict:
+    """A described position: routes dealt out at random (each player within 45 trains),
+    3 to 8 tickets and 1 to 3 stations each."""
+    ir = v.ir
+    players = rng.randint(2, 5)
+    seats = [{"routes": [], "tickets": [], "stations": []} for _ in range(players)]
+    trains = [0] * players
+    for route in rng.sample(list(ir.routes), len(ir.routes)):
+        p = rng.randrange(players)
+        if trains[p] + route.length <= ir.trains and rng.random() < 0.85:
+            seats[p]["routes"].append(route.name)
+            trains[p] += route.length
+    tickets = rng.sample(list(ir.tickets), len(ir.tickets))
+    free = {c.name for c in ir.cities if not c.zone}
+    for seat in seats:
+        held = [tickets.pop() for _ in range(rng.randint(3, 8))]
+        seat["tickets"] = [t.name for t in held]
+        # stations mostly at the ends of the player's own tickets, where they can help
+        ends = [ir.cities[c].name for t in held for c in (t.a, t.b)] + rng.sample(sorted(free), 3)
+        wanted = rng.randint(1, 3)
+        for name in ends:
+            if len(seat["stations"]) < wanted and name in free:
+                seat["stations"].append(name)
+                free.discard(name)
+    return {"variant": "europe", "players": seats}
+
+
+def test_station_use_is_the_best_of_every_assignment_on_played_positions(europe):
+    """End-of-game positions of random games, both engines against the brute force."""
+    checked = 0
+    for state in final_states(europe, RANDOM_GAMES):
+        expected = expected_rows(europe, state)
+        for engine in ("compiled", "reference"):
+            rows = europe.game_from_state(state, engine=engine).score_breakdown()
+            assert got_rows(rows) == expected, f"{engine}, seed {state['seed']}"
+        checked += 1
+    assert checked == RANDOM_GAMES
+
+
+def test_station_use_is_the_best_of_every_assignment_on_dense_boards(europe):
+    """Random boards with most routes owned and stations at the players' ticket ends: many
+    options, and stations that matter."""
+    from railspec.position import position_fields
+    from railspec.reference import score_fields
+    rng = random.Random(2026)
+    options_seen = 0
+    for _ in range(RANDOM_BOARDS):
+        position = random_board(europe, rng)
+        fields = position_fields(europe.ir, position)
+        state = {"players": fields["players"], "owner": fields["owner"], "tickets": fields["tickets"],
+                 "station_owner": fields["station_owner"]}
+        expected = expected_rows(europe, state)
+        compiled = europe.score(position)
+        reference = score_fields(europe.ir, fields)
+        assert got_rows(compiled) == expected, position
+        assert got_rows(reference) == expected, position
+        options_seen += sum(1 for row in expected for route in row[2] if route != -1)
+    assert options_seen > RANDOM_BOARDS // 2, options_seen  # the boards make stations use routes
