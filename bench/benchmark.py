@@ -8,8 +8,10 @@ Prints the machine, the random generator, and, for every stock variant the engin
   - random playouts at the variant's largest player count up to 4: games/s and
     decisions/s in the batch loop (no GIL) and through the Python API (legal_actions()
     lists, and legal_actions_into() buffers), each as a ratio to the reference;
-then a summary line per variant, and for USA:
-  - longest path on full networks (end-of-game boards), µs per player;
+then a summary line per variant; for each variant with the longest path:
+  - its time on end-of-game boards and on dense clusters spending a player's every train
+    (the worst case), mean and worst µs per player, against the reference;
+and for USA:
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
 Each speed is the best of --repeat runs (as timeit reports): on a shared machine the
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -30,7 +33,7 @@ from array import array
 from pathlib import Path
 
 import railspec
-from railspec.mechanics.longest_path import longest_trail
+from railspec.mechanics.longest_path import dense_network, longest_trail
 from railspec.rng import AGENT_SALT, agent_for
 
 
@@ -91,7 +94,7 @@ def _api_games_once(v, games: int, players: int, seed: int, engine: str, buffere
 
 
 def full_networks(v, games: int):
-    """End-of-game boards: (game, player, edges) for every player of some random games."""
+    """End-of-game boards: (engine, player, edges) for every player of some random games."""
     out = []
     for i in range(games):
         g = v.new_game(players=4, seed=500 + i)
@@ -104,6 +107,34 @@ def full_networks(v, games: int):
             edges = [(r.node_a, r.node_b, r.length) for r in v.routes if owner[r.id] == p]
             out.append((g, p, edges))
     return out
+
+
+def dense_networks(v, count: int):
+    """The worst case (``dense_network``: a player's every train on a tight cluster):
+    (engine, player, edges) for each, scored through ``Engine.for_scoring``."""
+    module = v.module()
+    out = []
+    for i in range(count):
+        chosen = set(dense_network(v.routes, v.ir.trains, random.Random(9000 + i)))
+        owner = [0 if r.id in chosen else -1 for r in v.routes]
+        edges = [(r.node_a, r.node_b, r.length) for r in v.routes if r.id in chosen]
+        out.append((module.Engine.for_scoring({"players": 2, "owner": owner}), 0, edges))
+    return out
+
+
+def longest_path_report(label: str, networks) -> None:
+    """Compiled and reference time of the longest path, mean and worst, µs per player."""
+    sizes = [sum(e[2] for e in edges) for _, _, edges in networks]
+    repeat = 20
+    compiled, reference = [], []
+    for game, player, edges in networks:
+        compiled.append(timed(lambda: [game.longest_path(player) for _ in range(repeat)])[0] / repeat * 1e6)
+        reference.append(timed(longest_trail, edges)[0] * 1e6)
+    print(f"  {label}: {len(networks)} networks, {statistics.fmean(sizes):.0f} cars and "
+          f"{statistics.fmean(len(e) for _, _, e in networks):.1f} routes on average")
+    print(f"    compiled  mean {statistics.fmean(compiled):8,.1f} µs   worst {max(compiled):8,.1f} µs")
+    print(f"    reference mean {statistics.fmean(reference):8,.1f} µs   worst {max(reference):8,.1f} µs   "
+          f"({statistics.fmean(reference) / statistics.fmean(compiled):,.0f}× the compiled mean)")
 
 
 COMPILE_SNIPPET = textwrap.dedent("""
@@ -204,28 +235,17 @@ def main() -> int:
         print(f"{row['name']:14} {row['players']:>7} {row['batch']:>14,.0f} {row['batch_ratio']:>11,.0f}× "
               f"{row['api']:>16,.0f} {row['api_ratio']:>11,.0f}×")
     print()
+    for name in names:
+        v = railspec.load(name)
+        if "longest_path" not in v.ir.mechanics:
+            continue
+        print(f"{v.name}, longest path per player (each compiled time the best of {REPEAT} runs of 20):")
+        longest_path_report("end-of-game boards of random 4-player games", full_networks(v, max(5, int(50 * scale))))
+        longest_path_report(f"dense {v.ir.trains}-train clusters", dense_networks(v, max(20, int(200 * scale))))
+        print()
     if "usa" not in names:
         return 0
     v = railspec.load("usa")
-    networks = full_networks(v, max(5, int(50 * scale)))
-    sizes = [sum(e[2] for e in edges) for _, _, edges in networks]
-    repeat = 20
-
-    def compiled_paths():
-        for _ in range(repeat):
-            for game, player, _edges in networks:
-                game.longest_path(player)
-
-    def reference_paths():
-        for _, _, edges in networks:
-            longest_trail(edges)
-    compiled_us = timed(compiled_paths)[0] / (repeat * len(networks)) * 1e6
-    ref_us = timed(reference_paths)[0] / len(networks) * 1e6
-    print(f"longest path on {len(networks)} end-of-game networks ({statistics.fmean(sizes):.0f} cars, "
-          f"{statistics.fmean(len(e) for _, _, e in networks):.1f} routes on average):")
-    print(f"  compiled {compiled_us:,.1f} µs, reference {ref_us:,.1f} µs per player: {ref_us / compiled_us:,.0f}×")
-    print()
-
     (cold_load, cold_build), (warm_load, warm_build) = compile_times(v)
     print("user spec (extends usa), each load in a new process: import + parse + check, then emit + build")
     print(f"  cold:   {cold_load:.2f} s + {cold_build:.2f} s = {cold_load + cold_build:.2f} s")

@@ -15,6 +15,12 @@ from ...compiler import ast, ir
 from .. import Mechanic, ScoreItem, Tables, TieBreak
 
 
+#: The compiled engine walks every trail of a component with at most this many independent
+#: cycles (routes - cities + 1), and searches the others by removing routes (its
+#: definitions fragment says why); bench/benchmark.py measures both kinds of network.
+WALK_CYCLES = 2
+
+
 @dataclass(frozen=True)
 class LongestPathRule(ir.Rule):
     mechanic: ClassVar[str] = "longest_path"
@@ -44,6 +50,25 @@ def longest_trail(edges: list[tuple[int, int, int]]) -> int:
     for start in adjacency:
         walk(start, 0)
     return best
+
+
+def dense_network(routes, trains: int, rng) -> list[int]:
+    """The ids of a worst case for the longest path: one player's ``trains`` spent on a
+    tight cluster. From a random city, routes touching the cluster are added, among the
+    shortest that fit (more routes, more cycles, more cities of odd degree), one track of
+    each double route, until none fits. For the benchmark and the tests."""
+    start = rng.choice(sorted({r.a for r in routes}))
+    reached, groups, chosen = {start}, set(), []
+    while True:
+        fits = [r for r in routes if r.group not in groups and r.length <= trains and (r.a in reached or r.b in reached)]
+        if not fits:
+            return chosen
+        shortest = min(r.length for r in fits)
+        route = rng.choice([r for r in fits if r.length <= shortest + 1])
+        chosen.append(route.id)
+        groups.add(route.group)
+        reached.update((route.a, route.b))
+        trains -= route.length
 
 
 def holds_the_card(row: dict, rows: list[dict]) -> int:
@@ -114,7 +139,7 @@ class LongestPath(Mechanic):
         return []
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
-        return Tables(constants=[("LONGEST_BONUS", rule.bonus)])
+        return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES})
 
     def state_problems(self, variant, rule, state) -> list[str]:
         return []
