@@ -14,12 +14,15 @@ from railspec import conformance
 COLOURS = ["red", "blue", "green", "black", "white", "orange", "pink", "yellow"]
 
 
-def random_spec(seed: int, ferries: bool = False) -> str:
+def random_spec(seed: int, ferries: bool = False, europe: bool = False) -> str:
     """A valid random spec: a spanning tree of routes plus extras, doubles and triples;
-    with ``ferries``, some routes need locomotives (drawn from a generator of their own, so
-    a seed's map is otherwise the same)."""
+    with ``ferries``, some routes need locomotives; with ``europe``, some are tunnels
+    (revealing 1 to 4 cards), players build stations (1 to 3, random costs and bonus) and
+    are dealt a long ticket, and set-up returns may leave the game. Each option draws from
+    a generator of its own, so a seed's map is otherwise the same."""
     r = random.Random(seed)
     ferry_draws = random.Random(seed + 10_000)
+    europe_draws = random.Random(seed + 20_000)
     colours = COLOURS[:r.randint(1, 8)]
     cities = [f"C{i}" for i in range(r.randint(3, 14))]
     low = r.randint(2, 4)
@@ -46,7 +49,8 @@ def random_spec(seed: int, ferries: bool = False) -> str:
             colour = "gray"
         tracks.setdefault(key, []).append((length, colour))
         ferry = f" ferry {ferry_draws.randint(1, length)}" if ferries and ferry_draws.random() < 0.3 else ""
-        lines.append(f"route {a} - {b} {length} {colour}{ferry}")
+        tunnel = " tunnel" if europe and europe_draws.random() < 0.3 else ""
+        lines.append(f"route {a} - {b} {length} {colour}{ferry}{tunnel}")
     lines.append("route points " + " ".join(f"{n}:{n * n}" for n in range(1, longest + 1)))
     deal = r.randint(1, 4)
     held: set[tuple[str, str, int]] = set()
@@ -54,7 +58,25 @@ def random_spec(seed: int, ferries: bool = False) -> str:
         a, b = sorted(r.sample(cities, 2))
         held.add((a, b, r.randint(1, 20)))
     lines += [f"ticket {a} - {b} {points}" for a, b, points in sorted(held)]
-    lines.append(f"deal tickets {deal} keep {r.randint(0, deal)}")
+    keep = r.randint(0, deal)
+    if europe:
+        long = set()
+        while len(long) < high + europe_draws.randint(0, 2):
+            a, b = sorted(europe_draws.sample(cities, 2))
+            long.add((a, b, europe_draws.randint(10, 25)))
+        lines += [f"ticket long {a} - {b} {points}" for a, b, points in sorted(long)]
+        lines.append(f"deal tickets {deal} long 1 keep {keep}")
+        lines.append(f"returned long {europe_draws.choice(['removed', 'bottom'])}")
+        if europe_draws.random() < 0.6:
+            lines.append("returned setup removed")
+        count = europe_draws.randint(1, 3)
+        costs = " ".join(str(europe_draws.randint(1, 3)) for _ in range(count))
+        lines += [f"stations {count} cost {costs}", "action build station",
+                  f"station bonus {europe_draws.randint(0, 5)}"]
+        if any(" tunnel" in line for line in lines):
+            lines.append(f"tunnels reveal {europe_draws.randint(1, 4)}")
+    else:
+        lines.append(f"deal tickets {deal} keep {keep}")
     if r.random() < 0.5:
         lines.append("returned tickets shuffled bottom")
     lines += ["action draw cards 2", "action claim route"]
@@ -64,19 +86,23 @@ def random_spec(seed: int, ferries: bool = False) -> str:
     if low <= 3 and r.random() < 0.5:
         lines.append(f"tracks usable 1 for {low}..{min(3, high)} players")
     lines.append(f"end when trains <= {r.randint(0, min(3, trains - 1))}")
+    stations = ", fewest stations" if europe else ""
     if r.random() < 0.7:
-        lines += [f"longest path {r.randint(0, 12)}", "tiebreak most tickets, longest path"]
+        lines += [f"longest path {r.randint(0, 12)}", f"tiebreak most tickets{stations}, longest path"]
     else:
-        lines.append("tiebreak most tickets")
+        lines.append(f"tiebreak most tickets{stations}")
     return "\n".join(lines) + "\n"
 
 
 # 4: a triple route, 2-5 players; 9: eight colours, no locomotives, no ticket draws,
-# a tracks-usable rule; 30: a one-card market, shuffled returns, 2-3 players; 12: ferries
-@pytest.mark.parametrize("seed,ferries", [(4, False), (9, False), (30, False), (12, True)])
-def test_engines_agree_on_a_random_map(tmp_path, seed, ferries):
+# a tracks-usable rule; 30: a one-card market, shuffled returns, 2-3 players; 12: ferries;
+# 12 and 14 with tunnels, stations and long tickets (12: on ferries too; 14: shuffled
+# returns, set-up returns leaving the game)
+@pytest.mark.parametrize("seed,ferries,europe", [(4, False, False), (9, False, False), (30, False, False),
+                                                 (12, True, False), (12, True, True), (14, False, True)])
+def test_engines_agree_on_a_random_map(tmp_path, seed, ferries, europe):
     path = tmp_path / f"random{seed}.rail"
-    path.write_text(random_spec(seed, ferries), encoding="utf-8")
+    path.write_text(random_spec(seed, ferries, europe), encoding="utf-8")
     v = railspec.load(path)
     counts = list(range(v.ir.min_players, v.ir.max_players + 1))
     report = conformance.run(v, range(30), lambda s: counts[s % len(counts)], api_every=10)
@@ -85,6 +111,6 @@ def test_engines_agree_on_a_random_map(tmp_path, seed, ferries):
 
 def test_random_specs_are_valid():
     for seed in range(40):
-        for ferries in (False, True):
-            railspec.compiler.check([railspec.compiler.parse(random_spec(seed, ferries), f"random{seed}.rail")],
-                                    "random")
+        for ferries, europe in ((False, False), (True, False), (False, True), (True, True)):
+            railspec.compiler.check([railspec.compiler.parse(random_spec(seed, ferries, europe),
+                                                             f"random{seed}.rail")], "random")
