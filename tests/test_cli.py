@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import railspec
 from railspec.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +71,23 @@ def test_score_prints_each_players_breakdown(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     row0 = out[2].split()
     assert row0[:7] == ["0", "11", "7", "1", "7", "10", "28"] and row0[7] == "winner"
+
+
+def test_score_names_the_route_each_station_uses(tmp_path, capsys):
+    """Europe: a station in Paris lets player 0 use player 1's Marseille-Paris for the
+    Brest-Marseille ticket; the table shows the route's id, the line under it its name."""
+    position = {"variant": "europe", "players": [
+        {"routes": ["Brest-Paris"], "tickets": ["Brest-Marseille"], "stations": ["Paris"]},
+        {"routes": ["Marseille-Paris"], "tickets": []}]}
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(position))
+    assert main(["score", "europe", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split()[:11] == ["player", "routes", "tickets", "done", "longest", "bonus", "stations", "built",
+                                   "st1", "st2", "st3"]
+    used = railspec.load("europe").ir.route_named("Marseille-Paris").id
+    assert out[2].split()[2:4] == ["7", "1"] and out[2].split()[6:9] == ["8", "1", str(used)]
+    assert "player 0: 1 station, using Marseille-Paris" in out
 
 
 def test_score_rejects_an_unknown_route(tmp_path, capsys):

@@ -291,7 +291,8 @@ class Stations(Mechanic):
         for p, row in enumerate(rows):
             used = [variant.routes[row[route_item(k)]].name for k in range(1, rule.count + 1)
                     if row[route_item(k)] != NO_ROUTE]
-            if row["stations_built"]:
-                lines.append(f"player {p}: {row['stations_built']} stations, using "
+            built = row["stations_built"]
+            if built:
+                lines.append(f"player {p}: {built} station{'s' if built > 1 else ''}, using "
                              f"{', '.join(used) if used else 'no route'}")
         return lines
