@@ -1,0 +1,160 @@
+"""Agents and determinization, on every stock variant that loads.
+
+``resample`` (the determinization the search agents use) is checked on both of its
+halves: what the player sees is unchanged, and what the player cannot see is redrawn.
+Every agent plays full games of every variant through the public API without an illegal
+action; the long campaigns (1,000 games per agent and variant, the styles' win rates)
+are ``make agents-campaign``.
+"""
+from __future__ import annotations
+
+import pytest
+
+import railspec
+from railspec import agents, determinize
+from railspec.rng import SplitMix64
+
+from conftest import ENGINES, implemented_stock_variants
+
+VARIANTS = implemented_stock_variants()
+IDS = [v.key for v in VARIANTS]
+
+
+def _positions(v, games: int, every: int):
+    """States met along random games of ``v``: every ``every``-th decision, all phases."""
+    for seed in range(games):
+        players = v.ir.min_players + seed % (v.ir.max_players - v.ir.min_players + 1)
+        g = v.new_game(players=players, seed=seed)
+        rng = SplitMix64(seed)
+        step = 0
+        while not g.is_over:
+            if step % every == 0:
+                yield g
+            legal = g.legal_actions()
+            g.apply(legal[rng.below(len(legal))])
+            step += 1
+        yield g
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_resample_keeps_what_the_player_sees(v):
+    """Every observation of every seat is the same in the world drawn for that seat, and
+    the world is a valid state (the validator accounts for every card and ticket)."""
+    checked = 0
+    for g in _positions(v, games=3, every=9):
+        state = g.state()
+        for player in range(g.players):
+            world = determinize.resample(v.ir, state, player, seed=checked, registry=v.registry)
+            again = v.game_from_state(world)  # validated
+            assert again.observation(player) == g.observation(player)
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_resample_redraws_what_the_player_cannot_see(v):
+    """Across seeds, the deck's order and the opponents' hands differ; a seed gives the
+    same world twice; the game generator is reseeded."""
+    g = v.new_game(players=v.ir.min_players, seed=5)
+    rng = SplitMix64(5)
+    for _ in range(12):
+        legal = g.legal_actions()
+        g.apply(legal[rng.below(len(legal))])
+    state = g.state()
+    worlds = [determinize.resample(v.ir, state, 0, seed, v.registry) for seed in range(8)]
+    assert determinize.resample(v.ir, state, 0, 3, v.registry) == worlds[3]
+    assert len({tuple(w["deck"]) for w in worlds}) > 1
+    assert len({tuple(map(tuple, w["hands"][1:])) for w in worlds}) > 1
+    assert len({w["rng"] for w in worlds}) == 8
+    for w in worlds:
+        assert w["hands"][0] == state["hands"][0] and w["tickets"][0] == state["tickets"][0]
+        assert [sum(h) for h in w["hands"]] == [sum(h) for h in state["hands"]]
+        assert [len(t) for t in w["tickets"]] == [len(t) for t in state["tickets"]]
+
+
+def test_resample_keeps_long_tickets_in_long_places():
+    """Europe: a long ticket only goes where a long ticket was, so the long deck still
+    holds long tickets only (rulebook: the long tickets are a deck of their own)."""
+    v = railspec.load("europe")
+    g = v.new_game(players=3, seed=2)
+    state = g.state()
+    long_ids = {t.id for t in v.tickets if t.long}
+    for seed in range(20):
+        world = determinize.resample(v.ir, state, 1, seed, v.registry)
+        assert set(world["long_deck"]) <= long_ids
+        assert sorted(world["long_deck"]) != [] or not state["long_deck"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_resample_game_plays_on_the_same_engine(usa, engine):
+    g = usa.new_game(players=3, seed=4, engine=engine)
+    world = determinize.resample_game(g, 0, 11)
+    assert world.engine == engine
+    assert world.observation(0) == g.observation(0)
+    while not world.is_over:
+        world.apply(world.legal_actions()[0])
+    assert not g.is_over
+
+
+@pytest.mark.parametrize("bad", [-1, 5, True, "0", 1.0])
+def test_resample_refuses_a_seat_that_is_not_there(usa, bad):
+    state = usa.new_game(players=3, seed=1).state()
+    with pytest.raises((ValueError, TypeError)):
+        determinize.resample(usa.ir, state, bad, 0, usa.registry)
+
+
+SCRIPTED = ["one-step", "long-route", "route-focus", "destination-hungry", "greedy", "random"]
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_every_scripted_agent_finishes_games_legally(v):
+    """A game of scripted agents reaches its end; ``agents.play`` raises AgentError on
+    the first illegal choice, so finishing is the check."""
+    players = min(4, v.ir.max_players)
+    for seed in range(2):
+        seats = [agents.make(SCRIPTED[(seed + i) % len(SCRIPTED)], seed=seed) for i in range(players)]
+        g = agents.play(v, seats, seed=seed)
+        assert g.is_over
+
+
+def test_agents_are_deterministic_given_their_seeds(usa):
+    def run():
+        seats = [agents.make(n, seed=9) for n in ("one-step", "long-route", "route-focus", "destination-hungry")]
+        return agents.play(usa, seats, seed=9).to_json()
+    assert run() == run()
+
+
+def test_the_styles_differ(usa):
+    """The four styles are different players: on the same seeds they make different games."""
+    endings = set()
+    for name in ("one-step", "long-route", "route-focus", "destination-hungry"):
+        g = agents.play(usa, [agents.make(name, seed=1), agents.make("random", seed=2)], seed=1)
+        endings.add(tuple(g.scores()))
+    assert len(endings) == 4
+
+
+def test_ismcts_plays_a_legal_game(usa):
+    g = agents.play(usa, [agents.make("ismcts", seed=1, iterations=8), agents.make("random", seed=2)], seed=3)
+    assert g.is_over
+
+
+def test_an_illegal_choice_names_the_agent_and_seat(usa):
+    class Stubborn:
+        name = "stubborn"
+
+        def act(self, game):
+            return len(game.variant.actions) - 1  # "pass", never legal while moves exist
+
+    with pytest.raises(agents.AgentError, match="'stubborn' in seat 0"):
+        agents.play(usa, [Stubborn(), agents.make("random")], seed=1)
+
+
+@pytest.mark.parametrize("bad", ["randm", "", "ISMCTS"])
+def test_unknown_agent_names_are_refused_with_the_list(bad):
+    with pytest.raises(agents.AgentError, match="the agents are random"):
+        agents.make(bad)
+
+
+def test_user_agents_fit_the_protocol():
+    assert isinstance(agents.make("greedy"), agents.Agent)
+    assert isinstance(agents.make("ismcts", iterations=1), agents.Agent)
