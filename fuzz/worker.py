@@ -1,0 +1,132 @@
+"""A worker process of the campaign: runs batches of cases and tells the campaign about
+each one on its standard output.
+
+The campaign writes one batch per line on the worker's standard input, as JSON:
+``{"format": "state", "seed": 123, "count": 1000, "skip": 0, "plays": 0}``. The worker runs
+the format's Hypothesis strategy under ``@given`` with that seed (no example database, no
+shrinking, so a seed always yields the same cases in the same order), skips the first
+``skip`` cases without running them (the cases a crashed worker already did), and
+answers, one JSON line each:
+
+- ``{"t": "s", "i": k}`` before case k (its input is written to the case file first, so a
+  crash or a hang can be reported with the input that caused it);
+- ``{"t": "x", "i": k}`` when case k goes on to compile and play a spec (a longer timeout);
+- ``{"t": "e", "i": k, "o": outcome, "d": detail, "c": case}``: its outcome (the case and
+  the detail only for bad outcomes);
+- ``{"t": "done"}`` after the batch.
+
+Anything railspec or the C compiler prints goes to standard error, not to the protocol.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+from pathlib import Path
+
+
+def _limit_memory(gigabytes: float) -> None:
+    # a case that makes railspec allocate without bound (a deck of 2^32 cards, a spec that
+    # extends /dev/zero) ends in MemoryError instead of taking the machine's memory
+    if gigabytes > 0:
+        limit = int(gigabytes * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def run_batch(fmt: str, seed: int, count: int, skip: int, plays: int, workdir: Path, case_file: Path, send) -> None:
+    """Run one batch; ``send(message)`` reports to the campaign."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from . import targets
+    from .strategies import STRATEGIES
+
+    index = [0]
+    budget = [plays]
+
+    @settings(max_examples=count, database=None, deadline=None, phases=[Phase.generate], derandomize=False,
+              suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False)
+    @hseed(seed)
+    @given(STRATEGIES[fmt]())
+    def batch(case) -> None:
+        k = index[0]
+        index[0] += 1
+        if k < skip:
+            return
+        case_file.write_text(json.dumps(case.to_json()), encoding="utf-8")
+        send({"t": "s", "i": k})
+        play = fmt == "spec" and budget[0] > 0 and case.how.startswith("structured")
+        if play:
+            # the decision to play needs the check's answer: announce the longer timeout first
+            send({"t": "x", "i": k})
+        result = targets.run(case, workdir, play=play)
+        if result.played:
+            budget[0] -= 1
+        message = {"t": "e", "i": k, "o": result.outcome}
+        if result.played:
+            message["p"] = 1
+        if result.outcome in targets.BAD:
+            message["d"] = result.detail
+            message["c"] = case.to_json()
+        send(message)
+
+    batch()
+    send({"t": "done", "n": index[0]})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--memory-gb", type=float, default=3.0)
+    args = parser.parse_args(argv)
+    workdir = Path(args.workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    # the protocol keeps the real standard output; everything else printed goes to stderr
+    proto = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    import faulthandler
+    faulthandler.enable(file=sys.stderr)
+    _limit_memory(args.memory_gb)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+
+    def send(message: dict) -> None:
+        proto.write(json.dumps(message) + "\n")
+
+    case_file = workdir / "case.json"
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        job = json.loads(line)
+        run_batch(job["format"], job["seed"], job["count"], job["skip"], job.get("plays", 0), workdir, case_file,
+                  send)
+    return 0
+
+
+
+def regenerate(fmt: str, seed: int, index: int):
+    """The case at ``index`` of the batch with this seed (without running any case)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from .strategies import STRATEGIES
+    counter = [0]
+    found = []
+
+    @settings(max_examples=index + 1, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    @hseed(seed)
+    @given(STRATEGIES[fmt]())
+    def walk(case) -> None:
+        if counter[0] == index:
+            found.append(case)
+        counter[0] += 1
+
+    walk()
+    return found[0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
