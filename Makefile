@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance golden perft dist-check clean
+.PHONY: demo test install generate docs bench conformance golden perft fuzz dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,15 @@ golden: install
 # Re-count the perft files under tests/perft/ (only on purpose).
 perft: install
 	$(BIN)/python tests/perft/regenerate.py
+
+# The fuzz campaign (fuzz/README.md): FUZZ_CASES cases of each input format, seeded by
+# FUZZ_SEED; counts per outcome, findings in fuzz/report.json; fails on any traceback,
+# crash, hang or engine disagreement. CI runs a short one (tests/test_fuzz_smoke.py).
+FUZZ_CASES ?= 100000
+FUZZ_SEED ?= 0
+FUZZ_JOBS ?= 1
+fuzz: install
+	$(BIN)/python -m fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --jobs $(FUZZ_JOBS)
 
 # Build the sdist, then the wheel from the sdist, and play games with it in a clean venv.
 dist-check: install
