@@ -10,10 +10,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	@$(BIN)/pip install --quiet --upgrade pip 2> /dev/null || true
 
-# Editable install: builds the stock engines from generated/*.pyx in place.
+# Editable install: builds the stock engines from generated/*.pyx in place, with the
+# optional extras the tests cover (the core install needs none of them).
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx)
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
-	@$(BIN)/pip install -e ".[test]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@$(BIN)/pip install -e ".[test,balance,cluster]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -73,6 +74,8 @@ dist-check: install
 	$(PYTHON) -m venv .dist-venv
 	.dist-venv/bin/pip install --quiet dist/railspec-*.whl
 	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 200 --quiet
+	@# the core install pulls none of the optional extras
+	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
 	rm -rf .dist-venv
 
 clean:

@@ -1,0 +1,106 @@
+"""Balance campaigns and their report (the ``balance`` extra: pandas and matplotlib; the
+Ray test needs the ``cluster`` extra)."""
+from __future__ import annotations
+
+import csv
+from html.parser import HTMLParser
+
+import pytest
+
+import railspec
+from railspec import balance
+
+pytest.importorskip("pandas")
+pytest.importorskip("matplotlib")
+from railspec import report  # noqa: E402  (needs the extra)
+
+
+def _plan(**kw):
+    base = dict(variant="usa", players=3, games=12, seed=7)
+    base.update(kw)
+    return balance.CampaignPlan(**base)
+
+
+def test_the_same_seed_gives_the_same_records_whatever_the_workers():
+    one = balance.run_campaign(_plan(), workers=1)
+    two = balance.run_campaign(_plan(), workers=2)
+    assert one == two
+    assert [r["game"] for r in one] == list(range(12))
+
+
+def test_another_seed_gives_other_games():
+    assert balance.run_campaign(_plan(games=4), workers=1) != balance.run_campaign(_plan(games=4, seed=8), workers=1)
+
+
+def test_every_agent_plays_every_seat_equally():
+    plan = _plan(players=4, games=8)
+    seats = {(g, s): plan.seats(g)[s] for g in range(8) for s in range(4)}
+    for agent in plan.agents:
+        for seat in range(4):
+            assert sum(1 for g in range(8) if seats[(g, seat)] == agent) == 2
+
+
+def test_records_agree_with_the_games_breakdown():
+    """The completed tickets a record lists (from the routes owned) match the engine's count."""
+    for rec in balance.run_campaign(_plan(variant="europe", games=6), workers=1):
+        for seat in rec["seats"]:
+            assert len(seat["completed"]) == seat["breakdown"]["tickets_completed"]
+            assert set(seat["completed"]) <= set(seat["tickets"])
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(games=0), "games must be a positive integer"),
+    (dict(players=9), "players"),
+    (dict(agents=("nobody",)), "no agent named 'nobody'"),
+    (dict(agents=()), "at least one agent"),
+])
+def test_bad_plans_are_refused_before_any_game(bad, match):
+    with pytest.raises(ValueError, match=match):
+        balance.run_campaign(_plan(**bad), workers=1)
+
+
+class _Structure(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sections, self.images, self.svgs, self.tables = [], [], 0, 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "section":
+            self.sections.append(attrs.get("id"))
+        elif tag == "img":
+            self.images.append(attrs.get("src", ""))
+        elif tag == "svg":
+            self.svgs += 1
+        elif tag == "table":
+            self.tables += 1
+
+
+@pytest.mark.parametrize("name", ["usa", "europe"])
+def test_the_report_has_every_section_and_plot(tmp_path, name):
+    plan = _plan(variant=name, games=10)
+    records = balance.run_campaign(plan, workers=1)
+    written = report.write_report(railspec.load(name), records, tmp_path / "out", plan, seconds=1.0)
+    page = _Structure()
+    page.feed(written[0].read_text(encoding="utf-8"))
+    assert page.sections == [sid for sid, _ in report.SECTIONS]
+    assert len(page.images) == 5  # seats, agents, scores, tickets, length
+    for src in page.images:  # embedded, so the file stands alone
+        assert src.startswith("data:image/png;base64,") and len(src) > 2000
+    assert page.svgs == 1 and page.tables >= 6
+    with open(written[1], newline="") as f:
+        assert len(list(csv.DictReader(f))) == 10
+    with open(written[2], newline="") as f:
+        assert len(list(csv.DictReader(f))) == 30
+
+
+def test_wilson_interval():
+    low, high = report.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert report.wilson(0, 0) == (0.0, 0.0)
+
+
+def test_a_local_ray_instance_gives_the_same_records():
+    pytest.importorskip("ray")
+    plan = _plan(players=2, games=6)
+    assert balance.run_campaign(plan, ray_address="local") == balance.run_campaign(plan, workers=1)
