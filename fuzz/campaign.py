@@ -304,8 +304,7 @@ def replay(report: Path, number: int) -> int:
         loc = example["locator"]
         case = regenerate(loc["format"], loc["seed"], loc["index"])
     else:
-        raw = case_json["data"].encode("latin-1") if case_json.get("bytes") else case_json["data"]
-        case = Case(case_json["format"], raw, case_json["variant"], case_json["how"])
+        case = Case.from_json(case_json)
     print(f"{bug['signature']}  ({bug['count']} cases)")
     print(f"variant {case.variant}; made by: {case.how}; {len(case.data)} characters")
     print(repr(case.data[:1500]))

@@ -37,10 +37,21 @@ class Case:
     how: str
 
     def to_json(self) -> dict:
-        """The case as report data (bytes as latin-1 text, flagged)."""
-        raw = isinstance(self.data, bytes)
-        text = self.data.decode("latin-1") if raw else self.data
-        return {"format": self.format, "variant": self.variant, "how": self.how, "bytes": raw, "data": text}
+        """The case as report data. Bytes are written as their UTF-8 text when they are
+        UTF-8 (``"bytes": "utf-8"``), else one character per byte (``"bytes": "latin-1"``)."""
+        if not isinstance(self.data, bytes):
+            return {"format": self.format, "variant": self.variant, "how": self.how, "data": self.data}
+        try:
+            text, encoding = self.data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            text, encoding = self.data.decode("latin-1"), "latin-1"
+        return {"format": self.format, "variant": self.variant, "how": self.how, "bytes": encoding, "data": text}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Case:
+        """The case a report holds (see :meth:`to_json`)."""
+        raw = data["data"].encode(data["bytes"], "surrogatepass") if data.get("bytes") else data["data"]
+        return cls(data["format"], raw, data.get("variant"), data.get("how", ""))
 
 
 # --- values ---------------------------------------------------------------------------

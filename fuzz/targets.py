@@ -177,6 +177,11 @@ def run_position(case) -> Result:
     v = corpus.variant(case.variant)
     try:
         position = read_position(case.data)
+    except RailspecError:
+        return Result(CLEAR)
+    except Exception as exc:  # noqa: BLE001
+        return _traceback(exc, "read")
+    try:
         railspec.score(v, position)
     except RailspecError:
         return Result(CLEAR)

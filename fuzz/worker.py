@@ -16,6 +16,10 @@ answers, one JSON line each:
 - ``{"t": "done"}`` after the batch.
 
 Anything railspec or the C compiler prints goes to standard error, not to the protocol.
+
+``RAILSPEC_FUZZ_FAULT`` (e.g. ``crash@2,hang@4``) makes the worker die or stall at those
+case indices instead of running them: the campaign's own test checks with it that crashes
+and hangs are counted and the batch resumed.
 """
 from __future__ import annotations
 
@@ -23,7 +27,9 @@ import argparse
 import json
 import os
 import resource
+import signal
 import sys
+import time
 from pathlib import Path
 
 
@@ -45,6 +51,8 @@ def run_batch(fmt: str, seed: int, count: int, skip: int, plays: int, workdir: P
 
     index = [0]
     budget = [plays]
+    faults = {int(at): kind for kind, _, at in (f.partition("@") for f in
+                                                 os.environ.get("RAILSPEC_FUZZ_FAULT", "").split(",") if f)}
 
     @settings(max_examples=count, database=None, deadline=None, phases=[Phase.generate], derandomize=False,
               suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False)
@@ -57,6 +65,11 @@ def run_batch(fmt: str, seed: int, count: int, skip: int, plays: int, workdir: P
             return
         case_file.write_text(json.dumps(case.to_json()), encoding="utf-8")
         send({"t": "s", "i": k})
+        fault = faults.get(k)
+        if fault == "crash":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif fault == "hang":
+            time.sleep(3600)
         play = fmt == "spec" and budget[0] > 0 and case.how.startswith("structured")
         if play:
             # the decision to play needs the check's answer: announce the longer timeout first
