@@ -12,6 +12,8 @@ then a summary line per variant; for each variant with the longest path:
   - its time on end-of-game boards and on dense clusters spending a player's every train
     (the worst case), mean and worst µs per player, against the reference;
 and for USA:
+  - games of the four scripted playing styles (4 players, one core): games/s and
+    decisions/s on each engine; ISMCTS decisions/s at a stated number of iterations;
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
 Each speed is the best of --repeat runs (as timeit reports): on a shared machine the
@@ -211,6 +213,48 @@ def playouts(v, games: int, scale: float) -> dict:
                 api=api_decisions / t_api, api_ratio=(api_decisions / t_api) / ref_api[1])
 
 
+def agents_report(v, scale: float) -> None:
+    """Scripted agents and ISMCTS on both engines (agents.play is the same loop for both)."""
+    from railspec import agents
+    styles = ("one-step", "long-route", "route-focus", "destination-hungry")
+
+    def scripted(engine: str, games: int) -> tuple[float, float]:
+        def run():
+            decisions = 0
+            for i in range(games):
+                seats = [agents.make(styles[(i + s) % 4], seed=i) for s in range(4)]
+                decisions += agents.play(v, seats, seed=i, engine=engine).state()["decisions"]
+            return decisions
+        seconds, decisions = timed(run)
+        return games / seconds, decisions / seconds
+
+    games = max(10, int(200 * scale))
+    compiled = scripted("compiled", games)
+    reference = scripted("reference", max(4, games // 20))
+    print(f"{v.name}, the four scripted styles, 4 players, one core ({games} games):")
+    print(f"  compiled:  {compiled[0]:8,.1f} games/s {compiled[1]:10,.0f} decisions/s")
+    print(f"  reference: {reference[0]:8,.1f} games/s {reference[1]:10,.0f} decisions/s"
+          f"   (compiled {compiled[0] / reference[0]:,.1f}×)")
+    iterations = 100
+    for engine in ("compiled", "reference"):
+        g = v.new_game(players=2, seed=3, engine=engine)
+        bot = agents.make("ismcts", seed=1, iterations=iterations)
+        rng = random.Random(3)
+        decisions = max(3, int(20 * scale)) if engine == "compiled" else 2
+
+        def run():
+            made = 0
+            while made < decisions and not g.is_over:
+                if len(g.legal_actions()) > 1:
+                    bot.act(g)
+                    made += 1
+                g.apply(rng.choice(g.legal_actions()))
+            return made
+        seconds, made = timed(run)
+        print(f"  ISMCTS ({iterations} iterations, 2 players, {engine}): {made / seconds:8,.2f} decisions/s")
+    print()
+
+
 def main() -> int:
     global REPEAT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -246,6 +290,7 @@ def main() -> int:
     if "usa" not in names:
         return 0
     v = railspec.load("usa")
+    agents_report(v, scale)
     (cold_load, cold_build), (warm_load, warm_build) = compile_times(v)
     print("user spec (extends usa), each load in a new process: import + parse + check, then emit + build")
     print(f"  cold:   {cold_load:.2f} s + {cold_build:.2f} s = {cold_load + cold_build:.2f} s")

@@ -18,6 +18,7 @@ The key order of ``to_json()`` is the order of this list: the three header keys
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -145,21 +146,26 @@ class Field:
         return f"{base}{text}" if text else base
 
 
-def bound_value(expr: str, dims: dict[str, int], players: int | None = None) -> int:
-    """The value of a bound expression for one variant (and player count)."""
+@functools.lru_cache(maxsize=None)
+def _parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
+    """A bound expression as (an integer, or None and a name, with its offset)."""
     m = _BOUND.match(expr)
     if m.group("int") is not None:
-        return int(m.group("int"))
-    name = m.group("name")
+        return int(m.group("int")), None, 0
+    offset = int(m.group("offset")) * (1 if m.group("sign") == "+" else -1) if m.group("sign") else 0
+    return None, m.group("name"), offset
+
+
+def bound_value(expr: str, dims: dict[str, int], players: int | None = None) -> int:
+    """The value of a bound expression for one variant (and player count)."""
+    number, name, offset = _parsed_bound(expr)
+    if name is None:
+        return number
     if name == "players":
         if players is None:
             raise ValueError("this bound depends on the number of players")
-        value = players
-    else:
-        value = dims[name]
-    if m.group("sign"):
-        value += int(m.group("offset")) * (1 if m.group("sign") == "+" else -1)
-    return value
+        return players + offset
+    return dims[name] + offset
 
 
 def bound_c(expr: str) -> str:

@@ -97,15 +97,24 @@ class MultiTrack(Mechanic):
                       arrays=[("T_ROUTE_SIBLINGS", siblings or [0]), ("T_TRACKS_USABLE", usable)])
 
     def state_problems(self, variant: ir.Variant, rule: MultiTrackRule, state: dict) -> list[str]:
+        """Double-Routes: no player owns two tracks of one route, and no more tracks of it
+        are owned than the player count allows."""
         problems = []
         usable = rule.usable(state["players"])
-        owners: dict[int, list[int]] = {}
+        owned: dict[int, list[ir.Route]] = {}
         for r in variant.routes:
             if state["owner"][r.id] != -1:
-                owners.setdefault(r.group, []).append(state["owner"][r.id])
-        for group, who in sorted(owners.items()):
-            if len(who) > usable:
-                problems.append(f"route group {group}: {len(who)} tracks owned, {usable} usable")
-            if len(set(who)) != len(who):
-                problems.append(f"route group {group}: one player owns two tracks")
+                owned.setdefault(r.group, []).append(r)
+        for group, tracks in sorted(owned.items()):
+            if len(tracks) == 1:
+                continue
+            names = ", ".join(r.name for r in tracks)
+            who = [state["owner"][r.id] for r in tracks]
+            if len(tracks) > usable:
+                problems.append(f"state field 'owner': {len(tracks)} tracks of one route are owned ({names}), but "
+                                f"a {state['players']}-player game may use {usable}")
+            for p in sorted(set(who)):
+                if who.count(p) > 1:
+                    problems.append(f"state field 'owner': player {p} owns {who.count(p)} tracks of one route "
+                                    f"({names}), the rules allow one")
         return problems

@@ -266,22 +266,56 @@ class Shares(Mechanic):
 
     def state_problems(self, variant, rule: SharesRule, state: dict) -> list[str]:
         """Every share is held once (one field for all of them); each company's shares are
-        taken from the top of its stack; a choice is pending only in a share phase; the
-        neutral holds shares only when seated, revealed ones only once the game is over."""
+        taken from the top of its stack; a choice is pending only in a share phase, after
+        the player to move claimed a route with companies, with a share left to choose (a
+        neutral choice only when the neutral is seated); the neutral holds shares only when
+        seated, revealed ones only once the game is over."""
         problems = []
         owner, players, phase = state["share_owner"], state["players"], state["phase"]
         for company in rule.companies:
             first = rule.first_share(company.id)
             taken = [owner[first + n] != -1 for n in range(company.shares)]
             if taken != sorted(taken, reverse=True):
-                problems.append(f"{company.name}: a share is taken below one still in the stack")
+                problems.append(f"state field 'share_owner': {company.name}: a share is taken below one still in "
+                                f"the stack")
         neutral_seated = rule.neutral is not None and rule.neutral.seats(players)
         if any(o >= players for o in owner) and not neutral_seated:
-            problems.append(f"the neutral shareholder holds shares in a {players}-player game without one")
+            problems.append(f"state field 'share_owner': the neutral shareholder holds shares in a {players}-player "
+                            f"game without one")
         if any(o == players + 1 for o in owner) and phase != PH_OVER:
-            problems.append("neutral shares are revealed before the game is over")
-        if (state["share_route"] != -1) != (phase in (PH_SHARE, PH_NEUTRAL_SHARE)):
-            problems.append("a share is being chosen exactly in the share phases")
+            problems.append("state field 'share_owner': neutral shares are revealed before the game is over")
+        route = state["share_route"]
+        choosing = phase in (PH_SHARE, PH_NEUTRAL_SHARE)
+        if (route != -1) != choosing:
+            problems.append(f"state field 'share_route': {route} in phase {phase!r}, but a share is being chosen "
+                            f"(not -1) exactly in the share phases")
+        elif choosing:
+            problems += self._choice_problems(variant, rule, state)
+        return problems
+
+    @staticmethod
+    def _choice_problems(variant, rule: SharesRule, state: dict) -> list[str]:
+        """A pending share choice that play could not have opened, or that offers nothing."""
+        player, players, phase, owner = state["current"], state["players"], state["phase"], state["share_owner"]
+        route = variant.routes[state["share_route"]]
+        problems = []
+        if state["owner"][route.id] != player:
+            problems.append(f"state field 'share_route': a share is chosen for {route.name}, which player {player} "
+                            f"to move does not own")
+        if not route.companies:
+            problems.append(f"state field 'share_route': a share is chosen for {route.name}, which shows no company")
+        neutral = phase == PH_NEUTRAL_SHARE
+        if neutral and (rule.neutral is None or not rule.neutral.seats(players)):
+            problems.append(f"state field 'phase': 'neutral_share', but a {players}-player game has no neutral "
+                            f"shareholder")
+            return problems
+        companies = range(len(rule.companies)) if neutral and rule.neutral.takes == "any" else set(route.companies)
+        left = [c for c in companies
+                if any(owner[rule.first_share(c) + n] == -1 for n in range(rule.companies[c].shares))]
+        if route.companies and not left:
+            who = "the neutral shareholder" if neutral else f"player {player}"
+            problems.append(f"state field 'share_owner': {who} is to take a share, but none is left of the "
+                            f"companies it may choose from")
         return problems
 
     def position(self, variant, rule: SharesRule, player: int, seat: dict, fields: dict) -> None:

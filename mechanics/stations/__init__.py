@@ -246,24 +246,36 @@ class Stations(Mechanic):
 
     def state_problems(self, variant, rule: StationsRule, state: dict) -> list[str]:
         """Stations only in cities (not zones), at most ``count`` a player; a station is
-        being paid for exactly in the station phase, in a free city."""
+        being paid for exactly in the station phase, in a free city, by a player with a
+        station left and the cards to pay for it (one colour, locomotives wild: what
+        ``build station`` asked before opening the phase)."""
         owner = state["station_owner"]
         problems = []
         for p in range(state["players"]):
             if owner.count(p) > rule.count:
-                problems.append(f"player {p} has built {owner.count(p)} stations, of {rule.count}")
+                problems.append(f"state field 'station_owner': player {p} has built {owner.count(p)} stations, "
+                                f"of {rule.count}")
         for city in variant.cities:
             if city.zone and owner[city.id] != -1:
-                problems.append(f"a station stands in {city.name}, a zone")
+                problems.append(f"state field 'station_owner': a station stands in {city.name}, a zone")
         pending = state["station_city"]
         if (pending != -1) != (state["phase"] == PH_STATION):
-            problems.append("a station is being paid for exactly in the station phase")
+            problems.append(f"state field 'station_city': {pending} in phase {state['phase']!r}, but a station is "
+                            f"being paid for (not -1) exactly in the station phase")
         elif pending != -1:
+            player = state["current"]
+            built = owner.count(player)
             if owner[pending] != -1 or variant.cities[pending].zone:
-                problems.append(f"a station is being paid for in {variant.cities[pending].name}, where none can "
-                                f"be built")
-            if owner.count(state["current"]) >= rule.count:
-                problems.append(f"player {state['current']} pays for a station but has none left")
+                problems.append(f"state field 'station_city': a station is being paid for in "
+                                f"{variant.cities[pending].name}, where none can be built")
+            if built >= rule.count:
+                problems.append(f"state field 'station_owner': player {player} pays for a station but has none "
+                                f"left")
+            else:
+                cost, hand, loco = rule.costs[built], state["hands"][player], len(variant.colours)
+                if not any(hand[c] + hand[loco] >= cost for c in range(loco)):
+                    problems.append(f"state field 'hands[{player}]': player {player} pays for a station of {cost} "
+                                    f"cards but holds no {cost} cards of one colour (locomotives wild)")
         return problems
 
     def position(self, variant, rule: StationsRule, player: int, seat: dict, fields: dict) -> None:

@@ -55,6 +55,26 @@ def extra_due(revealed: list[int], colour: int, loco: int) -> int:
     return sum(1 for card in revealed if card == colour or card == loco)
 
 
+def _claimable_problems(variant: ir.Variant, route: ir.Route, state: dict) -> list[str]:
+    """Why the player to move could not have claimed ``route`` (the pending tunnel): too
+    few trains, or a double whose tracks are closed to them (Double-Routes)."""
+    player, players, owner = state["current"], state["players"], state["owner"]
+    problems = []
+    if state["trains"][player] < route.length:
+        problems.append(f"state field 'trains[{player}]': player {player} has {state['trains'][player]} trains "
+                        f"left, too few to claim the pending tunnel {route.name} ({route.length} cars)")
+    others = [r for r in variant.routes if r.group == route.group and r.id != route.id]
+    multi = variant.rule("multi_track")
+    usable = multi.usable(players) if multi is not None else len(others) + 1
+    if any(owner[r.id] == player for r in others):
+        problems.append(f"state field 'tunnel_route': player {player} claims {route.name} but owns another track "
+                        f"of that route")
+    elif sum(1 for r in others if owner[r.id] != -1) >= usable:
+        problems.append(f"state field 'tunnel_route': {route.name} is claimed, but the {usable} track(s) of that "
+                        f"route a {players}-player game may use are taken")
+    return problems
+
+
 class TunnelsReference:
     """Tunnels in plain Python."""
 
@@ -192,30 +212,42 @@ class Tunnels(Mechanic):
     def state_problems(self, variant, rule: TunnelsRule, state: dict) -> list[str]:
         """A tunnel decision is pending exactly in the tunnel phase, on a free tunnel, with
         the route's length committed in one colour (or locomotives) and something extra
-        due; revealed cards lie out only in the turn of a tunnel claim."""
+        due, by a player who could claim it (trains, double routes); revealed cards lie out
+        only in the turn of a tunnel claim. (Declining is always legal: a pending tunnel
+        never leaves the player without a move.)"""
         loco = len(variant.colours)
         route_id, committed, revealed = state["tunnel_route"], state["tunnel_committed"], state["tunnel_revealed"]
         pending = state["phase"] == PH_TUNNEL
         if (route_id != -1) != pending:
-            return ["a tunnel claim is pending exactly in the tunnel phase"]
+            return [f"state field 'tunnel_route': {route_id} in phase {state['phase']!r}, but a tunnel claim is "
+                    f"pending (not -1) exactly in the tunnel phase"]
         if not pending:
             problems = []
             if any(committed):
-                problems.append("cards are committed to a tunnel while none is being claimed")
+                problems.append("state field 'tunnel_committed': cards are committed to a tunnel while none is "
+                                "being claimed")
             if revealed and state["phase"] in CORE_PHASES:
-                problems.append("tunnel cards lie revealed outside the turn of a tunnel claim")
+                problems.append("state field 'tunnel_revealed': tunnel cards lie revealed outside the turn of a "
+                                "tunnel claim")
             return problems
         route = variant.routes[route_id]
         problems = []
         if not route.tunnel or state["owner"][route_id] != -1:
-            problems.append(f"the pending tunnel claim is on {route.name}, which is not a free tunnel")
+            problems.append(f"state field 'tunnel_route': the pending tunnel claim is on {route.name}, which is "
+                            f"not a free tunnel")
+        else:
+            problems += _claimable_problems(variant, route, state)
         if sum(committed) != route.length:
-            problems.append(f"{sum(committed)} cards are committed to {route.name}, of length {route.length}")
+            problems.append(f"state field 'tunnel_committed': {sum(committed)} cards are committed to {route.name}, "
+                            f"of length {route.length}")
         colours = [card for card in range(loco) if committed[card]]
         if len(colours) > 1 or (colours and route.colour != ir.GRAY and colours[0] != route.colour):
-            problems.append(f"the cards committed to {route.name} are not of one colour it accepts")
+            problems.append(f"state field 'tunnel_committed': the cards committed to {route.name} are not of one "
+                            f"colour it accepts")
         if committed[loco] < route.ferry_locomotives:
-            problems.append(f"{route.name} needs {route.ferry_locomotives} locomotives")
+            problems.append(f"state field 'tunnel_committed': {route.name} needs {route.ferry_locomotives} "
+                            f"locomotives")
         if not extra_due(revealed, committed_colour(committed, loco), loco):
-            problems.append(f"nothing extra is due for {route.name}, but its claim is pending")
+            problems.append(f"state field 'tunnel_revealed': nothing extra is due for {route.name}, but its claim "
+                            f"is pending")
         return problems
