@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, fields, replace
 
 from ..errors import Span, SpecCheckError, SpecError
-from . import ast, catalogue, ir
+from . import ast, catalogue, ir, limits
 
 MAX_PLAYERS = 5
 MAX_TRACKS = 3
@@ -38,24 +38,68 @@ _REQUIRED = [ast.VariantName, ast.Players, ast.Trains, ast.Hand, ast.Locomotives
 
 
 class _Errors:
-    """Collects located errors; knows each file's text so it can quote the line."""
+    """Collects located errors; knows each file's text so it can quote the line.
+
+    Raised, the errors come in source order, at most ``MAX_ERRORS_PER_FILE`` of each file
+    followed by a line counting the rest, and with every name longer than ``NAME_SHOWN``
+    characters shortened (the caret still marks all of it)."""
 
     def __init__(self, files: list[ast.SpecFile]):
         # split only on "\n", as the parser counts lines (str.splitlines also splits on
         # form feeds and other separators that can sit inside a line)
         self.lines = {f.path: [ln.rstrip("\r") for ln in f.text.split("\n")] for f in files}
+        self.long_names = sorted({text for f in files for text in _names_in(f.statements)
+                                  if len(text) > limits.NAME_SHOWN}, key=len, reverse=True)
         self.removed_cities: dict[str, Span] = {}
         self.items: list[SpecError] = []
+        self.per_file: dict[str, int] = defaultdict(int)
 
     def add(self, span: Span, message: str) -> None:
         lines = self.lines.get(span.file, [])
         line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
         self.items.append(SpecError(message, span, line))
+        self.per_file[span.file] += 1
+
+    def full(self, file: str) -> bool:
+        """Whether the file has as many errors as are shown: further ones are only counted,
+        so work spent on their wording (suggestions) is skipped."""
+        return self.per_file[file] >= limits.MAX_ERRORS_PER_FILE
+
+    def _shortened(self, message: str) -> str:
+        for name in self.long_names:
+            if name in message:
+                message = message.replace(name, limits.shown(name))
+        return message
 
     def raise_if_any(self) -> None:
-        if self.items:
-            self.items.sort(key=lambda e: (e.span.file, e.span.line, e.span.col) if e.span else ("", 0, 0))
-            raise SpecCheckError(self.items)
+        if not self.items:
+            return
+        self.items.sort(key=lambda e: (e.span.file, e.span.line, e.span.col) if e.span else ("", 0, 0))
+        shown: list[SpecError] = []
+        by_file: dict[str, list[SpecError]] = {}
+        for e in self.items:
+            by_file.setdefault(e.span.file if e.span else "", []).append(e)
+        for file, items in by_file.items():
+            for e in items[:limits.MAX_ERRORS_PER_FILE]:
+                shown.append(SpecError(self._shortened(e.message), e.span, e.source_line))
+            rest = len(items) - limits.MAX_ERRORS_PER_FILE
+            if rest > 0:
+                shown.append(SpecError(f"{file}: {rest} more error{'s' if rest > 1 else ''} not shown "
+                                       f"(the first {limits.MAX_ERRORS_PER_FILE} are above)"))
+        raise SpecCheckError(shown)
+
+
+def _names_in(statements):
+    """Every name and quoted text the statements hold (what a message may quote)."""
+    for stmt in statements:
+        for f in fields(stmt):
+            value = getattr(stmt, f.name)
+            if isinstance(value, ast.Name):
+                yield value.text
+            elif isinstance(value, str):
+                yield value
+            elif isinstance(value, tuple):
+                yield from (v.text for v in value if isinstance(v, ast.Name))
 
 
 def _suggest(name: str, known) -> str:
@@ -345,7 +389,8 @@ class _Places:
             self.errors.add(name.span, f"city '{name.text}' in {context} was removed by 'without city' at "
                                        f"{removed[name.text]}: remove what uses it too")
             return None
-        self.errors.add(name.span, f"unknown city '{name.text}' in {context}{_suggest(name.text, self.ids)}")
+        hint = "" if self.errors.full(name.span.file) else _suggest(name.text, self.ids)
+        self.errors.add(name.span, f"unknown city '{name.text}' in {context}{hint}")
         return None
 
 
@@ -431,14 +476,16 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
         elif colour_text in parts.colour_ids:
             colour = parts.colour_ids[colour_text]
         else:
-            errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{_suggest(colour_text, parts.colour_ids)}; "
+            hint = "" if errors.full(stmt.colour.span.file) else _suggest(colour_text, parts.colour_ids)
+            errors.add(stmt.colour.span, f"unknown colour '{colour_text}'{hint}; "
                                          f"colours are {', '.join(['gray', *parts.colour_ids])}")
             continue
         attributed.append((stmt, length))
         company_refs = []
         for share in stmt.shares:
             if share.text not in company_ids:
-                errors.add(share.span, f"unknown company '{share.text}'{_suggest(share.text, company_ids)}")
+                hint = "" if errors.full(share.span.file) else _suggest(share.text, company_ids)
+                errors.add(share.span, f"unknown company '{share.text}'{hint}")
             else:
                 company_refs.append(company_ids[share.text])
         if a is None or b is None:

@@ -12,10 +12,11 @@ import re
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from ..errors import Span, SpecSyntaxError
+from ..errors import Span, SpecError, SpecSyntaxError
 from . import ast
+from .limits import MAX_DIGITS, shown
 
 # How a terminal is named in an error message.
 _TERMINAL_WORDS = {
@@ -46,12 +47,19 @@ def _unquote(text: str) -> str:
 class _ToAst(Transformer):
     """Turns each grammar rule into its AST dataclass (one method per rule)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str):
         super().__init__(visit_tokens=False)
         self.path = path
+        self.text = text
 
     # --- leaves -----------------------------------------------------------
     def _num(self, tok: Token) -> ast.Num:
+        digits = len(tok) - tok.startswith("-")
+        if digits > MAX_DIGITS:
+            # refused before int() is asked (Python refuses over 4,300 digits, slowly)
+            span = _span(self.path, tok)
+            raise SpecSyntaxError(f"a number of {digits} digits is more than any count or points value may be "
+                                  f"(docs/language.md, \"Limits\")", span, _line_at(self.text, tok.start_pos))
         return ast.Num(int(tok), _span(self.path, tok))
 
     def _meta_span(self, meta) -> Span:
@@ -434,7 +442,7 @@ def _statement_at(line: str, col: int) -> tuple[str, int]:
 
 def _unknown_statement(word: str) -> str:
     close = difflib.get_close_matches(word.lower(), _STATEMENT_WORDS, n=1, cutoff=0.6)
-    return f"unknown statement {word!r}" + (f" (did you mean '{close[0]}'?)" if close else "")
+    return f"unknown statement {shown(word)!r}" + (f" (did you mean '{close[0]}'?)" if close else "")
 
 
 def _form_of(stmt: str) -> str | None:
@@ -483,7 +491,7 @@ def _syntax_error(path: str, text: str, err: UnexpectedInput) -> SpecSyntaxError
             message = "unexpected end of line"
             width = 1
         else:
-            message = f"unexpected {str(tok)!r}"
+            message = f"unexpected {shown(str(tok))!r}"
             width = max(1, len(str(tok)))
         message += _describe_expected(err.accepts or err.expected)
     elif isinstance(err, UnexpectedEOF):
@@ -524,7 +532,7 @@ def _explain(lines: list[str], err: UnexpectedInput, message: str, line: int, co
         word = source_line[start:end]
         if start + 1 == stmt_col:
             return _unknown_statement(word), line, start + 1, end - start
-        message = f"unexpected {word!r}" + message[len(f"unexpected {str(err.token)!r}"):]
+        message = f"unexpected {shown(word)!r}" + message[len(f"unexpected {shown(str(err.token))!r}"):]
         col, width = start + 1, end - start
     starts_statement = col == stmt_col and isinstance(err, UnexpectedToken) \
         and err.token.type not in ("$END", "_NL")
@@ -543,7 +551,7 @@ def _explain(lines: list[str], err: UnexpectedInput, message: str, line: int, co
         if joined:
             m = joined[-1]
             what = "route" if first == "without" else first
-            return (f"{m.group(0)!r} is read as one name: write a {what} as 'A - B' with spaces "
+            return (f"{shown(m.group(0))!r} is read as one name: write a {what} as 'A - B' with spaces "
                     f"around the dash", line, stmt_col + m.start(), len(m.group(0)))
     form = _form_of(stmt)
     if form and col > stmt_col:
@@ -561,21 +569,43 @@ def parse(text: str, path: str = "<spec>") -> ast.SpecFile:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _syntax_error(path, text, err) from None
-    statements = _ToAst(path).transform(tree)
+    try:
+        statements = _ToAst(path, text).transform(tree)
+    except VisitError as err:  # a Transformer method's own SpecError, wrapped by Lark
+        if isinstance(err.orig_exc, SpecError):
+            raise err.orig_exc from None
+        raise
     _check_statement_words(path, text, statements)
     return ast.SpecFile(path, text, statements)
+
+
+_STATEMENT_WORD = re.compile(r"\w+")
+
+
+def _line_at(text: str, pos: int) -> str:
+    """The line of ``text`` holding offset ``pos`` (without its line end)."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start:end if end != -1 else len(text)].rstrip("\r")
 
 
 def _check_statement_words(path: str, text: str, statements) -> None:
     """Where a name cannot stand, the lexer takes a keyword out of the front of a longer
     word ('cityx Foo' would declare a city 'x Foo'): a statement's first word must be one
-    of the language's, whole."""
-    lines = text.split("\n")
+    of the language's, whole.
+
+    The word is matched in place, at the statement's offset in ``text``: the work per
+    statement does not grow with the length of its line (a spec may be one line of
+    statements joined by ';')."""
+    line_starts = [0]
+    line_starts.extend(m.end() for m in re.finditer("\n", text))
     for stmt in statements:
-        line = lines[stmt.span.line - 1] if 0 < stmt.span.line <= len(lines) else ""
-        m = re.match(r"\w+", line[stmt.span.col - 1:])
+        if not 0 < stmt.span.line <= len(line_starts):
+            continue
+        offset = line_starts[stmt.span.line - 1] + stmt.span.col - 1
+        m = _STATEMENT_WORD.match(text, offset)
         if m and m.group(0) not in _STATEMENT_WORDS:
             word = m.group(0)
             raise SpecSyntaxError(_unknown_statement(word),
                                   Span(path, stmt.span.line, stmt.span.col, stmt.span.col + len(word)),
-                                  line.rstrip("\r"))
+                                  _line_at(text, offset))
