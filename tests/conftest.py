@@ -7,10 +7,21 @@ checks the state first: a test cannot build an impossible position by accident.
 from __future__ import annotations
 
 import copy
+import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import railspec
+
+# Hypothesis profiles for the property-based tests (tests/test_stateful.py): "ci", few
+# and short runs, the same examples every time; "long", many more
+# (RAILSPEC_HYPOTHESIS_PROFILE=long). No example database is kept in either.
+settings.register_profile("ci", max_examples=5, stateful_step_count=12, deadline=None, database=None,
+                          derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("long", max_examples=200, stateful_step_count=60, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("RAILSPEC_HYPOTHESIS_PROFILE", "ci"))
 
 ENGINES = ["reference", "compiled"]
 
