@@ -47,25 +47,54 @@ def _rows(field: schema.Field, state: dict) -> list:
     return state[field.name] if field.per_player else [state[field.name]]
 
 
+#: Worlds drawn for a position in a mechanic's phase before the player to move keeps
+#: their own hand and tickets (see :func:`resample`).
+TRIES = 16
+
+
 def resample(variant, state: dict, player: int, seed: int, registry=None) -> dict:
     """A copy of ``state`` (a full :meth:`Game.state`) in which everything ``player``
     cannot see is redrawn at random from ``seed``: the deck's order, the opponents'
     hands and tickets, the ticket decks, and the game's generator. What ``player`` sees
-    is unchanged, piece for piece."""
+    is unchanged, piece for piece.
+
+    In a mechanic's own phase the player to move is part-way through a turn whose first
+    step was legal only for the cards they held (a station is built only by a player who
+    can pay for it), so a world must still allow it. Such worlds are drawn again until
+    the state validator accepts one; after :data:`TRIES` refusals the player to move
+    keeps their own hidden rows, which is always a valid world."""
     players = state["players"]
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < players:
         raise ValueError(f"no player {player!r} in a {players}-player game")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"a seed is an integer, not {seed!r}")
+    rng = SplitMix64((seed % 2**64) ^ WORLD_SALT)
+    if state["phase"] in schema.CORE_PHASES:
+        return _draw_world(variant, state, (player,), rng, registry)
+    from .state_format import StateError, validate
+    for _ in range(TRIES):
+        world = _draw_world(variant, state, (player,), rng, registry)
+        try:
+            validate(variant, world, registry)
+            return world
+        except StateError:
+            continue
+    return _draw_world(variant, state, (player, state["current"]), rng, registry)
+
+
+def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64, registry) -> dict:
+    """One world: every pile entry none of ``seen_by`` can see, redrawn with ``rng``."""
     fields = [f for f in assemble(variant, registry).exported_fields if f.pile is not None]
     world = copy.deepcopy(state)
-    rng = SplitMix64((seed % 2**64) ^ WORLD_SALT)
 
     # Gather: every hidden card id, and every hidden ticket by its kind (long or not).
     cards: list[int] = []
     tickets: dict[bool, list[int]] = {False: [], True: []}
-    hidden = [(f, hidden_rows(f, state, player)) for f in fields]
-    hidden = [(f, rows) for f, rows in hidden if rows]
+    hidden = []
+    for f in fields:
+        rows = [r for r in set.intersection(*(set(hidden_rows(f, state, p) or ()) for p in seen_by))]
+        if rows:
+            hidden.append((f, sorted(rows)))
     for field, rows in hidden:
         table = _rows(field, world)
         for r in rows:

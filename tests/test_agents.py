@@ -158,3 +158,28 @@ def test_unknown_agent_names_are_refused_with_the_list(bad):
 def test_user_agents_fit_the_protocol():
     assert isinstance(agents.make("greedy"), agents.Agent)
     assert isinstance(agents.make("ismcts", iterations=1), agents.Agent)
+
+
+def test_resample_in_a_station_payment_keeps_the_payment_possible():
+    """Europe (rulebook, "Train Stations": a station is paid when built): a world drawn for
+    an opponent while a station waits for its payment still lets its builder pay, so it
+    is a valid state — the validator checks the builder holds a payment."""
+    v = railspec.load("europe")
+    found = 0
+    for seed in range(40):
+        g = v.new_game(players=3, seed=seed)
+        rng = SplitMix64(seed)
+        while not g.is_over and g.state()["phase"] != "station":
+            legal = g.legal_actions()
+            g.apply(legal[rng.below(len(legal))])
+        if g.is_over:
+            continue
+        state = g.state()
+        observer = (state["current"] + 1) % 3
+        for world_seed in range(10):
+            world = determinize.resample(v.ir, state, observer, world_seed, v.registry)
+            assert v.game_from_state(world).observation(observer) == g.observation(observer)
+        found += 1
+        if found == 3:
+            break
+    assert found == 3

@@ -160,6 +160,7 @@ class _Turn:
         self.by_kind = by_kind
         self._claims = by_kind.get(ir.CLAIM, [])
         self._claim_routes = None
+        self._most_held = None
 
     def claims_of(self, route: int) -> list[int]:
         """The legal claims of ``route`` (empty when it cannot be claimed now)."""
@@ -215,8 +216,16 @@ class _Turn:
         locos = self.hand[self.cat.locomotive_card]
         colour = self.board.colour[route]
         if colour == ir.GRAY:
-            colour = max(range(self.cat.locomotive_card), key=lambda c: (self.hand[c], -c))
+            colour = self.most_held
         return max(0, length - self.hand[colour] - locos), colour
+
+    @property
+    def most_held(self) -> int:
+        """The colour the player holds most cards of (the lowest id among equals)."""
+        if self._most_held is None:
+            hand = self.hand
+            self._most_held = max(range(self.cat.locomotive_card), key=lambda c: (hand[c], -c))
+        return self._most_held
 
     def draw_towards(self, routes: list[int], takes_locomotives: bool) -> int | None:
         """Draw the face-up card the closest wanted route needs, a locomotive when that is
