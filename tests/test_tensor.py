@@ -1,0 +1,238 @@
+"""Observation tensors and action masks (railspec.tensor), on every stock variant that loads.
+
+The vector must be a function of the player's observation and nothing else (two worlds
+the player cannot tell apart give the same vector), must tell apart positions the player
+can tell apart, and must read back to the observation slice by slice.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import railspec
+from railspec import determinize, tensor
+from railspec.compiler import schema
+from railspec.rng import SplitMix64
+
+from conftest import implemented_stock_variants
+
+VARIANTS = implemented_stock_variants()
+IDS = [v.key for v in VARIANTS]
+
+
+def _positions(v, games: int = 2, every: int = 7):
+    """Games of random play, seen every ``every`` decisions (and at the end)."""
+    for seed in range(games):
+        players = v.ir.max_players - seed % (v.ir.max_players - v.ir.min_players + 1)
+        g = v.new_game(players=players, seed=seed)
+        rng = SplitMix64(seed + 11)
+        step = 0
+        while not g.is_over:
+            if step % every == 0:
+                yield g
+            legal = g.legal_actions()
+            g.apply(legal[rng.below(len(legal))])
+            step += 1
+        yield g
+
+
+def _relative_seat(category: int, observer: int, players: int) -> int:
+    return (observer + category) % players
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_spec_covers_the_vector(v):
+    """Slices are contiguous, named once, and every field a player sees has one."""
+    spec = tensor.observation_spec(v)
+    at = 0
+    for s in spec:
+        assert s.start == at and s.length == int(np.prod(s.shape)) > 0
+        assert s.meaning
+        at = s.stop
+    assert at == spec.size == tensor.ObservationEncoder(v).size
+    assert len(set(spec.names)) == len(spec)
+    g = v.new_game(players=v.ir.min_players, seed=1)
+    observed = set(g.observation(0)) - {"player"}
+    assert observed == set(spec.names)
+    # the layout depends on the variant only, not on the table size
+    assert spec.seats == v.ir.max_players
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_vector_reads_back_to_the_observation(v):
+    """The core slices decode to exactly what observation() shows."""
+    enc = tensor.ObservationEncoder(v)
+    spec = enc.spec
+    copies = np.array([c.count for c in v.colours] + [v.ir.locomotives], dtype=float)
+    out = enc.new_vector()
+    seen = 0
+    for g in _positions(v):
+        players = g.players
+        for p in range(players):
+            obs = g.observation(p)
+            enc.encode(g, p, out)
+            assert out.dtype == np.float32 and out.min() >= 0.0 and out.max() <= 1.0 + 1e-6
+            owner = spec.view(out, "owner")
+            assert (owner.sum(axis=1) == 1).all()
+            for r, o in enumerate(obs["owner"]):
+                cat = int(owner[r].argmax())
+                assert (o == -1) == (cat == spec.seats)
+                if o >= 0:
+                    assert _relative_seat(cat, p, players) == o
+            np.testing.assert_allclose(spec.view(out, "hand") * copies, obs["hand"], atol=1e-4)
+            faceup = np.bincount([c for c in obs["faceup"] if c >= 0], minlength=len(copies))
+            np.testing.assert_allclose(spec.view(out, "faceup") * copies, faceup, atol=1e-4)
+            tickets = spec.view(out, "tickets")
+            assert set(np.flatnonzero(tickets)) == set(obs["tickets"])
+            offer = spec.view(out, "offer")
+            assert [int(row.argmax()) for row in offer[:len(obs["offer"])]] == obs["offer"]
+            assert offer[len(obs["offer"]):].sum() == 0
+            setup = spec.view(out, "setup_offer")
+            assert [int(row.argmax()) for row in setup[:len(obs["setup_offer"])]] == obs["setup_offer"]
+            trains = spec.view(out, "trains")
+            for rel in range(players):
+                assert round(float(trains[rel]) * v.ir.trains) == obs["trains"][(p + rel) % players]
+            assert trains[players:].sum() == 0
+            sizes = spec.view(out, "hand_sizes") * v.assembly.dims["CARD_TOTAL"]
+            assert [round(float(sizes[rel])) for rel in range(players)] == \
+                [obs["hand_sizes"][(p + rel) % players] for rel in range(players)]
+            current = spec.view(out, "current")
+            if obs["current"] == -1:
+                assert current.argmax() == spec.seats
+            else:
+                assert _relative_seat(int(current.argmax()), p, players) == obs["current"]
+            assert v.assembly.phases[int(spec.view(out, "phase").argmax())] == obs["phase"]
+            seen += 1
+    assert seen > 40
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_vector_depends_on_the_observation_only(v):
+    """A world drawn for the player (everything hidden redrawn) gives the same vector; a
+    position the player can tell apart gives another."""
+    enc = tensor.ObservationEncoder(v)
+    vectors = {}
+    for i, g in enumerate(_positions(v, games=1, every=5)):
+        p = max(0, g.current_player)
+        world = determinize.resample_game(g, p, seed=i)
+        a, b = enc.encode(g, p), enc.encode(world, p)
+        np.testing.assert_array_equal(a, b)
+        key = repr(sorted(g.observation(p).items()))
+        vectors.setdefault(key, a.tobytes())
+        # the same observation, the same bytes; another observation, other bytes
+        assert vectors[key] == a.tobytes()
+    assert len(set(vectors.values())) == len(vectors)
+
+
+def test_mechanic_fields_reach_the_tensor():
+    """Public fields of mechanics get slices with no code of their own: stations and
+    tunnels (Europe), shares with the neutral owner (Pennsylvania), ferry cards (Italy)."""
+    names = {v.key: set(tensor.observation_spec(v).names) for v in VARIANTS}
+    expect = {"europe": {"station_owner", "tunnel_route", "tunnel_revealed", "tickets_out_count"},
+              "pennsylvania": {"share_owner", "share_route"},
+              "italy": {"ferry_cards", "ferry_pile"},
+              "amsterdam": {"goods", "goods_pile"}}
+    for key, fields in expect.items():
+        if key in names:
+            assert fields <= names[key], key
+    if "pennsylvania" in names:
+        v = railspec.load("pennsylvania")
+        spec = tensor.observation_spec(v)
+        # seats, the neutral shareholder, the neutral share revealed, none
+        assert spec["share_owner"].shape[1] == v.ir.max_players + 3
+        # hidden fields leave only their public summary
+        assert "deck" not in spec and "ticket_deck" not in spec and "seed" not in spec
+
+
+def test_station_owner_is_relative():
+    """Europe: a station built by the player to move is 'me' in its own vector and
+    '+k' in the vector of the player k seats before it."""
+    v = railspec.load("europe")
+    enc = tensor.ObservationEncoder(v)
+    for g in _positions(v, games=3, every=1):
+        state = g.state()
+        built = [(c, o) for c, o in enumerate(state["station_owner"]) if o >= 0]
+        if built:
+            city, owner = built[0]
+            for p in range(g.players):
+                cat = int(enc.spec.view(enc.encode(g, p), "station_owner")[city].argmax())
+                assert cat == (owner - p) % g.players
+            return
+    pytest.fail("no station built in the games tried")
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_action_mask_is_the_legal_actions(v):
+    enc = tensor.ObservationEncoder(v)
+    for g in _positions(v, games=1, every=3):
+        mask = enc.action_mask(g)
+        assert mask.dtype == np.int8 and mask.shape == (len(v.actions),)
+        if g.is_over:
+            assert mask.sum() == 0
+        else:
+            assert list(np.flatnonzero(mask)) == g.legal_actions()
+
+
+def test_offer_is_hidden_from_the_other_players():
+    """While a player chooses among drawn tickets, only that player's vector shows them."""
+    v = railspec.load("usa")
+    enc = tensor.ObservationEncoder(v)
+    for g in _positions(v, games=4, every=1):
+        if g.state()["phase"] == schema.PH_KEEP:
+            me = g.current_player
+            assert enc.spec.view(enc.encode(g, me), "offer").sum() > 0
+            for p in range(g.players):
+                if p != me:
+                    assert enc.spec.view(enc.encode(g, p), "offer").sum() == 0
+            return
+    pytest.fail("no ticket draw in the games tried")
+
+
+def test_reference_engine_gives_the_same_vector():
+    v = railspec.load("usa")
+    enc = tensor.ObservationEncoder(v)
+    a, b = v.new_game(3, 4), v.new_game(3, 4, engine="reference")
+    rng = SplitMix64(4)
+    for _ in range(60):
+        for p in range(3):
+            np.testing.assert_array_equal(enc.encode(a, p), enc.encode(b, p))
+        legal = a.legal_actions()
+        action = legal[rng.below(len(legal))]
+        a.apply(action)
+        b.apply(action)
+
+
+def test_bad_requests_are_refused():
+    v = railspec.load("usa")
+    enc = tensor.ObservationEncoder(v)
+    g = v.new_game(2, 1)
+    with pytest.raises(tensor.ObservationError):
+        enc.encode(g, 2)
+    with pytest.raises(tensor.ObservationError):
+        enc.encode(g, -1)
+    with pytest.raises(tensor.ObservationError):
+        enc.encode(g, 0, out=np.zeros(enc.size, dtype=np.float64))
+    with pytest.raises(tensor.ObservationError):
+        enc.encode(g, 0, out=np.zeros(enc.size + 1, dtype=np.float32))
+    other = railspec.load("amsterdam")
+    with pytest.raises(tensor.ObservationError):
+        enc.fill(other.new_game(2, 1).state(), 0)
+    assert isinstance(tensor.ObservationError("x"), railspec.RailspecError)
+    with pytest.raises(KeyError):
+        enc.spec["no such slice"]
+
+
+def test_buffer_reuse_clears_the_last_vector():
+    v = railspec.load("usa")
+    enc = tensor.ObservationEncoder(v)
+    g = v.new_game(2, 3)
+    out = enc.new_vector()
+    first = enc.encode(g, 0, out).copy()
+    h = v.new_game(2, 3)
+    for _ in range(30):
+        h.apply(h.legal_actions()[-1])
+    enc.encode(h, 0, out)
+    np.testing.assert_array_equal(enc.encode(h, 0), out)
+    np.testing.assert_array_equal(enc.encode(g, 0, out), first)
+    np.testing.assert_array_equal(tensor.observation_tensor(g, 0), first)
+    np.testing.assert_array_equal(tensor.action_mask(g), enc.action_mask(g))
