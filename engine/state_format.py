@@ -3,8 +3,10 @@ outside before an engine trusts it, and cutting a player's observation out of it
 
 Both follow from the state schema (``compiler/schema.py``) assembled for the variant:
 every field's shape and bounds are checked the same generic way, then the core's and each
-mechanic's invariants (``state_problems``). The compiled engine indexes C arrays with
-these numbers, so nothing reaches it unchecked.
+mechanic's invariants (``state_problems``), and last that the player to move has a legal
+action. The compiled engine indexes C arrays with these numbers, so nothing reaches it
+unchecked; and since the checks ask for a state play could reach, a state accepted is one
+both engines can play on to an end (docs/engine.md, "Checking a state").
 """
 from __future__ import annotations
 
@@ -266,7 +268,7 @@ def end_problems(variant: ir.Variant, state: dict) -> list[str]:
             problems.append(f"state field 'passes': {passes} turns in a row passed, a full round of "
                             f"{players}: the game should be over")
     end = variant.end_trains
-    if final > 0 and min(trains) > end:
+    if final >= 0 and min(trains) > end:
         problems.append(f"state field 'final_turns': {final} turns left in the last round, but no player has "
                         f"{end} trains or fewer to have started it")
     if final == -1:

@@ -83,6 +83,10 @@ def test_every_state_of_played_games_is_accepted(key):
 
 # --- bad states -----------------------------------------------------------------------------
 
+def add(row: list, index: int, amount: int) -> None:
+    row[index] += amount
+
+
 def return_all(s: dict, tickets: list) -> None:
     """Put these tickets under the ticket deck."""
     s["ticket_deck"].extend(tickets)
@@ -100,11 +104,21 @@ def own(v, s: dict, player: int, route) -> None:
 
 
 def give_route(v, s: dict, route, player: int) -> None:
-    """Move an owned route to another player."""
+    """Move an owned route to another player (-1: nobody)."""
     before = s["owner"][route.id]
     s["trains"][before] += route.length
     s["route_score"][before] -= v.ir.route_points[route.length]
-    own(v, s, player, route)
+    if player == -1:
+        s["owner"][route.id] = -1
+    else:
+        own(v, s, player, route)
+
+
+def return_routes(v, s: dict) -> None:
+    """Every route back to the box, every player's trains back."""
+    for r in v.routes:
+        if s["owner"][r.id] != -1:
+            give_route(v, s, r, -1)
 
 
 def own_free_routes(v, s: dict, player: int, at_most: int, spare=()) -> None:
@@ -199,14 +213,14 @@ BAD_STATES = [
      lambda v, s: own_free_routes(v, s, (s["current"] + 1) % 3, v.ir.end_trains), "'final_turns'"),
     ("a full round of passes mid-game", mid("usa"), lambda v, s: s.update(passes=3), "'passes'"),
     ("over for no reason", ("usa", 3, "over", 0), lambda v, s: s.update(final_turns=1, passes=0), "'phase'"),
+    ("over, a last round nobody started", ("usa", 3, "over", 0), lambda v, s: return_routes(v, s), "'final_turns'"),
     # routes
     ("two tracks of a double, one player", mid("usa", 4),
      lambda v, s: [own(v, s, 0, r) for r in free_double(v, s)], "'owner'"),
     ("two tracks of a double, three players", mid("usa"),
      lambda v, s: [own(v, s, p, r) for p, r in enumerate(free_double(v, s))], "'owner'"),
-    ("route points off", mid("usa"), lambda v, s: s["route_score"].__setitem__(0, s["route_score"][0] + 1),
-     "'route_score[0]'"),
-    ("trains off", mid("usa"), lambda v, s: s["trains"].__setitem__(1, s["trains"][1] - 1), "'trains[1]'"),
+    ("route points off", mid("usa"), lambda v, s: add(s["route_score"], 0, 1), "'route_score[0]'"),
+    ("trains off", mid("usa"), lambda v, s: add(s["trains"], 1, -1), "'trains[1]'"),
     ("an unknown key", mid("usa"), lambda v, s: s.update(final_turn=1), "'final_turn'"),
     # the mechanics' phases
     ("a station nobody can pay", ("europe", 3, "station", 0), lambda v, s: discard_hand(s, s["current"]),
@@ -241,15 +255,20 @@ def test_bad_states_are_refused_by_both_engines(name, base, mutate, fragment):
             v.game_from_state(copy.deepcopy(state), engine=engine)
 
 
-def test_before_these_checks_some_bad_states_had_no_legal_action():
-    """The reason for the phase checks: the engines, handed such a state unchecked, find
-    no legal action in a game that is never over."""
-    v = VARIANTS["usa"]
-    for base, mutate in ((mid("usa"), lambda s: s.update(phase="keep")),
-                         (("usa", 3, "second_draw", 3), empty_the_draw_piles)):
-        state = reach(*base)
-        mutate(state)
-        game = reference.ReferenceEngine.from_state(v.ir, state)
+STUCK = ["keep without an offer", "set-up without an offer", "second draw from nothing", "a station nobody can pay",
+         "a share of companies with none left", "a neutral share with none left"]
+
+
+@pytest.mark.parametrize("name", STUCK)
+def test_unchecked_such_states_leave_no_legal_action(name):
+    """Why the phase checks matter: handed such a state without the validator, both
+    engines find no legal action in a game that is not over, so it can never end."""
+    _, base, mutate, _ = next(b for b in BAD_STATES if b[0] == name)
+    v = VARIANTS[base[0]]
+    state = reach(*base)
+    mutate(v, state)
+    for game in (reference.ReferenceEngine.from_state(v.ir, copy.deepcopy(state), v.registry),
+                 v.module().Engine.from_state(copy.deepcopy(state))):
         assert not game.is_over and game.legal_actions() == []
 
 
