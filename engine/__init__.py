@@ -12,7 +12,7 @@ decisions.
 """
 from __future__ import annotations
 
-from .errors import (IllegalActionError, ProvisionalSpecWarning, RailspecError, Span, SpecCheckError, SpecError,
+from .errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning, RailspecError, Span, SpecCheckError, SpecError,
                      SpecSyntaxError, UnsupportedMechanicError)
 from .game import Game, Variant, load
 from .position import PositionError
@@ -31,6 +31,6 @@ def score(variant: Variant | str, position: dict) -> list[dict]:
 
 
 __all__ = ["load", "score", "Game", "Variant", "RailspecError", "SpecError", "SpecSyntaxError",
-           "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "PositionError", "StateError",
+           "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "ArgumentError", "ArgumentTypeError", "PositionError", "StateError",
            "ProvisionalSpecWarning",
            "Span", "__version__"]

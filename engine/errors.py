@@ -86,3 +86,15 @@ class IllegalActionError(RailspecError, ValueError):
         super().__init__(f"illegal action {action!r}: {reason}")
         self.action = action
         self.reason = reason
+
+
+class ArgumentError(RailspecError, ValueError):
+    """An argument of the game API with a value it cannot take: a player index outside the
+    game, a negative number of games, a seed of 7.5, a buffer too short for the legal
+    actions. Both engines raise it the same way, before touching anything."""
+
+
+class ArgumentTypeError(RailspecError, TypeError):
+    """An argument of the game API of a type it cannot take: a string or a float where an
+    integer is expected, a bool as a count or an index, a buffer that is not a writable
+    buffer of C ints. Both engines raise it the same way, before touching anything."""

@@ -10,16 +10,91 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
+import reprlib
+import sys
 import warnings
+from array import array
 from pathlib import Path
 
 from . import reference, state_format
 from .compiler import ir
 from .compiler.assembly import assemble, refuse_unimplemented
-from .errors import IllegalActionError, ProvisionalSpecWarning, RailspecError
+from .errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning,
+                     RailspecError)
 from .scoring import rows_of_playout, winners as _winners
 
 ENGINES = ("compiled", "reference")
+
+#: The most games one ``playout`` call plays: its result holds several Python lists per
+#: game, and the compiled engine counts games in a C int. Call again (with ``seed +
+#: games``) for more.
+MAX_PLAYOUT_GAMES = 1_000_000
+
+_show = reprlib.Repr()
+_show.maxstring = _show.maxother = 40
+
+
+def _integer(value, what: str) -> int:
+    """``value`` as an int when it is one (or an integer-like object such as a numpy
+    integer); a bool, a float (even 7.0), a string or None is refused by type, so that
+    a seed or a count is never silently truncated or parsed."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ArgumentTypeError(f"{what} is an integer, not {_show.repr(value)} ({type(value).__name__})")
+
+
+def _seed(seed) -> int:
+    """A game seed, taken modulo 2^64 (docs/engine.md, "The random generator")."""
+    return _integer(seed, "a seed") % 2**64
+
+
+def _engine_name(engine) -> str:
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ArgumentError(f"engine must be one of {ENGINES}, not {_show.repr(engine)}")
+    return engine
+
+
+def _native_int(fmt: str, itemsize: int) -> bool:
+    """Whether a buffer format names this machine's C int (as the compiled engine
+    reads it)."""
+    if itemsize != _INT_SIZE:
+        return False
+    if fmt[:1] in ("@", "="):
+        fmt = fmt[1:]
+    elif fmt[:1] in ("<", ">", "!"):
+        if (fmt[0] == "<") != (sys.byteorder == "little"):
+            return False
+        fmt = fmt[1:]
+    return fmt in ("i", "l")
+
+
+_INT_SIZE = array("i").itemsize
+_BUFFER_HINT = "legal_actions_into needs a writable, contiguous buffer of C int (e.g. array('i', [0] * len(v.actions)))"
+
+
+def _int_buffer(buffer, needed: int) -> memoryview:
+    """``buffer`` as a flat writable view of C ints with room for ``needed`` of them, or
+    the named error saying what is wrong with it. Nothing is written."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ArgumentTypeError(f"{_BUFFER_HINT}, not {type(buffer).__name__}") from None
+    if view.readonly:
+        raise ArgumentTypeError(f"{_BUFFER_HINT}: this {type(buffer).__name__} is read-only")
+    if not _native_int(view.format, view.itemsize):
+        raise ArgumentTypeError(f"{_BUFFER_HINT}: got items of format {view.format!r} "
+                                f"and {view.itemsize} bytes")
+    if not view.c_contiguous:
+        raise ArgumentTypeError(f"{_BUFFER_HINT}: this one is not contiguous")
+    ints = view.cast("B").cast("i")
+    if len(ints) < needed:
+        raise ArgumentError(f"legal_actions_into: the buffer holds {len(ints)} ints, "
+                            f"{needed} legal actions do not fit")
+    return ints
 
 
 class Game:
@@ -55,10 +130,16 @@ class Game:
         """Write the legal ids into ``buffer`` (e.g. ``array('i', [0] * len(v.actions))``)
         and return how many there are: the cheap way to get them in a tight loop."""
         if self.engine == "compiled":
-            return self._e.legal_actions_into(buffer)
+            try:
+                return self._e.legal_actions_into(buffer)
+            except (TypeError, ValueError, BufferError):
+                # the compiled engine refused it before writing: say why as the reference does
+                _int_buffer(buffer, len(self._e.legal_actions()))
+                raise
         legal = self._e.legal_actions()
-        for i, a in enumerate(legal):
-            buffer[i] = a
+        ints = _int_buffer(buffer, len(legal))
+        if legal:
+            ints[:len(legal)] = array("i", legal)
         return len(legal)
 
     def apply(self, action: int) -> None:
@@ -91,12 +172,16 @@ class Game:
     def longest_path(self, player: int) -> int:
         """The player's longest continuous path now, in train cars (loops allowed, no
         route used twice); 0 in a variant without a longest-path bonus."""
+        player = self._player(player)
         method = getattr(self._e, "longest_path", None)
-        if method is None:
-            if not isinstance(player, int) or not 0 <= player < self.players:
-                raise ValueError(f"no player {player!r} in a {self.players}-player game")
-            return 0
-        return method(player)
+        return 0 if method is None else method(player)
+
+    def _player(self, player) -> int:
+        """A seat index of this game, or the named error."""
+        player = _integer(player, "a player index")
+        if not 0 <= player < self.players:
+            raise ArgumentError(f"no player {player} in a {self.players}-player game")
+        return player
 
     def scores(self) -> list[int]:
         """Each player's total (see :meth:`score_breakdown`)."""
@@ -119,9 +204,12 @@ class Game:
         """What one player may see (the state schema's views): their own hand, tickets and
         the offer they are deciding on, and the public board (market, route owners,
         trains, hand sizes, ticket counts, pile sizes, each mechanic's public fields).
-        Defaults to the player about to decide."""
-        return state_format.observation(self.variant.ir, self._e.export_state(),
-                                        self.current_player if player is None else player,
+        Defaults to the player about to decide (a finished game has none: name one)."""
+        if player is None:
+            if self.is_over:
+                raise ArgumentError("the game is over, nobody is to decide: name the player to observe")
+            player = self.current_player
+        return state_format.observation(self.variant.ir, self._e.export_state(), self._player(player),
                                         self.variant.registry)
 
     def __repr__(self) -> str:
@@ -153,16 +241,19 @@ class Variant:
 
     def action_name(self, action: int) -> str:
         """The readable name of an action id."""
-        if not isinstance(action, int) or not 0 <= action < len(self.ir.actions):
-            raise IllegalActionError(action, f"no action has id {action!r}")
-        return self.ir.actions[action].name
+        try:
+            index = _integer(action, "an action id")
+        except ArgumentTypeError:
+            index = -1
+        if not 0 <= index < len(self.ir.actions):
+            raise IllegalActionError(action, f"no action has id {_show.repr(action)}")
+        return self.ir.actions[index].name
 
     def action_id(self, name: str) -> int:
         """The id of the action with this readable name."""
-        try:
-            return self._names[name]
-        except KeyError:
-            raise IllegalActionError(name, f"{self.name} has no action named {name!r}") from None
+        if not isinstance(name, str) or name not in self._names:
+            raise IllegalActionError(name, f"{self.name} has no action named {_show.repr(name)}")
+        return self._names[name]
 
     # --- games -------------------------------------------------------------------
     def module(self, build_if_needed: bool = True):
@@ -174,30 +265,34 @@ class Variant:
             self._module = build(self.ir, emit(self.ir, self.registry), compile_if_missing=build_if_needed)
         return self._module
 
-    def _check_players(self, players: int) -> None:
-        self.ir.check_players(players)
+    def _check_players(self, players) -> int:
+        """``players`` as an int when the variant is for that many, or the named error."""
+        players = _integer(players, "the number of players")
+        try:
+            return self.ir.check_players(players)
+        except ValueError as err:
+            raise ArgumentError(str(err)) from None
 
     def new_game(self, players: int = 2, seed: int = 0, engine: str = "compiled") -> Game:
-        """A new game, set up from ``seed`` (docs/engine.md, "Set-up")."""
-        self._check_players(players)
-        seed = int(seed) % 2**64
+        """A new game, set up from ``seed`` (docs/engine.md, "Set-up"). ``players`` and
+        ``seed`` are integers (a float, even 7.0, is refused); the seed is taken modulo
+        2^64."""
+        players, seed, engine = self._check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
             return Game(self, engine, self.module().Engine(players, seed))
-        if engine == "reference":
-            return Game(self, engine, reference.ReferenceEngine(self.ir, players, seed, self.registry))
-        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+        return Game(self, engine, reference.ReferenceEngine(self.ir, players, seed, self.registry))
 
     def game_from_state(self, state: dict, engine: str = "compiled") -> Game:
         """A game from :meth:`Game.state` data, checked first."""
+        engine = _engine_name(engine)
         state_format.validate(self.ir, state, self.registry)
         if engine == "compiled":
             return Game(self, engine, self.module().Engine.from_state(state))
-        if engine == "reference":
-            return Game(self, engine, reference.ReferenceEngine.from_state(self.ir, state, self.registry))
-        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+        return Game(self, engine, reference.ReferenceEngine.from_state(self.ir, state, self.registry))
 
     def game_from_json(self, text: str, engine: str = "compiled") -> Game:
         """A game from :meth:`Game.to_json` text."""
+        _engine_name(engine)
         try:
             state = json.loads(text)
         except (json.JSONDecodeError, TypeError) as err:
@@ -209,14 +304,16 @@ class Variant:
 
         Returns lists per game: ``totals`` and every other breakdown item per seat (e.g.
         ``tickets_completed``, ``longest_path``), ``decisions``, ``turns``, ``stalled``
-        (ended because nobody could act), and ``winners`` (seats, after tie-breakers)."""
-        self._check_players(players)
+        (ended because nobody could act), and ``winners`` (seats, after tie-breakers).
+        ``games`` is 0 to :data:`MAX_PLAYOUT_GAMES`."""
+        games = _integer(games, "the number of games")
+        if not 0 <= games <= MAX_PLAYOUT_GAMES:
+            raise ArgumentError(f"games must be 0 to {MAX_PLAYOUT_GAMES:,} per playout call, not {games}")
+        players, seed, engine = self._check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
-            result = self.module().playout(int(games), players, int(seed) % 2**64)
-        elif engine == "reference":
-            result = reference.playout(self.ir, int(games), players, int(seed) % 2**64, self.registry)
+            result = self.module().playout(games, players, seed)
         else:
-            raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+            result = reference.playout(self.ir, games, players, seed, self.registry)
         result["winners"] = [_winners(self.ir, rows, self.registry)
                              for rows in rows_of_playout(result, self.assembly.breakdown_keys)]
         return result
