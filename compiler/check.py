@@ -15,10 +15,12 @@ from dataclasses import dataclass, fields, replace
 from ..errors import Span, SpecCheckError, SpecError
 from . import ast, catalogue, ir, limits
 
-MAX_PLAYERS = 5
-MAX_TRACKS = 3
-MAX_OFFER = 6          # keep-ticket masks grow as 2**offer: keep the catalogue small
-MAX_ROUTE_LENGTH = 12  # no board has a longer route; bounds the payment catalogue
+# The bounds (their reasons are in limits.py and docs/language.md, "Limits"); the
+# mechanics import some of them from here.
+MAX_PLAYERS = limits.MAX_PLAYERS
+MAX_TRACKS = limits.MAX_TRACKS
+MAX_OFFER = limits.MAX_OFFER
+MAX_ROUTE_LENGTH = limits.MAX_ROUTE_LENGTH
 
 # Scalar statements: at most one per file; a spec that extends another overrides them.
 _SCALARS = {
@@ -217,15 +219,23 @@ class _Statements:
     def many(self, kind) -> list:
         return [s for s in self.stmts if isinstance(s, kind)]
 
-    def positive(self, num: ast.Num | None, what: str, allow_zero: bool = False) -> int:
-        """The number's value, or 0 after an error when it is negative (or zero, unless allowed)."""
+    def positive(self, num: ast.Num | None, what: str, allow_zero: bool = False, most: int | None = None) -> int:
+        """The number's value, or 0 after an error when it is negative (or zero, unless
+        allowed), or above ``most``."""
         if num is None:
             return 0
         if num.value < 0 or (num.value == 0 and not allow_zero):
             self.errors.add(num.span, f"{what} must be {'zero or more' if allow_zero else 'positive'}, "
-                                      f"got {num.value}")
+                                      f"got {limits.shown_number(num.value)}")
+            return 0
+        if most is not None and num.value > most:
+            self.errors.add(num.span, f"{what} must be at most {most:,}, got {limits.shown_number(num.value)}")
             return 0
         return num.value
+
+    def points(self, num: ast.Num | None, what: str, allow_zero: bool = True) -> int:
+        """A points value: zero or more (or positive) and at most ``MAX_POINTS``."""
+        return self.positive(num, what, allow_zero=allow_zero, most=limits.MAX_POINTS)
 
 
 @dataclass(frozen=True)
@@ -261,15 +271,18 @@ class _Components:
     reset_locomotives: int
 
 
-def _check_components(spec: _Statements) -> _Components:
-    """Trains, hand, card colours, locomotives and the market."""
+def _check_components(spec: _Statements, players: _Players) -> _Components:
+    """Trains, hand, card colours, locomotives and the market: each within its bound, and
+    a deck big enough for every hand and then the market at the most players."""
     errors = spec.errors
-    trains = spec.positive(spec.one(ast.Trains).count, "trains per player") if spec.one(ast.Trains) else 0
-    hand = spec.positive(spec.one(ast.Hand).count, "the starting hand", allow_zero=True) \
-        if spec.one(ast.Hand) else 0
+    trains = spec.positive(spec.one(ast.Trains).count, "trains per player", most=limits.MAX_TRAINS) \
+        if spec.one(ast.Trains) else 0
+    hand_stmt = spec.one(ast.Hand)
+    hand = spec.positive(hand_stmt.count, "the starting hand", allow_zero=True) if hand_stmt else 0
 
     colours: list[ir.Colour] = []
     colour_ids: dict[str, int] = {}
+    counted: list[tuple[ast.Num, int]] = []  # each card and locomotive statement's count
     for card in spec.many(ast.Card):
         name = card.colour.text
         if name in ("gray", "grey", "loco", "locomotive", "ferry"):
@@ -279,20 +292,37 @@ def _check_components(spec: _Statements) -> _Components:
             errors.add(card.colour.span, f"card colour '{name}' is declared twice "
                                          f"(first at {_line_of(colours[colour_ids[name]].span, card.span)})")
             continue
-        count = spec.positive(card.count, f"the number of {name} cards")
+        if len(colours) == limits.MAX_COLOURS:  # still declared, so routes naming it are not errors too
+            errors.add(card.colour.span, f"at most {limits.MAX_COLOURS} card colours are supported")
+        count = spec.positive(card.count, f"the number of {name} cards", most=limits.MAX_CARDS)
+        counted.append((card.count, count))
         colour_ids[name] = len(colours)
         colours.append(ir.Colour(len(colours), name, count, card.colour.span))
     if not spec.many(ast.Card):
         spec.missing.append("'card COLOUR N'")
     elif not colours:
         errors.add(spec.top, "no card colours: declare each with 'card COLOUR COUNT'")
-    locos = spec.positive(spec.one(ast.Locomotives).count, "the number of locomotives", allow_zero=True) \
-        if spec.one(ast.Locomotives) else 0
+    loco_stmt = spec.one(ast.Locomotives)
+    locos = spec.positive(loco_stmt.count, "the number of locomotives", allow_zero=True, most=limits.MAX_CARDS) \
+        if loco_stmt else 0
+    if loco_stmt:
+        counted.append((loco_stmt.count, locos))
+    total = sum(c for _, c in counted)
+    if total > limits.MAX_CARDS:
+        largest = max(counted, key=lambda pair: pair[1])[0]
+        errors.add(largest.span, f"the game has {total:,} train cards, more than the {limits.MAX_CARDS:,} "
+                                 f"a deck may hold")
+    dealt = 0
+    if hand_stmt and hand and players.ok and colours and total <= limits.MAX_CARDS:
+        dealt = hand * players.high
+        if dealt > total:
+            errors.add(hand_stmt.count.span, f"a hand of {hand} cards for each of {players.high} players needs "
+                                             f"{dealt:,} train cards; the game has {total}")
 
     market = spec.one(ast.Market)
     market_size = reset_locos = 0
     if market:
-        market_size = spec.positive(market.size, "the number of face-up cards")
+        market_size = spec.positive(market.size, "the number of face-up cards", most=limits.MAX_MARKET)
         reset_locos = spec.positive(market.reset_locomotives, "the face-up locomotive limit")
         if market.max_resets is not None:
             errors.add(market.max_resets.span, "the market has no redeal limit any more: three face-up locomotives "
@@ -301,6 +331,11 @@ def _check_components(spec: _Statements) -> _Components:
         if market_size and reset_locos > market_size:
             errors.add(market.reset_locomotives.span,
                        f"a reset at {reset_locos} locomotives can never happen with {market_size} face-up cards")
+        left = total - dealt
+        if market_size and colours and players.ok and total <= limits.MAX_CARDS and dealt <= total \
+                and market_size > left:
+            after = f"once {players.high} players have their hands of {hand}" if dealt else "in the deck"
+            errors.add(market.size.span, f"a market of {market_size} cards, but {left} train cards are left {after}")
     return _Components(trains=trains, hand=hand, colours=tuple(colours), colour_ids=colour_ids,
                        locomotives=locos, market_size=market_size, reset_locomotives=reset_locos)
 
@@ -377,6 +412,8 @@ class _Places:
                     self.errors.add(stmt.name.span, f"city '{name}' is declared twice "
                                                     f"(first at {_line_of(first, stmt.span)})")
                     continue
+                if len(self.cities) == limits.MAX_CITIES:
+                    self.errors.add(stmt.name.span, f"at most {limits.MAX_CITIES:,} cities and zones are supported")
                 self.ids[name] = len(self.cities)
                 self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span))
 
@@ -406,7 +443,9 @@ class DeclaredCompany:
     span: Span
 
 
-def _check_companies(spec: _Statements) -> tuple[list[DeclaredCompany], dict[str, int]]:
+def _check_companies(spec: _Statements, players: _Players) -> tuple[list[DeclaredCompany], dict[str, int]]:
+    """Companies: a name once, a share count and a majority table within bounds (no more
+    places than the shareholders of the largest game: the players and a neutral one)."""
     companies: list[DeclaredCompany] = []
     company_ids: dict[str, int] = {}
     for co in spec.many(ast.Company):
@@ -415,8 +454,12 @@ def _check_companies(spec: _Statements) -> tuple[list[DeclaredCompany], dict[str
             spec.errors.add(co.name.span, f"company '{co.name.text}' is declared twice "
                                           f"(first at {_line_of(first, co.span)})")
             continue
-        shares = spec.positive(co.shares, f"the number of {co.name.text} shares")
-        points = tuple(spec.positive(p, "a share points entry", allow_zero=True) for p in co.points)
+        shares = spec.positive(co.shares, f"the number of {co.name.text} shares", most=limits.MAX_SHARES)
+        points = tuple(spec.points(p, "a share points entry") for p in co.points)
+        if players.ok and len(co.points) > players.high + 1:
+            spec.errors.add(co.points[players.high + 1].span,
+                            f"company {co.name.text} has {len(co.points)} places, more than the {players.high + 1} "
+                            f"shareholders a game can have ({players.high} players and a neutral one)")
         company_ids[co.name.text] = len(companies)
         companies.append(DeclaredCompany(len(companies), co.name.text, shares, points, co.name.span))
     return companies, company_ids
@@ -444,12 +487,18 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
     max_length = 0
     if route_points_stmt:
         route_points, max_length = _table(route_points_stmt.entries, "route points", errors,
-                                          route_points_stmt.span, open_allowed=False)
+                                          route_points_stmt.span, open_allowed=False,
+                                          largest_key=MAX_ROUTE_LENGTH,
+                                          beyond=f"no route is longer than {MAX_ROUTE_LENGTH}")
     groups: dict[tuple[str, str], list[ast.Route]] = defaultdict(list)
     route_rows = []
     attributed = []
     links: list[tuple[int, int]] = []
-    for stmt in spec.many(ast.Route):
+    declared = spec.many(ast.Route)
+    if len(declared) > limits.MAX_ROUTES:
+        errors.add(declared[limits.MAX_ROUTES].span, f"at most {limits.MAX_ROUTES:,} routes are supported, "
+                                                     f"got {len(declared):,}")
+    for stmt in declared:
         a = places.ref(stmt.a, "route")
         b = places.ref(stmt.b, "route")
         if a is not None and b is not None and a != b:
@@ -467,6 +516,9 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
             errors.add(stmt.length.span, f"route length {length} is longer than the longest "
                                          f"supported ({MAX_ROUTE_LENGTH})")
             continue
+        if parts.trains and length > parts.trains:
+            errors.add(stmt.length.span, f"route length {length} is more than the {parts.trains} trains a player "
+                                         f"has: the route could never be claimed")
         if route_points_stmt and length not in route_points:
             errors.add(stmt.length.span, f"route length {length} has no entry in the route points table "
                                          f"({_line_of(route_points_stmt.span, stmt.span)})")
@@ -563,7 +615,7 @@ def _check_tickets(spec: _Statements, places: _Places, links, players: _Players,
     for stmt in spec.many(ast.Ticket):
         a = places.ref(stmt.a, "ticket")
         b = places.ref(stmt.b, "ticket")
-        points = spec.positive(stmt.points, "ticket points")
+        points = spec.points(stmt.points, "ticket points", allow_zero=False)
         if a is None or b is None:
             continue
         if a == b:
@@ -590,11 +642,15 @@ def _check_tickets(spec: _Statements, places: _Places, links, players: _Players,
         ticket_names[name] = len(tickets)
         tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.long, stmt.span))
         ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.long)] = tickets[-1]
+    declared = spec.many(ast.Ticket)
+    if len(declared) > limits.MAX_TICKETS:
+        errors.add(declared[limits.MAX_TICKETS].span, f"at most {limits.MAX_TICKETS:,} tickets are supported, "
+                                                      f"got {len(declared):,}")
     # the deck as written (a ticket with an error of its own still counts, so that one
     # mistake is reported once)
     regular = sum(1 for t in spec.many(ast.Ticket) if not t.long)
     deal = spec.one(ast.Deal)
-    if deal and links:
+    if deal:
         if regular == 0:
             errors.add(deal.span, "tickets are dealt but no ticket is declared")
         elif players.ok and regular < turn.deal_regular * players.high:
@@ -640,9 +696,14 @@ class CheckContext:
         """Every statement of this kind, in source order."""
         return self._spec.many(kind)
 
-    def positive(self, num, what: str, allow_zero: bool = False) -> int:
-        """The number's value, or 0 after an error when it is negative (or zero, unless allowed)."""
-        return self._spec.positive(num, what, allow_zero)
+    def positive(self, num, what: str, allow_zero: bool = False, most: int | None = None) -> int:
+        """The number's value, or 0 after an error when it is negative (or zero, unless
+        allowed), or above ``most``."""
+        return self._spec.positive(num, what, allow_zero, most)
+
+    def points(self, num, what: str, allow_zero: bool = True) -> int:
+        """A points value: zero or more (or positive) and at most ``limits.MAX_POINTS``."""
+        return self._spec.points(num, what, allow_zero)
 
     def action(self, kind: str):
         """The ``action KIND`` statement (e.g. ``build_station``), or None."""
@@ -697,10 +758,10 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
     errors = _Errors(files)
     spec = _Statements(merge(files, errors), errors, files[-1])
     players = _check_players(spec)
-    parts = _check_components(spec)
+    parts = _check_components(spec, players)
     turn = _check_turn(spec)
     places = _Places(spec)
-    companies, company_ids = _check_companies(spec)
+    companies, company_ids = _check_companies(spec, players)
     board = _check_routes(spec, places, parts, company_ids)
     tickets = _check_tickets(spec, places, board.links, players, turn)
     end_trains = _check_end(spec, parts)
@@ -718,6 +779,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
         errors.add(spec.top, f"missing {spec.missing[0]} statement: every spec needs one")
     elif spec.missing:
         errors.add(spec.top, f"missing statements {', '.join(spec.missing)}: every spec needs each")
+    _check_playable(spec, places, board)
     errors.raise_if_any()
 
     cities = tuple(ir.City(i, c["name"], c["zone"], c["span"]) for i, c in enumerate(places.cities))
@@ -733,6 +795,8 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
         cities=cities, node_count=board.node_count, city_nodes=board.city_nodes, routes=board.routes,
         tickets=tuple(tickets), end_trains=end_trains, route_points=board.route_points, tiebreaks=tiebreaks,
         actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules))
+    _check_score_bound(spec, variant, registry)
+    errors.raise_if_any()
     entries = []
     for mechanic, rule in registry.present(variant):
         entries.extend(mechanic.actions(variant, rule))
@@ -740,20 +804,69 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
     return _with_hash(replace(variant, actions=actions, claim_layout=layout))
 
 
-def _table(entries, what: str, errors: _Errors, span: Span, *, open_allowed: bool, from_one: bool = True):
-    """Check a key:value table: keys rising without holes; returns (dict, largest key)."""
+def _check_playable(spec: _Statements, places: _Places, board: _Map) -> None:
+    """A map a game can be played on: a city, and a route to claim. (Tickets, when dealt,
+    are checked with the tickets; a route longer than the trains with the routes.) Run
+    after the missing statements are listed, so those come first."""
+    if not places.cities:
+        spec.errors.add(spec.top, "the map has no city: declare each with 'city NAME'")
+    elif not spec.many(ast.Route):
+        spec.errors.add(spec.top, "the map has no route: a game needs a route to claim "
+                                  "('route CITY - CITY LENGTH COLOUR')")
+
+
+def score_bound(variant: ir.Variant, registry) -> list[tuple[str, int]]:
+    """The most each part of the score (the core's route points and tickets, then each
+    mechanic's items that count in the total) can add to, or take from, one player's total:
+    (name, bound) pairs, None as a bound when a mechanic does not say."""
+    parts = [("routes", sum(variant.route_points[r.length] for r in variant.routes)),
+             ("tickets", sum(t.points for t in variant.tickets))]
+    for mechanic, rule in registry.present(variant):
+        parts.append((mechanic.name, mechanic.score_bound(variant, rule)))
+    return parts
+
+
+def _check_score_bound(spec: _Statements, variant: ir.Variant, registry) -> None:
+    """No total can wrap: the largest score a player could reach, every route owned, every
+    ticket held and every bonus won, fits ``limits.MAX_SCORE`` (scores are C ints)."""
+    parts = [(name, bound) for name, bound in score_bound(variant, registry) if bound]
+    total = sum(bound for _, bound in parts)
+    if total <= limits.MAX_SCORE:
+        return
+    name, _ = max(parts, key=lambda part: part[1])
+    if name == "routes":
+        where = spec.one(ast.RoutePoints).span
+    elif name == "tickets":
+        where = max(variant.tickets, key=lambda t: t.points).span
+    else:
+        where = getattr(variant.rule(name), "span", None) or spec.top
+    spec.errors.add(where, f"the largest score a player could reach is {total:,} "
+                           f"({', '.join(f'{n.replace(chr(95), chr(32))} {b:,}' for n, b in parts)}), more than "
+                           f"the {limits.MAX_SCORE:,} a score may be: lower the largest points")
+
+
+def _table(entries, what: str, errors: _Errors, span: Span, *, open_allowed: bool, from_one: bool = True,
+           largest_key: int | None = None, beyond: str = ""):
+    """Check a key:value table: keys rising without holes, none above ``largest_key`` (the
+    error then says ``beyond``), values from 0 to ``MAX_POINTS``; returns (dict, largest key)."""
     table: dict[int, int] = {}
     for e in entries:
         if e.key.value in table:
             errors.add(e.key.span, f"{what} table gives {e.key.value} twice")
             continue
         if e.key.value <= 0:
-            errors.add(e.key.span, f"{what} table keys must be positive, got {e.key.value}")
+            errors.add(e.key.span, f"{what} table keys must be positive, got {limits.shown_number(e.key.value)}")
+            continue
+        if largest_key is not None and e.key.value > largest_key:
+            errors.add(e.key.span, f"{what} table key {limits.shown_number(e.key.value)}: {beyond}")
             continue
         if e.open_ended and not open_allowed:
             errors.add(e.key.span, f"the {what} table cannot have an open-ended entry '{e.key.value}+'")
         if e.value.value < 0:
-            errors.add(e.value.span, f"{what} must be zero or more, got {e.value.value}")
+            errors.add(e.value.span, f"{what} must be zero or more, got {limits.shown_number(e.value.value)}")
+        elif e.value.value > limits.MAX_POINTS:
+            errors.add(e.value.span, f"{what} must be at most {limits.MAX_POINTS:,}, "
+                                     f"got {limits.shown_number(e.value.value)}")
         table[e.key.value] = e.value.value
     if table:
         keys = sorted(table)

@@ -302,6 +302,22 @@ def _merge_mechanic_tables(assembly: Assembly, context: dict) -> dict[str, dict]
     return own_context
 
 
+INT_MIN, INT_MAX = -2**31, 2**31 - 1
+
+
+def _check_c_ints(variant: ir.Variant, context: dict) -> None:
+    """Every constant and ``int`` table value fits a 32-bit C int. The checker's bounds
+    (compiler/limits.py) make it so; a value that does not would wrap silently in C, so
+    the emitter stops instead of writing it."""
+    for name, value in context["constants"]:
+        if not INT_MIN <= value <= INT_MAX:
+            raise ValueError(f"{variant.name}: the constant {name} is {value}, which a 32-bit C int cannot hold")
+    for name, values in context["arrays"]:
+        if values and not (INT_MIN <= min(values) and max(values) <= INT_MAX):
+            worst = max(values, key=abs)
+            raise ValueError(f"{variant.name}: the table {name} holds {worst}, which a 32-bit C int cannot hold")
+
+
 def emit(variant: ir.Variant, registry=None) -> str:
     """The Cython source of the variant's engine module. Raises UnsupportedMechanicError
     when the variant uses a mechanic the engines do not implement yet."""
@@ -309,6 +325,7 @@ def emit(variant: ir.Variant, registry=None) -> str:
     assembly = assemble(variant, registry)
     context = tables(assembly)
     mechanic_context = _merge_mechanic_tables(assembly, context)
+    _check_c_ints(variant, context)
     context.update(
         spec_file=comment_text(f"spec/{variant.key}.rail"),
         variant_key=variant.key,

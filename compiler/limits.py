@@ -90,7 +90,7 @@ LIMITS: tuple[Limit, ...] = (
           "the end of the game tries every use of a player's stations: the work grows as a power of N"),
     Limit("ferry cards N max M", f"1 ≤ M ≤ N ≤ {_n(MAX_FERRY_CARDS)}", "the size of a pile"),
     Limit("goods cards N", f"1 … {_n(MAX_GOODS_CARDS)}", "the size of a pile"),
-    Limit("company NAME shares N points P…", f"N 1 … {MAX_SHARES}; at most {MAX_PLAYERS + 1} places",
+    Limit("company NAME shares N points P…", f"N 1 … {MAX_SHARES}; at most HIGH + 1 places",
           "every share has an owner row in the state; places beyond the shareholders (players and the "
           "neutral one) are never reached"),
     Limit("goods ranking N players: P…", "at most N places", "places beyond the players are never reached"),

@@ -210,6 +210,14 @@ class Mechanic:
         """Sizes the mechanic's state fields use (names of C constants)."""
         return {}
 
+    def score_bound(self, variant: ir.Variant, rule) -> int | None:
+        """The most its score items that count in the total can add to, or take from, one
+        player's total in any game of the variant. The checker adds up the core's and every
+        mechanic's bound and refuses a spec whose sum a score could not hold
+        (``limits.MAX_SCORE``). 0 for a mechanic that scores nothing; a mechanic that scores
+        must override it (None: not known, and then nothing is guaranteed)."""
+        return 0 if not any(item.in_total for item in self.variant_score_items(variant, rule)) else None
+
     def variant_score_items(self, variant: ir.Variant, rule) -> tuple[ScoreItem, ...]:
         """The breakdown columns for this variant: ``score_items``, and any that depend on the
         variant (one per company, say)."""

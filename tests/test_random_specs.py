@@ -14,12 +14,17 @@ from railspec import conformance
 COLOURS = ["red", "blue", "green", "black", "white", "orange", "pink", "yellow"]
 
 
-def random_spec(seed: int, ferries: bool = False, europe: bool = False) -> str:
+def random_spec(seed: int, ferries: bool = False, europe: bool = False, players: tuple[int, int] | None = None) -> str:
     """A valid random spec: a spanning tree of routes plus extras, doubles and triples;
     with ``ferries``, some routes need locomotives; with ``europe``, some are tunnels
     (revealing 1 to 4 cards), players build stations (1 to 3, random costs and bonus) and
-    are dealt a long ticket, and set-up returns may leave the game. Each option draws from
-    a generator of its own, so a seed's map is otherwise the same."""
+    are dealt a long ticket, and set-up returns may leave the game; ``players`` (LOW, HIGH)
+    replaces the drawn player range. Each option draws from a generator of its own, so a
+    seed's map is otherwise the same.
+
+    The deck always holds every hand and then the market, at the most players (locomotives
+    are added when the drawn cards fall short), and no route is longer than the trains
+    (the trains are raised to the longest route): the checker refuses other specs."""
     r = random.Random(seed)
     ferry_draws = random.Random(seed + 10_000)
     europe_draws = random.Random(seed + 20_000)
@@ -27,12 +32,19 @@ def random_spec(seed: int, ferries: bool = False, europe: bool = False) -> str:
     cities = [f"C{i}" for i in range(r.randint(3, 14))]
     low = r.randint(2, 4)
     high = r.randint(low, 5)
+    if players is not None:
+        low, high = players
     trains = r.randint(5, 40)
     market = r.randint(1, 6)
     longest = r.randint(1, 8)
-    lines = [f'variant "Random {seed}"', f"players {low}..{high}", f"trains {trains}", f"hand {r.randint(0, 5)}"]
-    lines += [f"card {c} {r.randint(1, 14)}" for c in colours]
-    lines.append(f"locomotives {r.randint(0, 14)}")
+    trains = max(trains, longest)
+    hand = r.randint(0, 5)
+    counts = [r.randint(1, 14) for _ in colours]
+    locomotives = r.randint(0, 14)
+    locomotives += max(0, hand * high + market - sum(counts) - locomotives)
+    lines = [f'variant "Random {seed}"', f"players {low}..{high}", f"trains {trains}", f"hand {hand}"]
+    lines += [f"card {c} {n}" for c, n in zip(colours, counts)]
+    lines.append(f"locomotives {locomotives}")
     lines.append(f"market {market} reset {r.randint(1, market)} locomotives")
     r.randint(0, 4)  # once the market's redeal limit: still drawn, so each seed keeps its map
     lines += [f"city {c}" for c in cities]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
+from ...compiler import ast, ir, limits
 from ...compiler.schema import Field
 from ...errors import Span
 from .. import Mechanic, Tables
@@ -102,8 +102,12 @@ class FerryCards(Mechanic):
             ctx.errors.add(spent.span, "'ferry cards spent' needs ferry cards: add 'ferry cards N max M'")
         if not stmt:
             return None
-        return FerryCardsRule(cards=ctx.positive(stmt.count, "the number of ferry cards"),
-                              hand_limit=ctx.positive(stmt.hand_limit, "the ferry card hand limit"),
+        cards = ctx.positive(stmt.count, "the number of ferry cards", most=limits.MAX_FERRY_CARDS)
+        hand_limit = ctx.positive(stmt.hand_limit, "the ferry card hand limit")
+        if cards and hand_limit > cards:
+            ctx.errors.add(stmt.hand_limit.span, f"a ferry card hand limit of {hand_limit}, but the game has {cards} "
+                                                 f"ferry cards")
+        return FerryCardsRule(cards=cards, hand_limit=hand_limit,
                               spent=spent.place if spent else "return", span=stmt.span)
 
     def actions(self, variant, rule) -> list[dict]:

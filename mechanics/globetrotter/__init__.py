@@ -53,11 +53,14 @@ class Globetrotter(Mechanic):
 
     def check(self, ctx) -> GlobetrotterRule | None:
         stmt = ctx.one(ast.Globetrotter)
-        bonus = ctx.positive(stmt.bonus if stmt else None, "the Globetrotter bonus", allow_zero=True)
+        bonus = ctx.points(stmt.bonus if stmt else None, "the Globetrotter bonus")
         return GlobetrotterRule(bonus=bonus, span=stmt.span) if stmt else None
 
     def actions(self, variant, rule) -> list[dict]:
         return []
+
+    def score_bound(self, variant, rule: GlobetrotterRule) -> int:
+        return rule.bonus
 
     def tables(self, variant, rule: GlobetrotterRule) -> Tables:
         return Tables(constants=[("GLOBETROTTER_BONUS", rule.bonus)])

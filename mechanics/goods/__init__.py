@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
+from ...compiler import ast, ir, limits
 from ...compiler.schema import Field
 from ...errors import Span
 from .. import Mechanic, PositionKey, ScoreItem, Tables
@@ -89,7 +89,7 @@ class Goods(Mechanic):
     position_keys = (PositionKey("goods", "how many goods cards the player holds"),)
     def check(self, ctx) -> GoodsRule | None:
         stmt = ctx.one(ast.GoodsCards)
-        cards = ctx.positive(stmt.count, "the number of goods cards") if stmt else 0
+        cards = ctx.positive(stmt.count, "the number of goods cards", most=limits.MAX_GOODS_CARDS) if stmt else 0
         for route, _length in ctx.board.attributed:
             if route.goods and not stmt:
                 ctx.errors.add(route.span, "a goods route needs goods cards: add 'goods cards N'")
@@ -105,7 +105,10 @@ class Goods(Mechanic):
             if players.ok and not players.low <= n <= players.high:
                 ctx.errors.add(gr.players.span, f"goods ranking for {n} players, but the game is for "
                                                 f"{players.low}..{players.high}")
-            ranking.append((n, tuple(ctx.positive(p, "a goods ranking entry", allow_zero=True) for p in gr.points)))
+            if len(gr.points) > n > 0:
+                ctx.errors.add(gr.points[n].span, f"goods ranking for {n} players has {len(gr.points)} places; a place "
+                                                  f"beyond the players is never reached")
+            ranking.append((n, tuple(ctx.points(p, "a goods ranking entry") for p in gr.points)))
         if seen and not stmt:
             first = min(seen.values(), key=lambda g: (g.span.line, g.span.col))
             ctx.errors.add(first.span, "'goods ranking' needs goods cards: add 'goods cards N'")
@@ -128,6 +131,10 @@ class Goods(Mechanic):
 
     def dimensions(self, variant, rule: GoodsRule) -> dict[str, int]:
         return {"GOODS_CARDS": rule.cards}
+
+    def score_bound(self, variant, rule: GoodsRule) -> int:
+        """One place of one table (a split share is at most the place's points)."""
+        return max((p for _, points in rule.ranking for p in points), default=0)
 
     def tables(self, variant: ir.Variant, rule: GoodsRule) -> Tables:
         places = max(len(points) for _, points in rule.ranking)

@@ -79,7 +79,7 @@ class LongTickets(Mechanic):
         long_statements = [t for t in ctx.many(ast.Ticket) if t.long]
         deal = ctx.one(ast.Deal)
         players, turn = ctx.players, ctx.turn
-        if deal and ctx.board.links:
+        if deal:
             if turn.deal_long and not long_statements:
                 ctx.errors.add(deal.span, "long tickets are dealt but no 'ticket long' is declared")
             elif players.ok and len(long_statements) < turn.deal_long * players.high:

@@ -8,10 +8,11 @@ the mechanic is present when the statement is.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...errors import Span
 from .. import Mechanic, ScoreItem, Tables, TieBreak
 
 
@@ -25,6 +26,7 @@ WALK_CYCLES = 2
 class LongestPathRule(ir.Rule):
     mechanic: ClassVar[str] = "longest_path"
     bonus: int
+    span: Span | None = field(default=None, compare=False)
 
 
 def longest_trail(edges: list[tuple[int, int, int]]) -> int:
@@ -133,10 +135,13 @@ class LongestPath(Mechanic):
         longest = ctx.one(ast.LongestPath)
         if longest is None:
             return None
-        return LongestPathRule(ctx.positive(longest.bonus, "the longest path bonus", allow_zero=True))
+        return LongestPathRule(ctx.points(longest.bonus, "the longest path bonus"), span=longest.span)
 
     def actions(self, variant, rule) -> list[dict]:
         return []
+
+    def score_bound(self, variant, rule: LongestPathRule) -> int:
+        return rule.bonus
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
         return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES})

@@ -148,6 +148,12 @@ class Regions(Mechanic):
     def actions(self, variant, rule) -> list[dict]:
         return []
 
+    def score_bound(self, variant, rule: RegionsRule) -> int:
+        """The table's best entry, once per network a player can have: each network holds a
+        route, and each route takes a train."""
+        best = max(points_table(rule), default=0)
+        return best * (min(len(variant.routes), variant.trains) if rule.per_network else 1)
+
     def tables(self, variant: ir.Variant, rule: RegionsRule) -> Tables:
         region_of = {city: g.id for g in rule.regions for city in g.cities}
         node_region = [-1] * max(1, variant.node_count)

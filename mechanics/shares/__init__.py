@@ -243,6 +243,10 @@ class Shares(Mechanic):
     def dimensions(self, variant, rule: SharesRule) -> dict[str, int]:
         return {"SHARE_TOTAL": rule.total_shares}
 
+    def score_bound(self, variant, rule: SharesRule) -> int:
+        """One place in every company's majority."""
+        return sum(max(c.points, default=0) for c in rule.companies)
+
     def tables(self, variant: ir.Variant, rule: SharesRule) -> Tables:
         take = [a.id for a in variant.actions if a.kind == TAKE_SHARE]
         give = [a.id for a in variant.actions if a.kind == NEUTRAL_SHARE]

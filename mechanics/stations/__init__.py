@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import ClassVar
 
-from ...compiler import ast, ir
+from ...compiler import ast, ir, limits
 from ...compiler.catalogue import payment_text
 from ...compiler.check import MAX_ROUTE_LENGTH
 from ...compiler.schema import PH_TURN, Field
@@ -168,6 +168,10 @@ class Stations(Mechanic):
         costs: tuple[int, ...] = ()
         if stmt:
             count = ctx.positive(stmt.count, "the number of stations")
+            if count > limits.MAX_STATIONS:
+                ctx.errors.add(stmt.count.span, f"at most {limits.MAX_STATIONS} stations per player are supported, "
+                                                f"got {limits.shown_number(count)}")
+                count = 0
             costs = tuple(ctx.positive(c, "a station cost") for c in stmt.costs)
             for c in stmt.costs:
                 if c.value > MAX_ROUTE_LENGTH:
@@ -181,7 +185,7 @@ class Stations(Mechanic):
         if stmt and not action:
             ctx.errors.add(stmt.span, "stations are declared but no 'action build station' uses them")
         bonus_stmt = ctx.one(ast.StationBonus)
-        bonus = ctx.positive(bonus_stmt.points if bonus_stmt else None, "the station bonus", allow_zero=True)
+        bonus = ctx.points(bonus_stmt.points if bonus_stmt else None, "the station bonus")
         if bonus_stmt and not stmt:
             ctx.errors.add(bonus_stmt.span, "'station bonus' needs a 'stations' statement")
         choose_stmt = ctx.one(ast.StationUse)
@@ -220,6 +224,9 @@ class Stations(Mechanic):
                                      f"(-1: none)", False, "stations", c_name=f"STATION_ROUTE_{k - 1}",
                       label=f"st{k}")
             for k in range(1, rule.count + 1))
+
+    def score_bound(self, variant, rule: StationsRule) -> int:
+        return rule.bonus * rule.count
 
     def tables(self, variant: ir.Variant, rule: StationsRule) -> Tables:
         build = [-1] * len(variant.cities)
