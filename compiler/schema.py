@@ -146,7 +146,7 @@ class Field:
         return f"{base}{text}" if text else base
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
     """A bound expression as (an integer, or None and a name, with its offset)."""
     m = _BOUND.match(expr)

@@ -193,7 +193,7 @@ def phase_problems(variant: ir.Variant, state: dict) -> list[str]:
     ``setup_keep`` only, for the players still to choose, enough to keep); a card to draw in
     ``second_draw``; and during set-up, nothing played yet."""
     problems = []
-    phase, current, players = state["phase"], state["current"], state["players"]
+    phase, current = state["phase"], state["current"]
     if (phase == PH_OVER) != (current == -1):
         problems.append(f"state field 'current': {current} in phase {phase!r}, but it is -1 exactly when the "
                         f"game is over")

@@ -43,7 +43,7 @@ def play_states(v, players: int, seed: int, every: int = 1):
     yield g.state()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _reach(key: str, players: int, phase: str, skip: int) -> str:
     v = VARIANTS[key]
     seen = 0

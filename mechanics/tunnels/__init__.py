@@ -219,8 +219,8 @@ class Tunnels(Mechanic):
         route_id, committed, revealed = state["tunnel_route"], state["tunnel_committed"], state["tunnel_revealed"]
         pending = state["phase"] == PH_TUNNEL
         if (route_id != -1) != pending:
-            return [f"state field 'tunnel_route': {route_id} in phase {state['phase']!r}, but a tunnel claim is "
-                    f"pending (not -1) exactly in the tunnel phase"]
+            return [(f"state field 'tunnel_route': {route_id} in phase {state['phase']!r}, but a tunnel claim is "
+                     f"pending (not -1) exactly in the tunnel phase")]
         if not pending:
             problems = []
             if any(committed):
