@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance golden perft fuzz dist-check clean
+.PHONY: demo test install generate docs bench conformance agents-campaign golden perft fuzz dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ conformance: install
 	  print(*[n for n in stock_names() if not railspec.mechanics.default_registry().unimplemented( \
 	  railspec.compiler.check_file(railspec.compiler.stock_path(n)))])"); do \
 	  $(BIN)/railspec conformance $$v --games $(CONFORMANCE_GAMES) --quiet || exit 1; done
+
+# Every agent on every stock variant: 1,000 games each, no illegal action, the styles'
+# win rates side by side (AGENT_GAMES=N for another count; the tests play a few).
+AGENT_GAMES ?= 1000
+agents-campaign: install
+	$(BIN)/python bench/agents_campaign.py --games $(AGENT_GAMES)
 
 # Re-record the golden traces under tests/golden/ (only on purpose).
 golden: install

@@ -52,6 +52,17 @@ class Board:
         self.ticket_ends = [(t.a, t.b) for t in variant.tickets]
         self.ticket_points = [t.points for t in variant.tickets]
         self.longest = max(self.length) if self.length else 0
+        self._empty_cost: dict[int, int] = {}
+
+    def empty_cost(self, ticket: int) -> int:
+        """The cheapest path of a ticket on an empty board, in trains (at least 1)."""
+        cost = self._empty_cost.get(ticket)
+        if cost is None:
+            owner = [-1] * len(self.routes)
+            a, b = self.ticket_ends[ticket]
+            cost = self.cheapest_path(owner, 0, [True] * len(self.routes), a, b).cost
+            cost = self._empty_cost[ticket] = max(1, cost if cost < UNREACHABLE else 1)
+        return cost
 
     def open_routes(self, owner, player: int, players: int) -> list[bool]:
         """Which routes ``player`` could still claim, as far as ownership goes: unowned,
