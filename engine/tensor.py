@@ -73,6 +73,7 @@ class Slice:
     shape: tuple
     meaning: str
     field: str  # the schema field it is made from
+    private: bool = False  # only the observer may see it (their own entry, an offer to them)
 
     @property
     def stop(self) -> int:
@@ -118,10 +119,10 @@ class ObservationSpec:
 
     def markdown(self) -> str:
         """The layout as a Markdown table (docs/rl.md shows USA's)."""
-        rows = [f"| slice | start | length | shape | meaning |", "|---|---|---|---|---|"]
+        rows = ["| slice | start | length | shape | seen by | meaning |", "|---|---|---|---|---|---|"]
         for s in self.slices:
             rows.append(f"| `{s.name}` | {s.start} | {s.length} | {' × '.join(map(str, s.shape))} | "
-                        f"{s.meaning} |")
+                        f"{'the observer' if s.private else 'all'} | {s.meaning} |")
         return "\n".join(rows) + "\n"
 
     def __repr__(self) -> str:
@@ -399,13 +400,14 @@ class _Builder:
         return _Number(scale, flag, ("a flag 'unset' (-1), then the value " if flag else "the value ") + what)
 
     # slices
-    def _add(self, name: str, shape: tuple, meaning: str, field: schema.Field) -> Slice:
+    def _add(self, name: str, shape: tuple, meaning: str, field: schema.Field, private: bool = False) -> Slice:
         length = int(np.prod(shape))
-        sl = Slice(name, self.offset, length, tuple(int(d) for d in shape), meaning, field.name)
+        sl = Slice(name, self.offset, length, tuple(int(d) for d in shape), meaning, field.name, private)
         self.offset += length
         return sl
 
-    def _value_part(self, name: str, field: schema.Field, per_player: bool, take_own: bool, doc: str) -> _Part:
+    def _value_part(self, name: str, field: schema.Field, per_player: bool, take_own: bool, doc: str,
+                    private: bool = False) -> _Part:
         """The part writing one field's value (or the observer's own row of it)."""
         cats = self._categories(field)
         seats = (self.seats,) if per_player else ()
@@ -430,7 +432,7 @@ class _Builder:
                     kind, shape = "counts", seats + (cats.count,)
                     how = f"a count per card id 0..{cats.count - 1}, over the copies of that card" if field.pile == schema.CARD_IDS \
                         else f"a count per id over {cats.labels}"
-            sl = self._add(name, shape, f"{doc}: {where}{how}", field)
+            sl = self._add(name, shape, f"{doc}: {where}{how}", field, private)
             return _CategoricalPart(sl, field.name, cats, kind, entries, per_player, take_own)
         number = self._number(field)
         flag = (2,) if number.flag else ()
@@ -443,7 +445,7 @@ class _Builder:
             cap = self.dims[field.cap]
             kind, shape, number = "length", seats, _Number(1.0 / cap, False, f"its length over {cap}")
         shape = shape or (1,)
-        sl = self._add(name, shape, f"{doc}: {where}{number.what}", field)
+        sl = self._add(name, shape, f"{doc}: {where}{number.what}", field, private)
         return _NumberPart(sl, field.name, number, kind, per_player, take_own)
 
     def _summary_part(self, field: schema.Field) -> _Part:
@@ -467,10 +469,11 @@ class _Builder:
             self.parts.append(self._value_part(field.name, field, field.per_player, False, field.doc))
         elif view.kind == "own":
             self.parts.append(self._value_part(view.alias or field.name, field, False, True,
-                                               f"the observer's own entry of: {field.doc}"))
+                                               f"the observer's own entry of: {field.doc}", private=True))
         elif view.kind == "decider":
             inner = self._value_part(view.alias or field.name, field, field.per_player, False,
-                                     f"{field.doc}, shown to the player deciding on it only (zeros otherwise)")
+                                     f"{field.doc}, shown to the player deciding on it only (zeros otherwise)",
+                                     private=True)
             self.parts.append(_DeciderPart(inner))
         if view.summary:
             self.parts.append(self._summary_part(field))
