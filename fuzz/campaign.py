@@ -78,6 +78,7 @@ class Summary:
     harness_errors: list
     elapsed: float
     cases: dict
+    played: int = 0
 
     @property
     def bad(self) -> int:
@@ -200,6 +201,7 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
             w.send(queue.pop(0))
             workers.append(w)
     dead: list[tuple[_Worker, bool]] = []
+    played = [0]
     try:
         while workers:
             by_fd = {w.proc.stdout.fileno(): w for w in workers}
@@ -218,6 +220,7 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
                     elif kind == "e":
                         w.batch.skip = msg["i"] + 1
                         w.batch.played += msg.get("p", 0)
+                        played[0] += msg.get("p", 0)
                         record(w.batch, msg["o"], msg.get("c", {}), msg.get("d"), msg["i"])
                         w.current = None
                     elif kind == "done":
@@ -254,7 +257,8 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
     finally:
         for w in workers:
             w.kill()
-    return Summary(counts, findings, harness_errors, time.monotonic() - t0, {fmt: cases for fmt in formats})
+    return Summary(counts, findings, harness_errors, time.monotonic() - t0, {fmt: cases for fmt in formats},
+                   played[0])
 
 
 def _resume(w: _Worker, record, harness_errors: list, crashed: bool) -> Batch | None:
@@ -286,7 +290,7 @@ def write_report(summary: Summary, path: Path, seed: int) -> None:
         bugs.append({"signature": f.signature, "format": f.format, "outcome": f.outcome, "count": f.count,
                      "examples": f.examples})
     data = {"seed": seed, "cases_per_format": summary.cases, "elapsed_seconds": round(summary.elapsed, 1),
-            "counts": summary.counts, "harness_errors": summary.harness_errors, "bugs": bugs}
+            "specs_played": summary.played, "counts": summary.counts, "harness_errors": summary.harness_errors, "bugs": bugs}
     path.write_text(json.dumps(data, indent=1, ensure_ascii=True), encoding="utf-8")
 
 
@@ -352,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     write_report(summary, args.report, args.seed)
     print(summary.table())
     print(f"{sum(sum(p.values()) for p in summary.counts.values())} cases in {summary.elapsed:.0f} s, "
-          f"seed {args.seed}; report: {args.report}")
+          f"seed {args.seed}; {summary.played} accepted specs compiled and played; report: {args.report}")
     for f in sorted(summary.findings.values(), key=lambda f: (f.format, f.outcome, -f.count)):
         print(f"  {f.count:6d}  {f.signature}")
     for err in summary.harness_errors:
