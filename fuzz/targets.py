@@ -30,7 +30,15 @@ CLEAR, ACCEPTED, TRACEBACK, CRASH, HANG, DISAGREEMENT = \
 OUTCOMES = (CLEAR, ACCEPTED, TRACEBACK, CRASH, HANG, DISAGREEMENT)
 BAD = (TRACEBACK, CRASH, HANG, DISAGREEMENT)
 
-ROOT = Path(__file__).resolve().parent.parent
+
+def _source_root() -> Path:
+    """The folder holding railspec's source folders (engine/, compiler/, …): the checkout of
+    an editable install."""
+    import importlib.util
+    return Path(importlib.util.find_spec("railspec").origin).resolve().parent.parent
+
+
+ROOT = _source_root()
 _PROJECT_DIRS = tuple(str(ROOT / d) for d in ("engine", "compiler", "mechanics", "generated"))
 
 
