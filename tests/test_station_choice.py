@@ -96,11 +96,17 @@ def random_board(v, rng: random.Random) -> dict:
     players = rng.randint(2, 5)
     seats = [{"routes": [], "tickets": [], "stations": []} for _ in range(players)]
     trains = [0] * players
+    usable = 2 if players >= 4 else 1  # Europe: one track of a double route with 2 or 3 players
+    group_owners: dict[int, list[int]] = {}
     for route in rng.sample(list(ir.routes), len(ir.routes)):
         p = rng.randrange(players)
+        owners = group_owners.setdefault(route.group, [])
+        if p in owners or len(owners) >= usable:
+            continue  # the rules forbid it: positions refuse it
         if trains[p] + route.length <= ir.trains and rng.random() < 0.85:
             seats[p]["routes"].append(route.name)
             trains[p] += route.length
+            owners.append(p)
     tickets = rng.sample(list(ir.tickets), len(ir.tickets))
     free = {c.name for c in ir.cities if not c.zone}
     for seat in seats:
