@@ -152,10 +152,11 @@ def traces(name: str) -> tuple[tuple[dict, ...], ...]:
 
 @functools.cache
 def names(name: str) -> tuple[str, ...]:
-    """Every name a position or trace of the variant may use: routes, tickets, cities,
-    card colours, companies and a few action names."""
+    """Every name an input of the variant may use: routes, tickets, cities, card colours,
+    a few action names, and the decision phases."""
     v = variant(name)
     ir = v.ir
     out = [r.name for r in ir.routes] + [t.name for t in ir.tickets] + [c.name for c in ir.cities]
     out += [c.name for c in ir.colours] + [a.name for a in ir.actions[:: max(1, len(ir.actions) // 40)]]
+    out += list(v.assembly.phases)  # a state's phase swapped for another one
     return tuple(out)
