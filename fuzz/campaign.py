@@ -79,6 +79,7 @@ class Summary:
     elapsed: float
     cases: dict
     played: int = 0
+    interrupted: bool = False
 
     @property
     def bad(self) -> int:
@@ -164,10 +165,11 @@ class _Worker:
 
 def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, batch_size: int = 1000,
         timeout: float = 10.0, play_timeout: float = 900.0, spec_plays: int = 10, workdir: Path | None = None,
-        memory_gb: float = 3.0, log=None) -> Summary:
+        memory_gb: float = 3.0, log=None, checkpoint=None) -> Summary:
     """Run ``cases`` cases of each format; ``spec_plays`` accepted specs (at most one per
     batch, from the first batches) are also compiled and played. ``log(text)`` is told
-    about each finished batch."""
+    about each finished batch, ``checkpoint(summary)`` gets the counts so far after each.
+    Interrupted (Ctrl-C, SIGTERM), it returns what it has, marked ``interrupted``."""
     t0 = time.monotonic()
     own_dir = workdir is None
     workdir = Path(tempfile.mkdtemp(prefix="railspec-fuzz-")) if own_dir else Path(workdir)
@@ -202,6 +204,13 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
             workers.append(w)
     dead: list[tuple[_Worker, bool]] = []
     played = [0]
+    interrupted = False
+
+    def summary() -> Summary:
+        return Summary(counts, findings, harness_errors, time.monotonic() - t0, {fmt: cases for fmt in formats},
+                       played[0], interrupted)
+
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         while workers:
             by_fd = {w.proc.stdout.fileno(): w for w in workers}
@@ -229,6 +238,8 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
                             log(f"{b.format} batch {b.number}: {b.count} cases "
                                 f"({time.monotonic() - t0:.0f} s)")
                         w.batch = None
+                        if checkpoint:
+                            checkpoint(summary())
                         if queue:
                             w.send(queue.pop(0))
                         else:
@@ -254,11 +265,13 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
                     fresh.send(batch)
                     workers.append(fresh)
             dead.clear()
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
+        signal.signal(signal.SIGTERM, previous)
         for w in workers:
             w.kill()
-    return Summary(counts, findings, harness_errors, time.monotonic() - t0, {fmt: cases for fmt in formats},
-                   played[0])
+    return summary()
 
 
 def _resume(w: _Worker, record, harness_errors: list, crashed: bool) -> Batch | None:
@@ -290,7 +303,8 @@ def write_report(summary: Summary, path: Path, seed: int) -> None:
         bugs.append({"signature": f.signature, "format": f.format, "outcome": f.outcome, "count": f.count,
                      "examples": f.examples})
     data = {"seed": seed, "cases_per_format": summary.cases, "elapsed_seconds": round(summary.elapsed, 1),
-            "specs_played": summary.played, "counts": summary.counts, "harness_errors": summary.harness_errors, "bugs": bugs}
+            "specs_played": summary.played, "interrupted": summary.interrupted, "counts": summary.counts,
+            "harness_errors": summary.harness_errors, "bugs": bugs}
     path.write_text(json.dumps(data, indent=1, ensure_ascii=True), encoding="utf-8")
 
 
@@ -352,7 +366,10 @@ def main(argv: list[str] | None = None) -> int:
     workdir = args.workdir or Path(__file__).resolve().parent / ".work"
     log = None if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     summary = run(formats, args.cases, args.seed, args.jobs, args.batch, args.timeout, args.play_timeout,
-                  args.spec_plays, workdir, args.memory_gb, log)
+                  args.spec_plays, workdir, args.memory_gb, log,
+                  checkpoint=lambda partial: write_report(partial, args.report, args.seed))
+    if summary.interrupted:
+        print("interrupted: the counts are those of the cases run so far")
     write_report(summary, args.report, args.seed)
     print(summary.table())
     print(f"{sum(sum(p.values()) for p in summary.counts.values())} cases in {summary.elapsed:.0f} s, "
@@ -361,4 +378,4 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {f.count:6d}  {f.signature}")
     for err in summary.harness_errors:
         print("campaign error: " + err)
-    return 1 if summary.bad else 0
+    return 1 if summary.bad else (130 if summary.interrupted else 0)
