@@ -15,7 +15,6 @@ Outcomes (crash and hang are decided by the campaign, which watches the worker p
 """
 from __future__ import annotations
 
-import json
 import random
 import re
 import traceback
@@ -166,17 +165,10 @@ def _play_spec(path: Path) -> Result:
 # --- positions ------------------------------------------------------------------------
 
 def read_position(text: str):
-    """The reading step of ``railspec score``: railspec's own reader when it has one
-    (``railspec.position.loads``), else what the command does: ``json.loads``, whose
-    JSONDecodeError the command reports as a one-line error naming the file."""
+    """The reading step of ``railspec score`` (``railspec.position.loads``: JSON text to a
+    position, every problem a PositionError)."""
     from railspec import position
-    reader = getattr(position, "loads", None)
-    if callable(reader):
-        return reader(text)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise position.PositionError(f"not JSON: {err}") from None
+    return position.loads(text)
 
 
 def run_position(case) -> Result:
