@@ -21,11 +21,8 @@ CASES = int(os.environ.get("FUZZ_SMOKE_CASES", "100"))
 SEED = int(os.environ.get("FUZZ_SEED", "0"))
 
 # Formats whose bad inputs still end in tracebacks until the fixes of issue 10 land
-# (points 3, 4 and 5); remove a mark when its format passes.
+# (point 3); remove a mark when its format passes.
 KNOWN = {
-    "position": "issue 10 point 4: deeply nested or huge-number position JSON is not a PositionError",
-    "trace": "issue 10 point 5: trace lines that are not JSON, not objects or lack fields give "
-             "ValueError/AttributeError/KeyError/RecursionError instead of a trace error",
     "state": "issue 10 point 3: a state nested 100,000 deep gives RecursionError, not StateError",
 }
 
