@@ -121,8 +121,8 @@ class Lockstep(RuleBasedStateMachine):
     def a_non_integer_action_is_refused_and_changes_nothing(self, data):
         legal = self.compiled.legal_actions() or [0]
         first = legal[0]
-        action = data.draw(st.sampled_from([None, "0", str(first), float(first), first + 0.5, [first], b"\x00"]),
-                           label="action")
+        action = data.draw(st.sampled_from([None, "0", str(first), float(first), first + 0.5, [first], b"\x00",
+                                            True, False]), label="action")
         for game in self.games():
             before = game.to_json()
             with pytest.raises(IllegalActionError):
