@@ -29,19 +29,17 @@ from) and ``reward`` (``"score"``, the default: each player's final score; or ``
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pyspiel
 
 from . import determinize, tensor
-from .errors import RailspecError, UnsupportedMechanicError
+from .errors import RailspecError
+from .rl import REWARDS, check_reward, final_rewards, load_variant, stock_variants
 from .rng import SplitMix64
 
 #: Every registered game's short name is this prefix and the variant's key.
 PREFIX = "railspec_"
-#: Values of the ``reward`` parameter.
-REWARDS = ("score", "win")
 #: Bonus points a player may get from mechanics beyond routes and tickets, counted into
 #: ``max_utility`` (the stock variants' bonuses are far below it; a test plays games and
 #: checks that every score stays inside the bounds).
@@ -58,33 +56,12 @@ def game_name(variant) -> str:
     return PREFIX + variant.key
 
 
-def _stock_variants() -> list:
-    """The stock variants that load (a spec using a mechanic the engines lack is skipped)."""
-    import railspec
-    from .compiler import stock_names
-    loaded = []
-    for name in stock_names():
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # provisional specs warn; registering them is fine
-                loaded.append(railspec.load(name))
-        except UnsupportedMechanicError:
-            continue
-    return loaded
-
-
 def register(variant=None) -> list[str]:
     """Register ``variant`` (a loaded :class:`railspec.Variant`, or a stock name or spec
     path) with OpenSpiel, or every stock variant that loads when none is given. Returns the
     short names registered (or already registered). Registering the same variant twice is
     harmless; another spec under a name already taken is refused."""
-    import railspec
-    if variant is None:
-        variants = _stock_variants()
-    elif isinstance(variant, railspec.Variant):
-        variants = [variant]
-    else:
-        variants = [railspec.load(variant)]
+    variants = stock_variants() if variant is None else [load_variant(variant)]
     names = []
     for v in variants:
         name = game_name(v)
@@ -151,9 +128,7 @@ class RailspecGame(pyspiel.Game):
         variant, game_type, params = self.variant, self.game_type, params or {}
         players = int(params.get("players", variant.ir.min_players))
         variant.ir.check_players(players)
-        reward = str(params.get("reward", "score"))
-        if reward not in REWARDS:
-            raise RailspecError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        reward = check_reward(str(params.get("reward", "score")))
         low, high = utility_bounds(variant) if reward == "score" else (0.0, 1.0)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(variant.actions),
@@ -253,7 +228,7 @@ class RailspecState(pyspiel.State):
     def returns(self):
         """Zero until the end; then each player's score (``reward="score"``) or their
         share of the win (``reward="win"``)."""
-        return game_returns(self.game, self._reward)
+        return final_rewards(self.game, self._reward)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state in one world consistent with what ``player_id`` sees
@@ -269,18 +244,6 @@ class RailspecState(pyspiel.State):
         status = "over" if g.is_over else f"player {g.current_player} to decide ({state['phase']})"
         return (f"{g.variant.name}, {g.players} players, turn {state['turn']}, decision {state['decisions']}: "
                 f"{status}; scores {g.scores()}")
-
-
-def game_returns(game, reward: str) -> list[float]:
-    """Zero for everyone until ``game`` is over; then each player's score
-    (``reward="score"``) or share of the win (``reward="win"``: 1 split among the
-    winners after the tie-breakers)."""
-    if not game.is_over:
-        return [0.0] * game.players
-    if reward == "score":
-        return [float(s) for s in game.scores()]
-    winners = game.winners()
-    return [1.0 / len(winners) if p in winners else 0.0 for p in range(game.players)]
 
 
 class RailspecObserver:
@@ -371,7 +334,7 @@ class RolloutEvaluator:
             while not g.is_over:
                 n = g.legal_actions_into(buf)
                 g.apply(int(buf[rng.below(n)]))
-            total += game_returns(g, state._reward)
+            total += final_rewards(g, state._reward)
         return total / self.rollouts
 
     def prior(self, state: RailspecState):

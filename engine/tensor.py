@@ -20,8 +20,9 @@ with no code here. The rules, in the order they are tried for each value:
   written slot by slot (the keep actions name offer slots, so the order matters), a
   longer one as a multi-hot (a count per id);
 - any other number is divided by its upper bound (taken at the largest table); a
-  counter without a real bound (over :data:`OPEN_BOUND`) is divided by
-  :data:`OPEN_SCALE`; a number that may be -1 gets a flag "unset" before it;
+  counter without a real bound (over :data:`OPEN_BOUND`: turns, decisions) is written as
+  ``n / (n + OPEN_SCALE)``, which stays below 1 however long the game; a number that may
+  be -1 gets a flag "unset" before it;
 - a per-player field has one row per seat, relative to the observer (row 0 the
   observer's), padded to the variant's largest table with zeros;
 - what the player may not see is left out: a hidden field contributes only its public
@@ -50,8 +51,8 @@ from .errors import RailspecError
 SLOT_LIMIT = 8
 #: A bound above this is a counter without a real bound (turns, decisions) ...
 OPEN_BOUND = 1_000_000
-#: ... and is written divided by this instead.
-OPEN_SCALE = 1000.0
+#: ... and is written as n / (n + OPEN_SCALE) instead (a half at OPEN_SCALE).
+OPEN_SCALE = 200.0
 
 _ID_BOUND = re.compile(r"^(?P<dim>[A-Z][A-Z0-9_]*)\s*-\s*1$")
 _SEAT_BOUND = re.compile(r"^players\s*(?:(?P<sign>[+-])\s*(?P<k>\d+))?$")
@@ -197,6 +198,7 @@ class _Number:
     scale: object
     flag: bool
     what: str
+    saturating: bool = False  # n / (n + OPEN_SCALE) instead of n * scale
 
 
 # --- parts: each writes its slice from a state -------------------------------------------
@@ -316,6 +318,11 @@ class _NumberPart(_Part):
                     if v:
                         idx.append(start + i)
                         val.append(v * scales[i % n])
+            elif number.saturating:
+                for i, v in enumerate(values):
+                    if v:
+                        idx.append(start + i)
+                        val.append(v / (v + OPEN_SCALE))
             else:
                 scale = number.scale
                 for i, v in enumerate(values):
@@ -393,7 +400,7 @@ class _Builder:
         if field.kind == "u64":
             return _Number(1.0 / 2.0**64, False, "over 2^64")
         if high > OPEN_BOUND:
-            scale, what = 1.0 / OPEN_SCALE, f"over {OPEN_SCALE:g}"
+            return _Number(1.0, False, f"as n / (n + {OPEN_SCALE:g})", saturating=True)
         else:
             scale, what = 1.0 / max(1, high), f"over {high}"
         flag = field.low.startswith("-")

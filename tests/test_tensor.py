@@ -236,3 +236,18 @@ def test_buffer_reuse_clears_the_last_vector():
     np.testing.assert_array_equal(enc.encode(g, 0, out), first)
     np.testing.assert_array_equal(tensor.observation_tensor(g, 0), first)
     np.testing.assert_array_equal(tensor.action_mask(g), enc.action_mask(g))
+
+
+def test_open_counters_stay_below_one():
+    """Turns and decisions have no real bound: however long the game, they stay in [0, 1)
+    and keep growing."""
+    v = railspec.load("usa")
+    enc = tensor.ObservationEncoder(v)
+    state = v.new_game(2, 1).state()
+    seen = []
+    for n in (0, 100, 1000, 10**9):
+        state["decisions"] = state["turn"] = n
+        out = enc.fill(state, 0)
+        seen.append(float(enc.spec.view(out, "decisions")[0]))
+        assert 0.0 <= out.max() <= 1.0 and seen[-1] < 1.0
+    assert seen == sorted(seen) and seen[0] == 0.0 and seen[-1] > 0.99

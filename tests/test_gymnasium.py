@@ -1,0 +1,171 @@
+"""A railspec variant as a single-agent Gymnasium environment (the gymnasium extra), every
+stock variant that loads: Gymnasium's check_env, and the learner's seat against agents
+(names or objects), the mask in info, rewards at the end, illegal actions, seeding."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+import railspec  # noqa: E402
+from railspec import agents, tensor  # noqa: E402
+from railspec import gymnasium as rg  # noqa: E402
+
+from conftest import implemented_stock_variants  # noqa: E402
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+VARIANTS = implemented_stock_variants()
+IDS = [v.key for v in VARIANTS]
+
+
+def _episode(env, seed, rng):
+    obs, info = env.reset(seed=seed)
+    steps, total = 0, 0.0
+    while True:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        steps += 1
+        total += reward
+        assert not truncated
+        if terminated:
+            return total, info, steps
+        assert reward == 0.0
+
+
+def test_the_module_is_the_real_gymnasium_underneath():
+    """railspec.gymnasium imports the gymnasium package, not itself."""
+    assert gymnasium.__name__ == "gymnasium" and rg.gymnasium is gymnasium
+    assert issubclass(rg.RailspecEnv, gymnasium.Env)
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_check_env(v):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # no spec when not made by gymnasium.make
+        check_env(rg.make(v, players=v.ir.max_players, opponents=["random"] * (v.ir.max_players - 1)))
+
+
+def test_check_env_through_the_registry():
+    ids = rg.register()
+    assert ids == [f"railspec/{v.key}-v0" for v in VARIANTS] or set(ids) == {f"railspec/{v.key}-v0" for v in VARIANTS}
+    env = gymnasium.make("railspec/usa-v0", players=3, opponents=["greedy", "random"], render_mode="ansi")
+    check_env(env.unwrapped)  # also renders in every declared mode through the spec
+    assert rg.register() == ids  # again: harmless
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_episode_against_agents(v):
+    """The observation is the learner's vector; the mask its legal actions; opponents
+    play in between; the reward is the learner's score at the end."""
+    players = v.ir.min_players + 1
+    env = rg.make(v, players=players, opponents=["greedy"] + ["random"] * (players - 2), seat=1)
+    enc = tensor.ObservationEncoder(v)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=3)
+    while True:
+        assert env.game.current_player == 1 == info["seat"]
+        np.testing.assert_array_equal(obs, enc.encode(env.game, 1))
+        assert list(np.flatnonzero(info["action_mask"])) == env.game.legal_actions()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated:
+            break
+    assert reward == float(env.game.scores()[1]) == float(info["scores"][1])
+    assert info["winners"] == env.game.winners() and info["action_mask"].sum() == 0
+
+
+def test_agent_objects_and_win_rewards():
+    class FirstLegal:
+        name = "first-legal"
+
+        def __init__(self):
+            self.calls = 0
+
+        def act(self, game):
+            self.calls += 1
+            return game.legal_actions()[0]
+
+    opponent = FirstLegal()
+    env = rg.make("usa", players=2, opponents=[opponent], reward="win", seat="random")
+    rng = np.random.default_rng(1)
+    seats = set()
+    for seed in range(6):
+        total, info, _ = _episode(env, seed, rng)
+        seats.add(info["seat"])
+        winners = env.game.winners()
+        assert total == (1.0 / len(winners) if env.seat in winners else 0.0)
+    assert opponent.calls > 0 and seats == {0, 1}
+
+
+def test_seeded_episodes_repeat():
+    a = rg.make("usa", players=3, opponents=["one-step", "random"])
+    b = rg.make("usa", players=3, opponents=["one-step", "random"])
+    ra = _episode(a, 9, np.random.default_rng(2))
+    rb = _episode(b, 9, np.random.default_rng(2))
+    assert ra[0] == rb[0] and ra[2] == rb[2] and a.game.to_json() == b.game.to_json()
+    a.reset(seed=9)
+    first = a.game.to_json()
+    a.reset()
+    assert a.game.to_json() != first
+
+
+def test_illegal_actions():
+    v = railspec.load("usa")
+    env = rg.make(v, players=2)
+    obs, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.game.to_json()
+    obs2, reward, terminated, truncated, info2 = env.step(bad)
+    assert reward == -1.0 and not terminated and info2["illegal_action"]
+    assert env.game.to_json() == before
+    np.testing.assert_array_equal(obs, obs2)
+
+    env = rg.make(v, players=2, illegal="forfeit", illegal_reward=-50)
+    env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(bad)
+    assert terminated and reward == -50.0 and info["illegal_action"]
+    with pytest.raises(railspec.RailspecError):
+        env.step(0)  # the episode is over
+
+    env = rg.make(v, players=2, illegal="raise")
+    env.reset(seed=0)
+    with pytest.raises(railspec.IllegalActionError):
+        env.step(bad)
+
+
+def test_bad_options():
+    with pytest.raises(railspec.RailspecError, match="opponents"):
+        rg.make("usa", players=3, opponents=["random"])
+    with pytest.raises(agents.AgentError):
+        rg.make("usa", players=2, opponents=["no-such-agent"])
+    with pytest.raises(railspec.RailspecError):
+        rg.make("usa", players=2, opponents=[object()])
+    with pytest.raises(railspec.RailspecError):
+        rg.make("usa", players=2, seat=2)
+    with pytest.raises(railspec.RailspecError):
+        rg.make("usa", players=2, illegal="ignore")
+    with pytest.raises(railspec.RailspecError):
+        rg.make("usa", players=2, reward="money")
+    with pytest.raises(railspec.RailspecError):
+        rg.make("usa", players=2).step(0)  # before reset
+
+
+def test_an_illegal_opponent_is_named():
+    class Cheater:
+        name = "cheater"
+
+        def act(self, game):
+            return 10**6
+
+    env = rg.make("usa", players=2, opponents=[Cheater()], seat=1)
+    with pytest.raises(railspec.RailspecError, match="cheater"):
+        env.reset(seed=0)
+
+
+def test_render_svg():
+    env = rg.make("usa", players=2, render_mode="svg")
+    env.reset(seed=1)
+    assert env.render().startswith("<svg")
+    assert rg.make("usa", players=2).render() is None
