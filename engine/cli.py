@@ -1,26 +1,32 @@
-"""The ``railspec`` command line.
+"""The ``railspec`` command line. VARIANT is a stock name (``usa``) or a ``.rail`` file.
 
-    railspec check FILE                      check a spec, print located errors
-    railspec compile FILE|NAME               check, generate and build its engine
-    railspec simulate NAME --players N --games N --seed S
-    railspec score NAME position.json        per-player breakdown of a described board
-    railspec trace NAME --seed S --players N --out FILE
-    railspec verify FILE [--engine compiled|reference]
-    railspec conformance FILE|NAME --games N
-    railspec perft FILE [--engine compiled|reference|both]
+    railspec check VARIANT                   check a spec, print located errors
+    railspec compile VARIANT                 check, generate and build its engine
+    railspec simulate VARIANT --players N --games N --seed S
+    railspec score VARIANT position.json     per-player breakdown of a described board
+    railspec trace VARIANT --seed S --players N --out FILE
+    railspec verify FILE [--engine compiled|reference|both] [--spec VARIANT]
+    railspec conformance VARIANT --games N
+    railspec perft FILE [--engine compiled|reference|both] [--spec VARIANT]
 
-Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input.
+Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input (one line
+on stderr, never a traceback). The progress bars are drawn only on a terminal.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 from .errors import RailspecError, SpecError
+
+
+class UsageError(RailspecError):
+    """A command line that cannot be run (a bad option value, an unwritable output)."""
 
 
 def _load(name: str):
@@ -37,17 +43,50 @@ def _load(name: str):
     return variant
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    """A tqdm bar on a terminal (or when forced), nothing otherwise."""
-    if not enabled:
+def _progress(total: int, desc: str, quiet: bool):
+    """A tqdm bar when stderr is a terminal and not ``--quiet``; nothing otherwise, so
+    that logs and CI output do not fill with its frames."""
+    if quiet or not sys.stderr.isatty():
         return None
     from tqdm import tqdm
     return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
+def _read_text(path: str, what: str) -> str:
+    """A UTF-8 file's text (a byte order mark is left for the format's reader), or a
+    one-line error naming the file."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _stock_or_ask(name, file: str, what: str, option: str = "--spec"):
+    """The stock variant a file names; for any other name, an error saying to pass the
+    spec (a file never makes railspec read a path it names)."""
+    from .compiler import stock_names
+    if not isinstance(name, str) or name not in stock_names():
+        raise UsageError(f"{file}: the {what} is of variant {name!r}, which is not a stock variant: "
+                         f"pass its spec file with {option} FILE.rail")
+    return _load(name)
+
+
 def cmd_check(args) -> int:
     from .compiler import check_file
-    variant = check_file(args.file)
+    from .game import spec_path
+    path, _ = spec_path(args.file)
+    variant = check_file(path)
     mech = ", ".join(sorted(variant.mechanics)) or "base rules only"
     print(f"{args.file}: ok — {variant.name}: {len(variant.cities)} cities, {len(variant.routes)} routes "
           f"({sum(r.length for r in variant.routes)} cars), {len(variant.tickets)} tickets, "
@@ -58,12 +97,14 @@ def cmd_check(args) -> int:
 def cmd_compile(args) -> int:
     from .compiler.build import build
     from .compiler.emit import emit
+    if args.out is not None and not args.emit_only:
+        raise UsageError("compile: --out is where --emit-only writes; give --emit-only too")
     v = _load(args.target)
     start = time.perf_counter()
     source = emit(v.ir)
     if args.emit_only:
-        out = Path(args.out or f"{v.key}.pyx")
-        out.write_text(source, encoding="utf-8")
+        out = args.out or f"{v.key}.pyx"
+        _write_text(out, source)
         print(f"wrote {out} ({len(source.splitlines())} lines)")
         return 0
     module = build(v.ir, source)
@@ -98,11 +139,11 @@ def summarize(v, result: dict, players: int) -> str:
 
 def cmd_simulate(args) -> int:
     v = _load(args.variant)
+    players, games = v.check_players(args.players), args.games
     if args.engine == "compiled":
         v.module()  # build or fetch the engine before the clock starts
-    players, games = args.players, args.games
     chunk = max(1, min(250, games // 40 or 1))
-    bar = _progress(games, f"{v.key} {players}p", not args.quiet)
+    bar = _progress(games, f"{v.key} {players}p", args.quiet)
     merged: dict[str, list] = {}
     start = time.perf_counter()
     done = 0
@@ -118,19 +159,20 @@ def cmd_simulate(args) -> int:
         bar.close()
     elapsed = time.perf_counter() - start
     print(summarize(v, merged, players))
+    elapsed = max(elapsed, 1e-9)
     print(f"{games} games in {elapsed:.2f} s ({games / elapsed:,.0f} games/s, "
           f"{sum(merged['decisions']) / elapsed:,.0f} decisions/s, {args.engine} engine)")
     return 0
 
 
 def cmd_score(args) -> int:
+    from .position import PositionError, read
     v = _load(args.variant)
+    position = read(args.position)  # its errors name the file
     try:
-        position = json.loads(Path(args.position).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        print(f"railspec: cannot read position {args.position}: {err}", file=sys.stderr)
-        return 2
-    rows = v.score(position)
+        rows = v.score(position)
+    except PositionError as err:
+        raise PositionError(f"{args.position}: {err}") from None
     items = v.assembly.score_items  # the core's items, the mechanics', total
     keys = [item.name for item in items]
     head = ["player"] + [item.heading for item in items] + [""]
@@ -151,10 +193,10 @@ def cmd_score(args) -> int:
 def cmd_trace(args) -> int:
     from . import trace
     v = _load(args.variant)
-    lines = trace.record(v, args.players, args.seed, engine=args.engine)
+    lines = trace.record(v, v.check_players(args.players), args.seed, engine=args.engine)
     text = trace.dumps(lines)
-    if args.out and args.out != "-":
-        Path(args.out).write_text(text, encoding="utf-8")
+    if args.out != "-":
+        _write_text(args.out, text)
         print(f"wrote {args.out}: {len(lines) - 2} decisions, winners {lines[-1]['winners']}")
     else:
         sys.stdout.write(text)
@@ -164,20 +206,20 @@ def cmd_trace(args) -> int:
 def cmd_verify(args) -> int:
     from . import trace
     try:
-        lines = trace.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        print(f"railspec: {args.file}: {err}", file=sys.stderr)
-        return 2
-    if not lines:
-        print(f"railspec: {args.file}: empty trace", file=sys.stderr)
-        return 2
-    target = args.spec or lines[0].get("variant", "")
-    v = _load(target)
+        lines = trace.loads(_read_text(args.file, "trace"))
+    except trace.TraceError as err:
+        raise trace.TraceError(f"{args.file}: {err}") from None
+    header = lines[0]
+    v = _load(args.spec) if args.spec else _stock_or_ask(header["variant"], args.file, "trace")
+    hint = ""
+    if not args.spec and header["spec_hash"] != v.spec_hash:
+        hint = "; if it was recorded from another spec, pass that spec file with --spec FILE.rail"
     engines = ["compiled", "reference"] if args.engine == "both" else [args.engine]
     failed = False
     for engine in engines:
         verdict = trace.verify(v, lines, engine=engine)
-        print(f"{args.file} [{engine}]: {'ok' if verdict.ok else 'DIVERGES'}: {verdict.message}")
+        print(f"{args.file} [{engine}]: {'ok' if verdict.ok else 'DIVERGES'}: {verdict.message}"
+              + ("" if verdict.ok else hint))
         failed = failed or not verdict.ok
     return 1 if failed else 0
 
@@ -185,18 +227,17 @@ def cmd_verify(args) -> int:
 def cmd_perft(args) -> int:
     from . import perft
     try:
-        lines = perft.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        print(f"railspec: {args.file}: {err}", file=sys.stderr)
-        return 2
-    if not lines:
-        print(f"railspec: {args.file}: empty perft file", file=sys.stderr)
-        return 2
-    v = _load(args.spec or lines[0].get("variant", ""))
+        lines = perft.loads(_read_text(args.file, "perft file"))
+    except perft.PerftError as err:
+        raise perft.PerftError(f"{args.file}: {err}") from None
+    v = _load(args.spec) if args.spec else _stock_or_ask(lines[0]["variant"], args.file, "perft file")
     engines = ["compiled", "reference"] if args.engine == "both" else [args.engine]
     failed = False
     for engine in engines:
-        problems = perft.check(v, lines, engine=engine)
+        try:
+            problems = perft.check(v, lines, engine=engine)
+        except perft.PerftError as err:
+            raise perft.PerftError(f"{args.file}: {err}") from None
         status = "ok" if not problems else "DIFFERS"
         print(f"{args.file} [{engine}]: {status}: {len(lines) - 1} positions"
               + ("" if not problems else "; " + "; ".join(problems[:5])))
@@ -209,7 +250,7 @@ def cmd_conformance(args) -> int:
     v = _load(args.target)
     low, high = v.ir.min_players, v.ir.max_players
     counts = list(range(low, high + 1))
-    bar = _progress(args.games, f"conformance {v.key}", not args.quiet)
+    bar = _progress(args.games, f"conformance {v.key}", args.quiet)
     start = time.perf_counter()
     report = conformance.run(v, range(args.seed, args.seed + args.games),
                              lambda s: counts[s % len(counts)], api_every=args.api_every,
@@ -228,81 +269,145 @@ def cmd_conformance(args) -> int:
     return 1
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="railspec", description="Ticket to Ride rules compiler and engine")
-    sub = parser.add_subparsers(dest="command", required=True)
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (exit status 2) instead of the usage block."""
 
-    p = sub.add_parser("check", help="check a spec file and print located errors")
-    p.add_argument("file")
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _whole(low: int):
+    """An argparse type: a whole number of at least ``low``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _output_path(text: str) -> str:
+    """An argparse type: a file that can be written ("-" for standard output). Checked
+    before any work, so a long run does not end in a write error."""
+    if text == "-":
+        return text
+    path = Path(text)
+    if not text or path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: no directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
+    return text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    formatter = argparse.ArgumentDefaultsHelpFormatter
+    parser = _Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
+                     formatter_class=formatter)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
+    engine_help = "which engine plays: the compiled one or the reference interpreter"
+
+    p = sub.add_parser("check", help="check a spec file and print located errors", formatter_class=formatter)
+    p.add_argument("file", help=variant_help)
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser("compile", help="generate and build the engine of a spec or stock variant")
-    p.add_argument("target", help="a stock variant name or a .rail file")
+    p = sub.add_parser("compile", help="generate and build the engine of a spec or stock variant",
+                       formatter_class=formatter)
+    p.add_argument("target", help=variant_help)
     p.add_argument("--emit-only", action="store_true", help="write the generated .pyx and stop")
-    p.add_argument("--out", help="where --emit-only writes (default NAME.pyx)")
+    p.add_argument("--out", type=_output_path, help="where --emit-only writes (NAME.pyx when not given)")
     p.set_defaults(run=cmd_compile)
 
-    p = sub.add_parser("simulate", help="play random games and summarize them")
-    p.add_argument("variant")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p = sub.add_parser("simulate", help="play random games and summarize them", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--players", type=_whole(1), default=4, help="players per game")
+    p.add_argument("--games", type=_whole(1), default=1000, help="how many games")
+    p.add_argument("--seed", type=_integer, default=1, help="game i is played with seed SEED + i (mod 2^64)")
+    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none anyway when stderr is not a terminal)")
     p.set_defaults(run=cmd_simulate)
 
-    p = sub.add_parser("score", help="score a described position (JSON)")
-    p.add_argument("variant")
-    p.add_argument("position")
+    p = sub.add_parser("score", help="score a described position (JSON)", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("position", help="the position file (docs/formats.md)")
     p.add_argument("--json", action="store_true", help="also print the breakdown as JSON")
     p.set_defaults(run=cmd_score)
 
-    p = sub.add_parser("trace", help="record a seeded random game as JSON Lines")
-    p.add_argument("variant")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--out", default="-")
-    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled")
+    p = sub.add_parser("trace", help="record a seeded random game as JSON Lines", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--seed", type=_integer, default=1, help="the game's seed (mod 2^64)")
+    p.add_argument("--players", type=_whole(1), default=4, help="players in the game")
+    p.add_argument("--out", type=_output_path, default="-", help="the trace file to write; - for standard output")
+    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
     p.set_defaults(run=cmd_trace)
 
-    p = sub.add_parser("verify", help="replay a trace and report the first divergence")
-    p.add_argument("file")
-    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled")
-    p.add_argument("--spec", help="the variant (stock name or .rail) if not the trace's own")
+    p = sub.add_parser("verify", help="replay a trace and report the first divergence", formatter_class=formatter)
+    p.add_argument("file", help="the trace file (JSON Lines)")
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
+    p.add_argument("--spec", help="the variant (stock name or .rail file) when the trace's is not a stock one; "
+                                  "the trace is checked against its spec hash (the trace's stock variant when "
+                                  "not given)")
     p.set_defaults(run=cmd_verify)
 
-    p = sub.add_parser("perft", help="check an engine against a perft file (counts of action sequences)")
-    p.add_argument("file")
-    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled")
-    p.add_argument("--spec", help="the variant (stock name or .rail) if not the file's own")
+    p = sub.add_parser("perft", help="check an engine against a perft file (counts of action sequences)",
+                       formatter_class=formatter)
+    p.add_argument("file", help="the perft file (JSON Lines)")
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
+    p.add_argument("--spec", help="the variant (stock name or .rail file) when the file's is not a stock one "
+                                  "(the file's stock variant when not given)")
     p.set_defaults(run=cmd_perft)
 
-    p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games")
-    p.add_argument("target", help="a stock variant name or a .rail file")
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--api-every", type=int, default=25,
+    p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games",
+                       formatter_class=formatter)
+    p.add_argument("target", help=variant_help)
+    p.add_argument("--games", type=_whole(1), default=200, help="how many games, one per seed")
+    p.add_argument("--seed", type=_integer, default=0, help="the first game's seed")
+    p.add_argument("--api-every", type=_whole(0), default=25,
                    help="check clone, JSON and illegal actions every N decisions (0: never)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none anyway when stderr is not a terminal)")
     p.set_defaults(run=cmd_conformance)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; the exit status is 0 on success, 1 when a check or verification
+    fails, 2 on bad usage or input (one line on stderr, no traceback)."""
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
     except SpecError as err:
         print(err.format(), file=sys.stderr)
         return 1 if args.command == "check" else 2
-    except RailspecError as err:
-        print(f"railspec: {err}", file=sys.stderr)
+    except (RailspecError, ValueError) as err:
+        print(f"railspec: {_one_line(err)}", file=sys.stderr)
         return 2
-    except ValueError as err:
-        print(f"railspec: {err}", file=sys.stderr)
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        print(f"railspec: cannot use{where}: {err.strerror or err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split("\n")) or type(err).__name__
+    return text if len(text) <= 2000 else text[:2000] + "…"
 
 
 if __name__ == "__main__":

@@ -265,7 +265,7 @@ class Variant:
             self._module = build(self.ir, emit(self.ir, self.registry), compile_if_missing=build_if_needed)
         return self._module
 
-    def _check_players(self, players) -> int:
+    def check_players(self, players) -> int:
         """``players`` as an int when the variant is for that many, or the named error."""
         players = _integer(players, "the number of players")
         try:
@@ -277,7 +277,7 @@ class Variant:
         """A new game, set up from ``seed`` (docs/engine.md, "Set-up"). ``players`` and
         ``seed`` are integers (a float, even 7.0, is refused); the seed is taken modulo
         2^64."""
-        players, seed, engine = self._check_players(players), _seed(seed), _engine_name(engine)
+        players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
             return Game(self, engine, self.module().Engine(players, seed))
         return Game(self, engine, reference.ReferenceEngine(self.ir, players, seed, self.registry))
@@ -309,7 +309,7 @@ class Variant:
         games = _integer(games, "the number of games")
         if not 0 <= games <= MAX_PLAYOUT_GAMES:
             raise ArgumentError(f"games must be 0 to {MAX_PLAYOUT_GAMES:,} per playout call, not {games}")
-        players, seed, engine = self._check_players(players), _seed(seed), _engine_name(engine)
+        players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
             result = self.module().playout(games, players, seed)
         else:
@@ -347,17 +347,32 @@ def load(name_or_path: str | Path, registry=None) -> Variant:
     yet; the compiled engine is fetched lazily, from the installed stock modules or the
     build cache. A stock variant loaded twice in a process is read once. ``registry`` is
     the set of mechanics (the stock ones by default)."""
-    from . import compiler
     from .mechanics import default_registry
     registry = registry or default_registry()
+    path, stock = spec_path(name_or_path)
+    if stock:
+        return _warn_if_provisional(_load_stock(str(name_or_path), registry, _file_key(path)))
+    return _warn_if_provisional(_load_path(path, registry))
+
+
+def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
+    """The spec file a stock name or a path stands for, and whether it is a stock one. A
+    name ending in ``.rail`` or holding a path separator is a path; another name is a stock
+    variant's, else an existing file's; else :class:`RailspecError` listing the stock
+    names."""
+    from . import compiler
+    if not isinstance(name_or_path, (str, Path)):
+        raise ArgumentTypeError(f"a variant is a stock name or a spec path, not {_show.repr(name_or_path)}")
     text = str(name_or_path)
-    looks_like_path = isinstance(name_or_path, Path) or text.endswith(".rail") or "/" in text or "\\" in text
-    path = None if looks_like_path else compiler.stock_path_or_none(text)
-    if path is not None:
-        return _warn_if_provisional(_load_stock(text, registry, _file_key(path)))
-    if not looks_like_path and not Path(text).is_file():
-        raise RailspecError(f"no stock variant named {text!r} (stock: {', '.join(compiler.stock_names())})")
-    return _warn_if_provisional(_load_path(Path(text), registry))
+    if isinstance(name_or_path, Path) or text.endswith(".rail") or "/" in text or "\\" in text:
+        return Path(text), False
+    stock = compiler.stock_path_or_none(text) if text else None
+    if stock is not None:
+        return stock, True
+    if text and Path(text).is_file():
+        return Path(text), False
+    raise RailspecError(f"no stock variant or spec file named {_show.repr(text)} "
+                        f"(stock: {', '.join(compiler.stock_names())})")
 
 
 def _file_key(path: Path):

@@ -21,9 +21,14 @@ from __future__ import annotations
 import json
 
 from .compiler.schema import PH_OVER, PH_SETUP_KEEP, PH_TURN
+from .errors import RailspecError
 from .rng import agent_for
 
 FORMAT = "railspec-perft/1"
+
+
+class PerftError(RailspecError, ValueError):
+    """A file that is not a well-formed perft file; the message names the line."""
 
 #: At most this many positions are visited (actions applied) to count one position's
 #: deepest level: what the reference interpreter does in about a second.
@@ -124,17 +129,47 @@ def record(variant, engine: str = "reference") -> list[dict]:
 
 
 def dumps(lines: list[dict]) -> str:
-    return "".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines)
+    """JSON Lines text of a perft file (written as traces are: one record per line)."""
+    from .trace import dumps as trace_dumps
+    return trace_dumps(lines)
 
 
 def loads(text: str) -> list[dict]:
+    """Parse a perft file's JSON Lines text (split at "\\n" only, a byte order mark
+    skipped) and check its shape: a header, then records with ``name``, ``state`` and
+    ``counts``. Any problem is a :class:`PerftError` naming the line."""
+    from .trace import TraceError, _constant, _int
+    if not isinstance(text, str):
+        raise PerftError(f"a perft file is JSON Lines text, got {type(text).__name__}")
     lines = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        if raw.strip():
-            try:
-                lines.append(json.loads(raw))
-            except json.JSONDecodeError as err:
-                raise ValueError(f"perft line {number}: not JSON ({err.msg})") from None
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw, parse_int=_int, parse_constant=_constant)
+        except json.JSONDecodeError as err:
+            raise PerftError(f"line {number}: not JSON ({err.msg} at column {err.colno})") from None
+        except RecursionError:
+            raise PerftError(f"line {number}: JSON nested too deeply") from None
+        except TraceError as err:
+            raise PerftError(f"line {number}: {err}") from None
+        if not isinstance(line, dict):
+            raise PerftError(f"line {number}: a perft line is a JSON object")
+        if not lines:
+            if line.get("type") != "header" or line.get("format") != FORMAT:
+                raise PerftError(f"line {number}: not a {FORMAT} header")
+            if not isinstance(line.get("variant"), str) or not isinstance(line.get("spec_hash"), str):
+                raise PerftError(f"line {number}: the header names no 'variant' and 'spec_hash'")
+        elif not (isinstance(line.get("name"), str) and isinstance(line.get("state"), dict)
+                  and isinstance(line.get("counts"), list) and line["counts"]
+                  and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in line["counts"])):
+            raise PerftError(f"line {number}: a position needs 'name', 'state' and 'counts' (numbers of "
+                             f"sequences by depth)")
+        elif len(line["counts"]) > MAX_DEPTH + 2:
+            raise PerftError(f"line {number}: counts to depth {len(line['counts'])}, at most {MAX_DEPTH + 2}")
+        lines.append(line)
+    if not lines:
+        raise PerftError("an empty perft file: no header line")
     return lines
 
 
@@ -142,12 +177,16 @@ def check(variant, lines: list[dict], engine: str = "compiled") -> list[str]:
     """Every disagreement between ``engine`` and a perft file (empty when it agrees)."""
     if not lines or lines[0].get("type") != "header" or lines[0].get("format") != FORMAT:
         return [f"not a {FORMAT} file"]
-    if lines[0].get("variant") != variant.key or lines[0].get("spec_hash") != variant.spec_hash:
+    if lines[0].get("spec_hash") != variant.spec_hash:
         return [f"the file is for {lines[0].get('variant')!r} spec {lines[0].get('spec_hash')}, "
                 f"not {variant.key!r} spec {variant.spec_hash}"]
+    from .state_format import StateError
     problems = []
     for line in lines[1:]:
-        game = variant.game_from_state(line["state"], engine=engine)
+        try:
+            game = variant.game_from_state(line["state"], engine=engine)
+        except StateError as err:
+            raise PerftError(f"position {line['name']!r}: {err}") from None
         got = counts(game, len(line["counts"]))
         if got != line["counts"]:
             problems.append(f"{line['name']}: perft {got} != {line['counts']}")
