@@ -388,7 +388,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; the exit status is 0 on success, 1 when a check or verification
     fails, 2 on bad usage or input (one line on stderr, no traceback)."""
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already printed on one line
+        return done.code if isinstance(done.code, int) else 2
     try:
         return args.run(args)
     except SpecError as err:

@@ -1,6 +1,7 @@
 """The `railspec` command line: each subcommand on good and bad input."""
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -121,3 +122,180 @@ def test_conformance_passes_on_a_few_games(capsys):
 def test_bad_usage_is_a_message_not_a_traceback(args, capsys):
     assert main(args) == 2
     assert "railspec:" in capsys.readouterr().err
+
+
+# --- bad command lines (issue 10, point 7) -------------------------------------------------
+
+USA_POSITION = {"variant": "usa", "players": [{"routes": ["Calgary-Helena"]}, {"routes": []}]}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Input files for the table below, by name."""
+    root = tmp_path_factory.mktemp("cli")
+    golden = (ROOT / "tests/golden/usa-2p-seed1.jsonl").read_text(encoding="utf-8")
+    header = json.loads(golden.split("\n")[0])
+    made = {
+        "dir": "",
+        "not_json": "{",
+        "empty": "",
+        "bad_route": json.dumps({"players": [{"routes": ["Helena-Calgary"]}, {}]}),
+        "two_tracks": json.dumps({"players": [{"routes": ["Portland-Seattle/1", "Portland-Seattle/2"]}, {}]}),
+        "deep": "[" * 100_000,
+        "bom_position": "\ufeff" + json.dumps(USA_POSITION),
+        "trace_no_seed": json.dumps({k: v for k, v in header.items() if k != "seed"}) + "\n",
+        "trace_list_line": golden.split("\n")[0] + "\n[1, 2]\n",
+        "trace_custom": golden.replace('"variant":"usa"', '"variant":"my-map"', 1),
+        "trace_path": golden.replace('"variant":"usa"', '"variant":"/etc/passwd"', 1),
+        "perft_custom": (ROOT / "tests/perft/usa.perft").read_text(encoding="utf-8")
+        .replace('"variant":"usa"', '"variant":"my-map"', 1),
+        "perft_bad": '{"type":"header","format":"railspec-perft/1","variant":"usa","spec_hash":"x"}\n{"name": 5}\n',
+    }
+    paths = {}
+    for name, text in made.items():
+        path = root / name
+        if name == "dir":
+            path.mkdir()
+        else:
+            path.write_text(text, encoding="utf-8")
+        paths[name] = str(path)
+    paths["missing"] = str(root / "missing.json")
+    paths["no_dir"] = str(root / "no" / "such" / "dir" / "out.jsonl")
+    return paths
+
+
+# (arguments, exit status, a fragment of the one-line error); {name} is a file of `files`
+BAD_COMMAND_LINES = [
+    ([], 2, "the following arguments are required"),
+    (["frobnicate"], 2, "invalid choice"),
+    (["check"], 2, "required: file"),
+    (["check", "atlantis"], 2, "no stock variant or spec file named 'atlantis'"),
+    (["check", "{missing}.rail"], 1, "no such spec file"),
+    (["compile", "usa", "--out", "x.pyx"], 2, "--emit-only"),
+    (["compile", "usa", "--emit-only", "--out", "{no_dir}"], 2, "no directory"),
+    (["compile", "usa", "--emit-only", "--out", "{dir}"], 2, "is a directory"),
+    (["compile", "atlantis"], 2, "atlantis"),
+    (["simulate", "usa", "--games", "0"], 2, "--games: 0 is less than 1"),
+    (["simulate", "usa", "--games", "-5"], 2, "--games"),
+    (["simulate", "usa", "--games", "many"], 2, "'many' is not a whole number"),
+    (["simulate", "usa", "--games", "1.5"], 2, "--games"),
+    (["simulate", "usa", "--players", "0"], 2, "--players"),
+    (["simulate", "usa", "--players", "9"], 2, "USA is for 2 to 5 players, not 9"),
+    (["simulate", "usa", "--players", "x"], 2, "--players"),
+    (["simulate", "usa", "--seed", "x"], 2, "--seed"),
+    (["simulate", "usa", "--seed", "1.5"], 2, "--seed"),
+    (["simulate", "usa", "--engine", "quantum"], 2, "--engine"),
+    (["simulate", "atlantis"], 2, "atlantis"),
+    (["simulate", "usa", "--frobnicate"], 2, "unrecognized arguments"),
+    (["score", "usa", "{missing}"], 2, "{missing}"),
+    (["score", "usa", "{not_json}"], 2, "{not_json}: not JSON"),
+    (["score", "usa", "{empty}"], 2, "{empty}: not JSON"),
+    (["score", "usa", "{deep}"], 2, "{deep}: not a position"),
+    (["score", "usa", "{dir}"], 2, "{dir}"),
+    (["score", "usa", "{bad_route}"], 2, "{bad_route}: player 0: no route named 'Helena-Calgary'"),
+    (["score", "usa", "{two_tracks}"], 2, "{two_tracks}: player 0"),
+    (["score", "atlantis", "{bad_route}"], 2, "atlantis"),
+    (["trace", "usa", "--out", "{no_dir}"], 2, "no directory"),
+    (["trace", "usa", "--out", "{dir}"], 2, "is a directory"),
+    (["trace", "usa", "--players", "9"], 2, "not 9"),
+    (["trace", "usa", "--players", "0"], 2, "--players"),
+    (["trace", "usa", "--seed", "seven"], 2, "--seed"),
+    (["verify", "{missing}"], 2, "cannot read trace {missing}"),
+    (["verify", "{not_json}"], 2, "{not_json}: line 1: not JSON"),
+    (["verify", "{empty}"], 2, "{empty}: an empty trace"),
+    (["verify", "{deep}"], 2, "{deep}: line 1"),
+    (["verify", "{trace_no_seed}"], 2, "{trace_no_seed}: line 1: no 'seed'"),
+    (["verify", "{trace_list_line}"], 2, "{trace_list_line}: line 2"),
+    (["verify", "{trace_custom}"], 2, "not a stock variant: pass its spec file with --spec"),
+    (["verify", "{trace_path}"], 2, "'/etc/passwd', which is not a stock variant"),
+    (["verify", "{trace_custom}", "--spec", "atlantis"], 2, "atlantis"),
+    (["verify", "{trace_custom}", "--engine", "quantum"], 2, "--engine"),
+    (["perft", "{missing}"], 2, "cannot read perft file {missing}"),
+    (["perft", "{not_json}"], 2, "{not_json}: line 1"),
+    (["perft", "{perft_bad}"], 2, "{perft_bad}: line 2"),
+    (["perft", "{perft_custom}"], 2, "not a stock variant: pass its spec file with --spec"),
+    (["conformance", "usa", "--games", "0"], 2, "--games: 0 is less than 1"),
+    (["conformance", "usa", "--games", "-3"], 2, "--games"),
+    (["conformance", "usa", "--api-every", "-1"], 2, "--api-every: -1 is less than 0"),
+    (["conformance", "usa", "--api-every", "often"], 2, "--api-every"),
+    (["conformance", "usa", "--seed", "x"], 2, "--seed"),
+    (["conformance", "atlantis"], 2, "atlantis"),
+]
+
+
+@pytest.mark.parametrize("argv,status,fragment", BAD_COMMAND_LINES,
+                         ids=[" ".join(a) or "(nothing)" for a, _, _ in BAD_COMMAND_LINES])
+def test_a_bad_command_line_is_one_line_and_a_status(files, argv, status, fragment, capsys, monkeypatch):
+    # a terminal: any progress bar drawn before the error would show up on stderr
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    argv = [a.format(**files) for a in argv]
+    assert main(argv) == status
+    out, err = capsys.readouterr()
+    lines = [line for line in err.split("\n") if line]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("railspec" if status == 2 else argv[-1]), err  # a spec's errors are file:...
+    assert fragment.format(**files) in lines[0]
+    assert out == ""
+
+
+def test_bad_usage_in_a_real_process_is_status_2_without_a_traceback():
+    p = run("conformance", "usa", "--games", "0")
+    assert p.returncode == 2 and "PASS" not in p.stdout
+    assert p.stderr.strip().count("\n") == 0 and "--games" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_check_takes_a_stock_name(capsys):
+    assert main(["check", "usa"]) == 0
+    assert "usa: ok — USA: 36 cities" in capsys.readouterr().out
+
+
+def test_score_reads_a_position_with_a_byte_order_mark(files, capsys):
+    assert main(["score", "usa", files["bom_position"]]) == 0
+    assert capsys.readouterr().out.splitlines()[2].split()[:2] == ["0", "7"]
+
+
+def test_score_and_verify_accept_a_renamed_spec(files, tmp_path, capsys):
+    """A spec's traces and positions stay valid under another file name: the spec hash
+    identifies it."""
+    mine = tmp_path / "my-map.rail"
+    mine.write_text((ROOT / "spec/usa.rail").read_text(encoding="utf-8"), encoding="utf-8")
+    usa = railspec.load("usa")
+    position = tmp_path / "pos.json"
+    position.write_text(json.dumps({**USA_POSITION, "variant": "my-map", "spec_hash": usa.spec_hash}))
+    assert main(["score", str(mine), str(position)]) == 0
+    assert main(["score", "usa", str(position)]) == 0
+    assert main(["verify", files["trace_custom"], "--spec", str(mine), "--engine", "reference"]) == 0
+
+
+def test_the_progress_bar_is_drawn_only_on_a_terminal(capsys, monkeypatch):
+    assert main(["simulate", "usa", "--players", "2", "--games", "5"]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["simulate", "usa", "--players", "2", "--games", "5"]) == 0
+    assert "5/5" in capsys.readouterr().err
+    assert main(["simulate", "usa", "--players", "2", "--games", "5", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_no_progress_bar_reaches_a_log():
+    p = run("conformance", "usa", "--games", "2", "--api-every", "0")
+    assert p.returncode == 0 and p.stderr == "" and "PASS" in p.stdout
+
+
+def test_help_gives_every_options_default():
+    from railspec.cli import build_parser
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in subparsers.choices.items():
+        text = " ".join(sub.format_help().split())
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"{name} {action.dest}: no help"
+            if action.option_strings:
+                assert f"(default: {action.default})" in text, f"{name} {action.option_strings[0]}"
+
+
+def test_help_exits_0(capsys):
+    assert main(["simulate", "--help"]) == 0
+    assert "(default: 1000)" in capsys.readouterr().out
