@@ -33,6 +33,12 @@ MAX_ROUTES = 1000
 MAX_TICKETS = 1000
 #: Stations per player.
 MAX_STATIONS = 5
+#: Cards a tunnel turns up: the catalogue has a payment per extra card count.
+MAX_REVEALED = 6
+#: Companies (a route's companies are a bit mask in the compiled engine) and regions (a
+#: network's regions are a 64-bit mask).
+MAX_COMPANIES = 30
+MAX_REGIONS = 64
 #: Ferry cards, goods cards, and the shares of one company.
 MAX_FERRY_CARDS = 1000
 MAX_GOODS_CARDS = 1000
@@ -88,6 +94,9 @@ LIMITS: tuple[Limit, ...] = (
           "the state holds a row per route and room for every ticket per player (USA: 36, 100, 30)"),
     Limit("stations N cost C…", f"N 1 … {MAX_STATIONS}; each C 1 … {MAX_ROUTE_LENGTH}",
           "the end of the game tries every use of a player's stations: the work grows as a power of N"),
+    Limit("tunnels reveal N", f"1 … {MAX_REVEALED}", "a tunnel's extra payment is one action per card count"),
+    Limit("company NAME …; region NAME …", f"at most {MAX_COMPANIES} companies, {MAX_REGIONS} regions",
+          "a route's companies and a network's regions are bit masks in the compiled engine"),
     Limit("ferry cards N max M", f"1 ≤ M ≤ N ≤ {_n(MAX_FERRY_CARDS)}", "the size of a pile"),
     Limit("goods cards N", f"1 … {_n(MAX_GOODS_CARDS)}", "the size of a pile"),
     Limit("company NAME shares N points P…", f"N 1 … {MAX_SHARES}; at most HIGH + 1 places",

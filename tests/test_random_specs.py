@@ -106,6 +106,14 @@ def random_spec(seed: int, ferries: bool = False, europe: bool = False, players:
     return "\n".join(lines) + "\n"
 
 
+def write_spec(tmp_path, seed: int, ferries: bool = False, europe: bool = False, players=None):
+    """A random spec written to a file and loaded (its compiled engine built, or taken from
+    the build cache)."""
+    path = tmp_path / f"random{seed}{'f' if ferries else ''}{'e' if europe else ''}.rail"
+    path.write_text(random_spec(seed, ferries, europe, players), encoding="utf-8")
+    return railspec.load(path)
+
+
 # 4: a triple route, 2-5 players; 9: eight colours, no locomotives, no ticket draws,
 # a tracks-usable rule; 30: a one-card market, shuffled returns, 2-3 players; 12: ferries;
 # 12 and 14 with tunnels, stations and long tickets (12: on ferries too; 14: shuffled
@@ -126,3 +134,46 @@ def test_random_specs_are_valid():
         for ferries, europe in ((False, False), (True, False), (False, True), (True, True)):
             railspec.compiler.check([railspec.compiler.parse(random_spec(seed, ferries, europe),
                                                              f"random{seed}.rail")], "random")
+
+
+# The specs of the test above (built once: the build cache has them), and two with more
+# seats than the stock maps: 6 players on a plain map, 2 to 8 with tunnels and stations.
+INVARIANT_SPECS = [(4, False, False, None), (9, False, False, None), (30, False, False, None),
+                   (12, True, True, None), (14, False, True, None), (5, False, False, (6, 6)),
+                   (8, False, True, (2, 8))]
+
+
+@pytest.mark.parametrize("seed,ferries,europe,players", INVARIANT_SPECS,
+                         ids=[f"{s}{'f' if f else ''}{'e' if e else ''}{'-%d..%d' % p if p else ''}"
+                              for s, f, e, p in INVARIANT_SPECS])
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_a_game_not_over_always_has_a_legal_action(tmp_path, seed, ferries, europe, players, engine):
+    """The invariant `railspec check` promises (docs/language.md, "Limits"): in a game that
+    is not over, the player to move has at least one legal action. Checked after every
+    decision of a few games per spec and player count, each engine on its own, with
+    choices drawn by a generator of the test (not the engines' documented agent)."""
+    v = write_spec(tmp_path, seed, ferries, europe, players)
+    chooser = random.Random(seed)
+    for count in range(v.ir.min_players, v.ir.max_players + 1):
+        for game_seed in range(2):
+            game = v.new_game(players=count, seed=game_seed, engine=engine)
+            decisions = 0
+            while not game.is_over:
+                legal = game.legal_actions()
+                assert legal, (f"{v.ir.key}, {count} players, seed {game_seed}: no legal action after "
+                               f"{decisions} decisions, phase {game.state()['phase']}")
+                game.apply(chooser.choice(legal))
+                decisions += 1
+            assert game.legal_actions() == []
+
+
+@pytest.mark.parametrize("seed,europe,players", [(5, False, (6, 6)), (8, True, (2, 8))])
+def test_engines_agree_with_more_seats_than_the_stock_maps(tmp_path, seed, europe, players):
+    """`players 2..8`: the generated engine sized from the spec's maximum, the reference
+    and the compiled engine agree decision by decision at every count up to 8."""
+    v = write_spec(tmp_path, seed, False, europe, players)
+    assert (v.ir.min_players, v.ir.max_players) == players
+    counts = list(range(v.ir.min_players, v.ir.max_players + 1))
+    report = conformance.run(v, range(14), lambda s: counts[s % len(counts)], api_every=10)
+    assert report.ok, "\n".join(str(p) for p in report.problems[:5])
+    assert report.games == 14

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.limits import MAX_REGIONS
 from ...errors import Span
 from .. import Mechanic, ScoreItem, Tables
 
-MAX_REGIONS = 64  # a network's regions are a 64-bit mask in the compiled engine
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.limits import MAX_COMPANIES
 from ...compiler.schema import PH_OVER, PH_TURN, Field
 from ...errors import Span
 from ...rng import shuffle_in_state
@@ -31,7 +32,6 @@ TAKE_SHARE = "take_share"
 NEUTRAL_SHARE = "neutral_share"
 PH_SHARE = "share"
 PH_NEUTRAL_SHARE = "neutral_share"
-MAX_COMPANIES = 30  # a route's companies are a bit mask in the compiled engine
 
 
 @dataclass(frozen=True)

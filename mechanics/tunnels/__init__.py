@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ast, ir
+from ...compiler.limits import MAX_REVEALED
 from ...compiler.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
 from ...errors import Span
 from .. import Mechanic, Tables
@@ -32,7 +33,6 @@ TUNNEL_PAY = "tunnel_pay"
 TUNNEL_DECLINE = "tunnel_decline"
 PH_TUNNEL = "tunnel"
 REVEALED_CARDS = 3  # the default of 'tunnels reveal N' (Europe, Gallerie)
-MAX_REVEALED = 6    # the catalogue has a payment per extra card count: keep it small
 
 
 @dataclass(frozen=True)
