@@ -47,7 +47,7 @@ class TraceError(RailspecError, ValueError):
 def record(variant, players: int, seed: int, engine: str = "compiled") -> list[dict]:
     """Play one seeded random game and return its trace records."""
     from .game import _integer
-    seed = _integer(seed, "a seed") % 2**64
+    players, seed = variant.check_players(players), _integer(seed, "a seed") % 2**64
     game = variant.new_game(players=players, seed=seed, engine=engine)
     agent = agent_for(seed)
     lines: list[dict] = [{"type": "header", "format": FORMAT, "variant": variant.key,

@@ -210,3 +210,12 @@ def test_cli_verify_of_a_malformed_trace_names_the_file_and_line(golden_text, tm
     assert main(["verify", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"railspec: {out}: line 1:") and len(err.splitlines()) == 1
+
+
+def test_record_writes_plain_integers_whatever_it_is_given(usa):
+    import numpy as np
+    lines = trace.record(usa, np.int64(2), np.int64(-1), engine="reference")
+    assert type(lines[0]["players"]) is int and lines[0]["seed"] == 2**64 - 1
+    assert trace.loads(trace.dumps(lines)) == lines
+    with pytest.raises(railspec.ArgumentTypeError):
+        trace.record(usa, 2, 7.5)
