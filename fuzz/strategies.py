@@ -85,7 +85,11 @@ def _walk(draw, value, descend: int):
     ``descend``: the odds, out of 8, of going one level further at each step."""
     parent, key = None, None
     node = value
-    while isinstance(node, (dict, list)) and node and draw(st.integers(0, 7)) < descend:
+    # the whole document is replaced one time in sixteen only: most changes are inside it
+    first = True
+    while isinstance(node, (dict, list)) and node and (draw(st.integers(0, 15)) != 0 if first
+                                                       else draw(st.integers(0, 7)) < descend):
+        first = False
         if isinstance(node, dict):
             k = draw(st.sampled_from(sorted(node, key=str)))
         else:
@@ -177,7 +181,7 @@ def write_json(draw, value, compact_only: bool = False) -> str:
     indent = None if compact_only else draw(st.sampled_from([None, None, 1]))
     ascii_ = draw(st.booleans())
     text = json.dumps(value, indent=indent, ensure_ascii=ascii_, separators=(",", ":") if indent is None else None)
-    for marker, depth in ((DEEP, None), (HUGE, None)):
+    for marker in (DEEP, HUGE):
         quoted = json.dumps(marker, ensure_ascii=ascii_)
         if quoted in text:
             if marker == DEEP:
@@ -247,12 +251,85 @@ def json_document_cases(draw, fmt: str, pool) -> Case:
     return Case(fmt, draw(random_json_text()), variant, "random")
 
 
+def _state_move(draw, state: dict, variant: str) -> str:
+    """One change to a state that keeps every card, ticket and train accounted for (so the
+    validator's conservation checks pass and its other checks, or the engines, have to
+    deal with it): a card moved between the deck, the discards, the market and a hand; a
+    ticket moved between the deck, an offer and a player; a route given to a player with
+    its trains and points; a counter (turn, final turns, passes, current player) set to
+    another value in its range."""
+    players = state["players"]
+    op = draw(st.sampled_from(["card", "ticket", "route", "counter", "counter"]))
+    if op == "card":
+        p = draw(st.integers(0, players - 1))
+        hand = state["hands"][p]
+        source = draw(st.sampled_from(["deck", "discard", "faceup", "hand"]))
+        if source == "deck" and state["deck"]:
+            card = state["deck"].pop(draw(st.integers(0, len(state["deck"]) - 1)))
+        elif source == "discard" and any(state["discard"]):
+            card = draw(st.sampled_from([c for c, n in enumerate(state["discard"]) if n]))
+            state["discard"][card] -= 1
+        elif source == "faceup" and any(c >= 0 for c in state["faceup"]):
+            slot = draw(st.sampled_from([i for i, c in enumerate(state["faceup"]) if c >= 0]))
+            card, state["faceup"][slot] = state["faceup"][slot], -1
+        elif any(hand):
+            card = draw(st.sampled_from([c for c, n in enumerate(hand) if n]))
+            hand[card] -= 1
+            target = draw(st.sampled_from(["deck", "discard"]))
+            if target == "deck":
+                state["deck"].append(card)
+            else:
+                state["discard"][card] += 1
+            return f"card {card} from player {p}'s hand to the {target}"
+        else:
+            return "no card to move"
+        hand[card] += 1
+        return f"card {card} from the {source} to player {p}"
+    if op == "ticket":
+        pools = [k for k in ("ticket_deck", "offer") if state.get(k)] + \
+                [f"tickets{p}" for p in range(players) if state["tickets"][p]]
+        if not pools:
+            return "no ticket to move"
+        source = draw(st.sampled_from(pools))
+        rows = state["tickets"][int(source[7:])] if source.startswith("tickets") else state[source]
+        ticket = rows.pop(draw(st.integers(0, len(rows) - 1)))
+        target = draw(st.sampled_from(["ticket_deck", "offer", *[f"tickets{p}" for p in range(players)]]))
+        (state["tickets"][int(target[7:])] if target.startswith("tickets") else state[target]).append(ticket)
+        return f"ticket {ticket} from {source} to {target}"
+    if op == "route":
+        v = corpus.variant(variant)
+        route = v.ir.routes[draw(st.integers(0, len(v.ir.routes) - 1))]
+        p = draw(st.integers(-1, players - 1))
+        old = state["owner"][route.id]
+        points = v.ir.route_points[route.length]
+        if old >= 0:
+            state["trains"][old] += route.length
+            state["route_score"][old] -= points
+        if p >= 0:
+            state["trains"][p] -= route.length
+            state["route_score"][p] += points
+        state["owner"][route.id] = p
+        return f"route {route.name} to player {p}"
+    field = draw(st.sampled_from(["turn", "final_turns", "passes", "current", "offer_keep", "decisions"]))
+    state[field] = draw(st.integers(-1, players + 1))
+    return f"{field} = {state[field]}"
+
+
+@st.composite
+def state_cases(draw) -> Case:
+    """A state case: as :func:`json_document_cases`, plus (a quarter of the cases) states
+    changed in ways that keep every card, ticket and train accounted for."""
+    if draw(st.integers(0, 3)) != 0:
+        return draw(json_document_cases("state", corpus.states))
+    variant = draw(st.sampled_from(corpus.VARIANTS))
+    docs = corpus.states(variant)
+    state = copy.deepcopy(docs[draw(st.integers(0, len(docs) - 1))])
+    hows = [_state_move(draw, state, variant) for _ in range(draw(st.integers(1, 4)))]
+    return Case("state", write_json(draw, state), variant, "move " + "; ".join(hows))
+
+
 def position_cases() -> st.SearchStrategy:
     return json_document_cases("position", corpus.positions)
-
-
-def state_cases() -> st.SearchStrategy:
-    return json_document_cases("state", corpus.states)
 
 
 # --- traces ---------------------------------------------------------------------------
