@@ -293,11 +293,7 @@ class Variant:
     def game_from_json(self, text: str, engine: str = "compiled") -> Game:
         """A game from :meth:`Game.to_json` text."""
         _engine_name(engine)
-        try:
-            state = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as err:
-            raise state_format.StateError(f"not a railspec state: {err}") from None
-        return self.game_from_state(state, engine)
+        return self.game_from_state(state_format.loads(text), engine)
 
     def playout(self, games: int = 1000, players: int = 4, seed: int = 1, engine: str = "compiled") -> dict:
         """Random games run wholly inside the engine (the compiled one without the GIL).

@@ -227,3 +227,10 @@ def test_a_finished_game_fills_nothing(usa, engine):
 
 def test_the_errors_are_exported():
     assert railspec.ArgumentError is ArgumentError and railspec.ArgumentTypeError is ArgumentTypeError
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"rng": ' + "9" * 5000 + "}", '{"rng": NaN}', "{", 5, None])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_unreadable_state_text_is_a_state_error(usa, engine, text):
+    with pytest.raises(railspec.StateError):
+        usa.game_from_json(text, engine=engine)
