@@ -438,7 +438,7 @@ class _Builder:
                 else:
                     kind, shape = "counts", seats + (cats.count,)
                     how = f"a count per card id 0..{cats.count - 1}, over the copies of that card" if field.pile == schema.CARD_IDS \
-                        else f"a count per id over {cats.labels}"
+                        else f"a multi-hot (a count per id) over {cats.labels}"
             sl = self._add(name, shape, f"{doc}: {where}{how}", field, private)
             return _CategoricalPart(sl, field.name, cats, kind, entries, per_player, take_own)
         number = self._number(field)

@@ -251,3 +251,14 @@ def test_open_counters_stay_below_one():
         seen.append(float(enc.spec.view(out, "decisions")[0]))
         assert 0.0 <= out.max() <= 1.0 and seen[-1] < 1.0
     assert seen == sorted(seen) and seen[0] == 0.0 and seen[-1] > 0.99
+
+
+def test_docs_show_the_usa_layout():
+    """docs/rl.md's table of USA's layout is the one observation_spec makes."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    start = text.index("<!-- usa observation layout:")
+    start = text.index("\n", start) + 1
+    written = text[start:text.index("<!-- end of usa observation layout -->")]
+    assert written == tensor.observation_spec(railspec.load("usa")).markdown(), \
+        "docs/rl.md's USA layout differs from observation_spec(usa).markdown(): paste the new table"
