@@ -27,7 +27,19 @@ from .errors import RailspecError
 
 
 class PositionError(RailspecError):
-    """A position file that does not describe a board of its variant."""
+    """A position file that does not describe a board of its variant. The message is one
+    line of at most :data:`MAX_MESSAGE` characters, whatever the file held (a name or a
+    value of megabytes is cut in the middle)."""
+
+    def __init__(self, message: str):
+        message = " ".join(str(message).split("\n"))
+        if len(message) > MAX_MESSAGE:
+            message = message[:MAX_MESSAGE - 60] + " … " + message[-57:]
+        super().__init__(message)
+
+
+#: The longest message a PositionError carries.
+MAX_MESSAGE = 400
 
 
 #: The keys of a seat that the core reads, and ``name`` (a label, ignored).

@@ -176,3 +176,11 @@ def test_another_variant_is_refused_with_what_to_do(usa):
     message = refused(usa, {"variant": "europe", "players": [E, E]}, "'europe'", "USA")
     assert "spec_hash" in message
     refused(usa, {"variant": 5, "players": [E, E]}, "'variant'")
+
+
+def test_a_mechanics_message_about_a_huge_value_is_cut_to_one_short_line():
+    pennsylvania = next(v for v in VARIANTS if v.key == "pennsylvania")
+    message = refused(pennsylvania, {"players": [{"shares": {"Pennsylvania Railroad": [[1] * 100_000]}}, E]},
+                      "player 0", "Pennsylvania Railroad")
+    assert len(message) <= position.MAX_MESSAGE
+    assert len(str(PositionError("a\nb"))) == 3 and "\n" not in str(PositionError("a\nb"))
