@@ -313,8 +313,18 @@ def _output_path(text: str) -> str:
     return text
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Each option's default after its help; an option without a value by default says in
+    words what happens then."""
+
+    def _get_help_string(self, action):
+        if action.default is None or "(default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    formatter = argparse.ArgumentDefaultsHelpFormatter
+    formatter = _Help
     parser = _Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
                      formatter_class=formatter)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -329,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=formatter)
     p.add_argument("target", help=variant_help)
     p.add_argument("--emit-only", action="store_true", help="write the generated .pyx and stop")
-    p.add_argument("--out", type=_output_path, help="where --emit-only writes (NAME.pyx when not given)")
+    p.add_argument("--out", type=_output_path, help="where --emit-only writes (default: NAME.pyx in this folder)")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("simulate", help="play random games and summarize them", formatter_class=formatter)
@@ -359,17 +369,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="replay a trace and report the first divergence", formatter_class=formatter)
     p.add_argument("file", help="the trace file (JSON Lines)")
     p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
-    p.add_argument("--spec", help="the variant (stock name or .rail file) when the trace's is not a stock one; "
-                                  "the trace is checked against its spec hash (the trace's stock variant when "
-                                  "not given)")
+    p.add_argument("--spec", help="the variant (stock name or .rail file) to replay the trace in, needed when "
+                                  "the trace's is not a stock one; its spec hash must be the trace's "
+                                  "(default: the stock variant the trace names)")
     p.set_defaults(run=cmd_verify)
 
     p = sub.add_parser("perft", help="check an engine against a perft file (counts of action sequences)",
                        formatter_class=formatter)
     p.add_argument("file", help="the perft file (JSON Lines)")
     p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
-    p.add_argument("--spec", help="the variant (stock name or .rail file) when the file's is not a stock one "
-                                  "(the file's stock variant when not given)")
+    p.add_argument("--spec", help="the variant (stock name or .rail file), needed when the file's is not a "
+                                  "stock one (default: the stock variant the file names)")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games",

@@ -293,7 +293,9 @@ def test_help_gives_every_options_default():
                 continue
             assert action.help, f"{name} {action.dest}: no help"
             if action.option_strings:
-                assert f"(default: {action.default})" in text, f"{name} {action.option_strings[0]}"
+                default = "(default:" if action.default is None else f"(default: {action.default})"
+                assert default in text, f"{name} {action.option_strings[0]}"
+        assert "(default: None)" not in text, name
 
 
 def test_help_exits_0(capsys):
