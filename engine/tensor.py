@@ -49,6 +49,8 @@ from .errors import RailspecError
 
 #: Lists of ids at most this long are written slot by slot; longer ones as a multi-hot.
 SLOT_LIMIT = 8
+#: Rows of categories at least this long are written with numpy (see _CategoricalPart).
+DIRECT_ROW = 16
 #: A bound above this is a counter without a real bound (turns, decisions) ...
 OPEN_BOUND = 1_000_000
 #: ... and is written as n / (n + OPEN_SCALE) instead (a half at OPEN_SCALE).
@@ -206,8 +208,9 @@ class _Number:
 class _Part:
     slice: Slice
 
-    def emit(self, state: dict, player: int, players: int, idx: list, val: list) -> None:
-        """Append the positions this part sets to ``idx`` and their values to ``val``."""
+    def emit(self, state: dict, player: int, players: int, idx: list, val: list, out: np.ndarray) -> None:
+        """Append the positions this part sets to ``idx`` and their values to ``val`` (or
+        write them into ``out`` directly)."""
         raise NotImplementedError
 
 
@@ -227,6 +230,13 @@ class _CategoricalPart(_Part):
         self.block = entries * cats.count if shape_kind in ("scalar", "row", "slots") else cats.count
         self.phases = isinstance(cats, _Phases)
         self.offsets = [sl.start + r * cats.count for r in range(entries)]
+        # a long row (a route's owner, a city's station) is written with numpy, straight
+        # into the output: cheaper than a Python position per entry
+        self.direct = shape_kind == "row" and not per_player and entries >= DIRECT_ROW
+        if self.direct:
+            self.offsets_np = np.asarray(self.offsets, dtype=np.intp)
+            self.entries = entries
+            self._np_tables: dict = {}
 
     def _one(self, value, table, base: int, idx: list, val: list) -> None:
         if self.phases:
@@ -262,11 +272,23 @@ class _CategoricalPart(_Part):
             idx.extend(map(operator.add, offsets, cats))
             val.extend([1.0] * len(cats))
 
-    def emit(self, state, player, players, idx, val):
+    def emit(self, state, player, players, idx, val, out):
         value = state[self.key]
         if self.take_own:
             value = value[player]
         table = None if self.phases else self.cats.table(player, players)
+        if self.direct:
+            key = (player, players)
+            lookup = self._np_tables.get(key)
+            if lookup is None:
+                lookup = self._np_tables[key] = np.asarray(table, dtype=np.intp)
+            cats = lookup[np.fromiter(value, dtype=np.intp, count=self.entries) + 1]
+            if lookup[0] < 0:  # -1 is an empty entry here: nothing written for it
+                keep = cats >= 0
+                out[self.offsets_np[keep] + cats[keep]] = 1.0
+            else:
+                out[self.offsets_np + cats] = 1.0
+            return
         start = self.slice.start
         if self.per_player:
             block = self.block
@@ -308,7 +330,7 @@ class _NumberPart(_Part):
             return [sum(value)]
         return value if self.row else [value]
 
-    def emit(self, state, player, players, idx, val):
+    def emit(self, state, player, players, idx, val, out):
         values = self._values(state, player, players)
         start, number = self.slice.start, self.number
         if not number.flag:
@@ -348,9 +370,9 @@ class _DeciderPart(_Part):
         self.inner = inner
         self.slice = inner.slice
 
-    def emit(self, state, player, players, idx, val):
+    def emit(self, state, player, players, idx, val, out):
         if state["current"] == player and state["phase"] not in (schema.PH_OVER, schema.PH_SETUP_KEEP):
-            self.inner.emit(state, player, players, idx, val)
+            self.inner.emit(state, player, players, idx, val, out)
 
 
 # --- the layout ---------------------------------------------------------------------------
@@ -504,6 +526,60 @@ def observation_spec(variant) -> ObservationSpec:
     return ObservationSpec(variant.key, tuple(p.slice for p in b.parts), b.seats)
 
 
+def layout_plan(variant) -> list[dict]:
+    """The layout as plain data, a dict per slice in order: what a generated fill (the
+    compiled engine's, reading its C struct, whose fields carry the schema's names, a
+    list's length in ``<field>_n``) needs to write the same vector as :class:`ObservationEncoder`.
+
+    Keys: ``slice``, ``field`` (the state field read), ``start``, ``length``;
+    ``source``: ``value`` (the field itself), ``own`` (the observer's row of a per-player
+    field), ``decider`` (written only when the observer decides: ``current == player`` and
+    the phase neither ``over`` nor ``setup_keep``), ``summary`` (``len`` or ``sum`` of the
+    field, ``summary_of``); ``per_player`` (a block per seat, the observer's first, then the
+    seats after it; ``block`` floats each); ``shape`` (``scalar``, ``row``, ``slots``,
+    ``counts``, ``length``); ``encoding``: ``number`` (value × ``scale``, a float or a list
+    per entry), ``saturating`` (n / (n + ``open_scale``)), ``flagged`` (two floats: 1 when
+    the value is -1, else value × ``scale`` in the second), ``phase`` (one-hot of the phase
+    id), ``seat`` (category ``(v - player) mod players`` for a seat, ``seats + v - players``
+    for the owners beyond them, ``seats + extras`` for -1 when ``none``), ``id`` (category
+    ``v``; -1 is ``ids`` when ``none``, else nothing is written), with ``categories`` per
+    entry and, for ``counts`` of cards, ``weights`` (what one card adds)."""
+    plan = []
+    for part in _layout(variant).parts:
+        decider = isinstance(part, _DeciderPart)
+        inner = part.inner if decider else part
+        sl = inner.slice
+        entry = {"slice": sl.name, "field": inner.key, "start": sl.start, "length": sl.length,
+                 "per_player": inner.per_player, "shape": inner.kind}
+        if decider:
+            entry["source"] = "decider"
+        elif getattr(inner, "summary", None):
+            entry["source"], entry["summary_of"] = "summary", inner.summary
+        else:
+            entry["source"] = "own" if inner.take_own else "value"
+        if isinstance(inner, _CategoricalPart):
+            cats = inner.cats
+            entry["categories"] = cats.count
+            entry["block"] = inner.block
+            if isinstance(cats, _Phases):
+                entry["encoding"] = "phase"
+            elif isinstance(cats, _Seats):
+                entry.update(encoding="seat", seats=cats.seats, extras=cats.extras, none=cats.none)
+            else:
+                entry.update(encoding="id", ids=cats.ids, none=cats.none)
+                if cats.weights is not None:
+                    entry["weights"] = list(cats.weights)
+        else:
+            number = inner.number
+            entry["block"] = sl.length // sl.shape[0] if inner.per_player else sl.length
+            if number.saturating:
+                entry.update(encoding="saturating", open_scale=OPEN_SCALE)
+            else:
+                entry.update(encoding="flagged" if number.flag else "number", scale=number.scale)
+        plan.append(entry)
+    return plan
+
+
 class ObservationEncoder:
     """Fills observation vectors of one variant. Keep one and reuse it (and its output
     buffers) in a loop: ``encoder.encode(game, player, out)``."""
@@ -544,7 +620,7 @@ class ObservationEncoder:
         idx: list = []
         val: list = []
         for part in self._layout.parts:
-            part.emit(state, player, players, idx, val)
+            part.emit(state, player, players, idx, val, out)
         out[idx] = val
         return out
 

@@ -262,3 +262,77 @@ def test_docs_show_the_usa_layout():
     written = text[start:text.index("<!-- end of usa observation layout -->")]
     assert written == tensor.observation_spec(railspec.load("usa")).markdown(), \
         "docs/rl.md's USA layout differs from observation_spec(usa).markdown(): paste the new table"
+
+
+def _fill_from_plan(plan, phases, state, player):
+    """A second, plain reading of layout_plan(): what a generated fill must compute."""
+    players = state["players"]
+    out = np.zeros(plan[-1]["start"] + plan[-1]["length"], dtype=np.float64)
+    deciding = state["current"] == player and state["phase"] not in ("over", "setup_keep")
+    for e in plan:
+        value = state[e["field"]]
+        if e["source"] == "decider" and not deciding:
+            continue
+        if e["source"] == "own":
+            value = value[player]
+        rows = [value[(player + rel) % players] for rel in range(players)] if e["per_player"] else [value]
+        for rel, v in enumerate(rows):
+            base = e["start"] + rel * e["block"]
+            if e["source"] == "summary":
+                v = len(v) if e["summary_of"] == "len" else sum(v)
+            if e["shape"] == "length":
+                v = len(v)
+            enc = e["encoding"]
+            if enc in ("number", "saturating", "flagged"):
+                entries = v if e["shape"] == "row" else [v]
+                for i, x in enumerate(entries):
+                    if enc == "saturating":
+                        out[base + i] = x / (x + e["open_scale"])
+                    elif enc == "flagged":
+                        out[base + 2 * i] = 1.0 if x < 0 else 0.0
+                        out[base + 2 * i + 1] = 0.0 if x < 0 else x * e["scale"]
+                    else:
+                        scale = e["scale"][i] if isinstance(e["scale"], list) else e["scale"]
+                        out[base + i] = x * scale
+                continue
+
+            def category(x):
+                if enc == "phase":
+                    return phases.index(x)
+                if enc == "seat":
+                    if x < 0:
+                        return e["seats"] + e["extras"] if e["none"] else None
+                    return (x - player) % players if x < players else e["seats"] + x - players
+                if x < 0:
+                    return e["ids"] if e["none"] else None
+                return x
+            if e["shape"] == "scalar":
+                c = category(v)
+                if c is not None:
+                    out[base + c] = 1.0
+            elif e["shape"] in ("row", "slots"):
+                for i, x in enumerate(v):
+                    c = category(x)
+                    if c is not None:
+                        out[base + i * e["categories"] + c] = 1.0
+            else:  # counts
+                for x in v:
+                    c = category(x)
+                    if c is not None:
+                        out[base + c] += e["weights"][c] if "weights" in e else 1.0
+    return out
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_layout_plan_is_the_encoder(v):
+    """layout_plan() says everything a generated fill needs: read plainly, it gives the
+    encoder's vector at every position."""
+    plan = tensor.layout_plan(v)
+    spec = tensor.observation_spec(v)
+    assert [(e["slice"], e["start"], e["length"]) for e in plan] == [(s.name, s.start, s.length) for s in spec]
+    enc = tensor.ObservationEncoder(v)
+    for g in _positions(v, games=1, every=11):
+        state = g.state()
+        for p in range(g.players):
+            np.testing.assert_allclose(_fill_from_plan(plan, v.assembly.phases, state, p), enc.fill(state, p),
+                                       rtol=1e-6, atol=1e-7)
