@@ -133,9 +133,7 @@ class Game:
             try:
                 return self._e.legal_actions_into(buffer)
             except (TypeError, ValueError, BufferError):
-                # the compiled engine refused it before writing: say why as the reference does
-                _int_buffer(buffer, len(self._e.legal_actions()))
-                raise
+                pass  # refused before writing anything: the checks below say why, as for the reference
         legal = self._e.legal_actions()
         ints = _int_buffer(buffer, len(legal))
         if legal:
