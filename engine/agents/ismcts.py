@@ -25,6 +25,7 @@ from array import array
 from ..determinize import resample_game
 from ..rng import SplitMix64
 from .board import UNREACHABLE, board_of
+from .catalogue import catalogue_of
 
 #: Salts the agent's seed (the worlds it draws and its tree walks share its generator).
 ISMCTS_SALT = 0x94D049BB133111EB
@@ -85,6 +86,26 @@ def estimated_rewards(game) -> list[float]:
     return game_rewards([round(v) for v in estimates], winners)
 
 
+def candidates(variant, legal: list[int]) -> list[int]:
+    """The actions the search considers: every legal one, except that of the ways to pay
+    for one route only the one spending the fewest locomotives (then ferry cards, then
+    the lowest id) is kept. Payments differ only in which cards stay in hand, and a tree
+    that split on them would spend its iterations telling them apart."""
+    cat = catalogue_of(variant)
+    kind, route, locomotives, ferry = cat.kind, cat.route, cat.locomotives, cat.ferry_cards
+    out: list[int] = []
+    best: dict[int, int] = {}
+    for a in legal:
+        if kind[a] != "claim":
+            out.append(a)
+            continue
+        r = route[a]
+        held = best.get(r)
+        if held is None or (locomotives[a], ferry[a]) < (locomotives[held], ferry[held]):
+            best[r] = a
+    return sorted(out + list(best.values())) if best else out
+
+
 class IsmctsAgent:
     """ISMCTS with ``iterations`` worlds per decision and UCB1 constant ``exploration``.
 
@@ -114,7 +135,7 @@ class IsmctsAgent:
 
     def act(self, game) -> int:
         """The root action most visited after ``iterations`` determinized searches."""
-        legal = game.legal_actions()
+        legal = candidates(game.variant.ir, game.legal_actions())
         if len(legal) == 1:
             return legal[0]
         me = game.current_player
@@ -144,7 +165,7 @@ class IsmctsAgent:
         rng = self.rng
         c = self.exploration
         while not world.is_over:
-            legal = world.legal_actions()
+            legal = candidates(world.variant.ir, world.legal_actions())
             children = node.children
             untried = []
             for a in legal:
