@@ -12,8 +12,8 @@ decisions.
 """
 from __future__ import annotations
 
-from .errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning, RailspecError, Span, SpecCheckError, SpecError,
-                     SpecSyntaxError, UnsupportedMechanicError)
+from .errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning, RailspecError,
+                     Span, SpecCheckError, SpecError, SpecSyntaxError, UnsupportedMechanicError)
 from .game import Game, Variant, load
 from .position import PositionError
 from .state_format import StateError
@@ -31,6 +31,6 @@ def score(variant: Variant | str, position: dict) -> list[dict]:
 
 
 __all__ = ["load", "score", "Game", "Variant", "RailspecError", "SpecError", "SpecSyntaxError",
-           "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "ArgumentError", "ArgumentTypeError", "PositionError", "StateError",
-           "ProvisionalSpecWarning",
+           "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "ArgumentError", "ArgumentTypeError",
+           "PositionError", "StateError", "ProvisionalSpecWarning",
            "Span", "__version__"]

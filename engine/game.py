@@ -20,8 +20,7 @@ from pathlib import Path
 from . import reference, state_format
 from .compiler import ir
 from .compiler.assembly import assemble, refuse_unimplemented
-from .errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning,
-                     RailspecError)
+from .errors import ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning, RailspecError
 from .scoring import rows_of_playout, winners as _winners
 
 ENGINES = ("compiled", "reference")

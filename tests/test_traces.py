@@ -135,7 +135,7 @@ def _odd_spec(tmp_path: Path) -> Path:
         f"route {cities[2]} - Boise 2 blue", "route Boise - Reno 1 gray", f"route Reno - {cities[0]} 4 gray",
         f"ticket {cities[0]} - {cities[2]} 5", f"ticket {cities[1]} - Reno 6", f"ticket Boise - {cities[0]} 4",
         f"ticket {cities[2]} - Reno 5", f"ticket {cities[0]} - Boise 7", f"ticket {cities[1]} - Boise 3",
-        f"ticket {cities[2]} - {cities[0]} 6", f"ticket Reno - Boise 2", ""])
+        f"ticket {cities[2]} - {cities[0]} 6", "ticket Reno - Boise 2", ""])
     path = tmp_path / "odd.rail"
     path.write_text(text, encoding="utf-8")
     return path
