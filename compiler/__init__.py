@@ -92,9 +92,10 @@ def _read_text(path: Path) -> str:
 
 
 def _present(path: Path) -> bool:
-    """Whether something (a file, a folder, a pipe, a dangling link) has this name."""
+    """Whether something other than a folder (a file, a pipe, a dangling link) has this
+    name: a folder named like a stock variant does not hide it."""
     try:
-        return path.exists() or path.is_symlink()
+        return (path.exists() and not path.is_dir()) or path.is_symlink()
     except (OSError, ValueError):
         return False
 
@@ -136,8 +137,8 @@ def resolve(path: str | Path) -> list[ast.SpecFile]:
         elif _present(candidate) and not target.endswith(".rail"):
             raise _located(spec, ext, f"extends {shown(target)!r} is not a spec: a spec file's name ends in "
                                       f".rail (and a stock variant is named without it)")
-        elif _present(candidate):
-            current = candidate
+        elif _present(candidate) or target.endswith(".rail") and candidate.is_dir():
+            current = candidate  # read_spec names what is wrong with it (a folder, a pipe …)
         else:
             raise _located(spec, ext, f"extends {shown(target)!r}: no stock variant or file of that name")
     return chain

@@ -236,3 +236,18 @@ def test_a_number_with_too_many_digits_is_a_located_error(tmp_path, digits):
     assert first == (f"{path}:3:8: a number of {digits} digits is more than any count or points value "
                      f"may be (docs/language.md, \"Limits\")")
     assert re.fullmatch(r" {4}" + " " * 7 + r"\^~{%d}" % (digits - 1), caret)
+
+
+def test_a_folder_named_like_a_stock_variant_does_not_hide_it(tmp_path):
+    (tmp_path / "usa").mkdir()
+    child = write(tmp_path / "child.rail", 'extends "usa"\nvariant "USA, again"\n')
+    assert check_file(child).name == "USA, again"
+
+
+def test_extends_a_folder_named_rail_names_what_it_is(tmp_path):
+    (tmp_path / "maps.rail").mkdir()
+    child = write(tmp_path / "child.rail", 'extends "maps.rail"\nvariant "Child"\n')
+    err = check_within(child)
+    assert isinstance(err, SpecCheckError)
+    assert err.format().startswith(f"{child}:1:1: extends 'maps.rail': not a regular file (a folder)"), err.format()
+
