@@ -12,9 +12,11 @@ from) and ``reward`` (``"score"``, the default: each player's final score; or ``
 
 - **Chance is sampled.** The game type is ``SAMPLED_STOCHASTIC``: there are no chance
   nodes. The shuffles, blind draws and tunnel reveals happen inside the engine, from the
-  game's own generator, when a player's action calls for them. Initial state ``k`` of a
-  game object is dealt from a seed drawn from ``seed`` (so a seed gives the same sequence
-  of games), and a clone carries the generator with it, so a clone replays the same draws.
+  game's own generator, when a player's action calls for them. A state from
+  ``new_initial_state()`` deals its game when first used, from the next seed drawn from
+  the game's ``seed``: the same program gives the same games. Clones spend no seed (they
+  carry the engine and its generator, and replay the same draws); OpenSpiel's own shape
+  queries (``observation_tensor_shape()``) observe a new initial state, and do.
 - **Imperfect information, general sum, terminal rewards.** Rewards come only at the end
   (``returns()``); they are zero before.
 - **Information state = observation.** Both are what the player sees now (the state
