@@ -8,6 +8,9 @@
     railspec verify FILE [--engine compiled|reference|both] [--spec VARIANT]
     railspec conformance VARIANT --games N
     railspec perft FILE [--engine compiled|reference|both] [--spec VARIANT]
+    railspec simulate VARIANT --agents one-step,route-focus,… [--workers N]
+    railspec balance VARIANT --players N --games N --agents … --out DIR [--workers N | --ray ADDRESS]
+    railspec render VARIANT [--state FILE] --out map.svg
 
 Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input (one line
 on stderr, never a traceback). The progress bars are drawn only on a terminal.
@@ -140,6 +143,9 @@ def summarize(v, result: dict, players: int) -> str:
 def cmd_simulate(args) -> int:
     v = _load(args.variant)
     players, games = v.check_players(args.players), args.games
+    if args.agents:
+        from .cli_play import cmd_simulate_agents
+        return cmd_simulate_agents(args, v)
     if args.engine == "compiled":
         v.module()  # build or fetch the engine before the clock starts
     chunk = max(1, min(250, games // 40 or 1))
@@ -324,6 +330,7 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import cli_play
     formatter = _Help
     parser = _Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
                      formatter_class=formatter)
@@ -350,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none anyway when stderr is not a terminal)")
+    cli_play.add_simulate_options(p)
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("score", help="score a described position (JSON)", formatter_class=formatter)
@@ -392,6 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none anyway when stderr is not a terminal)")
     p.set_defaults(run=cmd_conformance)
+    cli_play.add_commands(sub, formatter)
     return parser
 
 

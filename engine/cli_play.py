@@ -5,11 +5,12 @@
     railspec render NAME [--state FILE] --out map.svg
 
 Kept apart from :mod:`railspec.cli` because they play through the agents and write the
-report; ``cli`` registers them with :func:`add_commands`.
+report; ``cli`` registers them with :func:`add_commands` and :func:`add_simulate_options`.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -27,30 +28,26 @@ def agent_list(text: str) -> tuple[str, ...]:
     return names
 
 
-def positive(text: str) -> int:
-    """A whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def output_folder(text: str) -> str:
+    """An argparse type: a folder that exists and can be written, or can be made."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: permission denied")
+    return text
 
 
-def _bar(total: int, desc: str, quiet: bool):
-    """A progress bar with games/s and an ETA, on a terminal only."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
-
-
-def _campaign(args, variant_name: str, agents: tuple[str, ...]):
+def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]):
     from . import balance
     plan = balance.CampaignPlan(variant=variant_name, players=args.players, games=args.games, agents=agents,
                                 seed=args.seed)
-    bar = _bar(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
+    balance.check_plan(plan, variant)  # before the bar: no frame precedes an error
+    from .cli import _progress
+    bar = _progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
     start = time.perf_counter()
     try:
         records = balance.run_campaign(plan, workers=args.workers, ray_address=getattr(args, "ray", None),
@@ -81,7 +78,7 @@ def agent_summary(records: list[dict]) -> list[str]:
 
 def cmd_simulate_agents(args, variant) -> int:
     """``simulate --agents``: games of the named agents, summarized per agent."""
-    plan, records, seconds = _campaign(args, _source(variant, args.variant), args.agents)
+    plan, records, seconds = _campaign(args, variant, _source(variant, args.variant), args.agents)
     print(f"{variant.name}: {len(records)} games of {args.players} players, agents {', '.join(args.agents)}")
     print("\n".join(agent_summary(records)))
     print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s)")
@@ -97,20 +94,14 @@ def _source(variant, given: str) -> str:
 
 def cmd_balance(args) -> int:
     """``balance``: play the campaign and write the report folder."""
+    from .balance import DEFAULT_AGENTS
     from .cli import _load
     variant = _load(args.variant)
-    try:
-        from . import report
-        report._need()
-    except ImportError as err:
-        print(f"railspec: {err}", file=sys.stderr)
-        return 2
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        print(f"railspec: --out {out} exists and is not a folder", file=sys.stderr)
-        return 2
-    plan, records, seconds = _campaign(args, _source(variant, args.variant), args.agents)
-    written = report.write_report(variant, records, out, plan, seconds)
+    from . import report
+    report.require_extra()  # before any game: the report needs pandas and matplotlib
+    plan, records, seconds = _campaign(args, variant, _source(variant, args.variant),
+                                       args.agents or DEFAULT_AGENTS)
+    written = report.write_report(variant, records, Path(args.out), plan, seconds)
     print("\n".join(agent_summary(records)))
     print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s); wrote "
           + ", ".join(str(p) for p in written))
@@ -118,61 +109,61 @@ def cmd_balance(args) -> int:
 
 
 def cmd_render(args) -> int:
-    """``render``: the map (and a game's claims) as SVG."""
-    from .cli import _load
+    """``render``: the map (and a game's claims and stations) as SVG."""
+    from .cli import _load, _read_text
     from .render import render_svg
     variant = _load(args.variant)
     state = None
     if args.state:
-        try:
-            game = variant.game_from_json(Path(args.state).read_text(encoding="utf-8"))
-        except OSError as err:
-            print(f"railspec: cannot read state {args.state}: {err.strerror}", file=sys.stderr)
-            return 2
-        state = game.state()
+        state = variant.game_from_json(_read_text(args.state, "state")).state()
     svg = render_svg(variant.ir, state)
     if args.out == "-":
         sys.stdout.write(svg)
-        return 0
-    try:
+    else:
         Path(args.out).write_text(svg, encoding="utf-8")
-    except OSError as err:
-        print(f"railspec: cannot write {args.out}: {err.strerror}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.out}")
+        print(f"wrote {args.out}")
     return 0
 
 
-def add_commands(sub, defaults_formatter=argparse.ArgumentDefaultsHelpFormatter) -> None:
+def add_commands(sub, formatter) -> None:
     """Register ``balance`` and ``render`` with the command line's subparsers."""
     from .balance import DEFAULT_AGENTS
+    from .cli import _integer, _output_path, _whole
+    variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
     p = sub.add_parser("balance", help="play a campaign of agents and write the balance report",
-                       formatter_class=defaults_formatter)
-    p.add_argument("variant", help="a stock variant name or a .rail file")
-    p.add_argument("--players", type=positive, default=4, help="players per game")
-    p.add_argument("--games", type=positive, default=1000, help="games to play")
-    p.add_argument("--agents", type=agent_list, default=DEFAULT_AGENTS,
-                   help="comma-separated agents, rotated through the seats game by game")
-    p.add_argument("--seed", type=int, default=1, help="the campaign seed: same seed, same games")
-    p.add_argument("--out", default="report", help="the report folder")
-    p.add_argument("--workers", type=positive, default=None, help="processes (default: every core)")
+                       formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--players", type=_whole(1), default=4, help="players per game")
+    p.add_argument("--games", type=_whole(1), default=1000, help="games to play")
+    p.add_argument("--agents", type=agent_list, default=None,
+                   help="comma-separated agents, rotated through the seats game by game (default: the four "
+                        f"playing styles, {', '.join(DEFAULT_AGENTS)})")
+    p.add_argument("--seed", type=_integer, default=1, help="the campaign seed: same seed, same games")
+    p.add_argument("--out", type=output_folder, default="report", help="the report folder")
+    p.add_argument("--workers", type=_whole(1), default=None, help="processes (default: every core)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
-                   help="run on a Ray cluster ('local' starts one here; needs railspec[cluster])")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+                   help="run the games as Ray tasks on the cluster at ADDRESS ('local' starts one here; "
+                        "needs railspec[cluster]) (default: processes on this machine)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none anyway when stderr is not a terminal)")
     p.set_defaults(run=cmd_balance)
 
-    p = sub.add_parser("render", help="draw the map (and a game's claims) as SVG", formatter_class=defaults_formatter)
-    p.add_argument("variant", help="a stock variant name or a .rail file")
-    p.add_argument("--state", help="a state JSON file (Game.to_json) whose claims and stations to draw")
-    p.add_argument("--out", default="map.svg", help="the SVG file to write ('-': standard output)")
+    p = sub.add_parser("render", help="draw the map (and a game's claims) as SVG", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--state", help="a state JSON file (Game.to_json) whose claims and stations to draw "
+                                   "(default: the empty map)")
+    p.add_argument("--out", type=_output_path, default="map.svg", help="the SVG file to write ('-': standard output)")
     p.set_defaults(run=cmd_render)
 
 
 def add_simulate_options(p) -> None:
     """``simulate``'s agent options."""
+    from .cli import _whole
     p.add_argument("--agents", type=agent_list, default=None,
-                   help="play these agents (comma-separated) instead of the batch of random games")
-    p.add_argument("--workers", type=positive, default=None, help="processes for --agents (default: every core)")
+                   help="play games of these agents (comma-separated, rotated through the seats) "
+                        "(default: the batch of random games inside the engine)")
+    p.add_argument("--workers", type=_whole(1), default=None,
+                   help="processes for --agents (default: every core)")
 
 
 __all__ = ["add_commands", "add_simulate_options", "cmd_simulate_agents", "agent_summary"]

@@ -17,6 +17,7 @@ import io
 import math
 from pathlib import Path
 
+from .errors import RailspecError
 from .render import render_svg
 
 #: Breakdown items every variant has; the rest are the mechanics' (shown per mechanic).
@@ -40,14 +41,24 @@ SECTIONS = (
 )
 
 
-def _need():
+class MissingExtraError(RailspecError, ImportError):
+    """The report's libraries are not installed."""
+
+
+def require_extra():
+    """pandas, with matplotlib set to draw without a screen; MissingExtraError (one line:
+    what to install) when the ``balance`` extra is missing."""
     try:
         import matplotlib
         import pandas
     except ImportError:
-        raise ImportError("the balance report needs the balance extra: pip install 'railspec[balance]'") from None
+        raise MissingExtraError("the balance report needs the balance extra: pip install 'railspec[balance]'") \
+            from None
     matplotlib.use("Agg")
     return pandas
+
+
+_need = require_extra
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -220,6 +220,19 @@ BAD_COMMAND_LINES = [
     (["conformance", "usa", "--api-every", "often"], 2, "--api-every"),
     (["conformance", "usa", "--seed", "x"], 2, "--seed"),
     (["conformance", "atlantis"], 2, "atlantis"),
+    (["simulate", "usa", "--agents", "nobody"], 2, "--agents: no agent named 'nobody'"),
+    (["simulate", "usa", "--agents", ","], 2, "--agents: name at least one agent"),
+    (["simulate", "usa", "--agents", "random", "--workers", "0"], 2, "--workers: 0 is less than 1"),
+    (["balance", "usa", "--games", "0"], 2, "--games: 0 is less than 1"),
+    (["balance", "usa", "--players", "9"], 2, "USA is for 2 to 5 players, not 9"),
+    (["balance", "usa", "--agents", "greedy,nobody"], 2, "no agent named 'nobody'"),
+    (["balance", "usa", "--out", "{empty}"], 2, "exists and is not a folder"),
+    (["balance", "usa", "--workers", "-1"], 2, "--workers"),
+    (["balance", "atlantis"], 2, "atlantis"),
+    (["render", "usa", "--out", "{dir}"], 2, "is a directory"),
+    (["render", "usa", "--state", "{missing}"], 2, "{missing}"),
+    (["render", "usa", "--state", "{not_json}"], 2, "not a railspec state"),
+    (["render", "atlantis"], 2, "atlantis"),
 ]
 
 
@@ -301,3 +314,33 @@ def test_help_gives_every_options_default():
 def test_help_exits_0(capsys):
     assert main(["simulate", "--help"]) == 0
     assert "(default: 1000)" in capsys.readouterr().out
+
+
+def test_simulate_with_agents_summarizes_each_agent(capsys):
+    assert main(["simulate", "usa", "--players", "2", "--games", "4", "--agents", "greedy,random",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "random" in out and "4 games in" in out
+
+
+def test_balance_writes_the_report_folder(tmp_path, capsys):
+    pytest.importorskip("pandas")
+    out = tmp_path / "report"
+    assert main(["balance", "usa", "--players", "2", "--games", "4", "--agents", "one-step,greedy",
+                 "--workers", "1", "--out", str(out)]) == 0
+    assert {p.name for p in out.iterdir()} == {"report.html", "games.csv", "seats.csv"}
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_render_draws_a_games_claims(tmp_path, capsys):
+    import railspec
+    v = railspec.load("europe")
+    g = v.new_game(players=3, seed=2)
+    while not g.is_over and sum(1 for o in g.state()["owner"] if o >= 0) < 5:
+        g.apply(g.legal_actions()[-2])
+    state = tmp_path / "state.json"
+    state.write_text(g.to_json(), encoding="utf-8")
+    svg = tmp_path / "map.svg"
+    assert main(["render", "europe", "--state", str(state), "--out", str(svg)]) == 0
+    text = svg.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and text.count('class="claimed"') == 5
