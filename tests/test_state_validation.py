@@ -301,8 +301,6 @@ def test_hostile_json_is_a_state_error(name, text, fragment):
         state_format.loads(text)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/game.py game_from_json parses with json.loads itself; it should "
-                                       "call state_format.loads (one line, not this helper's file)")
 @pytest.mark.parametrize("engine", ENGINES)
 def test_game_from_json_gives_state_errors_for_hostile_json(engine):
     v = VARIANTS["usa"]
