@@ -60,23 +60,38 @@ class Policy:
         e = np.exp(z - z.max())
         return int(rng.choice(len(e), p=e / e.sum()))
 
-    def update(self, X, M, A, G, lr: float, entropy: float, value_weight: float = 0.5) -> dict:
-        """One Adam step on a batch: decisions ``X`` with masks ``M``, the actions taken
-        ``A`` and the returns ``G`` that followed."""
-        p = self.p
+    def _heads(self, X, M):
         H, Z, V = self.forward(X)
         Z = np.where(M > 0, Z, -np.inf)
         Z = Z - Z.max(axis=1, keepdims=True)
         E = np.exp(Z)
         P = E / E.sum(axis=1, keepdims=True)
         logP = np.where(M > 0, np.log(np.maximum(P, 1e-12)), 0.0)
+        return H, V, P, logP
+
+    def advantages(self, X, M, G):
+        """The returns over the value estimates, normalised: held fixed in a step."""
+        adv = G - self.forward(X)[2]
+        return (adv - adv.mean()) / (adv.std() + 1e-6)
+
+    def objective(self, X, M, A, G, adv, entropy: float, value_weight: float = 0.5) -> float:
+        """The loss one step descends: the policy-gradient term for the actions taken,
+        minus the entropy bonus, plus the value error (``adv`` held fixed)."""
+        _, V, P, logP = self._heads(X, M)
         n = len(A)
-        adv = G - V
-        adv_n = (adv - adv.mean()) / (adv.std() + 1e-6)
+        ent = -(P * logP).sum(axis=1)
+        return float(-(adv * logP[np.arange(n), A]).mean() - entropy * ent.mean()
+                     + value_weight * 0.5 * ((V - G) ** 2).mean())
+
+    def gradients(self, X, M, A, G, adv, entropy: float, value_weight: float = 0.5):
+        """The gradient of :meth:`objective` for every parameter, and some statistics."""
+        p = self.p
+        H, V, P, logP = self._heads(X, M)
+        n = len(A)
         ent = -(P * logP).sum(axis=1)
         # d(loss)/d(logits): policy gradient, then the entropy bonus
-        dZ = P * adv_n[:, None]
-        dZ[np.arange(n), A] -= adv_n
+        dZ = P * adv[:, None]
+        dZ[np.arange(n), A] -= adv
         dZ += entropy * P * (logP + ent[:, None])
         dZ = np.where(M > 0, dZ, 0.0) / n
         dV = value_weight * (V - G) / n
@@ -85,6 +100,13 @@ class Policy:
         dpre = dH * (1.0 - H * H)
         grads["W1"] = dpre.T @ X
         grads["b1"] = dpre.sum(axis=0)
+        return grads, {"entropy": float(ent.mean()), "value_error": float(np.abs(G - V).mean())}
+
+    def update(self, X, M, A, G, lr: float, entropy: float) -> dict:
+        """One Adam step on a batch: decisions ``X`` with masks ``M``, the actions taken
+        ``A`` and the returns ``G`` that followed."""
+        grads, stats = self.gradients(X, M, A, G, self.advantages(X, M, G), entropy)
+        p = self.p
         self.t += 1
         for k, g in grads.items():
             self.m[k] = 0.9 * self.m[k] + 0.1 * g
@@ -92,7 +114,7 @@ class Policy:
             mhat = self.m[k] / (1 - 0.9 ** self.t)
             shat = self.s[k] / (1 - 0.999 ** self.t)
             p[k] -= (lr * mhat / (np.sqrt(shat) + 1e-8)).astype(np.float32)
-        return {"entropy": float(ent.mean()), "value_error": float(np.abs(adv).mean())}
+        return stats
 
 
 def margin(info: dict, seat: int) -> float:
