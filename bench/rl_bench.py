@@ -96,7 +96,7 @@ def pettingzoo(v, players: int, games: int, seed: int):
         for i in range(games):
             env.reset(seed=seed + i)
             agent = agent_for(seed + i)
-            for name in env.agent_iter():
+            for _agent in env.agent_iter():
                 obs, _, terminated, truncated, _ = env.last()
                 if terminated or truncated:
                     env.step(None)

@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from . import tensor
 from .errors import IllegalActionError, RailspecError
-from .rl import REWARDS, check_reward, final_rewards, load_variant, position_text, stock_variants
+from .rl import check_reward, final_rewards, load_variant, position_text, stock_variants
 
 #: Values of the ``illegal`` option.
 ILLEGAL = ("penalty", "forfeit", "raise")

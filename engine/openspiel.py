@@ -37,7 +37,7 @@ import pyspiel
 
 from . import determinize, tensor
 from .errors import RailspecError
-from .rl import REWARDS, check_reward, final_rewards, load_variant, stock_variants
+from .rl import check_reward, final_rewards, load_variant, stock_variants
 from .rng import SplitMix64
 
 #: Every registered game's short name is this prefix and the variant's key.

@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 
 from . import tensor
 from .errors import RailspecError
-from .rl import REWARDS, check_reward, final_rewards, load_variant, position_text
+from .rl import check_reward, final_rewards, load_variant, position_text
 from .rng import SplitMix64
 
 #: What ``render_mode`` may be.
@@ -138,7 +138,7 @@ class RailspecEnv(AECEnv):
         """The position as text (``ansi``) or as the SVG map (``svg``); None without a
         render mode."""
         if self.render_mode is None:
-            warnings.warn("render() called without a render_mode: pass render_mode='ansi' or 'svg'")
+            warnings.warn("render() called without a render_mode: pass render_mode='ansi' or 'svg'", stacklevel=2)
             return None
         if self.game is None:
             raise RailspecError("render() before reset(): there is no game yet")

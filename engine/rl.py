@@ -15,7 +15,6 @@ REWARDS = ("score", "win")
 
 def stock_variants() -> list:
     """The stock variants that load (one using a mechanic the engines lack is skipped)."""
-    import railspec
     from .compiler import stock_names
     loaded = []
     for name in stock_names():

@@ -86,9 +86,9 @@ def test_game_type_and_parameters(v):
     size = tensor.observation_spec(v).size
     assert game.observation_tensor_shape() == [size] == game.information_state_tensor_shape()
     assert pyspiel.load_game(name).num_players() == v.ir.min_players  # the default table
-    with pytest.raises(Exception, match="players"):
+    with pytest.raises(ValueError, match="players"):
         pyspiel.load_game(name, {"players": v.ir.max_players + 1})
-    with pytest.raises(Exception, match="reward"):
+    with pytest.raises(railspec.RailspecError, match="reward"):
         pyspiel.load_game(name, {"reward": "money"})
 
 
@@ -133,7 +133,7 @@ def test_public_observer_leaves_out_private_slices():
     public_part = np.concatenate([full[s.start:s.stop] for s in spec if not s.private])
     np.testing.assert_array_equal(public.tensor, public_part)
     assert "| hand " not in public.string_from(state, 0) and "| hand_sizes " in public.string_from(state, 0)
-    with pytest.raises(Exception):
+    with pytest.raises(railspec.RailspecError, match="ALL_PLAYERS"):
         make_observation(game, pyspiel.IIGObservationType(
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
 

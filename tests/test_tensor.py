@@ -296,7 +296,7 @@ def _fill_from_plan(plan, phases, state, player):
                         out[base + i] = x * scale
                 continue
 
-            def category(x):
+            def category(x, e=e, enc=enc):
                 if enc == "phase":
                     return phases.index(x)
                 if enc == "seat":
