@@ -130,13 +130,24 @@ class TracksUsable(Stmt):
 
 
 @dataclass(frozen=True)
+class Place:
+    """``at X Y``: where a map draws a city (drawing units, y down)."""
+
+    x: Num
+    y: Num
+    span: Span
+
+
+@dataclass(frozen=True)
 class City(Stmt):
     name: Name
+    place: Place | None = None
 
 
 @dataclass(frozen=True)
 class Zone(Stmt):
     name: Name
+    place: Place | None = None
 
 
 @dataclass(frozen=True)

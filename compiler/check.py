@@ -415,7 +415,21 @@ class _Places:
                 if len(self.cities) == limits.MAX_CITIES:
                     self.errors.add(stmt.name.span, f"at most {limits.MAX_CITIES:,} cities and zones are supported")
                 self.ids[name] = len(self.cities)
-                self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span))
+                place = stmt.place
+                at = None
+                if place is not None:
+                    for num in (place.x, place.y):
+                        if abs(num.value) > limits.MAX_COORDINATE:
+                            self.errors.add(num.span, f"a map coordinate is at most {limits.MAX_COORDINATE:,} "
+                                                      f"either way, not {limits.shown_number(num.value)}")
+                    at = (place.x.value, place.y.value)
+                self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span, at=at,
+                                        place_span=place.span if place is not None else None))
+        placed = [c for c in self.cities if c["at"] is not None]
+        if placed and len(placed) < len(self.cities):
+            missing = next(c for c in self.cities if c["at"] is None)
+            self.errors.add(missing["span"], f"city '{limits.shown(missing['name'])}' has no place, but "
+                                             f"{len(placed)} other cities do: give every city 'at X Y' or none")
 
     def ref(self, name: ast.Name, context: str) -> int | None:
         """The id of a city named in a route, ticket or region; None after an error."""
@@ -782,7 +796,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
     _check_playable(spec, places, board)
     errors.raise_if_any()
 
-    cities = tuple(ir.City(i, c["name"], c["zone"], c["span"]) for i, c in enumerate(places.cities))
+    cities = tuple(ir.City(i, c["name"], c["zone"], c["span"], c["at"]) for i, c in enumerate(places.cities))
     variant = ir.Variant(
         key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
         sources=tuple(s.text for s in spec.many(ast.Source)),
@@ -917,7 +931,7 @@ def _canonical(variant: ir.Variant) -> str:
                                                  if f.name != "span"}}
         if hasattr(obj, "__dataclass_fields__"):
             return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
-                    if f.name not in ("span", "spec_path", "spec_hash", "key")}
+                    if f.name not in ("span", "spec_path", "spec_hash", "key", "at")}
         if isinstance(obj, (list, tuple)):
             return [strip(x) for x in obj]
         if isinstance(obj, frozenset):

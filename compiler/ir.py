@@ -42,6 +42,9 @@ class City:
     name: str
     zone: bool = False
     span: Span | None = field(default=None, compare=False)
+    # where a map draws the city (``city NAME at X Y``); presentation only, so it is not
+    # part of the spec hash and the game never reads it
+    at: tuple[int, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

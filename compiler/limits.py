@@ -43,6 +43,8 @@ MAX_REGIONS = 64
 MAX_FERRY_CARDS = 1000
 MAX_GOODS_CARDS = 1000
 MAX_SHARES = 100
+#: A city's map coordinate (``at X Y``), either way from 0.
+MAX_COORDINATE = 1_000_000
 #: Any one points value: a route-points entry, a ticket, a bonus, a table entry.
 MAX_POINTS = 1_000_000
 #: The largest total any player could reach in a game of the spec.
@@ -108,6 +110,8 @@ LIMITS: tuple[Limit, ...] = (
     Limit("the largest score a player could reach", f"≤ {_n(MAX_SCORE)}",
           "scores are 32-bit ints (up to 2,147,483,647); the checker adds up the most every item could give "
           "(all routes, all tickets, every bonus) so no total can wrap"),
+    Limit("city NAME at X Y", f"X and Y −{_n(MAX_COORDINATE)} … {_n(MAX_COORDINATE)}; every city or none",
+          "drawing units for railspec render and the balance report; the game never reads them"),
     Limit("a spec file", f"a regular file of at most {MAX_SPEC_BYTES // (1024 * 1024)} MB",
           "a device or a pipe could be read forever; the largest stock spec is under 20 KB"),
     Limit("a number as written", f"at most {MAX_DIGITS} digits", "refused before it is converted"),

@@ -191,11 +191,15 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def city(self, meta, c):
-        return ast.City(self._meta_span(meta), c[0])
+        return ast.City(self._meta_span(meta), c[0], c[1] if len(c) > 1 else None)
 
     @v_args(meta=True)
     def zone(self, meta, c):
-        return ast.Zone(self._meta_span(meta), c[0])
+        return ast.Zone(self._meta_span(meta), c[0], c[1] if len(c) > 1 else None)
+
+    @v_args(meta=True)
+    def place(self, meta, c):
+        return ast.Place(self._num(c[0]), self._num(c[1]), self._meta_span(meta))
 
     @v_args(meta=True)
     def region(self, meta, c):

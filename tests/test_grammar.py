@@ -710,3 +710,30 @@ def test_every_stock_spec_states_its_rules():
         text = stock_path(name).read_text(encoding="utf-8")
         for line in lines:
             assert any(row.split("#")[0].strip() == line for row in text.splitlines()), (name, line)
+
+
+def test_city_places_draw_the_map_and_leave_the_hash_alone(tmp_path):
+    """`city NAME at X Y` (docs/language.md, "The map"): the IR keeps each city's place,
+    and a spec with the places removed has the same spec hash (traces stay valid)."""
+    import re
+
+    from railspec.compiler import check_file, stock_path
+    placed = check_file(stock_path("usa"))
+    assert all(c.at is not None for c in placed.cities)
+    assert placed.city_named("Atlanta").at == (1395, 726)
+    bare_text = re.sub(r"^(city .+?) at -?\d+ -?\d+", r"\1", stock_path("usa").read_text(encoding="utf-8"),
+                       flags=re.M)
+    bare = tmp_path / "usa.rail"
+    bare.write_text(bare_text, encoding="utf-8")
+    unplaced = check_file(bare)
+    assert all(c.at is None for c in unplaced.cities)
+    assert unplaced.spec_hash == placed.spec_hash
+
+
+def test_render_puts_cities_at_their_places():
+    import railspec
+    from railspec.render import layout
+    v = railspec.load("usa")
+    places = layout(v.ir)
+    seattle, miami = places[v.ir.city_named("Seattle").id], places[v.ir.city_named("Miami").id]
+    assert seattle[0] < miami[0] and seattle[1] < miami[1]  # north-west of Miami, y down
