@@ -99,13 +99,35 @@ def heat_colour(value: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+#: Ring colours of the city groups a mechanic names (Italy's regions), in turn.
+GROUP_COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45",
+                 "#469990", "#9a6324", "#800000", "#808000", "#000075", "#a9a9a9", "#fabed4", "#ffd8b1",
+                 "#dcbeff", "#aaffc3")
+
+
+def map_groups(variant: ir.Variant, registry=None) -> list[tuple[str, tuple[int, ...]]]:
+    """The city groups the variant's mechanics ask a map to tell apart."""
+    from .mechanics import default_registry
+    groups = []
+    for mechanic, rule in (registry or default_registry()).present(variant):
+        groups.extend(mechanic.map_groups(variant, rule))
+    return groups
+
+
 def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float] | None = None,
-               title: str | None = None) -> str:
+               title: str | None = None, registry=None) -> str:
     """The map as SVG text. ``state``: a game's state (:meth:`Game.state`) whose claims and
     stations are drawn in the players' colours. ``heat``: a value in [0, 1] per route id,
-    drawn as a heat map instead of the routes' colours."""
+    drawn as a heat map instead of the routes' colours. Cities in a group a mechanic names
+    (Italy's regions) get a ring of the group's colour, listed in a legend."""
     places = layout(variant)
-    width = max((x for x, _ in places), default=SIZE) + MARGIN
+    groups = map_groups(variant, registry)
+    ring = {}
+    for i, (_, cities) in enumerate(groups):
+        for c in cities:
+            ring[c] = GROUP_COLOURS[i % len(GROUP_COLOURS)]
+    map_width = max((x for x, _ in places), default=SIZE) + MARGIN + 60  # labels run right of a city
+    width = map_width + (220 if groups else 0)  # room for the legend right of the map
     height = max((y for _, y in places), default=SIZE) + MARGIN
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height + 30:.0f}" '
            f'width="{width:.0f}" height="{height + 30:.0f}" font-family="sans-serif">',
@@ -142,6 +164,9 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
     stations = state.get("station_owner") if state else None
     for c in variant.cities:
         x, y = places[c.id]
+        if c.id in ring:
+            out.append(f'<circle class="group" cx="{x:.1f}" cy="{y:.1f}" r="10" fill="none" '
+                       f'stroke="{ring[c.id]}" stroke-width="3"/>')
         if c.zone:
             out.append(f'<rect class="city zone" x="{x - 7:.1f}" y="{y - 7:.1f}" width="14" height="14" '
                        f'fill="#ddd" stroke="#333"/>')
@@ -151,5 +176,10 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
             player = PLAYER_COLOURS[stations[c.id] % len(PLAYER_COLOURS)]
             out.append(f'<path class="station" d="M{x - 5:.1f},{y - 8:.1f} l5,-6 l5,6 z" fill="{player}"/>')
         out.append(f'<text x="{x + 8:.1f}" y="{y - 6:.1f}" font-size="11">{escape(c.name)}</text>')
+    for i, (name, _) in enumerate(groups):  # the legend, right of the map
+        y = MARGIN + 14 * i
+        out.append(f'<circle cx="{map_width + 20:.0f}" cy="{y - 4:.0f}" r="5" fill="none" '
+                   f'stroke="{GROUP_COLOURS[i % len(GROUP_COLOURS)]}" stroke-width="3"/>')
+        out.append(f'<text x="{map_width + 30:.0f}" y="{y:.0f}" font-size="11">{escape(name)}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -239,6 +239,11 @@ class Mechanic:
         cannot say, e.g. the routes stations used)."""
         return []
 
+    def map_groups(self, variant: ir.Variant, rule) -> list[tuple[str, tuple[int, ...]]]:
+        """Named groups of cities a drawn map should tell apart (``railspec render``): a
+        name and the city ids in it, e.g. Italy's regions."""
+        return []
+
     # --- where the mechanic's files are --------------------------------------------------
     @classmethod
     def folder(cls) -> Path:

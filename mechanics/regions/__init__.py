@@ -173,5 +173,9 @@ class Regions(Mechanic):
                               ("T_REGION_CITY_FIRST", first), ("T_REGION_CITY_END", end),
                               ("T_REGION_CITIES", cities or [0]), ("T_REGION_POINTS", table)])
 
+    def map_groups(self, variant, rule: RegionsRule) -> list[tuple[str, tuple[int, ...]]]:
+        return [(region.name + (" (counts double)" if region.counts_double else ""), tuple(region.cities))
+                for region in rule.regions]
+
     def state_problems(self, variant, rule, state) -> list[str]:
         return []

@@ -1,0 +1,67 @@
+"""railspec render: the map as SVG (issue "Agents and the balance report", the map)."""
+from __future__ import annotations
+
+from xml.etree import ElementTree
+
+import pytest
+
+import railspec
+from railspec.render import render_svg
+
+from conftest import implemented_stock_variants
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _tree(text: str):
+    return ElementTree.fromstring(text)  # well-formed XML, or this raises
+
+
+@pytest.mark.parametrize("v", implemented_stock_variants(), ids=lambda v: v.key)
+def test_every_route_and_city_is_drawn(v):
+    root = _tree(render_svg(v.ir))
+    routes = root.findall(f".//{SVG}g[@class='route']")
+    assert [g.get("data-route") for g in routes] == [r.name for r in v.routes]
+    cities = root.findall(f".//{SVG}circle[@class='city']") + root.findall(f".//{SVG}rect[@class='city zone']")
+    assert len(cities) == len(v.cities)
+    assert len(root.findall(f".//{SVG}rect[@class='city zone']")) == sum(c.zone for c in v.cities)
+
+
+def test_tunnels_ferries_and_regions_are_told_apart():
+    europe = railspec.load("europe")
+    text = render_svg(europe.ir)
+    assert text.count('stroke-dasharray="9 4"') == sum(r.tunnel for r in europe.routes)
+    assert text.count(" F") >= sum(1 for r in europe.routes if r.ferry_locomotives)
+    italy = railspec.load("italy")
+    root = _tree(render_svg(italy.ir))
+    regions = italy.ir.rule("regions").regions
+    assert len(root.findall(f".//{SVG}circle[@class='group']")) == sum(len(r.cities) for r in regions)
+
+
+def test_claims_and_stations_take_the_players_colours():
+    v = railspec.load("europe")
+    g = v.new_game(players=2, seed=1)
+    state = g.state()
+    state["owner"][0], state["owner"][5] = 0, 1
+    state["station_owner"][3] = 1
+    text = render_svg(v.ir, state)
+    assert text.count('class="claimed"') == 2 and text.count('class="station"') == 1
+
+
+def test_names_from_the_spec_are_escaped(tmp_path):
+    spec = tmp_path / "evil.rail"
+    spec.write_text(railspec.compiler.stock_path("usa").read_text(encoding="utf-8")
+                    .replace("city Atlanta", 'city "<script>alert(1)</script> & Atlanta"')
+                    .replace("Atlanta -", '"<script>alert(1)</script> & Atlanta" -')
+                    .replace("- Atlanta", '- "<script>alert(1)</script> & Atlanta"'), encoding="utf-8")
+    v = railspec.load(spec)
+    text = render_svg(v.ir)
+    _tree(text)
+    assert "<script>" not in text and "&lt;script&gt;" in text
+
+
+def test_a_heat_map_replaces_the_route_colours():
+    v = railspec.load("usa")
+    cold = render_svg(v.ir, heat=[0.0] * len(v.routes))
+    hot = render_svg(v.ir, heat=[1.0] * len(v.routes))
+    assert cold != hot and "#fff0a0" in cold and "#af1414" in hot
