@@ -206,8 +206,9 @@ class Game:
             if self.is_over:
                 raise ArgumentError("the game is over, nobody is to decide: name the player to observe")
             player = self.current_player
+        # export_state builds new lists in both engines, so the view may hand them out
         return state_format.observation(self.variant.ir, self._e.export_state(), self._player(player),
-                                        self.variant.registry)
+                                        self.variant.registry, fresh=True)
 
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"player {self.current_player} to decide"

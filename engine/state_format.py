@@ -334,26 +334,28 @@ def validate(variant: ir.Variant, state, registry=None) -> None:
         raise StateError(problems[0] + more)
 
 
-def observation(variant: ir.Variant, state: dict, player: int, registry=None) -> dict:
+def observation(variant: ir.Variant, state: dict, player: int, registry=None, fresh: bool = False) -> dict:
     """One player's view, field by field as the schema's views say: public fields as they
     are; hidden ones as their size at most; per-player private ones as the player's own
     entry (under the view's alias) plus everyone's size; an offer being decided on to the
-    player deciding only."""
+    player deciding only. ``fresh``: ``state`` was exported for this call alone, so its
+    lists may be handed out as they are instead of copied."""
     players = state["players"]
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
         raise ValueError(f"no player {player!r} in a {players}-player game")
     out: dict = {"player": player}
+    copy = (lambda field, value: value) if fresh else schema.copy_value
     for field in assemble(variant, registry).exported_fields:
         view = field.view
         value = state[field.name]
         if view.kind == "public":
-            out[field.name] = schema.copy_value(field, value)
+            out[field.name] = copy(field, value)
         elif view.kind == "decider":
             deciding = state["current"] == player and state["phase"] not in (PH_OVER, PH_SETUP_KEEP)
-            out[view.alias or field.name] = schema.copy_value(field, value) if deciding else []
+            out[view.alias or field.name] = copy(field, value) if deciding else []
         elif view.kind == "own":
             own = value[player]
-            out[view.alias or field.name] = list(own) if isinstance(own, list) else own
+            out[view.alias or field.name] = list(own) if isinstance(own, list) and not fresh else own
         if view.summary:
             if field.per_player:
                 out[view.summary] = [sum(v) if view.summary_of == "sum" else len(v) for v in value]
