@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance agents-campaign golden perft fuzz dist-check clean
+.PHONY: demo test install generate docs bench conformance agents-campaign rl-long golden perft fuzz dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(BIN)/python:
 # optional extras the tests cover (the core install needs none of them).
 $(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx)
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
-	@$(BIN)/pip install -e ".[test,balance,cluster]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -38,6 +38,7 @@ docs: install
 # Speed figures, as ratios against the reference interpreter (not a test).
 bench: install
 	$(BIN)/python bench/benchmark.py
+	$(BIN)/python bench/rl_bench.py
 
 # The long differential campaign: 2,000 games of every stock variant the engines play
 # (CONFORMANCE_GAMES=N for another count; CI plays fewer in tests/test_differential.py).
@@ -54,6 +55,10 @@ conformance: install
 AGENT_GAMES ?= 1000
 agents-campaign: install
 	$(BIN)/python bench/agents_campaign.py --games $(AGENT_GAMES)
+
+# 100 games of OpenSpiel's Python IS-MCTS bot against random on USA (the suite plays 5).
+rl-long: install
+	RAILSPEC_OPENSPIEL_GAMES=100 $(BIN)/python -m pytest -q tests/test_openspiel.py -k ismcts_against_random
 
 # Re-record the golden traces under tests/golden/ (only on purpose).
 golden: install
@@ -81,7 +86,7 @@ dist-check: install
 	.dist-venv/bin/pip install --quiet dist/railspec-*.whl
 	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 200 --quiet
 	@# the core install pulls none of the optional extras
-	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
+	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis', 'pyspiel', 'pettingzoo', 'gymnasium', 'numpy') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
 	rm -rf .dist-venv
 
 clean:

@@ -263,6 +263,12 @@ class Variant:
             self._module = build(self.ir, emit(self.ir, self.registry), compile_if_missing=build_if_needed)
         return self._module
 
+    def observation_spec(self):
+        """The layout of this variant's observation vectors, slice by slice
+        (:func:`railspec.tensor.observation_spec`; needs numpy, which the RL extras bring)."""
+        from .tensor import observation_spec
+        return observation_spec(self)
+
     def check_players(self, players) -> int:
         """``players`` as an int when the variant is for that many, or the named error."""
         players = _integer(players, "the number of players")
