@@ -210,6 +210,14 @@ class Game:
         return state_format.observation(self.variant.ir, self._e.export_state(), self._player(player),
                                         self.variant.registry, fresh=True)
 
+    def resample(self, player: int, seed: int) -> "Game":
+        """A new game on the same engine in one world consistent with what ``player`` sees
+        of this one: the deck's order, the opponents' hands and tickets, the ticket decks
+        and the game's generator redrawn from ``seed``, everything the player sees kept
+        (:func:`railspec.determinize.resample`; docs/agents.md, "Determinization")."""
+        from .determinize import resample_game
+        return resample_game(self, self._player(player), _seed(seed))
+
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"player {self.current_player} to decide"
         return f"<Game {self.variant.key} {self.players}p {self.engine}: {status}>"

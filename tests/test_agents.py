@@ -183,3 +183,16 @@ def test_resample_in_a_station_payment_keeps_the_payment_possible():
         if found == 3:
             break
     assert found == 3
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_game_resample_is_the_determinization(usa, engine):
+    """g.resample(player, seed): the game API's face of resample_game, argument-checked."""
+    g = usa.new_game(players=3, seed=8, engine=engine)
+    world = g.resample(1, 5)
+    assert world.engine == engine and world.observation(1) == g.observation(1)
+    assert world.to_json() == determinize.resample_game(g, 1, 5).to_json()
+    with pytest.raises(railspec.RailspecError):
+        g.resample(3, 0)
+    with pytest.raises(TypeError):
+        g.resample(0, 1.5)
