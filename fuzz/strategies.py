@@ -443,9 +443,11 @@ def _spec_line_mutation(draw, lines: list[str]) -> str:
 
 
 def _number(draw, low: int, high: int, wild: bool) -> int:
-    """A number in low..high, or (one time in ten when ``wild``) one far outside it."""
+    """A number in low..high, or (one time in ten when ``wild``) one far outside it: at
+    and past the checker's documented limits (docs/language.md) or the C types'."""
     if wild and draw(st.integers(0, 9)) == 0:
-        return draw(st.sampled_from([0, -1, 2**31 - 1, 2**31, 2**32, 2**63, 2**64, 10**20, 255, 256, 65536]))
+        return draw(st.sampled_from([0, -1, 2**31 - 1, 2**31, 2**32, 2**63, 2**64, 10**20, 255, 256, 65536,
+                                     6, 7, 8, 9, 12, 13, 999, 1000, 1001, 999_999, 1_000_000, 1_000_001]))
     return draw(st.integers(low, high))
 
 
