@@ -282,6 +282,95 @@ def state_layout(assembly: Assembly) -> list[dict]:
     return out
 
 
+def _c_double(value: float) -> str:
+    """A C double literal that reads back as exactly ``value`` (repr is the shortest
+    decimal text that round-trips, and C parses it to the nearest double)."""
+    value = float(value)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"an observation scale must be finite, not {value}")
+    text = repr(value)
+    return text if any(ch in text for ch in ".e") else text + ".0"
+
+
+def observation_fill(assembly: Assembly) -> dict:
+    """What the template of the compiled observation fill (templates/observe.pyx.j2)
+    writes: the layout of :func:`railspec.tensor.assembly_plan`, turned into one op per
+    slice, each a few C expressions over the state struct.
+
+    Every op is written the same way: a loop over ``rows`` (the seats, relative to the
+    observer, for a per-player field; else one), the seat read being ``q`` = (observer +
+    rel) mod players; the slice's values read ``each`` (``n`` entries, the ``k``-th being
+    ``item``), or as their ``sum`` or their number (``len``); each value written by an
+    ``encode`` rule at ``base`` = start + rel × block: ``number`` (× ``scale``, a literal or
+    a table per entry), ``saturating``, ``flagged``, ``onehot`` (the category ``cat`` of the
+    value, ``cats`` a row) or ``counts`` (one per category, then × the table ``weights``).
+    The encoder's rules (``tensor.py``) decide all of it; the template only spells it."""
+    from ..tensor import assembly_plan
+    fields = {f.name: f for f in assembly.fields}
+    dims = assembly.dims
+    ops, doubles, size = [], [], 0
+
+    def table(values: list) -> str:
+        """The name of a C table of doubles holding ``values`` (one per distinct list)."""
+        literals = [_c_double(x) for x in values]
+        for name, known in doubles:
+            if known == literals:
+                return name
+        name = f"T_OBS_{len(doubles)}"
+        doubles.append((name, literals))
+        return name
+
+    for e in assembly_plan(assembly):
+        f = fields[e["field"]]
+        size = e["start"] + e["length"]
+        per_player = e["per_player"]
+        # the seat a value is read at: each seat in turn, the observer's own, or none
+        seat = "[q]" if per_player else ("[player]" if e["source"] == "own" else "")
+        if f.is_scalar:
+            item, count = f"s.{f.name}{seat}", "1"
+        else:
+            item = f"s.{f.name}{seat}[k]"
+            count = f"s.{f.name}_n{seat}" if f.is_list else str(dims[f.size])
+        op = dict(slice=e["slice"], start=e["start"], block=e["block"],
+                  rows="s.players" if per_player else "1",
+                  guard="deciding" if e["source"] == "decider" else "1",
+                  item=item, n=count, var="u" if f.kind == "u64" else "v",
+                  scale="0.0", weights=None, cat="v", cats=0)
+        if e["source"] == "summary":
+            op["read"] = e["summary_of"]
+        elif e["shape"] == "length":
+            op["read"] = "len"
+        else:
+            op["read"] = "each"
+        encoding = e["encoding"]
+        if encoding in ("number", "flagged", "saturating"):
+            op["encode"] = encoding
+            if encoding == "saturating":
+                op["scale"] = _c_double(e["open_scale"])
+            elif isinstance(e["scale"], list):
+                # a scale per entry: only a row of fixed size has one (a count per card)
+                if op["read"] != "each" or not f.size or len(e["scale"]) != dims[f.size]:
+                    raise ValueError(f"observation slice {e['slice']}: {len(e['scale'])} scales "
+                                     f"do not match its entries")
+                op["scale"] = table(e["scale"]) + "[k]"
+            else:
+                op["scale"] = _c_double(e["scale"])
+        else:
+            op["encode"] = "counts" if e["shape"] == "counts" else "onehot"
+            op["cats"] = e["categories"]
+            if encoding == "seat":
+                none = e["seats"] + e["extras"] if e["none"] else -1
+                op["cat"] = (f"({none} if v < 0 else (v - player + s.players) % s.players if v < s.players "
+                             f"else {e['seats']} + v - s.players)")
+            elif encoding == "id" and e["none"]:
+                op["cat"] = f"({e['ids']} if v < 0 else v)"
+            # a phase is its id; an id without "none" is itself, -1 writing nothing
+            if e.get("weights") is not None:
+                op["weights"] = table(e["weights"])
+        ops.append(op)
+    return dict(ops=ops, tables=doubles, size=size)
+
+
 def _merge_mechanic_tables(assembly: Assembly, context: dict) -> dict[str, dict]:
     """Add each mechanic's constants and tables to the module's; return each mechanic's own
     template variables. A name given twice is an error: C has one namespace."""
@@ -337,6 +426,7 @@ def emit(variant: ir.Variant, registry=None) -> str:
         exported=[f for f in state_layout(assembly) if not f["derived"]],
         state_format=schema.FORMAT,
         agent_salt=f"0x{AGENT_SALT:016X}",
+        observe=observation_fill(assembly),
     )
 
     def render_hook(name: str, indent: int) -> str:

@@ -33,16 +33,28 @@ with no code here. The rules, in the order they are tried for each value:
 The layout depends on the variant only, not on the number of players, so one network
 serves every table size. :func:`observation_spec` names every slice.
 
-numpy is needed here but not by the core: this module is imported only by the RL
-adapters (the ``openspiel``, ``pettingzoo`` and ``gymnasium`` extras all bring numpy).
+The compiled engine fills the same vector in C (``Game.observation_into``): the emitter
+reads :func:`assembly_plan` and generates the fill from it, so the layout has one
+definition. :meth:`ObservationEncoder.encode` uses it when the game is compiled; the
+Python fill below serves the reference engine and exported states, and is what the
+compiled one is tested against.
+
+numpy is needed to fill vectors but not by the core: the RL adapters import this module
+(the ``openspiel``, ``pettingzoo`` and ``gymnasium`` extras all bring numpy). The layout
+itself (:func:`assembly_plan`) needs no numpy, since the emitter reads it for every
+variant it compiles.
 """
 from __future__ import annotations
 
+import math
 import operator
 import re
 from dataclasses import dataclass
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # the core install: the layout works, filling vectors needs numpy
+    np = None
 
 from .compiler import schema
 from .errors import RailspecError
@@ -234,7 +246,7 @@ class _CategoricalPart(_Part):
         # into the output: cheaper than a Python position per entry
         self.direct = shape_kind == "row" and not per_player and entries >= DIRECT_ROW
         if self.direct:
-            self.offsets_np = np.asarray(self.offsets, dtype=np.intp)
+            self.offsets_np = None  # made at the first fill (the layout needs no numpy)
             self.entries = entries
             self._np_tables: dict = {}
 
@@ -278,6 +290,8 @@ class _CategoricalPart(_Part):
             value = value[player]
         table = None if self.phases else self.cats.table(player, players)
         if self.direct:
+            if self.offsets_np is None:
+                self.offsets_np = np.asarray(self.offsets, dtype=np.intp)
             key = (player, players)
             lookup = self._np_tables.get(key)
             if lookup is None:
@@ -317,7 +331,7 @@ class _NumberPart(_Part):
         summary = self.summary
         if self.per_player:
             value = _rotated(value, player, players)
-            if summary == "len":
+            if summary == "len" or self.kind == "length":
                 return [len(v) for v in value]
             if summary == "sum":
                 return [sum(v) for v in value]
@@ -380,10 +394,8 @@ class _DeciderPart(_Part):
 class _Builder:
     """Walks the variant's exported fields and lays out the parts."""
 
-    def __init__(self, variant):
-        self.variant = variant
-        self.ir = variant.ir
-        assembly = variant.assembly
+    def __init__(self, assembly):
+        self.ir = assembly.variant
         self.dims = assembly.dims
         self.phases = assembly.phases
         self.seats = self.ir.max_players
@@ -430,7 +442,7 @@ class _Builder:
 
     # slices
     def _add(self, name: str, shape: tuple, meaning: str, field: schema.Field, private: bool = False) -> Slice:
-        length = int(np.prod(shape))
+        length = math.prod(shape)
         sl = Slice(name, self.offset, length, tuple(int(d) for d in shape), meaning, field.name, private)
         self.offset += length
         return sl
@@ -512,10 +524,14 @@ _CACHE: dict = {}
 
 
 def _layout(variant) -> _Builder:
-    key = (variant.ir, variant.registry)
+    return _layout_of(variant.assembly)
+
+
+def _layout_of(assembly) -> _Builder:
+    key = (assembly.variant, assembly.registry)
     built = _CACHE.get(key)
     if built is None:
-        built = _CACHE[key] = _Builder(variant)
+        built = _CACHE[key] = _Builder(assembly)
     return built
 
 
@@ -527,6 +543,11 @@ def observation_spec(variant) -> ObservationSpec:
 
 
 def layout_plan(variant) -> list[dict]:
+    """The layout of a loaded variant as plain data (:func:`assembly_plan`)."""
+    return assembly_plan(variant.assembly)
+
+
+def assembly_plan(assembly) -> list[dict]:
     """The layout as plain data, a dict per slice in order: what a generated fill (the
     compiled engine's, reading its C struct, whose fields carry the schema's names, a
     list's length in ``<field>_n``) needs to write the same vector as :class:`ObservationEncoder`.
@@ -545,7 +566,7 @@ def layout_plan(variant) -> list[dict]:
     ``v``; -1 is ``ids`` when ``none``, else nothing is written), with ``categories`` per
     entry and, for ``counts`` of cards, ``weights`` (what one card adds)."""
     plan = []
-    for part in _layout(variant).parts:
+    for part in _layout_of(assembly).parts:
         decider = isinstance(part, _DeciderPart)
         inner = part.inner if decider else part
         sl = inner.slice
@@ -626,22 +647,55 @@ class ObservationEncoder:
 
     def encode(self, game, player: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``player`` (default: the player to decide; seat 0
-        once the game is over) in ``game``."""
+        once the game is over) in ``game``. A compiled game fills it in C, without
+        exporting its state (the same floats as :meth:`fill`)."""
         if player is None:
             player = max(0, game.current_player)
+        if game.engine == "compiled" and _layout(game.variant) is self._layout:
+            players = game.players
+            if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < players:
+                raise ObservationError(f"no player {player!r} in a {players}-player game")
+            if out is None:
+                out = np.empty(self.size, dtype=np.float32)
+            elif not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (self.size,):
+                self._out(out)  # raises the error saying what is wrong
+            try:
+                game._e.observation_into(int(player), out)
+                return out
+            except (TypeError, ValueError, BufferError):
+                pass  # a strided or read-only vector: the Python fill below writes it, or says why not
         return self.fill(game.state(), player, out)
 
     def action_mask(self, game, out: np.ndarray | None = None) -> np.ndarray:
         """1 for every legal action of the catalogue, 0 elsewhere (int8; all zeros once
         the game is over)."""
         if out is None:
-            out = np.zeros(self.n_actions, dtype=np.int8)
-        else:
-            out.fill(0)
+            out = np.empty(self.n_actions, dtype=np.int8)
+        if game.engine == "compiled" and isinstance(out, np.ndarray) and out.shape == (self.n_actions,) \
+                and _layout(game.variant) is self._layout:
+            try:
+                game._e.action_mask_into(out)
+                return out
+            except (TypeError, ValueError, BufferError):
+                pass  # not a vector the engine can write: numpy below
+        out.fill(0)
         if not game.is_over:
             n = game.legal_actions_into(self._legal)
             out[self._legal[:n]] = 1
         return out
+
+
+_ENCODERS: dict = {}
+
+
+def _encoder_for(variant) -> ObservationEncoder:
+    """A shared encoder of the variant's layout (for ``Game.observation_into`` on the
+    reference engine)."""
+    key = (variant.ir, variant.registry)
+    enc = _ENCODERS.get(key)
+    if enc is None:
+        enc = _ENCODERS[key] = ObservationEncoder(variant)
+    return enc
 
 
 def encoder(variant) -> ObservationEncoder:
