@@ -96,6 +96,41 @@ def _int_buffer(buffer, needed: int) -> memoryview:
     return ints
 
 
+def _byte_format(fmt: str, codes: str) -> bool:
+    """Whether a buffer format is one of the native item ``codes`` (a native or
+    little-endian byte order mark allowed on a little-endian machine)."""
+    if fmt[:1] in ("@", "="):
+        fmt = fmt[1:]
+    elif fmt[:1] == "<" and sys.byteorder == "little":
+        fmt = fmt[1:]
+    return len(fmt) == 1 and fmt in codes
+
+
+def _typed_buffer(buffer, needed: int, method: str, hint: str, codes: str, itemsize: int, unit: str) -> memoryview:
+    """``buffer`` as a flat writable view of its items (one of ``codes``, ``itemsize`` bytes
+    each) with room for ``needed`` of them, or the named error saying what is wrong with it,
+    as :func:`_int_buffer` does for legal_actions_into. Nothing is written."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ArgumentTypeError(f"{hint}, not {type(buffer).__name__}") from None
+    if view.readonly:
+        raise ArgumentTypeError(f"{hint}: this {type(buffer).__name__} is read-only")
+    if view.itemsize != itemsize or not _byte_format(view.format, codes):
+        raise ArgumentTypeError(f"{hint}: got items of format {view.format!r} and {view.itemsize} bytes")
+    if not view.c_contiguous:
+        raise ArgumentTypeError(f"{hint}: this one is not contiguous")
+    items = view.cast("B").cast(codes[0])
+    if len(items) < needed:
+        raise ArgumentError(f"{method}: the buffer holds {len(items)} {unit}, {needed} are needed")
+    return items
+
+
+_OBSERVATION_HINT = ("observation_into needs a writable, contiguous float32 buffer "
+                     "(e.g. numpy.zeros(v.observation_spec().size, numpy.float32))")
+_MASK_HINT = "action_mask_into needs a writable, contiguous int8 buffer (e.g. numpy.zeros(len(v.actions), numpy.int8))"
+
+
 class Game:
     """One game in progress. Ask it for legal actions, apply one, repeat until ``is_over``."""
 
@@ -137,6 +172,42 @@ class Game:
         ints = _int_buffer(buffer, len(legal))
         if legal:
             ints[:len(legal)] = array("i", legal)
+        return len(legal)
+
+    def observation_into(self, player: int, buffer) -> int:
+        """Write ``player``'s observation vector (docs/rl.md; the layout of
+        ``v.observation_spec()``) into the first floats of ``buffer``, a writable,
+        contiguous float32 buffer at least that long (e.g. a numpy vector reused in a loop),
+        and return its length. The compiled engine fills it in C from its state; the
+        reference engine with :mod:`railspec.tensor`'s Python fill: the same floats."""
+        player = self._player(player)
+        if self.engine == "compiled":
+            try:
+                return self._e.observation_into(player, buffer)
+            except (TypeError, ValueError, BufferError):
+                pass  # refused before writing anything: the checks below say why, as for the reference
+        from .tensor import _encoder_for
+        encoder = _encoder_for(self.variant)
+        floats = _typed_buffer(buffer, encoder.size, "observation_into", _OBSERVATION_HINT, "f", 4, "floats")
+        vector = encoder.fill(self._e.export_state(), player)
+        floats[:encoder.size] = memoryview(vector).cast("B").cast("f")
+        return encoder.size
+
+    def action_mask_into(self, buffer) -> int:
+        """Write the legal-action mask into the first ``len(v.actions)`` bytes of ``buffer``
+        (a writable, contiguous int8, uint8 or bool buffer): 1 at every legal id, 0
+        elsewhere, all zeros once the game is over. Returns how many actions are legal."""
+        if self.engine == "compiled":
+            try:
+                return self._e.action_mask_into(buffer)
+            except (TypeError, ValueError, BufferError):
+                pass  # refused before writing anything: the checks below say why, as for the reference
+        n = len(self.variant.ir.actions)
+        mask = _typed_buffer(buffer, n, "action_mask_into", _MASK_HINT, "Bb?", 1, "bytes")
+        legal = [] if self.is_over else self._e.legal_actions()
+        mask[:n] = bytes(n)
+        for action in legal:
+            mask[action] = 1
         return len(legal)
 
     def apply(self, action: int) -> None:
