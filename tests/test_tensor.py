@@ -336,3 +336,165 @@ def test_layout_plan_is_the_encoder(v):
         for p in range(g.players):
             np.testing.assert_allclose(_fill_from_plan(plan, v.assembly.phases, state, p), enc.fill(state, p),
                                        rtol=1e-6, atol=1e-7)
+
+
+# --- the compiled fill (Game.observation_into, Game.action_mask_into) ----------------------
+
+def _every_phase(v, every_turn: int = 9):
+    """(game, state) at positions of random games at every table size of ``v``: every
+    position outside the 'turn' phase (the rarer decisions: keeps, tunnels, stations,
+    shares), every ``every_turn``-th turn, and the end."""
+    for players in range(v.ir.min_players, v.ir.max_players + 1):
+        g = v.new_game(players=players, seed=players)
+        rng = SplitMix64(players + 100)
+        step = 0
+        while True:
+            state = g.state()
+            if state["phase"] != "turn" or step % every_turn == 0:
+                yield g, state
+            if g.is_over:
+                break
+            legal = g.legal_actions()
+            g.apply(legal[rng.below(len(legal))])
+            step += 1
+
+
+def _assert_compiled_fill_is_the_python_fill(v) -> set:
+    """At every position of _every_phase and every seat, the compiled fill writes the
+    Python fill's floats exactly; returns the phases met."""
+    enc = tensor.ObservationEncoder(v)
+    out = enc.new_vector()
+    phases = set()
+    for g, state in _every_phase(v):
+        assert g.engine == "compiled"
+        phases.add(state["phase"])
+        for p in range(g.players):
+            out.fill(np.nan)  # nothing of an earlier vector may survive
+            assert g.observation_into(p, out) == enc.size
+            expected = enc.fill(state, p)
+            np.testing.assert_array_equal(out, expected, err_msg=f"{v.key} {state['phase']} player {p}")
+            np.testing.assert_array_equal(enc.encode(g, p), expected)
+    return phases
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_compiled_fill_is_the_python_fill(v):
+    """The C fill generated into the engine module gives bit for bit the floats of
+    ObservationEncoder.fill: every phase, every seat as observer, every table size."""
+    assert _assert_compiled_fill_is_the_python_fill(v) == set(v.assembly.phases)
+    assert v.module().OBSERVATION_SIZE == tensor.observation_spec(v).size
+
+
+def test_compiled_fill_on_a_spec_compiled_at_run_time(tmp_path):
+    """A user's spec gets the fill too: a random map with tunnels, stations and long
+    tickets for 2 to 8 players (one test_random_specs builds, so the build cache has it)."""
+    from test_random_specs import write_spec
+    v = write_spec(tmp_path, 8, False, True, (2, 8))
+    assert not v.module().__name__.startswith("railspec.generated.")
+    phases = _assert_compiled_fill_is_the_python_fill(v)
+    assert {"setup_keep", "turn", "over"} <= phases
+
+
+@pytest.mark.parametrize("v", VARIANTS[:2], ids=IDS[:2])
+def test_both_engines_fill_the_same_vector_and_mask(v):
+    """Game.observation_into and Game.action_mask_into answer the same on either engine
+    (the reference through the Python fill), and the mask is the legal list."""
+    import array
+    size = tensor.observation_spec(v).size
+    a, b = np.zeros(size, np.float32), array.array("f", [7.0] * (size + 3))
+    ma, mb = np.zeros(len(v.actions), np.int8), np.full(len(v.actions) + 2, 5, dtype=np.uint8)
+    for g, state in _every_phase(v, every_turn=25):
+        ref = v.game_from_state(state, engine="reference")
+        for p in range(g.players):
+            assert g.observation_into(p, a) == ref.observation_into(p, b) == size
+            assert a.tobytes() == b.tobytes()[:4 * size]
+            assert list(b[size:]) == [7.0] * 3  # past the vector: untouched
+        legal = g.legal_actions()
+        assert g.action_mask_into(ma) == ref.action_mask_into(mb) == len(legal)
+        assert list(np.flatnonzero(ma)) == legal == list(np.flatnonzero(mb[:len(v.actions)]))
+        assert list(mb[len(v.actions):]) == [5, 5]
+        if g.is_over:
+            assert ma.sum() == 0
+
+
+def _refusal(call):
+    with pytest.raises(railspec.RailspecError) as info:
+        call()
+    return type(info.value), str(info.value)
+
+
+def test_buffer_misuse_is_refused_alike_by_both_engines():
+    """A buffer the fill cannot write raises what legal_actions_into raises for one
+    (ArgumentTypeError for its kind, ArgumentError when too short), the same on both
+    engines, and nothing is written."""
+    import array
+    v = railspec.load("usa")
+    size, n = tensor.observation_spec(v).size, len(v.actions)
+    games = [v.new_game(3, 5), v.new_game(3, 5, engine="reference")]
+    bad_vectors = {
+        "a list": ([0.0] * size, railspec.ArgumentTypeError),
+        "read-only bytes": (bytes(4 * size), railspec.ArgumentTypeError),
+        "float64": (np.zeros(size), railspec.ArgumentTypeError),
+        "int32": (np.zeros(size, np.int32), railspec.ArgumentTypeError),
+        "strided": (np.zeros(2 * size, np.float32)[::2], railspec.ArgumentTypeError),
+        "read-only": (np.zeros(size, np.float32), railspec.ArgumentTypeError),
+        "too short": (np.zeros(size - 1, np.float32), railspec.ArgumentError),
+        "too short array": (array.array("f", [0.0] * 3), railspec.ArgumentError),
+    }
+    bad_vectors["read-only"][0].flags.writeable = False
+    for what, (buffer, error) in bad_vectors.items():
+        answers = [_refusal(lambda g=g: g.observation_into(0, buffer)) for g in games]
+        assert answers[0] == answers[1] and answers[0][0] is error, what
+    for player, error in ((3, railspec.ArgumentError), (-1, railspec.ArgumentError), (1.0, railspec.ArgumentTypeError),
+                          ("0", railspec.ArgumentTypeError), (True, railspec.ArgumentTypeError)):
+        answers = [_refusal(lambda g=g: g.observation_into(player, np.zeros(size, np.float32))) for g in games]
+        assert answers[0] == answers[1] and answers[0][0] is error, player
+    bad_masks = {
+        "a list": ([0] * n, railspec.ArgumentTypeError),
+        "read-only bytes": (bytes(n), railspec.ArgumentTypeError),
+        "int32": (np.zeros(n, np.int32), railspec.ArgumentTypeError),
+        "strided": (np.zeros(2 * n, np.int8)[::2], railspec.ArgumentTypeError),
+        "too short": (np.zeros(n - 1, np.int8), railspec.ArgumentError),
+    }
+    for what, (buffer, error) in bad_masks.items():
+        before = bytes(memoryview(buffer).cast("B")) if isinstance(buffer, np.ndarray) and buffer.flags.c_contiguous \
+            else None
+        answers = [_refusal(lambda g=g: g.action_mask_into(buffer)) for g in games]
+        assert answers[0] == answers[1] and answers[0][0] is error, what
+        if before is not None:
+            assert bytes(memoryview(buffer).cast("B")) == before
+    # a bytearray, a bool vector and an unsigned one are masks too
+    for buffer in (bytearray(n), np.zeros(n, np.bool_), np.zeros(n, np.uint8)):
+        assert games[0].action_mask_into(buffer) == len(games[0].legal_actions()) > 0
+
+
+def test_encoder_falls_back_to_the_python_fill_for_a_strided_vector():
+    """encode() on a compiled game writes any float32 vector of the right shape: one the
+    engine cannot take (a strided view) is filled in Python, with the same floats."""
+    v = railspec.load("europe")
+    enc = tensor.ObservationEncoder(v)
+    g = v.new_game(4, 2)
+    for _ in range(40):
+        g.apply(g.legal_actions()[0])
+    backing = np.full(2 * enc.size, 9.0, dtype=np.float32)
+    strided = backing[::2]
+    enc.encode(g, 1, strided)
+    np.testing.assert_array_equal(strided, enc.fill(g.state(), 1))
+    assert (backing[1::2] == 9.0).all()
+    mask = np.ones(2 * len(v.actions), dtype=np.int8)[::2]
+    assert list(np.flatnonzero(enc.action_mask(g, mask))) == g.legal_actions()
+
+
+def test_the_layout_and_the_emitter_need_no_numpy():
+    """A core install (no numpy) still compiles specs: the emitter reads the layout from
+    railspec.tensor, which imports without numpy."""
+    import subprocess
+    import sys
+    code = ("import sys, warnings; sys.modules['numpy'] = None; warnings.simplefilter('ignore')\n"
+            "import railspec\nfrom railspec import tensor\nfrom railspec.compiler.emit import emit\n"
+            "v = railspec.load('usa')\nsource = emit(v.ir, v.registry)\n"
+            "assert 'cdef void fill_observation' in source and tensor.np is None\n"
+            "print(len(tensor.layout_plan(v)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(tensor.observation_spec(railspec.load("usa")))
