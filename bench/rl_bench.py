@@ -15,8 +15,9 @@ through one interface:
 - Gymnasium: ``env.step`` for the learner, the other seats played by random agents inside
   the environment (every decision counted, the learner's and the opponents').
 
-Then the tensor fill alone: observations/s from a game (the state export included) and
-from an exported state, and masks/s. Each figure is the best of --repeat runs. An adapter
+Then the tensor fill alone: observations/s of the compiled fill (``Game.observation_into``
+into a reused numpy vector, and through ``ObservationEncoder.encode``), of the Python fill
+(from a game, its state export included, and from an exported state), and masks/s. Each figure is the best of --repeat runs. An adapter
 whose package is not installed is reported as missing.
 """
 from __future__ import annotations
@@ -145,15 +146,28 @@ def tensor_fill(v, players: int, positions: int, seed: int) -> list[tuple[str, f
     enc = tensor.ObservationEncoder(v)
     out = enc.new_vector()
     mask = np.zeros(len(v.actions), dtype=np.int8)
+    movers = [max(0, g.current_player) for g in games]
+    pairs = list(zip(games, movers))
     rows = []
-    seconds, n = best_of(lambda: sum(1 for g in games for _ in [enc.encode(g, g.current_player if g.current_player >= 0 else 0, out)]))
-    rows.append(("observations/s from a game (state export + fill)", n / seconds))
-    seconds, n = best_of(lambda: sum(1 for s in states for _ in [enc.fill(s, max(0, s["current"]), out)]))
-    rows.append(("observations/s from an exported state (fill only)", n / seconds))
-    seconds, n = best_of(lambda: sum(1 for g in games for _ in [g.state()]))
+
+    def each(call, items) -> int:
+        for item in items:
+            call(*item)
+        return len(items)
+    seconds, n = best_of(lambda: each(lambda g, p: g.observation_into(p, out), pairs))
+    rows.append(("compiled: Game.observation_into (reused numpy vector)", n / seconds))
+    seconds, n = best_of(lambda: each(lambda g, p: enc.encode(g, p, out), pairs))
+    rows.append(("compiled: ObservationEncoder.encode (reused vector)", n / seconds))
+    seconds, n = best_of(lambda: each(lambda g, p: enc.fill(g.state(), p, out), pairs))
+    rows.append(("Python: from a game (state export + fill)", n / seconds))
+    seconds, n = best_of(lambda: each(lambda s, p: enc.fill(s, p, out), list(zip(states, movers))))
+    rows.append(("Python: from an exported state (fill only)", n / seconds))
+    seconds, n = best_of(lambda: each(lambda g: g.state(), [(g,) for g in games]))
     rows.append(("state exports/s (for comparison)", n / seconds))
-    seconds, n = best_of(lambda: sum(1 for g in games for _ in [enc.action_mask(g, mask)]))
-    rows.append(("action masks/s", n / seconds))
+    seconds, n = best_of(lambda: each(lambda g: g.action_mask_into(mask), [(g,) for g in games]))
+    rows.append(("action masks/s (compiled: Game.action_mask_into)", n / seconds))
+    seconds, n = best_of(lambda: each(lambda g: enc.action_mask(g, mask), [(g,) for g in games]))
+    rows.append(("action masks/s (ObservationEncoder.action_mask)", n / seconds))
     return rows
 
 
@@ -198,7 +212,7 @@ def main() -> int:
             base = per
         print(f"{label:52} {rate:>12,.0f} {per:>12.1f} {per - base:>+14.1f}")
     print()
-    print("tensor fill (Python, phase 1):")
+    print("tensor fill (observations/s, masks/s):")
     for label, rate in tensor_fill(v, args.players, args.positions, args.seed):
         print(f"  {label:52} {rate:>12,.0f}")
     return 0
