@@ -141,7 +141,9 @@ def _play_spec(path: Path) -> Result:
                                      "message": f"check accepts the spec, the build fails: {str(err)[-500:]}"},
                       played=True)
     except Exception as exc:  # noqa: BLE001
-        return _traceback(exc, "compile")
+        result = _traceback(exc, "compile")
+        result.played = True
+        return result
     try:
         counts = list(range(v.ir.min_players, v.ir.max_players + 1))
         report = conformance.run(v, range(4), lambda s: counts[s % len(counts)], api_every=7, score_every=3)
