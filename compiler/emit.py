@@ -24,6 +24,7 @@ an installed stock module that is still current.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import sys
 from functools import lru_cache
@@ -286,7 +287,7 @@ def _c_double(value: float) -> str:
     """A C double literal that reads back as exactly ``value`` (repr is the shortest
     decimal text that round-trips, and C parses it to the nearest double)."""
     value = float(value)
-    if value != value or value in (float("inf"), float("-inf")):
+    if not math.isfinite(value):
         raise ValueError(f"an observation scale must be finite, not {value}")
     text = repr(value)
     return text if any(ch in text for ch in ".e") else text + ".0"

@@ -99,9 +99,7 @@ def _int_buffer(buffer, needed: int) -> memoryview:
 def _byte_format(fmt: str, codes: str) -> bool:
     """Whether a buffer format is one of the native item ``codes`` (a native or
     little-endian byte order mark allowed on a little-endian machine)."""
-    if fmt[:1] in ("@", "="):
-        fmt = fmt[1:]
-    elif fmt[:1] == "<" and sys.byteorder == "little":
+    if fmt[:1] in ("@", "=") or (fmt[:1] == "<" and sys.byteorder == "little"):
         fmt = fmt[1:]
     return len(fmt) == 1 and fmt in codes
 
