@@ -606,6 +606,10 @@ class ObservationEncoder:
     buffers) in a loop: ``encoder.encode(game, player, out)``."""
 
     def __init__(self, variant):
+        if np is None:
+            raise ImportError("filling observation vectors in Python needs numpy (any of the extras "
+                              "openspiel, pettingzoo, gymnasium brings it); a compiled game's "
+                              "observation_into does not", name="numpy")
         self.variant = variant
         self._layout = _layout(variant)
         self.spec = observation_spec(variant)

@@ -488,13 +488,18 @@ def test_encoder_falls_back_to_the_python_fill_for_a_strided_vector():
 
 def test_the_layout_and_the_emitter_need_no_numpy():
     """A core install (no numpy) still compiles specs: the emitter reads the layout from
-    railspec.tensor, which imports without numpy."""
+    railspec.tensor, which imports without numpy. A compiled game fills any float32
+    buffer then; the reference engine's fill, in Python, says it needs numpy."""
     import subprocess
     import sys
     code = ("import sys, warnings; sys.modules['numpy'] = None; warnings.simplefilter('ignore')\n"
             "import railspec\nfrom railspec import tensor\nfrom railspec.compiler.emit import emit\n"
             "v = railspec.load('usa')\nsource = emit(v.ir, v.registry)\n"
             "assert 'cdef void fill_observation' in source and tensor.np is None\n"
+            "from array import array\nx = array('f', [0.0] * 877)\n"
+            "assert v.new_game(2, 1).observation_into(1, x) == 877 and max(x) == 1.0\n"
+            "try:\n    v.new_game(2, 1, engine='reference').observation_into(1, x)\n"
+            "except ImportError as err:\n    assert err.name == 'numpy'\nelse:\n    raise AssertionError\n"
             "print(len(tensor.layout_plan(v)))")
     done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True,
                           timeout=120)
