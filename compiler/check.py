@@ -425,11 +425,7 @@ class _Places:
                     at = (place.x.value, place.y.value)
                 self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span, at=at,
                                         place_span=place.span if place is not None else None))
-        placed = [c for c in self.cities if c["at"] is not None]
-        if placed and len(placed) < len(self.cities):
-            missing = next(c for c in self.cities if c["at"] is None)
-            self.errors.add(missing["span"], f"city '{limits.shown(missing['name'])}' has no place, but "
-                                             f"{len(placed)} other cities do: give every city 'at X Y' or none")
+
 
     def ref(self, name: ast.Name, context: str) -> int | None:
         """The id of a city named in a route, ticket or region; None after an error."""

@@ -110,7 +110,7 @@ LIMITS: tuple[Limit, ...] = (
     Limit("the largest score a player could reach", f"≤ {_n(MAX_SCORE)}",
           "scores are 32-bit ints (up to 2,147,483,647); the checker adds up the most every item could give "
           "(all routes, all tickets, every bonus) so no total can wrap"),
-    Limit("city NAME at X Y", f"X and Y −{_n(MAX_COORDINATE)} … {_n(MAX_COORDINATE)}; every city or none",
+    Limit("city NAME at X Y", f"X and Y −{_n(MAX_COORDINATE)} … {_n(MAX_COORDINATE)}",
           "drawing units for railspec render and the balance report; the game never reads them"),
     Limit("a spec file", f"a regular file of at most {MAX_SPEC_BYTES // (1024 * 1024)} MB",
           "a device or a pipe could be read forever; the largest stock spec is under 20 KB"),

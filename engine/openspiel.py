@@ -281,9 +281,9 @@ class RailspecObserver:
     def set_from(self, state: RailspecState, player: int) -> None:
         """Fill ``tensor`` (and so ``dict``) with ``player``'s view of ``state``."""
         if self._whole:
-            self.encoder.fill(state.game.state(), player, self.tensor)
+            self.encoder.encode(state.game, player, self.tensor)
             return
-        self.encoder.fill(state.game.state(), player, self._full)
+        self.encoder.encode(state.game, player, self._full)
         for start, stop, at in self._copy:
             self.tensor[at:at + stop - start] = self._full[start:stop]
 

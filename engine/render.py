@@ -77,13 +77,48 @@ def computed_layout(variant: ir.Variant, iterations: int = 300) -> list[tuple[fl
     return [(x, y) for x, y in pos]
 
 
+def _fill_in(variant: ir.Variant, given: list) -> list[tuple[float, float]]:
+    """Places for the cities a spec left without one, among the cities they are joined
+    to (a city added to an extended map): each takes the mean place of its placed
+    neighbours, nudged aside so it does not sit on a route, repeated until every city
+    joined to a placed one has a place; the rest go by the first placed city."""
+    places = [tuple(map(float, p)) if p is not None else None for p in given]
+    neighbours: list[set[int]] = [set() for _ in variant.cities]
+    for r in variant.routes:
+        neighbours[r.a].add(r.b)
+        neighbours[r.b].add(r.a)
+    xs = [p[0] for p in places if p is not None]
+    nudge = (max(xs) - min(xs)) / 40.0 or 10.0
+    while True:
+        added = False
+        for c, place in enumerate(places):
+            if place is not None:
+                continue
+            known = [places[n] for n in sorted(neighbours[c]) if places[n] is not None]
+            if known:
+                x = sum(p[0] for p in known) / len(known) + nudge
+                y = sum(p[1] for p in known) / len(known) + nudge
+                places[c] = (x, y)
+                added = True
+        if not added:
+            break
+    first = next(p for p in places if p is not None)
+    return [p if p is not None else (first[0] + nudge * (i + 1), first[1]) for i, p in enumerate(places)]
+
+
 def layout(variant: ir.Variant) -> list[tuple[float, float]]:
-    """Each city's place in the drawing: the spec's coordinates when every city has them,
-    else :func:`computed_layout`; scaled into a SIZE box with a margin."""
+    """Each city's place in the drawing: the spec's coordinates (cities left without one
+    placed among their neighbours), or :func:`computed_layout` when no city has one;
+    scaled into a SIZE box with a margin."""
     given = [getattr(c, "at", None) for c in variant.cities]
-    raw = given if given and all(p is not None for p in given) else computed_layout(variant)
-    if not raw:
+    if not given:
         return []
+    if all(p is not None for p in given):
+        raw = given
+    elif any(p is not None for p in given):
+        raw = _fill_in(variant, given)
+    else:
+        raw = computed_layout(variant)
     xs, ys = [p[0] for p in raw], [p[1] for p in raw]
     span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
     scale = (SIZE - 2 * MARGIN) / span

@@ -107,9 +107,6 @@ CASES = [
     ("unknown-statement", edit(3, "train 12"), S, 3, 1, "unknown statement 'train' (did you mean 'trains'?)"),
     ("place-without-y", edit(19, "city Alpha at 10"), S, 19, 17, "expected a number"),
     ("place-not-a-number", edit(19, "city Alpha at ten 5"), S, 19, 15, "expected a number"),
-    # a place for some cities only (docs/language.md, "The map")
-    ("place-for-one-city-only", edit(19, "city Alpha at 10 20"), C, 20, 6,
-     "city 'Beta' has no place, but 1 other cities do: give every city 'at X Y' or none"),
     ("place-too-far", edit(19, "city Alpha at 10 2000000"), C, 19, 18, "a map coordinate is at most 1,000,000"),
     ("statement-word-with-a-tail", edit(19, "cityx Alpha"), S, 19, 1,
      "unknown statement 'cityx' (did you mean 'city'?)"),

@@ -65,3 +65,17 @@ def test_a_heat_map_replaces_the_route_colours():
     cold = render_svg(v.ir, heat=[0.0] * len(v.routes))
     hot = render_svg(v.ir, heat=[1.0] * len(v.routes))
     assert cold != hot and "#fff0a0" in cold and "#af1414" in hot
+
+
+def test_a_city_added_to_a_placed_map_is_drawn_among_its_neighbours(tmp_path):
+    spec = tmp_path / "more.rail"
+    spec.write_text('extends "%s"\nvariant "More"\ncity Flagstaff\nroute Flagstaff - Phoenix 2 gray\n'
+                    'route Flagstaff - Las Vegas 2 gray\n' % railspec.compiler.stock_path("usa").as_posix(),
+                    encoding="utf-8")
+    v = railspec.load(spec)
+    from railspec.render import layout
+    places = layout(v.ir)
+    flagstaff = places[v.ir.city_named("Flagstaff").id]
+    phoenix, vegas = places[v.ir.city_named("Phoenix").id], places[v.ir.city_named("Las Vegas").id]
+    assert min(phoenix[0], vegas[0]) - 60 < flagstaff[0] < max(phoenix[0], vegas[0]) + 60
+    _tree(render_svg(v.ir))
