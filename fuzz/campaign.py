@@ -193,7 +193,8 @@ def run(formats=FORMATS, cases: int = 100_000, seed: int = 0, jobs: int = 1, bat
         if outcome in BAD:
             key = signature(batch.format, outcome, detail)
             found = findings.setdefault(key, Finding(key, batch.format, outcome))
-            found.add(case, detail, {"format": batch.format, "seed": batch.seed, "index": index})
+            found.add(case, detail, {"format": batch.format, "seed": batch.seed, "count": batch.count,
+                                     "index": index})
 
     workers: list[_Worker] = []
     slot_count = max(1, min(jobs, len(queue)))
@@ -320,7 +321,7 @@ def replay(report: Path, number: int) -> int:
     case_json = example["case"]
     if case_json.get("cut"):
         loc = example["locator"]
-        case = regenerate(loc["format"], loc["seed"], loc["index"])
+        case = regenerate(loc["format"], loc["seed"], loc["index"], loc["count"])
     else:
         case = Case.from_json(case_json)
     print(f"{bug['signature']}  ({bug['count']} cases)")

@@ -73,10 +73,12 @@ def test_crashes_and_hangs_are_counted_and_the_batch_goes_on(tmp_path, monkeypat
     assert (counts["crash"], counts["hang"], sum(counts.values())) == (1, 1, 7), counts
     crash = next(f for f in result.findings.values() if f.outcome == "crash")
     assert crash.examples[0]["locator"]["index"] == 2 and crash.examples[0]["case"]["data"]
-    assert crash.examples[0]["case"] == regenerate("spec", crash.examples[0]["locator"]["seed"], 2).to_json()
+    assert crash.examples[0]["case"] == regenerate("spec", crash.examples[0]["locator"]["seed"], 2, 7).to_json()
 
 
 def test_a_seed_gives_the_same_cases():
-    seed = campaign.batch_seed(SEED, "trace", 0)
-    assert regenerate("trace", seed, 3) == regenerate("trace", seed, 3)
-    assert regenerate("trace", seed, 3) != regenerate("trace", seed + 1, 3)
+    """Drawing a batch twice in one process gives the same cases, deep into the batch
+    (Hypothesis's own mutator, which does not repeat, is off in the campaign)."""
+    seed = campaign.batch_seed(SEED, "state", 0)
+    assert regenerate("state", seed, 140, 150) == regenerate("state", seed, 140, 150)
+    assert regenerate("state", seed, 140, 150) != regenerate("state", seed + 1, 140, 150)
