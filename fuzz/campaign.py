@@ -64,7 +64,7 @@ class Finding:
         self.count += 1
         data = case.get("data", "")
         entry = {"case": case, "detail": detail, "locator": locator, "length": len(data)}
-        if len(data) > MAX_KEPT:
+        if len(data) > MAX_KEPT and not case.get("cut"):
             entry["case"] = dict(case, data=data[:2000], cut=True)
         self.examples.append(entry)
         self.examples.sort(key=lambda e: e["length"])

@@ -32,6 +32,10 @@ import sys
 import time
 from pathlib import Path
 
+#: a bad case's input longer than this is sent cut (a long message could outlast the
+#: case's timeout)
+MAX_SENT = 200_000
+
 
 def _limit_memory(gigabytes: float) -> None:
     # a case that makes railspec allocate without bound (a deck of 2^32 cards, a spec that
@@ -108,7 +112,11 @@ def run_batch(fmt: str, seed: int, count: int, skip: int, plays: int, workdir: P
             message["p"] = 1
         if result.outcome in targets.BAD:
             message["d"] = result.detail
-            message["c"] = case.to_json()
+            kept = case.to_json()
+            if len(kept["data"]) > MAX_SENT:
+                # the campaign keeps the start; the seed and index rebuild the rest
+                kept = dict(kept, data=kept["data"][:2000], cut=True)
+            message["c"] = kept
         send(message)
 
     batch()
