@@ -27,6 +27,7 @@ _loaded: dict = {}
 
 
 def variant(name: str):
+    """A stock variant, loaded once for all the machines' examples."""
     if name not in _loaded:
         _loaded[name] = railspec.load(name)
     return _loaded[name]
