@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from . import agents as agents_module
 from .compiler import ir
+from .errors import IllegalActionError
 from .rng import SplitMix64
 
 #: Salts the campaign seed when deriving each game's seeds.
@@ -100,7 +101,7 @@ def play_game(variant, plan: CampaignPlan, game: int) -> dict:
         action = seated[seat].act(g)
         try:
             g.apply(action)
-        except Exception as err:
+        except IllegalActionError as err:
             raise agents_module.AgentError(f"game {game}: agent {names[seat]!r} in seat {seat}: {err}") from None
         counts = taken[seat]
         counts[kinds[action]] = counts.get(kinds[action], 0) + 1
