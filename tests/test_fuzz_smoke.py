@@ -20,9 +20,8 @@ from fuzz.worker import regenerate
 CASES = int(os.environ.get("FUZZ_SMOKE_CASES", "100"))
 SEED = int(os.environ.get("FUZZ_SEED", "0"))
 
-# Formats whose bad inputs still end in tracebacks until the fixes of issue 10 land
-# (point 3); remove a mark when its format passes.
-# formats with a known failure, marked xfail until it is fixed (none since issue 10 landed)
+# Formats with a known failure, marked xfail until it is fixed (none since issue 10's
+# fixes landed).
 KNOWN: dict[str, str] = {}
 
 
