@@ -43,11 +43,20 @@ def _parse_constant(name: str):
     raise StateError(f"not a railspec state: {name} is not a number a state holds")
 
 
+#: The longest state text read. The largest state a spec within the limits of
+#: docs/language.md can have is far below it (a USA state is about 2 KB); reading
+#: hundreds of megabytes would only take time before the validator refused them.
+MAX_STATE_CHARS = 8 * 1024 * 1024
+
+
 def loads(text: str | bytes) -> dict:
     """A state's JSON text as Python data, or :class:`StateError`: text that is not JSON,
-    nesting too deep for the parser, integers too long to be any field's value, and
-    ``NaN``/``Infinity`` all are, with a message, never another exception. The result is
-    not checked yet: :func:`validate` does that."""
+    text longer than :data:`MAX_STATE_CHARS`, nesting too deep for the parser, integers
+    too long to be any field's value, and ``NaN``/``Infinity`` all are, with a message,
+    never another exception. The result is not checked yet: :func:`validate` does that."""
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_STATE_CHARS:
+        raise StateError(f"not a railspec state: {len(text):,} characters, more than any state holds "
+                         f"({MAX_STATE_CHARS:,} at most)")
     try:
         return json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except StateError:

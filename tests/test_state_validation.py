@@ -427,3 +427,12 @@ def test_random_edits_are_refused_or_played_alike(key):
             assert games[0].to_json() == games[1].to_json(), what
             state_format.validate(v.ir, games[0].state(), v.registry)
     assert accepted  # some edits keep a valid state (a pass count, the turn number, the seed…)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_state_text_of_hundreds_of_megabytes_is_refused_unread(engine):
+    """Found by `make fuzz`: a 200 MB mutation of a Europe state outlasted the campaign's
+    10-second case timeout. Text longer than any state is refused before it is parsed."""
+    text = "[" * (state_format.MAX_STATE_CHARS + 1)
+    with pytest.raises(railspec.StateError, match="more than any state holds"):
+        VARIANTS["usa"].game_from_json(text, engine=engine)
