@@ -166,7 +166,7 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
     height = max((y for _, y in places), default=SIZE) + MARGIN
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height + 30:.0f}" '
            f'width="{width:.0f}" height="{height + 30:.0f}" font-family="sans-serif">',
-           f'<rect width="100%" height="100%" fill="#fbf8ef"/>']
+           '<rect width="100%" height="100%" fill="#fbf8ef"/>']
     label = title if title is not None else variant.name
     out.append(f'<text x="{MARGIN}" y="{height + 18:.0f}" font-size="16">{escape(label)}</text>')
     owner = state["owner"] if state else None
