@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 from . import tensor
 from .errors import IllegalActionError, RailspecError
-from .rl import check_reward, final_rewards, load_variant, position_text, stock_variants
+from .rl import check_reward, final_rewards, load_variant, render_game, stock_variants
 
 #: Values of the ``illegal`` option.
 ILLEGAL = ("penalty", "forfeit", "raise")
@@ -132,12 +132,7 @@ class RailspecEnv(gymnasium.Env):
         render mode."""
         if self.render_mode is None:
             return None
-        if self.game is None:
-            raise RailspecError("render() before reset(): there is no game yet")
-        if self.render_mode == "svg":
-            from .render import render_svg
-            return render_svg(self.variant.ir, self.game.state())
-        return position_text(self.game)
+        return render_game(self.game, self.render_mode)
 
     def close(self) -> None:
         self.game = None

@@ -35,7 +35,7 @@ from pettingzoo import AECEnv
 
 from . import tensor
 from .errors import RailspecError
-from .rl import check_reward, final_rewards, load_variant, position_text
+from .rl import check_reward, final_rewards, load_variant, render_game
 from .rng import SplitMix64
 
 #: What ``render_mode`` may be.
@@ -140,12 +140,7 @@ class RailspecEnv(AECEnv):
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode: pass render_mode='ansi' or 'svg'", stacklevel=2)
             return None
-        if self.game is None:
-            raise RailspecError("render() before reset(): there is no game yet")
-        if self.render_mode == "svg":
-            from .render import render_svg
-            return render_svg(self.variant.ir, self.game.state())
-        return position_text(self.game)
+        return render_game(self.game, self.render_mode)
 
     def close(self) -> None:
         self.game = None

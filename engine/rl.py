@@ -55,6 +55,17 @@ def final_rewards(game, reward: str) -> list[float]:
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(game.players)]
 
 
+def render_game(game, mode: str):
+    """What an environment's ``render()`` returns for a game in play: the SVG map
+    (``svg``) or :func:`position_text` (``ansi``); RailspecError before any game."""
+    if game is None:
+        raise RailspecError("render() before reset(): there is no game yet")
+    if mode == "svg":
+        from .render import render_svg
+        return render_svg(game.variant.ir, game.state())
+    return position_text(game)
+
+
 def position_text(game) -> str:
     """A game's position as a few lines of text: who decides, the market, each seat's
     trains, card and ticket counts, routes and score so far (nothing hidden)."""
