@@ -193,6 +193,10 @@ class Mechanic:
     score_items: ClassVar[tuple[ScoreItem, ...]]
     tiebreaks: ClassVar[tuple[TieBreak, ...]]
     position_keys: ClassVar[tuple[PositionKey, ...]]
+    #: How the scripted agents play the mechanic's action kinds: a kind's rule is one of
+    #: railspec.agents' generic rules ("pay", "withdraw", "company", "ferry_draw", "never";
+    #: docs/agents.md). A kind left out is played only when nothing else is legal.
+    agent_rules: ClassVar[dict[str, str]] = {}
 
     def check(self, ctx) -> ir.Rule | None:
         """The mechanic's checker stage: its record when the spec uses the mechanic, else

@@ -12,6 +12,7 @@ import pytest
 
 import railspec
 from railspec import agents, determinize
+from railspec.agents.tables import kind_codes, policy_of, view_from_observation
 from railspec.rng import SplitMix64
 
 from conftest import ENGINES, implemented_stock_variants
@@ -115,6 +116,50 @@ def test_every_scripted_agent_finishes_games_legally(v):
         seats = [agents.make(SCRIPTED[(seed + i) % len(SCRIPTED)], seed=seed) for i in range(players)]
         g = agents.play(v, seats, seed=seed)
         assert g.is_over
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_the_compiled_agent_view_is_the_observation(v):
+    """The view the compiled engine writes for the styles holds exactly what the player to
+    move sees (their hand, trains, tickets and offer, every route's owner): it equals the
+    view built from ``game.observation()`` at every decision, set-up and offers included."""
+    checked = 0
+    for g in _positions(v, games=6, every=1):
+        if g.is_over:
+            continue
+        assert g._e.agent_view() == view_from_observation(v.ir, g.observation()), g.state()["phase"]
+        checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_scripted_agents_play_the_same_game_on_both_engines(v):
+    """The compiled engine's view and the reference engine's observation lead the styles to
+    the same choices: a seeded game of every style is the same game on both engines."""
+    players = min(4, v.ir.max_players)
+    styles = SCRIPTED[:5]
+    for seed in range(2):
+        games = [agents.play(v, [agents.make(styles[(seed + i) % 5], seed=seed + i) for i in range(players)],
+                             seed=seed, engine=engine).to_json() for engine in ENGINES]
+        assert games[0] == games[1]
+
+
+def test_a_policy_refuses_an_engine_of_another_variant(usa):
+    europe = railspec.load("europe")
+    policy = policy_of(usa.ir, usa.registry)
+    with pytest.raises(ValueError, match="not of the variant"):
+        policy.decide_compiled(agents.make("one-step").seat, europe.new_game(players=2, seed=1)._e)
+
+
+def test_a_mechanic_names_only_known_agent_rules(usa):
+    """``Mechanic.agent_rules`` maps a kind to one of the generic rules; a rule the agents
+    do not know is refused, naming the mechanic and the rules there are."""
+    from railspec.mechanics import stations
+    mech = stations.Stations()
+    mech.agent_rules = {"station_pay": "bargain"}
+    registry = railspec.load("europe").registry.replacing(mech)
+    with pytest.raises(ValueError, match="stations: no agent rule named 'bargain'.*pay"):
+        kind_codes(railspec.load("europe").ir, registry)
 
 
 def test_agents_are_deterministic_given_their_seeds(usa):

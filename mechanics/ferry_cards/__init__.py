@@ -75,6 +75,7 @@ class FerryCards(Mechanic):
     )
     phases = ()
     kinds = (DRAW_FERRY,)
+    agent_rules = {DRAW_FERRY: "ferry_draw"}
     hooks = frozenset({"definitions", "turn_actions", "apply", "claim_block", "claim_pay"})
     reference = FerryCardsReference
     score_items = ()

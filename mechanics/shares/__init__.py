@@ -198,6 +198,7 @@ class Shares(Mechanic):
     )
     phases = (PH_SHARE, PH_NEUTRAL_SHARE)
     kinds = (TAKE_SHARE, NEUTRAL_SHARE)
+    agent_rules = {TAKE_SHARE: "company", NEUTRAL_SHARE: "company"}
     hooks = frozenset({"definitions", "after_claim", "phase_legal", "apply", "game_over", "score_awards"})
     reference = SharesReference
     score_items = (ScoreItem("shares", "the majority points of every company", True, "shares"),)

@@ -149,6 +149,7 @@ class Stations(Mechanic):
     )
     phases = (PH_STATION,)
     kinds = (BUILD_STATION, STATION_PAY)
+    agent_rules = {STATION_PAY: "pay", BUILD_STATION: "never"}
     hooks = frozenset({"definitions", "turn_actions", "phase_legal", "apply", "score_graph"})
     reference = StationsReference
     score_items = (

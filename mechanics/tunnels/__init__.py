@@ -166,6 +166,7 @@ class Tunnels(Mechanic):
     )
     phases = (PH_TUNNEL,)
     kinds = (TUNNEL_PAY, TUNNEL_DECLINE)
+    agent_rules = {TUNNEL_PAY: "pay", TUNNEL_DECLINE: "withdraw"}
     hooks = frozenset({"definitions", "before_claim_completes", "phase_legal", "apply", "end_of_turn"})
     reference = TunnelsReference
     score_items = ()

@@ -1,0 +1,45 @@
+/* railspec's engine interface for compiled helpers (railspec.agents' policy kernel).
+ *
+ * Every generated engine module fills one of these with its own functions and hands it
+ * out in a PyCapsule (Engine._c_api); a helper compiled once for all variants drives any
+ * engine through it without knowing the variant's State struct. The state is opaque:
+ * copy it with memcpy(dst, src, state_size). An agent view is the player to move's part
+ * of the observation as ints (docs/agents.md "The agent view").
+ *
+ * Included verbatim by compiler/templates/api.pyx.j2 and by engine/agents/_policy.pyx;
+ * a change here raises RAILSPEC_ENGINE_API_VERSION. */
+#ifndef RAILSPEC_ENGINE_API_H
+#define RAILSPEC_ENGINE_API_H
+#include <stddef.h>
+
+#define RAILSPEC_ENGINE_API_VERSION 1
+#define RAILSPEC_ENGINE_API_NAME "railspec.engine_api"
+#define RAILSPEC_ENGINE_STATE_NAME "railspec.engine_state"
+
+/* The agent view: ints, the header first. */
+enum {
+    RV_PLAYER = 0,      /* the player to move */
+    RV_PLAYERS = 1,     /* seats in the game */
+    RV_TRAINS = 2,      /* the player's trains left */
+    RV_TICKETS_N = 3,   /* tickets the player holds */
+    RV_OFFER_N = 4,     /* tickets the player is offered (0 outside a ticket choice) */
+    RV_HEADER = 8       /* then hand[n_cards], owner[n_routes], tickets[tickets_n], offer[offer_n] */
+};
+
+typedef struct {
+    int version;
+    int n_cards;
+    int n_routes;
+    int n_actions;
+    int view_size;        /* the longest view the engine can write */
+    size_t state_size;
+    int (*legal)(void* state, int* out);       /* the legal ids, ascending; returns how many */
+    void (*apply)(void* state, int action);    /* a legal id only: nothing is checked */
+    int (*is_over)(void* state);
+    int (*current)(void* state);
+    int (*players)(void* state);
+    int (*view)(void* state, int* out);        /* the player to move's view; returns its length */
+    void (*totals)(void* state, int* out);     /* each player's total as if the game ended now */
+} railspec_engine_api;
+
+#endif

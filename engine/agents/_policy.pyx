@@ -1,0 +1,1000 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False
+"""The scripted playing styles, compiled once for every variant (docs/agents.md).
+
+A :class:`Policy` holds one variant's map and catalogue as C arrays (built by
+:mod:`railspec.agents.tables` from the IR). A :class:`Seat` is one agent's memory: its
+style, its generator and its cached plan. :meth:`Policy.decide` chooses from an agent
+view (the ints of engine_api.h: the player's hand, trains, tickets, the offer in front of
+them, every route's owner) and the legal ids, so the styles see what the player sees and
+nothing else. The view comes from the compiled engine's own C function, or from
+``game.observation()`` on the reference engine; the choice is the same either way.
+
+:meth:`Policy.playout` plays a compiled game to its end with a style in every seat
+without leaving C, for the search agents' rollouts.
+
+Every choice breaks ties by a stated key ending in the lowest id, so a seeded game of
+agents replays exactly.
+"""
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_GetPointer
+
+cdef extern from "engine_api.h":
+    enum:
+        RAILSPEC_ENGINE_API_VERSION
+        RV_PLAYER
+        RV_PLAYERS
+        RV_TRAINS
+        RV_TICKETS_N
+        RV_OFFER_N
+        RV_HEADER
+    const char* RAILSPEC_ENGINE_API_NAME
+    const char* RAILSPEC_ENGINE_STATE_NAME
+    ctypedef struct railspec_engine_api:
+        int version
+        int n_cards
+        int n_routes
+        int n_actions
+        int view_size
+        size_t state_size
+        int (*legal)(void* state, int* out) noexcept nogil
+        void (*apply)(void* state, int action) noexcept nogil
+        int (*is_over)(void* state) noexcept nogil
+        int (*current)(void* state) noexcept nogil
+        int (*players)(void* state) noexcept nogil
+        int (*view)(void* state, int* out) noexcept nogil
+        void (*totals)(void* state, int* out) noexcept nogil
+
+# The styles (railspec.agents.scripted names them).
+cdef enum:
+    ONE_STEP = 0
+    LONG_ROUTE = 1
+    ROUTE_FOCUS = 2
+    DESTINATION_HUNGRY = 3
+    GREEDY = 4
+
+# What an action is to the styles: the core kinds, then the generic rules a mechanic's
+# kinds are played by (Mechanic.agent_rules).
+cdef enum:
+    K_OTHER = 0        # a kind no rule covers: taken only when nothing else is legal
+    K_DRAW_BLIND = 1
+    K_DRAW_FACEUP = 2
+    K_CLAIM = 3
+    K_DRAW_TICKETS = 4
+    K_KEEP = 5
+    K_PASS = 6
+    K_PAY = 7          # a payment completing something started: the fewest locomotives
+    K_WITHDRAW = 8     # giving up what was started: only when no payment is legal
+    K_COMPANY = 9      # a company's share: the one whose routes the player holds most of
+    K_FERRY_DRAW = 10  # a ferry card, drawn for a route with wave spaces
+    N_KINDS = 11
+
+DEF UNREACHABLE = 1 << 30
+DEF MAX_PLAYERS = 16
+
+#: The styles by the names the agents go by.
+STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_FOCUS,
+          "destination-hungry": DESTINATION_HUNGRY, "greedy": GREEDY}
+#: The code of a kind no rule covers.
+OTHER = K_OTHER
+#: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
+RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "company": K_COMPANY, "ferry_draw": K_FERRY_DRAW,
+         "never": K_OTHER}
+CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
+              "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
+
+
+cdef inline unsigned long long splitmix_next(unsigned long long* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef unsigned long long z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int below(unsigned long long* state, int n) noexcept nogil:
+    return <int>(splitmix_next(state) % <unsigned long long>n)
+
+
+cdef int* _array(object values) except NULL:
+    cdef Py_ssize_t n = len(values), k
+    cdef int* out = <int*>malloc((n + 1) * sizeof(int))
+    if out == NULL:
+        raise MemoryError()
+    for k in range(n):
+        out[k] = values[k]
+    return out
+
+
+cdef struct Plan:
+    # One seat's cheapest paths, valid for the owner array and player count they were
+    # planned on; a ticket's path is planned on first use.
+    int player
+    int players
+    int valid
+    int* owner_seen        # [n_routes]
+    char* open_route       # [n_routes]: claimable as far as ownership goes
+    int* planned           # [n_tickets]: 1 when cost/path below are current
+    int* cost              # [n_tickets]: trains still to lay, UNREACHABLE if impossible
+    int* path_start        # [n_tickets]: the ticket's open routes, path_routes[start:start+len]
+    int* path_len
+    int* path_routes       # [n_tickets * n_nodes]
+
+
+cdef struct Turn:
+    # One decision's facts.
+    int style
+    int player
+    int players
+    int trains
+    const int* hand
+    const int* owner
+    const int* tickets
+    int tickets_n
+    const int* offer
+    int offer_n
+    const int* legal
+    int n_legal
+    int kind_first[N_KINDS]    # the lowest legal id of each kind, or -1
+    int kind_count[N_KINDS]
+    int claims_ready           # best_pay below is filled
+    int faceup[64]             # a card's face-up draw action, or -1 (cards < 64)
+    int most_held
+
+
+cdef class Policy:
+    """One variant's map and catalogue for the scripted styles, as C arrays."""
+
+    cdef int n_routes, n_nodes, n_cards, loco, n_tickets, n_actions, n_companies, longest
+    cdef int* route_len
+    cdef int* route_colour     # -1 for gray
+    cdef int* route_points
+    cdef int* route_waves      # 1 when the route has wave spaces
+    cdef int* sib_start        # siblings of route r: sib[sib_start[r]:sib_start[r+1]]
+    cdef int* sib
+    cdef int* company_start    # companies of route r: company[company_start[r]:...]
+    cdef int* company
+    cdef int* adj_start        # edges at node n: adj_node/adj_route[adj_start[n]:adj_start[n+1]]
+    cdef int* adj_node
+    cdef int* adj_route
+    cdef int* city_start       # graph nodes of city c: city_node[city_start[c]:...]
+    cdef int* city_node
+    cdef int* ticket_a
+    cdef int* ticket_b
+    cdef int* ticket_points
+    cdef int* act_kind
+    cdef int* act_route
+    cdef int* act_card         # the card an action pays or draws (loco for locomotives only), -1
+    cdef int* act_locos
+    cdef int* act_ferry
+    cdef int* act_mask
+    cdef int* act_company
+    cdef int usable[MAX_PLAYERS + 1]
+    # scratch for one decision (a Policy decides one thing at a time)
+    cdef int* best_pay         # [n_routes]: the best legal claim of each route, or -1
+    cdef int* claimable        # routes with a legal claim, ascending
+    cdef int n_claimable
+    cdef int* list_a           # [n_routes] route lists
+    cdef int* list_b
+    cdef int* count            # [n_routes]
+    cdef char* mark            # [n_routes]
+    cdef int* dist             # [n_nodes]
+    cdef int* via              # [n_nodes]
+    cdef long long* heap       # [2 * n_routes + n_nodes + 1]
+    cdef int* offer_cost       # [n_tickets]
+    cdef int* scratch_legal    # [n_actions]
+    cdef int* scratch_view     # [view size]
+    cdef int view_cap
+
+    def __cinit__(self, tables):
+        """``tables``: a dict of int lists (railspec.agents.tables.policy_tables)."""
+        cdef int k
+        self.n_routes = tables["n_routes"]
+        self.n_nodes = tables["n_nodes"]
+        self.n_cards = tables["n_cards"]
+        self.loco = self.n_cards - 1
+        self.n_tickets = tables["n_tickets"]
+        self.n_actions = tables["n_actions"]
+        self.longest = tables["longest"]
+        for k in range(MAX_PLAYERS + 1):
+            self.usable[k] = tables["usable"][k] if k < len(tables["usable"]) else 1
+        self.route_len = _array(tables["route_len"])
+        self.route_colour = _array(tables["route_colour"])
+        self.route_points = _array(tables["route_points"])
+        self.route_waves = _array(tables["route_waves"])
+        self.sib_start = _array(tables["sib_start"])
+        self.sib = _array(tables["sib"])
+        self.company_start = _array(tables["company_start"])
+        self.company = _array(tables["company"])
+        self.n_companies = tables["n_companies"]
+        self.adj_start = _array(tables["adj_start"])
+        self.adj_node = _array(tables["adj_node"])
+        self.adj_route = _array(tables["adj_route"])
+        self.city_start = _array(tables["city_start"])
+        self.city_node = _array(tables["city_node"])
+        self.ticket_a = _array(tables["ticket_a"])
+        self.ticket_b = _array(tables["ticket_b"])
+        self.ticket_points = _array(tables["ticket_points"])
+        self.act_kind = _array(tables["act_kind"])
+        self.act_route = _array(tables["act_route"])
+        self.act_card = _array(tables["act_card"])
+        self.act_locos = _array(tables["act_locos"])
+        self.act_ferry = _array(tables["act_ferry"])
+        self.act_mask = _array(tables["act_mask"])
+        self.act_company = _array(tables["act_company"])
+        if self.n_cards > 64:
+            raise ValueError(f"{self.n_cards} card kinds; the scripted styles handle at most 64")
+        self.view_cap = RV_HEADER + self.n_cards + self.n_routes + 2 * self.n_tickets + 8
+        self.best_pay = <int*>malloc((self.n_routes + 1) * sizeof(int))
+        self.claimable = <int*>malloc((self.n_routes + 1) * sizeof(int))
+        self.list_a = <int*>malloc((self.n_routes + 1) * sizeof(int))
+        self.list_b = <int*>malloc((self.n_routes + 1) * sizeof(int))
+        self.count = <int*>calloc(self.n_routes + 1, sizeof(int))
+        self.mark = <char*>calloc(self.n_routes + 1, 1)
+        self.dist = <int*>malloc((self.n_nodes + 1) * sizeof(int))
+        self.via = <int*>malloc((self.n_nodes + 1) * sizeof(int))
+        self.heap = <long long*>malloc((2 * self.n_routes + self.n_nodes + 1) * sizeof(long long))
+        self.offer_cost = <int*>malloc((self.n_tickets + 1) * sizeof(int))
+        self.scratch_legal = <int*>malloc((self.n_actions + 1) * sizeof(int))
+        self.scratch_view = <int*>malloc(self.view_cap * sizeof(int))
+        if not (self.best_pay and self.claimable and self.list_a and self.list_b and self.count and self.mark
+                and self.dist and self.via and self.heap and self.offer_cost and self.scratch_legal
+                and self.scratch_view):
+            raise MemoryError()
+        for k in range(self.n_routes):
+            self.best_pay[k] = -1
+
+    def __dealloc__(self):
+        cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_waves,
+                             self.sib_start, self.sib, self.company_start, self.company, self.adj_start,
+                             self.adj_node, self.adj_route, self.city_start, self.city_node, self.ticket_a,
+                             self.ticket_b, self.ticket_points, self.act_kind, self.act_route, self.act_card,
+                             self.act_locos, self.act_ferry, self.act_mask, self.act_company, self.best_pay,
+                             self.claimable, self.list_a, self.list_b, self.count, self.dist, self.via,
+                             self.offer_cost, self.scratch_legal, self.scratch_view]
+        cdef int k
+        for k in range(33):
+            free(arrays[k])
+        free(self.mark)
+        free(self.heap)
+
+    # --- planning ----------------------------------------------------------------------
+    cdef void open_routes(self, const int* owner, int player, int players, char* out) noexcept nogil:
+        """Which routes ``player`` could still claim as far as ownership goes: unowned, no
+        sibling track of their own, the group not full at this player count."""
+        cdef int r, k, s, taken, mine
+        cdef int usable = self.usable[players if players <= MAX_PLAYERS else MAX_PLAYERS]
+        for r in range(self.n_routes):
+            out[r] = owner[r] == -1
+            if out[r] and self.sib_start[r + 1] > self.sib_start[r]:
+                taken = 0
+                mine = 0
+                for k in range(self.sib_start[r], self.sib_start[r + 1]):
+                    s = self.sib[k]
+                    if owner[s] != -1:
+                        taken += 1
+                        if owner[s] == player:
+                            mine = 1
+                if taken and (mine or taken >= usable):
+                    out[r] = 0
+
+    cdef int cheapest_path(self, const int* owner, int player, const char* usable, int ticket,
+                           int* routes_out, int* routes_n) noexcept nogil:
+        """The cheapest way to join a ticket's cities (own routes free, open routes at their
+        length, the rest closed): its cost, UNREACHABLE when there is none, and the open
+        routes on it from the far end back."""
+        cdef int n, k, e, node, other, route, step, nd, d, size = 0, child, parent
+        cdef long long item, top
+        cdef int a = self.ticket_a[ticket], b = self.ticket_b[ticket]
+        routes_n[0] = 0
+        for n in range(self.n_nodes):
+            self.dist[n] = UNREACHABLE
+            self.via[n] = -1
+        for k in range(self.city_start[a], self.city_start[a + 1]):
+            node = self.city_node[k]
+            self.dist[node] = 0
+            size = heap_push(self.heap, size, <long long>node)
+        while size > 0:
+            top = self.heap[0]
+            size = heap_pop(self.heap, size)
+            d = <int>(top >> 32)
+            node = <int>(top & 0xFFFFFFFFLL)
+            if d > self.dist[node]:
+                continue
+            for k in range(self.city_start[b], self.city_start[b + 1]):
+                if self.city_node[k] == node:
+                    # the path back, keeping the routes still to claim
+                    while self.via[node] != -1:
+                        route = self.via[node]
+                        if owner[route] != player:
+                            routes_out[routes_n[0]] = route
+                            routes_n[0] += 1
+                        node = self.adj_node_other(route, node)
+                    return d
+            for e in range(self.adj_start[node], self.adj_start[node + 1]):
+                other = self.adj_node[e]
+                route = self.adj_route[e]
+                if owner[route] == player:
+                    step = 0
+                elif usable[route]:
+                    step = self.route_len[route]
+                else:
+                    continue
+                nd = d + step
+                if nd < self.dist[other]:
+                    self.dist[other] = nd
+                    self.via[other] = route
+                    size = heap_push(self.heap, size, (<long long>nd << 32) | other)
+        return UNREACHABLE
+
+    cdef inline int adj_node_other(self, int route, int node) noexcept nogil:
+        # the node at the other end of ``route`` from ``node``
+        cdef int e
+        for e in range(self.adj_start[node], self.adj_start[node + 1]):
+            if self.adj_route[e] == route:
+                return self.adj_node[e]
+        return node
+
+    cdef void refresh(self, Plan* plan, const int* owner, int player, int players) noexcept nogil:
+        """Forget the plan if the board or the seat changed since it was made."""
+        cdef int r
+        if plan.valid and plan.player == player and plan.players == players:
+            for r in range(self.n_routes):
+                if plan.owner_seen[r] != owner[r]:
+                    break
+            else:
+                return
+        plan.player = player
+        plan.players = players
+        plan.valid = 1
+        memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
+        memset(plan.planned, 0, self.n_tickets * sizeof(int))
+        self.open_routes(owner, player, players, plan.open_route)
+
+    cdef int path_cost(self, Plan* plan, int ticket) noexcept nogil:
+        """A ticket's cost on the current plan, planning it on first use."""
+        cdef int n
+        if not plan.planned[ticket]:
+            plan.path_start[ticket] = ticket * self.n_nodes
+            plan.cost[ticket] = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, ticket,
+                                                   plan.path_routes + ticket * self.n_nodes, &n)
+            plan.path_len[ticket] = n
+            plan.planned[ticket] = 1
+        return plan.cost[ticket]
+
+    # --- one decision's facts ----------------------------------------------------------
+    cdef void begin(self, Turn* t, int style, const int* view, const int* legal, int n_legal) noexcept nogil:
+        cdef int k, a, kind, c, best
+        t.style = style
+        t.player = view[RV_PLAYER]
+        t.players = view[RV_PLAYERS]
+        t.trains = view[RV_TRAINS]
+        t.hand = view + RV_HEADER
+        t.owner = t.hand + self.n_cards
+        t.tickets_n = view[RV_TICKETS_N]
+        t.tickets = t.owner + self.n_routes
+        t.offer_n = view[RV_OFFER_N]
+        t.offer = t.tickets + t.tickets_n
+        t.legal = legal
+        t.n_legal = n_legal
+        t.claims_ready = 0
+        for k in range(N_KINDS):
+            t.kind_first[k] = -1
+            t.kind_count[k] = 0
+        for c in range(self.n_cards):
+            t.faceup[c] = -1
+        for k in range(n_legal):
+            a = legal[k]
+            kind = self.act_kind[a]
+            if t.kind_first[kind] == -1:
+                t.kind_first[kind] = a
+            t.kind_count[kind] += 1
+            if kind == K_DRAW_FACEUP and self.act_card[a] >= 0:
+                t.faceup[self.act_card[a]] = a
+        best = 0
+        for c in range(1, self.loco):
+            if t.hand[c] > t.hand[best]:
+                best = c
+        t.most_held = best
+
+    cdef inline int hand_of(self, Turn* t, int card) noexcept nogil:
+        return t.hand[card] if card >= 0 else t.hand[self.loco]
+
+    cdef void ready_claims(self, Turn* t) noexcept nogil:
+        """Each route's best legal claim: the fewest locomotives, then ferry cards, then the
+        colour held most, then the lowest id."""
+        cdef int k, a, r, old
+        if t.claims_ready:
+            return
+        for k in range(self.n_claimable):
+            self.best_pay[self.claimable[k]] = -1
+        self.n_claimable = 0
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_CLAIM:
+                continue
+            r = self.act_route[a]
+            old = self.best_pay[r]
+            if old == -1:
+                self.best_pay[r] = a
+                self.claimable[self.n_claimable] = r
+                self.n_claimable += 1
+            elif self.pay_key_less(t, a, old):
+                self.best_pay[r] = a
+        sort_ints(self.claimable, self.n_claimable)
+        t.claims_ready = 1
+
+    cdef inline bint pay_key_less(self, Turn* t, int a, int b) noexcept nogil:
+        if self.act_locos[a] != self.act_locos[b]:
+            return self.act_locos[a] < self.act_locos[b]
+        if self.act_ferry[a] != self.act_ferry[b]:
+            return self.act_ferry[a] < self.act_ferry[b]
+        if self.hand_of(t, self.act_card[a]) != self.hand_of(t, self.act_card[b]):
+            return self.hand_of(t, self.act_card[a]) > self.hand_of(t, self.act_card[b])
+        return a < b
+
+    cdef inline int claim_of(self, Turn* t, int route) noexcept nogil:
+        self.ready_claims(t)
+        return self.best_pay[route]
+
+    cdef int longest_claim(self, Turn* t) noexcept nogil:
+        """The best payment of the longest claimable route (the lowest id among equals)."""
+        cdef int k, r, best = -1
+        self.ready_claims(t)
+        for k in range(self.n_claimable):
+            r = self.claimable[k]
+            if best == -1 or self.route_len[r] > self.route_len[best]:
+                best = r
+        return self.best_pay[best] if best != -1 else -1
+
+    cdef int endgame_claim(self, Turn* t) noexcept nogil:
+        """With few trains left, the longest route they still pay for."""
+        if t.kind_count[K_CLAIM] == 0:
+            return -1
+        if t.trains > (6 if 6 > self.longest + 1 else self.longest + 1):
+            return -1
+        return self.longest_claim(t)
+
+    cdef inline bint live(self, int cost) noexcept nogil:
+        return 0 < cost < UNREACHABLE
+
+    cdef int ticket_routes(self, Turn* t, Plan* plan, int* out) noexcept nogil:
+        """Open routes on the paths of incomplete, still reachable tickets, each once, in
+        ticket order."""
+        cdef int k, j, r, n = 0, ticket
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            if not self.live(self.path_cost(plan, ticket)):
+                continue
+            for j in range(plan.path_len[ticket]):
+                r = plan.path_routes[plan.path_start[ticket] + j]
+                if not self.mark[r]:
+                    self.mark[r] = 1
+                    out[n] = r
+                    n += 1
+        for k in range(n):
+            self.mark[out[k]] = 0
+        return n
+
+    cdef void deficit(self, Turn* t, int route, int* missing, int* card) noexcept nogil:
+        """Cards still missing to claim ``route``, and the colour to collect for it."""
+        cdef int colour = self.route_colour[route]
+        if colour < 0:
+            colour = t.most_held
+        missing[0] = self.route_len[route] - t.hand[colour] - t.hand[self.loco]
+        if missing[0] < 0:
+            missing[0] = 0
+        card[0] = colour
+
+    cdef int draw_towards(self, Turn* t, const int* routes, int n, bint takes_locomotives) noexcept nogil:
+        """The face-up card the closest wanted route needs, a locomotive when that is worth
+        it, else blind; any draw when nothing is wanted."""
+        cdef int k, r, target = -1, key, best_key = 0, missing, card, a, best
+        for k in range(n):
+            r = routes[k]
+            self.deficit(t, r, &missing, &card)
+            key = missing if missing > 0 else UNREACHABLE
+            if (target == -1 or key < best_key
+                    or (key == best_key and (self.route_len[r] > self.route_len[target]
+                                             or (self.route_len[r] == self.route_len[target] and r < target)))):
+                target = r
+                best_key = key
+        if target != -1:
+            self.deficit(t, target, &missing, &card)
+            if t.kind_count[K_FERRY_DRAW] and self.route_waves[target] and t.hand[self.loco] < 1:
+                return t.kind_first[K_FERRY_DRAW]
+            if t.faceup[card] != -1:
+                return t.faceup[card]
+            if takes_locomotives and missing >= 2 and t.faceup[self.loco] != -1:
+                return t.faceup[self.loco]
+        if t.kind_count[K_DRAW_BLIND]:
+            return t.kind_first[K_DRAW_BLIND]
+        best = -1
+        for k in range(self.n_cards):
+            a = t.faceup[k]
+            if a != -1 and (best == -1 or t.hand[k] > t.hand[self.act_card[best]]):
+                best = a
+        if best != -1:
+            return best
+        if t.kind_count[K_FERRY_DRAW]:
+            return t.kind_first[K_FERRY_DRAW]
+        return -1
+
+    # --- the named choices ---------------------------------------------------------------
+    cdef int keep_value(self, Turn* t, Plan* plan, int ticket, int cost, int budget) noexcept nogil:
+        cdef int points = self.ticket_points[ticket]
+        if t.style == LONG_ROUTE:
+            return -cost
+        if t.style == ROUTE_FOCUS:
+            return points if cost <= t.trains else -cost
+        if t.style == DESTINATION_HUNGRY:
+            return points if cost <= budget else -2 * cost
+        if t.style == GREEDY:
+            return points - cost
+        return points - 4 * cost  # one-step
+
+    cdef int keep(self, Turn* t, Plan* plan) noexcept nogil:
+        """The keep action whose tickets are worth most to the style: among the smallest
+        allowed sets, except for destination-hungry, which looks at every set."""
+        cdef int k, j, a, size, fewest = 1 << 30, worth, best = -1, best_worth = 0, budget = t.trains, cost
+        cdef bint all_sizes = t.style == DESTINATION_HUNGRY
+        if all_sizes:
+            for k in range(t.tickets_n):
+                cost = self.path_cost(plan, t.tickets[k])
+                if cost < UNREACHABLE:
+                    budget -= cost
+        for j in range(t.offer_n):
+            cost = self.path_cost(plan, t.offer[j])
+            self.offer_cost[j] = self.keep_value(t, plan, t.offer[j], cost, budget)
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] == K_KEEP:
+                size = popcount(self.act_mask[a])
+                if size < fewest:
+                    fewest = size
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_KEEP or (not all_sizes and popcount(self.act_mask[a]) != fewest):
+                continue
+            worth = 0
+            for j in range(t.offer_n):
+                if self.act_mask[a] >> j & 1:
+                    worth += self.offer_cost[j]
+            if best == -1 or worth > best_worth:  # equal worth: the lowest id stays
+                best = a
+                best_worth = worth
+        return best
+
+    cdef int long_routes(self, Turn* t, Plan* plan, int* out) noexcept nogil:
+        """Open routes of the longest lengths on the map (the longest and the one below,
+        at least 3), longest first."""
+        cdef int r, n = 0, floor = self.longest - 1
+        cdef int length
+        if floor < 3:
+            floor = 3
+        for length in range(self.longest, floor - 1, -1):
+            for r in range(self.n_routes):
+                if plan.open_route[r] and self.route_len[r] == length:
+                    out[n] = r
+                    n += 1
+        return n
+
+    cdef int focus(self, Turn* t, Plan* plan, int* out) noexcept nogil:
+        """Route focus: the open routes of the most valuable ticket still within the trains
+        left, longest first; every ticket's routes when none is."""
+        cdef int k, ticket, cost, best = -1, n
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            cost = self.path_cost(plan, ticket)
+            if not self.live(cost) or cost > t.trains:
+                continue
+            if (best == -1 or self.ticket_points[ticket] > self.ticket_points[best]
+                    or (self.ticket_points[ticket] == self.ticket_points[best]
+                        and (cost < plan.cost[best] or (cost == plan.cost[best] and ticket < best)))):
+                best = ticket
+        if best == -1:
+            return self.ticket_routes(t, plan, out)
+        n = plan.path_len[best]
+        memcpy(out, plan.path_routes + plan.path_start[best], n * sizeof(int))
+        sort_routes_by_length(out, n, self.route_len)
+        return n
+
+    cdef int shared_routes(self, Turn* t, Plan* plan, int* out) noexcept nogil:
+        """Destination-hungry: the open routes on its ticket paths, those on the most paths
+        first, then the longest."""
+        cdef int k, j, r, n = 0, ticket
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            if not self.live(self.path_cost(plan, ticket)):
+                continue
+            for j in range(plan.path_len[ticket]):
+                r = plan.path_routes[plan.path_start[ticket] + j]
+                if self.count[r] == 0:
+                    out[n] = r
+                    n += 1
+                self.count[r] += 1
+        sort_routes_by_count(out, n, self.count, self.route_len)
+        for k in range(n):
+            self.count[out[k]] = 0
+        return n
+
+    cdef int wanted(self, Turn* t, Plan* plan, int* out) noexcept nogil:
+        """The open routes the style works towards, best first."""
+        cdef int n
+        if t.style == LONG_ROUTE:
+            if t.trains < self.longest - 1:
+                return self.ticket_routes(t, plan, out)
+            n = self.long_routes(t, plan, out)
+            return n + self.ticket_routes_after(t, plan, out, n)
+        if t.style == ROUTE_FOCUS:
+            return self.focus(t, plan, out)
+        if t.style == DESTINATION_HUNGRY:
+            return self.shared_routes(t, plan, out)
+        return self.ticket_routes(t, plan, out)
+
+    cdef int ticket_routes_after(self, Turn* t, Plan* plan, int* out, int n) noexcept nogil:
+        # ticket routes appended after the n routes already in out (duplicates skipped)
+        cdef int k, m
+        for k in range(n):
+            self.mark[out[k]] = 1
+        m = self.ticket_routes(t, plan, self.list_b)
+        for k in range(n):
+            self.mark[out[k]] = 0
+        for k in range(m):
+            out[n + k] = self.list_b[k]
+        return m
+
+    cdef int claim_by_points(self, Turn* t, Plan* plan) noexcept nogil:
+        """One-step: the legal claim of a wanted route scoring most (the earlier wanted
+        among equals), else the endgame claim."""
+        cdef int n = self.wanted(t, plan, self.list_a), k, r, best = -1
+        for k in range(n):
+            r = self.list_a[k]
+            if self.claim_of(t, r) != -1 and (best == -1 or self.route_points[r] > self.route_points[best]):
+                best = r
+        if best != -1:
+            return self.best_pay[best]
+        return self.endgame_claim(t)
+
+    cdef int claim_first_wanted(self, Turn* t, Plan* plan) noexcept nogil:
+        cdef int n = self.wanted(t, plan, self.list_a), k
+        for k in range(n):
+            if self.claim_of(t, self.list_a[k]) != -1:
+                return self.best_pay[self.list_a[k]]
+        return self.endgame_claim(t)
+
+    cdef int claim(self, Turn* t, Plan* plan) noexcept nogil:
+        """The style's claim now, or -1 to draw instead."""
+        cdef int n, k, r
+        if t.style == LONG_ROUTE:
+            n = self.long_routes(t, plan, self.list_a)
+            for k in range(n):
+                r = self.list_a[k]
+                if self.route_len[r] <= t.trains and self.claim_of(t, r) != -1:
+                    return self.best_pay[r]
+            return self.claim_by_points(t, plan) if t.trains < 15 else self.endgame_claim(t)
+        if t.style == ROUTE_FOCUS or t.style == DESTINATION_HUNGRY:
+            return self.claim_first_wanted(t, plan)
+        if t.style == GREEDY:
+            return self.greedy_claim(t, plan)
+        return self.claim_by_points(t, plan)
+
+    cdef int greedy_claim(self, Turn* t, Plan* plan) noexcept nogil:
+        """Greedy: the claim scoring most now, its route points plus every ticket it
+        completes."""
+        cdef int k, j, r, gain, best = -1, best_gain = 0, ticket
+        self.ready_claims(t)
+        for k in range(self.n_claimable):
+            r = self.claimable[k]
+            gain = self.route_points[r]
+            for j in range(t.tickets_n):
+                ticket = t.tickets[j]
+                if (self.live(self.path_cost(plan, ticket)) and plan.path_len[ticket] == 1
+                        and plan.path_routes[plan.path_start[ticket]] == r):
+                    gain += self.ticket_points[ticket]
+            if best == -1 or gain > best_gain:
+                best = r
+                best_gain = gain
+        return self.best_pay[best] if best != -1 else -1
+
+    cdef bint wants_tickets(self, Turn* t, Plan* plan) noexcept nogil:
+        """Whether the style spends this turn drawing tickets."""
+        cdef int k, left = 0, cost
+        if t.style == ONE_STEP:
+            return self.ticket_routes(t, plan, self.list_b) == 0 and t.trains >= 12
+        if t.style == ROUTE_FOCUS:
+            return self.ticket_routes(t, plan, self.list_b) == 0 and t.trains >= 15
+        if t.style == DESTINATION_HUNGRY:
+            for k in range(t.tickets_n):
+                cost = self.path_cost(plan, t.tickets[k])
+                if self.live(cost):
+                    left += cost
+            return left * 2 <= t.trains and t.trains >= 10
+        return 0
+
+    cdef int draw(self, Turn* t, Plan* plan) noexcept nogil:
+        """The style's card draw."""
+        cdef int n, best, c
+        if t.style == GREEDY:
+            if t.faceup[self.loco] != -1:
+                return t.faceup[self.loco]
+            best = -1
+            for c in range(self.loco):
+                if t.faceup[c] != -1 and (best == -1 or t.hand[c] > t.hand[best]):
+                    best = c
+            if best != -1 and t.hand[best] > 0:
+                return t.faceup[best]
+            return self.draw_towards(t, self.list_a, 0, 0)
+        n = self.wanted(t, plan, self.list_a)
+        return self.draw_towards(t, self.list_a, n, t.style != ROUTE_FOCUS)
+
+    cdef int company_choice(self, Turn* t) noexcept nogil:
+        """The share of the company whose routes the player holds the most length of."""
+        cdef int k, j, r, c, a, best = -1, held, best_held = 0
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_COMPANY:
+                continue
+            c = self.act_company[a]
+            held = 0
+            for r in range(self.n_routes):
+                if t.owner[r] == t.player:
+                    for j in range(self.company_start[r], self.company_start[r + 1]):
+                        if self.company[j] == c:
+                            held += self.route_len[r]
+            if best == -1 or held > best_held:
+                best = a
+                best_held = held
+        return best
+
+    cdef int fewest_locomotives(self, Turn* t) noexcept nogil:
+        """Of the legal payments, the fewest locomotives, then the colour held most."""
+        cdef int k, a, best = -1
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_PAY:
+                continue
+            if (best == -1 or self.act_locos[a] < self.act_locos[best]
+                    or (self.act_locos[a] == self.act_locos[best]
+                        and self.hand_of(t, self.act_card[a]) > self.hand_of(t, self.act_card[best]))):
+                best = a
+        return best
+
+    cdef int choose(self, int style, Plan* plan, const int* view, const int* legal, int n_legal,
+                    unsigned long long* rng) noexcept nogil:
+        """The style's action: the turn skeleton every style shares."""
+        cdef Turn t
+        cdef int choice
+        if n_legal == 1:
+            return legal[0]
+        self.begin(&t, style, view, legal, n_legal)
+        self.refresh(plan, t.owner, t.player, t.players)
+        if t.kind_count[K_KEEP]:
+            return self.keep(&t, plan)
+        if t.kind_count[K_PAY]:
+            return self.fewest_locomotives(&t)
+        if t.kind_count[K_WITHDRAW]:
+            return t.kind_first[K_WITHDRAW]
+        if t.kind_count[K_COMPANY]:
+            return self.company_choice(&t)
+        if t.kind_count[K_CLAIM]:
+            choice = self.claim(&t, plan)
+            if choice != -1:
+                return choice
+        if t.kind_count[K_DRAW_TICKETS] and self.wants_tickets(&t, plan):
+            return t.kind_first[K_DRAW_TICKETS]
+        choice = self.draw(&t, plan)
+        if choice != -1:
+            return choice
+        if t.kind_count[K_CLAIM]:  # nothing to draw: any claim beats passing
+            return self.longest_claim(&t)
+        if t.kind_count[K_DRAW_TICKETS]:
+            return t.kind_first[K_DRAW_TICKETS]
+        if t.kind_count[K_PASS]:
+            return t.kind_first[K_PASS]
+        return legal[below(rng, n_legal)]
+
+    # --- the Python face -------------------------------------------------------------------
+    def decide(self, Seat seat, view, legal):
+        """The action ``seat``'s style takes, from an agent view and the legal ids (both
+        int sequences; the legal ids ascending)."""
+        cdef int n = len(legal), k, m = len(view)
+        if n == 0:
+            raise ValueError("no legal action to choose from")
+        if m > self.view_cap or m < RV_HEADER + self.n_cards + self.n_routes:
+            raise ValueError(f"an agent view of {m} ints does not fit this variant")
+        for k in range(m):
+            self.scratch_view[k] = view[k]
+        for k in range(n):
+            self.scratch_legal[k] = legal[k]
+        seat.ready(self)
+        return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+
+    def decide_compiled(self, Seat seat, engine):
+        """The action ``seat``'s style takes in a compiled game (its Engine), reading the
+        view and the legal ids through the engine's C interface."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        cdef int n
+        keep = _open(engine, self, &api, &state)
+        seat.ready(self)
+        n = api.legal(state, self.scratch_legal)
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        api.view(state, self.scratch_view)
+        return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+
+    def playout(self, engine, styles, seats, totals_out=None):
+        """Play the compiled game ``engine`` (its Engine, changed in place) to its end,
+        seat p choosing with ``seats[p]`` in style ``styles[p]``; return the totals."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        cdef int players, p, n, action, guard = 0
+        cdef Plan* plans[MAX_PLAYERS]
+        cdef unsigned long long* rngs[MAX_PLAYERS]
+        cdef int style_of[MAX_PLAYERS]
+        cdef int totals[MAX_PLAYERS]
+        keep = _open(engine, self, &api, &state)
+        players = api.players(state)
+        if len(styles) < players or len(seats) < players:
+            raise ValueError(f"{players} seats need {players} styles and seats")
+        if players > MAX_PLAYERS:
+            raise ValueError(f"at most {MAX_PLAYERS} players")
+        for p in range(players):
+            (<Seat>seats[p]).ready(self)
+            plans[p] = &(<Seat>seats[p]).plan
+            rngs[p] = &(<Seat>seats[p]).rng
+            style_of[p] = styles[p]
+        with nogil:
+            while not api.is_over(state) and guard < 100000:
+                n = api.legal(state, self.scratch_legal)
+                if n <= 0:
+                    break
+                api.view(state, self.scratch_view)
+                p = api.current(state)
+                action = self.choose(style_of[p], plans[p], self.scratch_view, self.scratch_legal, n, rngs[p])
+                api.apply(state, action)
+                guard += 1
+            api.totals(state, totals)
+        return [totals[p] for p in range(players)]
+
+
+cdef object _open(object engine, Policy policy, railspec_engine_api** api, void** state):
+    """Point ``api`` and ``state`` at a compiled Engine's interface and state; returns the
+    capsules, which the caller keeps while it uses the pointers."""
+    capsules = engine._c_api()
+    api[0] = <railspec_engine_api*>PyCapsule_GetPointer(capsules[0], RAILSPEC_ENGINE_API_NAME)
+    state[0] = PyCapsule_GetPointer(capsules[1], RAILSPEC_ENGINE_STATE_NAME)
+    if api[0].version != RAILSPEC_ENGINE_API_VERSION:
+        raise ValueError(f"the engine speaks interface {api[0].version}, the agents "
+                         f"{RAILSPEC_ENGINE_API_VERSION}; rebuild the engine")
+    if (api[0].n_cards != policy.n_cards or api[0].n_routes != policy.n_routes
+            or api[0].n_actions != policy.n_actions or api[0].view_size > policy.view_cap):
+        raise ValueError("this engine is not of the variant the policy was built for")
+    return capsules
+
+
+cdef class Seat:
+    """One scripted agent's memory: its style, its generator and its plan."""
+
+    cdef public int style
+    cdef unsigned long long rng
+    cdef Plan plan
+    cdef object policy      # the Policy the plan's arrays are sized for
+
+    def __cinit__(self, int style, unsigned long long seed):
+        self.style = style
+        self.rng = seed
+        memset(&self.plan, 0, sizeof(Plan))
+        self.policy = None
+
+    cdef void ready(self, Policy policy) except *:
+        """Size the plan for ``policy``'s variant (again if the seat moves to another)."""
+        if self.policy is policy:
+            return
+        self.release()
+        self.plan.owner_seen = <int*>malloc((policy.n_routes + 1) * sizeof(int))
+        self.plan.open_route = <char*>malloc(policy.n_routes + 1)
+        self.plan.planned = <int*>calloc(policy.n_tickets + 1, sizeof(int))
+        self.plan.cost = <int*>malloc((policy.n_tickets + 1) * sizeof(int))
+        self.plan.path_start = <int*>malloc((policy.n_tickets + 1) * sizeof(int))
+        self.plan.path_len = <int*>malloc((policy.n_tickets + 1) * sizeof(int))
+        self.plan.path_routes = <int*>malloc((<size_t>policy.n_tickets * policy.n_nodes + 1) * sizeof(int))
+        if not (self.plan.owner_seen and self.plan.open_route and self.plan.planned and self.plan.cost
+                and self.plan.path_start and self.plan.path_len and self.plan.path_routes):
+            self.release()
+            raise MemoryError()
+        self.plan.valid = 0
+        self.policy = policy
+
+    cdef void release(self) noexcept:
+        free(self.plan.owner_seen)
+        free(self.plan.open_route)
+        free(self.plan.planned)
+        free(self.plan.cost)
+        free(self.plan.path_start)
+        free(self.plan.path_len)
+        free(self.plan.path_routes)
+        memset(&self.plan, 0, sizeof(Plan))
+        self.policy = None
+
+    def forget(self):
+        """Drop the cached plan (a new game)."""
+        self.plan.valid = 0
+
+    def __dealloc__(self):
+        self.release()
+
+
+# --- small sorts and heaps (route lists are short) -----------------------------------------
+cdef inline int popcount(int mask) noexcept nogil:
+    cdef int n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+cdef int heap_push(long long* heap, int size, long long item) noexcept nogil:
+    cdef int child = size, parent
+    heap[size] = item
+    while child > 0:
+        parent = (child - 1) >> 1
+        if heap[parent] <= heap[child]:
+            break
+        heap[parent], heap[child] = heap[child], heap[parent]
+        child = parent
+    return size + 1
+
+
+cdef int heap_pop(long long* heap, int size) noexcept nogil:
+    cdef int parent = 0, child
+    size -= 1
+    heap[0] = heap[size]
+    while True:
+        child = 2 * parent + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[parent] <= heap[child]:
+            break
+        heap[parent], heap[child] = heap[child], heap[parent]
+        parent = child
+    return size
+
+
+cdef void sort_ints(int* values, int n) noexcept nogil:
+    cdef int i, j, v
+    for i in range(1, n):
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+
+
+cdef void sort_routes_by_length(int* routes, int n, const int* length) noexcept nogil:
+    # longest first, then the lowest id
+    cdef int i, j, v
+    for i in range(1, n):
+        v = routes[i]
+        j = i - 1
+        while j >= 0 and (length[routes[j]] < length[v] or (length[routes[j]] == length[v] and routes[j] > v)):
+            routes[j + 1] = routes[j]
+            j -= 1
+        routes[j + 1] = v
+
+
+cdef void sort_routes_by_count(int* routes, int n, const int* count, const int* length) noexcept nogil:
+    # on the most paths first, then the longest, then the lowest id
+    cdef int i, j, v
+    for i in range(1, n):
+        v = routes[i]
+        j = i - 1
+        while j >= 0 and (count[routes[j]] < count[v] or (count[routes[j]] == count[v] and (
+                length[routes[j]] < length[v] or (length[routes[j]] == length[v] and routes[j] > v)))):
+            routes[j + 1] = routes[j]
+            j -= 1
+        routes[j + 1] = v
