@@ -18,8 +18,6 @@ tickets the player returned to the bottom of the deck, so neither constrains the
 """
 from __future__ import annotations
 
-import copy
-
 from .compiler import schema
 from .compiler.assembly import assemble
 from .rng import SplitMix64
@@ -41,6 +39,16 @@ def hidden_rows(field: schema.Field, state: dict, player: int) -> list[int] | No
         deciding = state["current"] == player and state["phase"] not in (schema.PH_OVER, schema.PH_SETUP_KEEP)
         return [] if deciding else list(rows)
     return None
+
+
+def _copy(value):
+    """A deep copy of state data (dicts, lists and numbers), without deepcopy's memo: the
+    searches draw a world per iteration, and this is most of a world's cost."""
+    if isinstance(value, list):
+        return [_copy(v) if isinstance(v, (list, dict)) else v for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
+    return value
 
 
 def _rows(field: schema.Field, state: dict) -> list:
@@ -85,7 +93,7 @@ def resample(variant, state: dict, player: int, seed: int, registry=None) -> dic
 def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64, registry) -> dict:
     """One world: every pile entry none of ``seen_by`` can see, redrawn with ``rng``."""
     fields = [f for f in assemble(variant, registry).exported_fields if f.pile is not None]
-    world = copy.deepcopy(state)
+    world = _copy(state)
 
     # Gather: every hidden card id, and every hidden ticket by its kind (long or not).
     cards: list[int] = []

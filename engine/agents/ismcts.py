@@ -3,19 +3,29 @@
 Each iteration draws one world consistent with what the searching player sees
 (:func:`railspec.determinize.resample`: the deck's order, the opponents' hands and tickets
 redrawn), walks the one tree shared by all worlds from the root, choosing among the
-actions legal in this world by UCB1 with availability counts, adds one new node, values
-it (below), and backs the result up: each node is credited with the reward of the player who chose the action
-leading to it. Opponents' decisions are nodes of the same tree, so the search models them
-as players of the same kind. The action played is the root's most visited child.
+actions available in this world by UCB1 with availability counts, adds one new node,
+plays the world to its end, and backs the result up: each node is credited with the
+reward of the player who chose the action leading to it. Opponents' decisions are nodes
+of the same tree, so the search models them as players of the same kind. The action
+played is the root's most visited child.
 
-A new node's world is valued by an estimate of the final scores (route points held, and
-each ticket's points weighed by how much of its path is laid), optionally after a few
-random actions; random play to the end is an
-option, but it says little in this game (see :class:`IsmctsAgent`).
+The actions a node considers are a portfolio: the distinct choices the scripted styles
+would make there (:mod:`.scripted`). Ticket to Ride offers hundreds of legal ids, most
+of them payments that differ only in which cards stay in hand, and an iteration budget
+spread over all of them learns nothing; the styles' choices are few and each is a
+sensible plan, so the search spends its worlds telling plans apart. When every style
+agrees there is nothing to search and the agent plays that action at once.
 
-The reward of a finished game mixes winning and margin: 0.7 for a win (shared when tied),
-plus 0.3 times the score margin over the best opponent mapped from [-50, 50] onto [0, 1],
-so searches that cannot find a win still prefer losing by less.
+A new node's world is played to the end by the compiled styles in every seat (one-step
+by default; ``rollout="random"`` plays uniformly random actions instead, which in this
+game says little: random players complete almost no tickets). The compiled engine plays
+a rollout without leaving C; on the reference engine the same styles play through the
+Python API.
+
+The reward of a finished game mixes winning and margin: 0.7 for a win (shared when tied
+on points; the variant's tie-breaks are not consulted inside the search), plus 0.3 times
+the score margin over the best opponent mapped from [-50, 50] onto [0, 1], so searches
+that cannot find a win still prefer losing by less.
 """
 from __future__ import annotations
 
@@ -24,11 +34,13 @@ from array import array
 
 from ..determinize import resample_game
 from ..rng import SplitMix64
-from .board import UNREACHABLE, board_of
-from .catalogue import catalogue_of
+from ._policy import STYLES, Seat
+from .tables import policy_of, view_from_observation
 
 #: Salts the agent's seed (the worlds it draws and its tree walks share its generator).
 ISMCTS_SALT = 0x94D049BB133111EB
+#: The styles whose choices make up a node's actions, by default.
+PORTFOLIO = ("one-step", "long-route", "route-focus", "destination-hungry", "greedy")
 
 
 class _Node:
@@ -53,122 +65,79 @@ def game_rewards(scores: list[int], winners: list[int]) -> list[float]:
     return out
 
 
-def estimated_rewards(game) -> list[float]:
-    """Each seat's reward for an unfinished world, from an estimate of its final score:
-    the route points it has, plus for each ticket it holds its points times
-    ``2 * progress - 1``. Progress is 1 for a complete ticket, 0 (so minus the points)
-    when its cities can no longer be joined or the trains left cannot join them, and
-    otherwise the share of the ticket's path on an empty board that the player has
-    already laid. The estimates become rewards as :func:`game_rewards` turns final
-    scores into them."""
-    state = game.state()
-    board = board_of(game.variant.ir)
-    owner = state["owner"]
-    players = state["players"]
-    estimates = []
-    for p in range(players):
-        usable = board.open_routes(owner, p, players)
-        trains = state["trains"][p]
-        value = float(state["route_score"][p])
-        for t in state["tickets"][p]:
-            a, b = board.ticket_ends[t]
-            cost = board.cheapest_path(owner, p, usable, a, b).cost
-            if cost == 0:
-                progress = 1.0
-            elif cost >= UNREACHABLE or cost > trains:
-                progress = 0.0
-            else:
-                progress = max(0.0, 1.0 - cost / board.empty_cost(t))
-            value += board.ticket_points[t] * (2.0 * progress - 1.0)
-        estimates.append(value)
-    best = max(estimates)
-    winners = [p for p, v in enumerate(estimates) if v == best]
-    return game_rewards([round(v) for v in estimates], winners)
-
-
-def candidates(variant, legal: list[int]) -> list[int]:
-    """The actions the search considers: every legal one, except that of the ways to pay
-    for one route only the one spending the fewest locomotives (then ferry cards, then
-    the lowest id) is kept. Payments differ only in which cards stay in hand, and a tree
-    that split on them would spend its iterations telling them apart."""
-    cat = catalogue_of(variant)
-    kind, route, locomotives, ferry = cat.kind, cat.route, cat.locomotives, cat.ferry_cards
-    out: list[int] = []
-    best: dict[int, int] = {}
-    for a in legal:
-        if kind[a] != "claim":
-            out.append(a)
-            continue
-        r = route[a]
-        held = best.get(r)
-        if held is None or (locomotives[a], ferry[a]) < (locomotives[held], ferry[held]):
-            best[r] = a
-    return sorted(out + list(best.values())) if best else out
+def _rewards_from_totals(totals: list[int]) -> list[float]:
+    best = max(totals)
+    return game_rewards(totals, [p for p, t in enumerate(totals) if t == best])
 
 
 class IsmctsAgent:
     """ISMCTS with ``iterations`` worlds per decision and UCB1 constant ``exploration``.
 
-    ``rollout``: how a new node's world is valued. ``"estimate"`` (the default) plays
-    ``depth`` random actions and then estimates the final scores
-    (:func:`estimated_rewards`); ``"random"`` plays uniformly random actions to the end
-    and uses the real scores — cheap per action, but random players complete almost no
-    tickets, so in Ticket to Ride their endings say little about a position."""
+    ``portfolio``: the styles whose choices a node considers. ``rollout``: ``"policy"``
+    (the default) plays each new node's world to the end with ``rollout_style`` in every
+    seat; ``"random"`` plays uniformly random actions to the end."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7,
-                 rollout: str = "estimate", depth: int = 0):
+                 rollout: str = "policy", rollout_style: str = "one-step", portfolio=PORTFOLIO):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
-        if rollout not in ("estimate", "random", "one-step"):
-            raise ValueError(f"rollout must be 'estimate', 'random' or 'one-step', not {rollout!r}")
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
+        if rollout not in ("policy", "random"):
+            raise ValueError(f"rollout must be 'policy' or 'random', not {rollout!r}")
+        for style in (rollout_style, *portfolio):
+            if style not in STYLES:
+                raise ValueError(f"no scripted style named {style!r}; the styles are {', '.join(STYLES)}")
+        if not portfolio:
+            raise ValueError("the portfolio needs at least one style")
         self.rng = SplitMix64((int(seed) % 2**64) ^ ISMCTS_SALT)
         self.iterations = iterations
         self.exploration = exploration
         self.rollout = rollout
-        self.depth = depth
+        self.rollout_style = STYLES[rollout_style]
+        # one seat per portfolio style (their choices), one per game seat (the rollouts)
+        self._proposers = [Seat(STYLES[s], self.rng.next()) for s in portfolio]
+        self._rollers: list[Seat] = []
         self._buffer = None
-        self._policy = None
 
     def act(self, game) -> int:
         """The root action most visited after ``iterations`` determinized searches."""
-        legal = candidates(game.variant.ir, game.legal_actions())
-        if len(legal) == 1:
-            return legal[0]
+        root_actions = self._portfolio(game)
+        if len(root_actions) == 1:
+            return root_actions[0]
         me = game.current_player
-        if self._buffer is None or len(self._buffer) < len(game.variant.actions):
-            self._buffer = array("i", [0]) * len(game.variant.actions)
+        while len(self._rollers) < game.players:
+            self._rollers.append(Seat(self.rollout_style, self.rng.next()))
         root = _Node()
         rng = self.rng
         for _ in range(self.iterations):
             world = resample_game(game, me, rng.next())
-            path = self._descend(root, world)
-            if self.rollout == "one-step":
-                self._play_out(world, self.depth)
-            else:
-                self._roll_out(world, None if self.rollout == "random" else self.depth)
-            if world.is_over:
-                rewards = game_rewards(world.scores(), world.winners())
-            else:
-                rewards = estimated_rewards(world)
+            path = self._descend(root, world, root_actions)
+            rewards = self._play_out(world)
             for node in path:
                 node.visits += 1
                 node.reward += rewards[node.player]
-        return max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
+        return max(root_actions, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
 
-    def _descend(self, node: _Node, world) -> list[_Node]:
-        """Select by UCB1 among the children legal in ``world`` until a new node is added."""
+    def _portfolio(self, game) -> list[int]:
+        """The distinct actions the portfolio's styles would take in ``game``, ascending."""
+        policy = policy_of(game.variant.ir, game.variant.registry)
+        if game.engine == "compiled":
+            return sorted({policy.decide_compiled(seat, game._e) for seat in self._proposers})
+        view = view_from_observation(game.variant.ir, game.observation())
+        legal = game.legal_actions()
+        return sorted({policy.decide(seat, view, legal) for seat in self._proposers})
+
+    def _descend(self, node: _Node, world, root_actions: list[int]) -> list[_Node]:
+        """Select by UCB1 among the actions available in ``world`` until a new node is added."""
         path = []
         rng = self.rng
         c = self.exploration
+        actions = root_actions
         while not world.is_over:
-            legal = candidates(world.variant.ir, world.legal_actions())
             children = node.children
             untried = []
-            for a in legal:
+            for a in actions:
                 child = children.get(a)
                 if child is None:
                     untried.append(a)
@@ -183,7 +152,7 @@ class IsmctsAgent:
                 path.append(child)
                 return path
             best, best_value = -1, -1.0
-            for a in legal:
+            for a in actions:
                 child = children[a]
                 value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
                 if value > best_value:
@@ -191,26 +160,35 @@ class IsmctsAgent:
             node = children[best]
             world.apply(best)
             path.append(node)
+            if not world.is_over:
+                actions = self._portfolio(world)
         return path
 
-    def _play_out(self, world, depth: int) -> None:
-        """``depth`` decisions of the one-step style for every seat."""
-        if self._policy is None:
-            from .scripted import OneStepAgent
-            self._policy = OneStepAgent(seed=self.rng.next())
-        made = 0
-        while not world.is_over and made < depth:
-            world.apply(self._policy.act(world))
-            made += 1
+    def _play_out(self, world) -> list[float]:
+        """Play ``world`` to its end; each seat's reward."""
+        if world.is_over:
+            return game_rewards(world.scores(), world.winners())
+        if self.rollout == "random":
+            self._random_to_end(world)
+            return game_rewards(world.scores(), world.winners())
+        policy = policy_of(world.variant.ir, world.variant.registry)
+        styles = [self.rollout_style] * world.players
+        if world.engine == "compiled":
+            return _rewards_from_totals(policy.playout(world._e, styles, self._rollers))
+        while not world.is_over:
+            seat = self._rollers[world.current_player]
+            view = view_from_observation(world.variant.ir, world.observation())
+            world.apply(policy.decide(seat, view, world.legal_actions()))
+        return _rewards_from_totals(world.scores())
 
-    def _roll_out(self, world, depth: int | None) -> None:
-        """Uniformly random actions: ``depth`` of them, or to the end when None."""
+    def _random_to_end(self, world) -> None:
+        """Uniformly random actions to the end."""
+        if self._buffer is None or len(self._buffer) < len(world.variant.actions):
+            self._buffer = array("i", [0]) * len(world.variant.actions)
         buffer = self._buffer
         rng = self.rng
         into = world.legal_actions_into
         apply = world.apply
-        made = 0
-        while not world.is_over and (depth is None or made < depth):
+        while not world.is_over:
             count = into(buffer)
             apply(buffer[rng.below(count)])
-            made += 1
