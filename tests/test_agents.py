@@ -183,6 +183,47 @@ def test_ismcts_plays_a_legal_game(usa):
     assert g.is_over
 
 
+def _midgame(v, decisions: int, seed: int):
+    g = v.new_game(players=2, seed=seed)
+    stylist = agents.make("one-step", seed=seed)
+    for _ in range(decisions):
+        g.apply(stylist.act(g))
+    return g
+
+
+def test_ismcts_chooses_alike_on_both_engines(usa):
+    """The search draws the same worlds and its rollouts are the same games on both
+    engines (the compiled one plays them in C), so it makes the same choice."""
+    for seed, decisions in ((1, 0), (2, 25), (3, 60)):
+        choices = {engine: agents.make("ismcts", seed=7, iterations=6).act(
+            usa.game_from_state(_midgame(usa, decisions, seed).state(), engine=engine)) for engine in ENGINES}
+        assert choices["compiled"] == choices["reference"]
+
+
+def test_ismcts_plays_what_every_style_agrees_on_without_searching(usa):
+    """With one action in the portfolio there is nothing to compare: the agent plays it
+    and draws no world (its generator is untouched)."""
+    g = usa.new_game(players=2, seed=4)
+    bot = agents.make("ismcts", seed=1, iterations=50, portfolio=("one-step",))
+    before = bot.rng.next()
+    bot = agents.make("ismcts", seed=1, iterations=50, portfolio=("one-step",))
+    assert bot.act(g) == agents.make("one-step").act(g)
+    assert bot.rng.next() == before
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(iterations=0), "iterations must be a positive integer"),
+    (dict(rollout="estimate"), "rollout must be 'policy' or 'random'"),
+    (dict(rollout_style="timid"), "no scripted style named 'timid'"),
+    (dict(portfolio=("one-step", "hoarder")), "no scripted style named 'hoarder'"),
+    (dict(portfolio=()), "at least one style"),
+    (dict(depth=-1), "depth must be a non-negative integer"),
+])
+def test_ismcts_refuses_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        agents.make("ismcts", **options)
+
+
 def test_an_illegal_choice_names_the_agent_and_seat(usa):
     class Stubborn:
         name = "stubborn"

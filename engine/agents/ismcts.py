@@ -1,13 +1,14 @@
-"""Information-set Monte Carlo tree search with determinization (single observer).
+"""Information-set Monte Carlo search with determinization (single observer).
 
-Each iteration draws one world consistent with what the searching player sees
-(:func:`railspec.determinize.resample`: the deck's order, the opponents' hands and tickets
-redrawn), walks the one tree shared by all worlds from the root, choosing among the
-actions available in this world by UCB1 with availability counts, adds one new node,
-plays the world to its end, and backs the result up: each node is credited with the
-reward of the player who chose the action leading to it. Opponents' decisions are nodes
-of the same tree, so the search models them as players of the same kind. The action
-played is the root's most visited child.
+The searching player's information set is the root. An iteration draws one world
+consistent with what the player sees (:func:`railspec.determinize.resample`: the deck's
+order, the opponents' hands and tickets redrawn) and plays every root action in that
+same world, each followed by a playout to the end of the game; the actions are thus
+compared on the same hidden cards and the same deck, which removes most of the noise a
+rollout carries (common random numbers). With ``depth`` above 0, each root action's
+world first walks a tree of the decisions after it (UCB1 with availability counts, one
+tree shared by all worlds, each node credited with the reward of the player who chose
+it) before the playout. The action played is the root action with the best mean reward.
 
 The actions a node considers are a portfolio: the distinct choices the scripted styles
 would make there (:mod:`.scripted`). Ticket to Ride offers hundreds of legal ids, most
@@ -16,10 +17,10 @@ spread over all of them learns nothing; the styles' choices are few and each is 
 sensible plan, so the search spends its worlds telling plans apart. When every style
 agrees there is nothing to search and the agent plays that action at once.
 
-A new node's world is played to the end by the compiled styles in every seat (one-step
-by default; ``rollout="random"`` plays uniformly random actions instead, which in this
-game says little: random players complete almost no tickets). The compiled engine plays
-a rollout without leaving C; on the reference engine the same styles play through the
+A world is played to its end by the compiled styles in every seat (one-step by default;
+``rollout="random"`` plays uniformly random actions instead, which in this game says
+little: random players complete almost no tickets). The compiled engine plays a
+rollout without leaving C; on the reference engine the same styles play through the
 Python API.
 
 The reward of a finished game mixes winning and margin: 0.7 for a win (shared when tied
@@ -71,16 +72,19 @@ def _rewards_from_totals(totals: list[int]) -> list[float]:
 
 
 class IsmctsAgent:
-    """ISMCTS with ``iterations`` worlds per decision and UCB1 constant ``exploration``.
+    """ISMCTS with about ``iterations`` playouts per decision (each world drawn is played
+    once per root action, so ``iterations // actions`` worlds).
 
     ``portfolio``: the styles whose choices a node considers. ``rollout``: ``"policy"``
-    (the default) plays each new node's world to the end with ``rollout_style`` in every
-    seat; ``"random"`` plays uniformly random actions to the end."""
+    (the default) plays each world to the end with ``rollout_style`` in every seat;
+    ``"random"`` plays uniformly random actions. ``depth``: tree levels searched after
+    the root action (UCB1 constant ``exploration``) before the playout; 2 by default."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7,
-                 rollout: str = "policy", rollout_style: str = "one-step", portfolio=PORTFOLIO):
+                 rollout: str = "policy", rollout_style: str = "one-step", portfolio=PORTFOLIO,
+                 depth: int = 2):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
         if rollout not in ("policy", "random"):
@@ -88,6 +92,8 @@ class IsmctsAgent:
         for style in (rollout_style, *portfolio):
             if style not in STYLES:
                 raise ValueError(f"no scripted style named {style!r}; the styles are {', '.join(STYLES)}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
         if not portfolio:
             raise ValueError("the portfolio needs at least one style")
         self.rng = SplitMix64((int(seed) % 2**64) ^ ISMCTS_SALT)
@@ -95,13 +101,14 @@ class IsmctsAgent:
         self.exploration = exploration
         self.rollout = rollout
         self.rollout_style = STYLES[rollout_style]
+        self.depth = depth
         # one seat per portfolio style (their choices), one per game seat (the rollouts)
         self._proposers = [Seat(STYLES[s], self.rng.next()) for s in portfolio]
         self._rollers: list[Seat] = []
         self._buffer = None
 
     def act(self, game) -> int:
-        """The root action most visited after ``iterations`` determinized searches."""
+        """The root action with the best mean reward after ``iterations`` rollouts."""
         root_actions = self._portfolio(game)
         if len(root_actions) == 1:
             return root_actions[0]
@@ -110,14 +117,24 @@ class IsmctsAgent:
             self._rollers.append(Seat(self.rollout_style, self.rng.next()))
         root = _Node()
         rng = self.rng
-        for _ in range(self.iterations):
+        worlds = max(1, self.iterations // len(root_actions))
+        for _ in range(worlds):
             world = resample_game(game, me, rng.next())
-            path = self._descend(root, world, root_actions)
-            rewards = self._play_out(world)
-            for node in path:
-                node.visits += 1
-                node.reward += rewards[node.player]
-        return max(root_actions, key=lambda a: (root.children[a].visits if a in root.children else -1, -a))
+            # every root action on the same world: they are compared on the same hidden cards
+            for action in root_actions:
+                trial = world.clone()
+                trial.apply(action)
+                child = root.children.get(action)
+                if child is None:
+                    child = root.children[action] = _Node(me)
+                path = [child]
+                if self.depth and not trial.is_over:
+                    path += self._descend(child, trial, self._portfolio(trial), self.depth)
+                rewards = self._play_out(trial)
+                for node in path:
+                    node.visits += 1
+                    node.reward += rewards[node.player]
+        return max(root_actions, key=lambda a: (root.children[a].reward / root.children[a].visits, -a))
 
     def _portfolio(self, game) -> list[int]:
         """The distinct actions the portfolio's styles would take in ``game``, ascending."""
@@ -128,13 +145,13 @@ class IsmctsAgent:
         legal = game.legal_actions()
         return sorted({policy.decide(seat, view, legal) for seat in self._proposers})
 
-    def _descend(self, node: _Node, world, root_actions: list[int]) -> list[_Node]:
-        """Select by UCB1 among the actions available in ``world`` until a new node is added."""
+    def _descend(self, node: _Node, world, actions: list[int], depth: int) -> list[_Node]:
+        """Select by UCB1 among the actions available in ``world`` until a new node is added
+        or ``depth`` levels are walked."""
         path = []
         rng = self.rng
         c = self.exploration
-        actions = root_actions
-        while not world.is_over:
+        while not world.is_over and len(path) < depth:
             children = node.children
             untried = []
             for a in actions:
