@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance agents-campaign rl-long golden perft fuzz dist-check clean
+.PHONY: demo test install generate docs bench conformance agents-campaign ismcts-match rl-long golden perft fuzz dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,12 @@ conformance: install
 AGENT_GAMES ?= 1000
 agents-campaign: install
 	$(BIN)/python bench/agents_campaign.py --games $(AGENT_GAMES)
+
+# ISMCTS against each scripted agent, 2-player USA: MATCH_GAMES games each (the tests
+# play a few; CI a short match).
+MATCH_GAMES ?= 200
+ismcts-match: install
+	$(BIN)/python bench/ismcts_match.py --games $(MATCH_GAMES)
 
 # 100 games of OpenSpiel's Python IS-MCTS bot against random on USA (the suite plays 5).
 rl-long: install

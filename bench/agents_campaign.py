@@ -3,10 +3,13 @@ illegal move (agents.play raises AgentError on the first one). Prints, per varia
 agent's win rate and ticket completion against the others, so the styles can be told
 apart. A script behind ``make agents-campaign``, not a test.
 
-    python bench/agents_campaign.py [--games 1000] [--ismcts-games 50] [--ismcts-iterations 20] [--workers N]
+    python bench/agents_campaign.py [--games 1000] [--ismcts-games 1000] [--ismcts-iterations 20] [--workers N]
 
-Each agent plays GAMES games at the variant's largest player count up to 4, seated with
-the other agents in rotation (ISMCTS, far slower, plays --ismcts-games against random).
+Each scripted agent plays GAMES games at the variant's largest player count up to 4,
+seated with the other agents in rotation. ISMCTS, far slower, plays --ismcts-games
+two-player games against the other agents in turn, at --ismcts-iterations per decision:
+enough to walk every kind of decision, far below its playing strength's budget (its
+strength is bench/ismcts_match.py's figure).
 """
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ SCRIPTED = ("random", "one-step", "long-route", "route-focus", "destination-hung
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="games per scripted agent and variant")
-    parser.add_argument("--ismcts-games", type=int, default=50, help="games of ISMCTS per variant")
+    parser.add_argument("--ismcts-games", type=int, default=1000, help="games of ISMCTS per variant")
     parser.add_argument("--ismcts-iterations", type=int, default=20, help="ISMCTS iterations per decision")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     args = parser.parse_args()
@@ -48,11 +51,14 @@ def main() -> int:
         print("\n".join(agent_summary(records)))
         if args.ismcts_games:
             start = time.perf_counter()
-            plan = balance.CampaignPlan(name, 2, args.ismcts_games, ("ismcts", "random"), seed=1,
-                                        agent_options={"ismcts": {"iterations": args.ismcts_iterations}})
-            records = balance.run_campaign(plan, workers=args.workers)
-            print(f"  ISMCTS ({args.ismcts_iterations} iterations) against random, 2 players, "
-                  f"{args.ismcts_games} games, no illegal action ({time.perf_counter() - start:.0f} s):")
+            records = []
+            for k, opponent in enumerate(SCRIPTED):
+                share = args.ismcts_games // len(SCRIPTED) + (k < args.ismcts_games % len(SCRIPTED))
+                plan = balance.CampaignPlan(name, 2, share, ("ismcts", opponent), seed=1 + k,
+                                            agent_options={"ismcts": {"iterations": args.ismcts_iterations}})
+                records += balance.run_campaign(plan, workers=args.workers)
+            print(f"  ISMCTS ({args.ismcts_iterations} iterations) against each other agent in turn, 2 players, "
+                  f"{len(records)} games, no illegal action ({time.perf_counter() - start:.0f} s):")
             print("  " + "\n  ".join(agent_summary(records)))
         print()
     return 0

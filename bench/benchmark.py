@@ -235,12 +235,14 @@ def agents_report(v, scale: float) -> None:
     print(f"  compiled:  {compiled[0]:8,.1f} games/s {compiled[1]:10,.0f} decisions/s")
     print(f"  reference: {reference[0]:8,.1f} games/s {reference[1]:10,.0f} decisions/s"
           f"   (compiled {compiled[0] / reference[0]:,.1f}×)")
-    iterations = 100
+    from railspec.agents.ismcts import IsmctsAgent
+    defaults = IsmctsAgent()
+    speed = {}
     for engine in ("compiled", "reference"):
         g = v.new_game(players=2, seed=3, engine=engine)
-        bot = agents.make("ismcts", seed=1, iterations=iterations)
+        bot = agents.make("ismcts", seed=1)
         rng = random.Random(3)
-        decisions = max(3, int(20 * scale)) if engine == "compiled" else 2
+        decisions = max(3, int(20 * scale)) if engine == "compiled" else 1
 
         def run():
             made = 0
@@ -251,7 +253,10 @@ def agents_report(v, scale: float) -> None:
                 g.apply(rng.choice(g.legal_actions()))
             return made
         seconds, made = timed(run)
-        print(f"  ISMCTS ({iterations} iterations, 2 players, {engine}): {made / seconds:8,.2f} decisions/s")
+        speed[engine] = made / seconds
+    print(f"  ISMCTS ({defaults.iterations} iterations, depth {defaults.depth}, 2 players): "
+          f"{speed['compiled']:8,.2f} decisions/s compiled, {speed['reference']:6,.3f} reference "
+          f"({speed['compiled'] / speed['reference']:,.0f}×)")
     print()
 
 

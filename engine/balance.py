@@ -109,8 +109,9 @@ def play_game(variant, plan: CampaignPlan, game: int) -> dict:
     rows = g.score_breakdown()
     winners = set(g.winners())
     seats = []
+    present = variant.registry.present(variant.ir)
     for p, row in enumerate(rows):
-        used = {row[k] for k in row if k.startswith("station_") and k.endswith("_route") and row[k] >= 0}
+        used = set().union(*(mech.borrowed_routes(variant.ir, rule, row) for mech, rule in present))
         held = list(state["tickets"][p])
         seats.append({"seat": p, "agent": names[p], "winner": p in winners, "score": row["total"],
                       "breakdown": dict(row), "tickets": held,

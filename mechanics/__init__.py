@@ -243,6 +243,12 @@ class Mechanic:
         cannot say, e.g. the routes stations used)."""
         return []
 
+    def borrowed_routes(self, variant: ir.Variant, rule, row: dict) -> set[int]:
+        """Routes of other players that a player's tickets counted as their own at the end,
+        read from the player's score breakdown ``row`` (a station's route, say): what a
+        report needs to say which tickets were completed."""
+        return set()
+
     def map_groups(self, variant: ir.Variant, rule) -> list[tuple[str, tuple[int, ...]]]:
         """Named groups of cities a drawn map should tell apart (``railspec render``): a
         name and the city ids in it, e.g. Italy's regions."""

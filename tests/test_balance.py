@@ -104,3 +104,36 @@ def test_a_local_ray_instance_gives_the_same_records():
     pytest.importorskip("ray")
     plan = _plan(players=2, games=6)
     assert balance.run_campaign(plan, ray_address="local") == balance.run_campaign(plan, workers=1)
+
+
+def test_a_ticket_joined_through_a_station_counts_as_completed():
+    """The report's ticket completion reads the routes stations used through the stations
+    mechanic's ``borrowed_routes`` (Europe rulebook, "Train Stations": a station lets its
+    owner use one route of another player into that city)."""
+    europe = railspec.load("europe")
+    mech, rule = next((m, r) for m, r in europe.registry.present(europe.ir) if m.name == "stations")
+    row = {"station_1_route": 5, "station_2_route": -1, "station_3_route": 7}
+    assert mech.borrowed_routes(europe.ir, rule, row) == {5, 7}
+    # a ticket joined only by another player's routes counts once they are borrowed
+    v = europe.ir
+    ticket = v.tickets[0]
+    via = {ticket.a: None}
+    frontier = [ticket.a]
+    while ticket.b not in via:
+        city = frontier.pop(0)
+        for r in v.routes:
+            for here, there in ((r.a, r.b), (r.b, r.a)):
+                if here == city and there not in via:
+                    via[there] = r.id
+                    frontier.append(there)
+    path, city = set(), ticket.b
+    while via[city] is not None:
+        route = v.routes[via[city]]
+        path.add(route.id)
+        city = route.a if route.b == city else route.b
+    owner = [-1] * len(v.routes)
+    for r in path:
+        owner[r] = 1
+    assert balance._completed(v, owner, 0, path, [ticket.id]) == [ticket.id]
+    assert balance._completed(v, owner, 0, set(), [ticket.id]) == []
+    assert balance._completed(v, owner, 1, set(), [ticket.id]) == [ticket.id]

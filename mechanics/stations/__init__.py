@@ -305,6 +305,10 @@ class Stations(Mechanic):
                 raise PositionError(f"{where}: {name!r} has a station {who}")
             owner[city] = player
 
+    def borrowed_routes(self, variant, rule: StationsRule, row: dict) -> set[int]:
+        """The routes the player's stations used."""
+        return {row[route_item(k)] for k in range(1, rule.count + 1) if row[route_item(k)] != NO_ROUTE}
+
     def score_notes(self, variant, rule: StationsRule, rows: list[dict]) -> list[str]:
         """Which route of another player each station used."""
         lines = []
