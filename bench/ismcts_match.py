@@ -37,6 +37,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200, help="games against each scripted agent")
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per decision")
     parser.add_argument("--depth", type=int, default=2, help="ISMCTS tree levels after the root action")
+    parser.add_argument("--rollout-style", default=None, help="ISMCTS's own style in its playouts")
+    parser.add_argument("--opponent-styles", default=None, help="comma-separated styles ISMCTS's playouts "
+                        "draw the opponents' from")
     parser.add_argument("--opponents", default=",".join(OPPONENTS), help="comma-separated scripted agents")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
@@ -46,11 +49,15 @@ def main() -> int:
           f"{args.games} games each, seats alternating")
     print(f"  {'opponent':20} {'ISMCTS wins':>12} {'win rate':>9} {'95% interval':>15} {'margin':>7} {'s/game':>7}")
     beaten = 0
+    options = {"iterations": args.iterations, "depth": args.depth}
+    if args.rollout_style:
+        options["rollout_style"] = args.rollout_style
+    if args.opponent_styles:
+        options["opponent_styles"] = tuple(args.opponent_styles.split(","))
     opponents = [name for name in args.opponents.split(",") if name]
     for opponent in opponents:
         plan = balance.CampaignPlan(args.variant, 2, args.games, ("ismcts", opponent), seed=args.seed,
-                                    agent_options={"ismcts": {"iterations": args.iterations,
-                                                              "depth": args.depth}})
+                                    agent_options={"ismcts": options})
         start = time.perf_counter()
         records = balance.run_campaign(plan, workers=args.workers)
         seconds = time.perf_counter() - start

@@ -218,6 +218,8 @@ def test_ismcts_plays_what_every_style_agrees_on_without_searching(usa):
     (dict(portfolio=("one-step", "hoarder")), "no scripted style named 'hoarder'"),
     (dict(portfolio=()), "at least one style"),
     (dict(depth=-1), "depth must be a non-negative integer"),
+    (dict(opponent_styles=("one-step", "bully")), "no scripted style named 'bully'"),
+    (dict(opponent_styles=()), "opponent_styles needs at least one style"),
 ])
 def test_ismcts_refuses_bad_options(options, message):
     with pytest.raises(ValueError, match=message):
@@ -282,3 +284,30 @@ def test_game_resample_is_the_determinization(usa, engine):
         g.resample(3, 0)
     with pytest.raises(TypeError):
         g.resample(0, 1.5)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda view, legal: (view, [99999]), "legal ids must be ascending action ids"),
+    (lambda view, legal: (view, legal[::-1]), "legal ids must be ascending"),
+    (lambda view, legal: (view, []), "no legal action"),
+    (lambda view, legal: (view[:-1], legal), "does not fit this variant"),
+    (lambda view, legal: (view[:8] + [-1] + view[9:], legal), "cannot hold -1 cards"),
+    (lambda view, legal: ([5] + view[1:], legal), "player 5 of 2"),
+    (lambda view, legal: (view[:-1] + [999], legal), "no ticket 999"),
+])
+def test_a_policy_refuses_a_view_it_cannot_read(usa, change, message):
+    """Views and legal lists from Python are checked before the compiled styles index
+    their tables with them: a clear ValueError, never a crash."""
+    g = usa.new_game(players=2, seed=1)
+    view, legal = view_from_observation(usa.ir, g.observation()), g.legal_actions()
+    policy = policy_of(usa.ir, usa.registry)
+    with pytest.raises(ValueError, match=message):
+        policy.decide(agents.make("one-step").seat, *change(view, legal))
+
+
+def test_a_finished_game_has_no_view_and_no_choice(usa):
+    g = agents.play(usa, [agents.make("greedy", seed=1), agents.make("greedy", seed=2)], seed=1)
+    with pytest.raises(ValueError, match="game is over"):
+        g._e.agent_view()
+    with pytest.raises(ValueError, match="game is over"):
+        policy_of(usa.ir, usa.registry).decide_compiled(agents.make("one-step").seat, g._e)

@@ -3,6 +3,8 @@ Ray test needs the ``cluster`` extra)."""
 from __future__ import annotations
 
 import csv
+import shutil
+import subprocess
 from html.parser import HTMLParser
 
 import pytest
@@ -92,6 +94,32 @@ def test_the_report_has_every_section_and_plot(tmp_path, name):
         assert len(list(csv.DictReader(f))) == 10
     with open(written[2], newline="") as f:
         assert len(list(csv.DictReader(f))) == 30
+
+
+BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome")
+                if shutil.which(name)), None)
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no headless Chromium on this machine")
+def test_the_report_renders_in_a_headless_browser(tmp_path):
+    """The report opens in a real browser: Chromium, headless, loads it from disk, its DOM
+    keeps every section, plot and the map, and a screenshot of it is drawn."""
+    plan = _plan(variant="usa", games=10)
+    written = report.write_report(railspec.load("usa"), balance.run_campaign(plan, workers=1),
+                                  tmp_path / "out", plan, seconds=1.0)
+    flags = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    url = written[0].resolve().as_uri()
+    dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    page = _Structure()
+    page.feed(dom.stdout)
+    assert page.sections == [sid for sid, _ in report.SECTIONS]
+    assert len(page.images) == 5 and page.svgs == 1
+    shot = tmp_path / "report.png"
+    drawn = subprocess.run(flags + ["--window-size=1200,3000", f"--screenshot={shot}", url],
+                           capture_output=True, text=True, timeout=120)
+    assert drawn.returncode == 0, drawn.stderr[-2000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 
 
 def test_wilson_interval():

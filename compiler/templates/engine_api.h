@@ -38,7 +38,7 @@ typedef struct {
     int (*is_over)(void* state);
     int (*current)(void* state);
     int (*players)(void* state);
-    int (*view)(void* state, int* out);        /* the player to move's view; returns its length */
+    int (*view)(void* state, int* out);        /* the player to move's view (not once over); its length */
     void (*totals)(void* state, int* out);     /* each player's total as if the game ended now */
 } railspec_engine_api;
 

@@ -794,6 +794,25 @@ cdef class Policy:
             return t.kind_first[K_PASS]
         return legal[below(rng, n_legal)]
 
+    cdef void check_view(self, int m) except *:
+        """Refuse a view whose header does not match its length or whose ids are not this
+        variant's: the choices index tables by them."""
+        cdef const int* v = self.scratch_view
+        cdef int k, base = RV_HEADER + self.n_cards + self.n_routes
+        if not (0 < v[RV_PLAYERS] <= MAX_PLAYERS and 0 <= v[RV_PLAYER] < v[RV_PLAYERS]):
+            raise ValueError(f"an agent view for player {v[RV_PLAYER]} of {v[RV_PLAYERS]}")
+        if v[RV_TICKETS_N] < 0 or v[RV_OFFER_N] < 0 or base + v[RV_TICKETS_N] + v[RV_OFFER_N] != m:
+            raise ValueError(f"an agent view of {m} ints with {v[RV_TICKETS_N]} tickets and an offer of "
+                             f"{v[RV_OFFER_N]} does not fit this variant")
+        if v[RV_OFFER_N] > self.n_tickets or v[RV_OFFER_N] > 30:  # keep masks are ints
+            raise ValueError(f"an offer of {v[RV_OFFER_N]} tickets")
+        for k in range(base, m):
+            if not 0 <= v[k] < self.n_tickets:
+                raise ValueError(f"no ticket {v[k]} in this variant")
+        for k in range(RV_HEADER, RV_HEADER + self.n_cards):
+            if v[k] < 0:
+                raise ValueError(f"a hand cannot hold {v[k]} cards")
+
     # --- the Python face -------------------------------------------------------------------
     def decide(self, Seat seat, view, legal):
         """The action ``seat``'s style takes, from an agent view and the legal ids (both
@@ -807,6 +826,9 @@ cdef class Policy:
             self.scratch_view[k] = view[k]
         for k in range(n):
             self.scratch_legal[k] = legal[k]
+            if not 0 <= self.scratch_legal[k] < self.n_actions or (k and self.scratch_legal[k] <= self.scratch_legal[k - 1]):
+                raise ValueError(f"legal ids must be ascending action ids of this variant, not {list(legal)[:8]}…")
+        self.check_view(m)
         seat.ready(self)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
@@ -817,6 +839,8 @@ cdef class Policy:
         cdef void* state
         cdef int n
         keep = _open(engine, self, &api, &state)
+        if api.is_over(state):
+            raise ValueError("the game is over: nobody is to move")
         seat.ready(self)
         n = api.legal(state, self.scratch_legal)
         if n <= 0:

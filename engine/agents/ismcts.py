@@ -17,9 +17,12 @@ spread over all of them learns nothing; the styles' choices are few and each is 
 sensible plan, so the search spends its worlds telling plans apart. When every style
 agrees there is nothing to search and the agent plays that action at once.
 
-A world is played to its end by the compiled styles in every seat (one-step by default;
-``rollout="random"`` plays uniformly random actions instead, which in this game says
-little: random players complete almost no tickets). The compiled engine plays a
+A world is played to its end by the compiled styles: the searching player's seat by
+``rollout_style`` (one-step), and each opponent by a style drawn for that world from
+``opponent_styles`` (the four playing styles), so the search does not bet on a single
+model of the people it plays against; every root action of one world meets the same
+opponents. ``rollout="random"`` plays uniformly random actions instead, which in this
+game says little: random players complete almost no tickets. The compiled engine plays a
 rollout without leaving C; on the reference engine the same styles play through the
 Python API.
 
@@ -42,6 +45,8 @@ from .tables import policy_of, view_from_observation
 ISMCTS_SALT = 0x94D049BB133111EB
 #: The styles whose choices make up a node's actions, by default.
 PORTFOLIO = ("one-step", "long-route", "route-focus", "destination-hungry", "greedy")
+#: The styles a playout draws each opponent's from, by default: the four playing styles.
+OPPONENT_STYLES = ("one-step", "long-route", "route-focus", "destination-hungry")
 
 
 class _Node:
@@ -76,7 +81,8 @@ class IsmctsAgent:
     once per root action, so ``iterations // actions`` worlds).
 
     ``portfolio``: the styles whose choices a node considers. ``rollout``: ``"policy"``
-    (the default) plays each world to the end with ``rollout_style`` in every seat;
+    (the default) plays each world to the end, the player's own seat with
+    ``rollout_style`` and each opponent with a style drawn from ``opponent_styles``;
     ``"random"`` plays uniformly random actions. ``depth``: tree levels searched after
     the root action (UCB1 constant ``exploration``) before the playout; 2 by default."""
 
@@ -84,12 +90,15 @@ class IsmctsAgent:
 
     def __init__(self, seed: int = 0, iterations: int = 200, exploration: float = 0.7,
                  rollout: str = "policy", rollout_style: str = "one-step", portfolio=PORTFOLIO,
-                 depth: int = 2):
+                 depth: int = 2, opponent_styles=OPPONENT_STYLES):
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations must be a positive integer, not {iterations!r}")
         if rollout not in ("policy", "random"):
             raise ValueError(f"rollout must be 'policy' or 'random', not {rollout!r}")
-        for style in (rollout_style, *portfolio):
+        opponent_styles = tuple(opponent_styles)
+        if not opponent_styles:
+            raise ValueError("opponent_styles needs at least one style")
+        for style in (rollout_style, *portfolio, *opponent_styles):
             if style not in STYLES:
                 raise ValueError(f"no scripted style named {style!r}; the styles are {', '.join(STYLES)}")
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
@@ -101,6 +110,7 @@ class IsmctsAgent:
         self.exploration = exploration
         self.rollout = rollout
         self.rollout_style = STYLES[rollout_style]
+        self.opponent_styles = [STYLES[name] for name in opponent_styles]
         self.depth = depth
         # one seat per portfolio style (their choices), one per game seat (the rollouts)
         self._proposers = [Seat(STYLES[s], self.rng.next()) for s in portfolio]
@@ -114,12 +124,15 @@ class IsmctsAgent:
             return root_actions[0]
         me = game.current_player
         while len(self._rollers) < game.players:
-            self._rollers.append(Seat(self.rollout_style, self.rng.next()))
+            self._rollers.append(Seat(0, self.rng.next()))
         root = _Node()
         rng = self.rng
         worlds = max(1, self.iterations // len(root_actions))
         for _ in range(worlds):
             world = resample_game(game, me, rng.next())
+            # who the opponents are in this world: a style each, drawn from opponent_styles
+            styles = [self.rollout_style if p == me else
+                      self.opponent_styles[rng.below(len(self.opponent_styles))] for p in range(game.players)]
             # every root action on the same world: they are compared on the same hidden cards
             for action in root_actions:
                 trial = world.clone()
@@ -130,7 +143,7 @@ class IsmctsAgent:
                 path = [child]
                 if self.depth and not trial.is_over:
                     path += self._descend(child, trial, self._portfolio(trial), self.depth)
-                rewards = self._play_out(trial)
+                rewards = self._play_out(trial, styles)
                 for node in path:
                     node.visits += 1
                     node.reward += rewards[node.player]
@@ -181,19 +194,19 @@ class IsmctsAgent:
                 actions = self._portfolio(world)
         return path
 
-    def _play_out(self, world) -> list[float]:
-        """Play ``world`` to its end; each seat's reward."""
+    def _play_out(self, world, styles: list[int]) -> list[float]:
+        """Play ``world`` to its end, seat p in style ``styles[p]``; each seat's reward."""
         if world.is_over:
             return game_rewards(world.scores(), world.winners())
         if self.rollout == "random":
             self._random_to_end(world)
             return game_rewards(world.scores(), world.winners())
         policy = policy_of(world.variant.ir, world.variant.registry)
-        styles = [self.rollout_style] * world.players
         if world.engine == "compiled":
             return _rewards_from_totals(policy.playout(world._e, styles, self._rollers))
         while not world.is_over:
             seat = self._rollers[world.current_player]
+            seat.style = styles[world.current_player]
             view = view_from_observation(world.variant.ir, world.observation())
             world.apply(policy.decide(seat, view, world.legal_actions()))
         return _rewards_from_totals(world.scores())
