@@ -9,51 +9,15 @@ from __future__ import annotations
 import functools
 import random
 import warnings
+from pathlib import Path
 
 #: The stock variants the campaign feeds positions, traces and states to.
 VARIANTS = ("usa", "europe", "amsterdam", "italy", "pennsylvania")
 
-# A small valid spec (the one tests/test_bad_specs.py edits line by line): checked in a
+# A small valid spec (tests/base.rail, the one tests/test_bad_specs.py edits line by line): checked in a
 # few milliseconds, so most spec cases start from it; the stock specs are mutated too,
 # less often, since checking one takes ten times longer.
-BASE_SPEC = """\
-variant "Base"
-players 2..4
-trains 12
-hand 4
-card red 12
-card blue 12
-locomotives 14
-market 5 reset 3 locomotives
-deal tickets 2 keep 1
-returned tickets bottom
-action draw cards 2
-action claim route
-action draw tickets 3 keep 1
-tracks usable 1 for 2..3 players
-end when trains <= 2
-route points 1:1 2:2 3:4 4:7
-longest path 10
-tiebreak most tickets, longest path
-city Alpha
-city Beta
-city Gamma
-city Delta
-city Epsilon
-route Alpha - Beta 2 red
-route Alpha - Beta 2 blue
-route Beta - Gamma 3 gray
-route Gamma - Delta 4 blue
-route Delta - Epsilon 1 gray
-ticket Alpha - Gamma 5
-ticket Alpha - Delta 9
-ticket Alpha - Epsilon 10
-ticket Beta - Gamma 4
-ticket Beta - Delta 7
-ticket Beta - Epsilon 8
-ticket Gamma - Delta 4
-ticket Gamma - Epsilon 5
-"""
+BASE_SPEC = (Path(__file__).resolve().parent.parent / "tests" / "base.rail").read_text(encoding="utf-8")
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """Bad specs: every one must fail with a located SpecError, never a traceback.
 
-Each case takes the small valid spec BASE below and edits one line (or inserts one; a
+Each case takes the small valid spec BASE (tests/base.rail) and edits one line (or inserts one; a
 line may join several statements with ';'), so the expected position is easy to see. The
 spec is written to a file and checked the way the CLI does (railspec.compiler.check_file);
 the error must print as ``path:line:col: message``, then the source line, then a caret under
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -24,44 +25,7 @@ from railspec.errors import SpecCheckError, SpecError, SpecSyntaxError
 #  5-6 cards  15 end when
 #  7 locos    16 route points
 #  8 market
-BASE = """\
-variant "Base"
-players 2..4
-trains 12
-hand 4
-card red 12
-card blue 12
-locomotives 14
-market 5 reset 3 locomotives
-deal tickets 2 keep 1
-returned tickets bottom
-action draw cards 2
-action claim route
-action draw tickets 3 keep 1
-tracks usable 1 for 2..3 players
-end when trains <= 2
-route points 1:1 2:2 3:4 4:7
-longest path 10
-tiebreak most tickets, longest path
-city Alpha
-city Beta
-city Gamma
-city Delta
-city Epsilon
-route Alpha - Beta 2 red
-route Alpha - Beta 2 blue
-route Beta - Gamma 3 gray
-route Gamma - Delta 4 blue
-route Delta - Epsilon 1 gray
-ticket Alpha - Gamma 5
-ticket Alpha - Delta 9
-ticket Alpha - Epsilon 10
-ticket Beta - Gamma 4
-ticket Beta - Delta 7
-ticket Beta - Epsilon 8
-ticket Gamma - Delta 4
-ticket Gamma - Epsilon 5
-"""
+BASE = (Path(__file__).resolve().parent / "base.rail").read_text(encoding="utf-8")
 
 
 def edit(line: int, text: str) -> str:
