@@ -91,6 +91,9 @@ dist-check: install
 	$(PYTHON) -m venv .dist-venv
 	.dist-venv/bin/pip install --quiet dist/railspec-*.whl
 	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 200 --quiet
+	@# the wheel carries the scripted agents' compiled styles too
+	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 50 --workers 1 \
+	  --agents one-step,long-route,route-focus,destination-hungry --quiet
 	@# the core install pulls none of the optional extras
 	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis', 'pyspiel', 'pettingzoo', 'gymnasium', 'numpy') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
 	rm -rf .dist-venv
