@@ -566,13 +566,18 @@ cdef class Policy:
         return best
 
     cdef int long_routes(self, Turn* t, Plan* plan, int* out) noexcept nogil:
-        """Open routes of the longest lengths on the map (the longest and the one below,
-        at least 3), longest first."""
-        cdef int r, n = 0, floor = self.longest - 1
-        cdef int length
-        if floor < 3:
-            floor = 3
-        for length in range(self.longest, floor - 1, -1):
+        """The longest open routes the trains left can lay: those of the longest such length
+        and of the one below it (3 at least), longest first. Judged on the routes still
+        open, not on the map, so a map with a single very long route does not leave the
+        style waiting for routes that are gone."""
+        cdef int r, n = 0, top = 0, floor, length
+        for r in range(self.n_routes):
+            if plan.open_route[r] and top < self.route_len[r] <= t.trains:
+                top = self.route_len[r]
+        if top < 3:
+            return 0
+        floor = top - 1 if top > 3 else 3
+        for length in range(top, floor - 1, -1):
             for r in range(self.n_routes):
                 if plan.open_route[r] and self.route_len[r] == length:
                     out[n] = r
@@ -622,8 +627,6 @@ cdef class Policy:
         """The open routes the style works towards, best first."""
         cdef int n
         if t.style == LONG_ROUTE:
-            if t.trains < self.longest - 1:
-                return self.ticket_routes(t, plan, out)
             n = self.long_routes(t, plan, out)
             return n + self.ticket_routes_after(t, plan, out, n)
         if t.style == ROUTE_FOCUS:
