@@ -145,7 +145,7 @@ cdef struct Turn:
 cdef class Policy:
     """One variant's map and catalogue for the scripted styles, as C arrays."""
 
-    cdef int n_routes, n_nodes, n_cards, loco, n_tickets, n_actions, n_companies, longest
+    cdef int n_routes, n_nodes, n_cards, loco, n_tickets, n_actions, longest
     cdef int* route_len
     cdef int* route_colour     # -1 for gray
     cdef int* route_points
@@ -206,7 +206,6 @@ cdef class Policy:
         self.sib = _array(tables["sib"])
         self.company_start = _array(tables["company_start"])
         self.company = _array(tables["company"])
-        self.n_companies = tables["n_companies"]
         self.adj_start = _array(tables["adj_start"])
         self.adj_node = _array(tables["adj_node"])
         self.adj_route = _array(tables["adj_route"])
@@ -521,7 +520,7 @@ cdef class Policy:
         return -1
 
     # --- the named choices ---------------------------------------------------------------
-    cdef int keep_value(self, Turn* t, Plan* plan, int ticket, int cost, int budget) noexcept nogil:
+    cdef int keep_value(self, Turn* t, int ticket, int cost, int budget) noexcept nogil:
         cdef int points = self.ticket_points[ticket]
         if t.style == LONG_ROUTE:
             return -cost
@@ -545,7 +544,7 @@ cdef class Policy:
                     budget -= cost
         for j in range(t.offer_n):
             cost = self.path_cost(plan, t.offer[j])
-            self.offer_cost[j] = self.keep_value(t, plan, t.offer[j], cost, budget)
+            self.offer_cost[j] = self.keep_value(t, t.offer[j], cost, budget)
         for k in range(t.n_legal):
             a = t.legal[k]
             if self.act_kind[a] == K_KEEP:

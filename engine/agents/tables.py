@@ -53,7 +53,7 @@ def policy_tables(variant: ir.Variant, registry) -> dict:
     actions = variant.actions
     return dict(
         n_routes=len(routes), n_nodes=n_nodes, n_cards=loco + 1, n_tickets=len(variant.tickets),
-        n_actions=len(actions), n_companies=1 + max(company, default=-1),
+        n_actions=len(actions),
         longest=max((r.length for r in routes), default=0), usable=usable,
         route_len=[r.length for r in routes],
         route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
