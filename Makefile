@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance agents-campaign ismcts-match rl-long golden perft fuzz dist-check clean
+.PHONY: demo test install generate docs bench conformance agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(BIN)/python:
 
 # Editable install: builds the stock engines from generated/*.pyx in place, with the
 # optional extras the tests cover (the core install needs none of them).
-$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/agents/_policy.pyx compiler/templates/engine_api.h
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx compiler/templates/engine_api.h
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
@@ -45,8 +45,8 @@ bench: install
 CONFORMANCE_GAMES ?= 2000
 conformance: install
 	@for v in $$($(BIN)/python -c "import warnings; warnings.simplefilter('ignore'); \
-	  import railspec.mechanics, railspec.compiler; from railspec.compiler import stock_names; \
-	  print(*[n for n in stock_names() if not railspec.mechanics.default_registry().unimplemented( \
+	  import railspec.compiler.mechanic, railspec.compiler; from railspec.compiler import stock_names; \
+	  print(*[n for n in stock_names() if not railspec.compiler.mechanic.default_registry().unimplemented( \
 	  railspec.compiler.check_file(railspec.compiler.stock_path(n)))])"); do \
 	  $(BIN)/railspec conformance $$v --games $(CONFORMANCE_GAMES) --quiet || exit 1; done
 
@@ -100,3 +100,13 @@ dist-check: install
 
 clean:
 	rm -rf $(VENV) .dist-venv build dist *.egg-info generated/*.c generated/*.so
+
+# Speed side by side with another install (BASE_PYTHON, e.g. a worktree of the previous release's .venv/bin/python)
+BASE_PYTHON ?=
+ifneq ($(filter bench-compare,$(MAKECMDGOALS)),)
+ifeq ($(strip $(BASE_PYTHON)),)
+$(error bench-compare needs BASE_PYTHON=/path/to/the/other/install/.venv/bin/python)
+endif
+endif
+bench-compare: install
+	$(BIN)/python bench/side_by_side.py --python $(BASE_PYTHON) --label before --python $(BIN)/python --label after --out bench/side_by_side.json

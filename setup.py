@@ -1,12 +1,28 @@
 """Builds the compiled modules: each committed generated/<variant>.pyx becomes the
-extension module railspec.generated.<variant>, and engine/agents/_policy.pyx the scripted
-agents' styles. Everything else is in pyproject.toml."""
+extension module railspec.generated.<variant>, and engine/playtest/agents/_policy.pyx the
+scripted agents' styles; and lists the packages, every folder with an ``__init__.py`` under
+the folders pyproject.toml's ``package-dir`` maps into the import name ``railspec`` (a new
+mechanic's folder is found, not listed). Everything else is in pyproject.toml."""
 from pathlib import Path
 
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 HERE = Path(__file__).parent
+#: The repository's folders and the packages they hold (as pyproject.toml's package-dir).
+ROOTS = {"engine": "railspec", "compiler": "railspec.compiler", "mechanics": "railspec.mechanics",
+         "generated": "railspec.generated", "spec": "railspec.spec"}
+
+
+def packages() -> list[str]:
+    """Every package under the mapped folders (a root's own package included)."""
+    found = []
+    for folder, name in ROOTS.items():
+        found.append(name)
+        found.extend(f"{name}.{sub}" for sub in find_packages(str(HERE / folder)))
+    return sorted(found)
+
+
 modules = [
     Extension(f"railspec.generated.{pyx.stem}", [str(pyx.relative_to(HERE))],
               extra_compile_args=["-O3", "-g0"])
@@ -14,8 +30,9 @@ modules = [
 ]
 # The scripted agents' compiled styles: one module for every variant, speaking to the
 # engines through compiler/templates/engine_api.h.
-modules.append(Extension("railspec.agents._policy", ["engine/agents/_policy.pyx"],
+modules.append(Extension("railspec.playtest.agents._policy", ["engine/playtest/agents/_policy.pyx"],
                          include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
-setup(ext_modules=cythonize(modules, language_level=3, quiet=True,
+setup(packages=packages(),
+      ext_modules=cythonize(modules, language_level=3, quiet=True,
                             compiler_directives={"boundscheck": False, "wraparound": False,
                                                  "cdivision": True, "initializedcheck": False}))

@@ -19,8 +19,8 @@ import time
 import warnings
 
 import railspec
-from railspec import balance
-from railspec.cli_play import agent_summary
+from railspec.playtest import balance
+from railspec.tools.cli_play import agent_summary
 
 SCRIPTED = ("random", "one-step", "long-route", "route-focus", "destination-hungry", "greedy")
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import railspec
 from railspec.mechanics.longest_path import dense_network, longest_trail
-from railspec.rng import AGENT_SALT, agent_for
+from railspec.compiler.base.rng import AGENT_SALT, agent_for
 
 
 def machine() -> str:
@@ -215,7 +215,7 @@ def playouts(v, games: int, scale: float) -> dict:
 
 def agents_report(v, scale: float) -> None:
     """Scripted agents and ISMCTS on both engines (agents.play is the same loop for both)."""
-    from railspec import agents
+    from railspec.playtest import agents
     styles = ("one-step", "long-route", "route-focus", "destination-hungry")
 
     def scripted(engine: str, games: int) -> tuple[float, float]:
@@ -235,7 +235,7 @@ def agents_report(v, scale: float) -> None:
     print(f"  compiled:  {compiled[0]:8,.1f} games/s {compiled[1]:10,.0f} decisions/s")
     print(f"  reference: {reference[0]:8,.1f} games/s {reference[1]:10,.0f} decisions/s"
           f"   (compiled {compiled[0] / reference[0]:,.1f}×)")
-    from railspec.agents.ismcts import IsmctsAgent
+    from railspec.playtest.agents.ismcts import IsmctsAgent
     defaults = IsmctsAgent()
     speed = {}
     for engine in ("compiled", "reference"):

@@ -16,7 +16,7 @@ import time
 import warnings
 
 import railspec
-from railspec import balance
+from railspec.playtest import balance
 
 OPPONENTS = ("one-step", "long-route", "route-focus", "destination-hungry", "greedy")
 

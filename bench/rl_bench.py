@@ -29,8 +29,8 @@ import warnings
 import numpy as np
 
 import railspec
-from railspec import tensor
-from railspec.rng import agent_for
+from railspec.rl import tensor
+from railspec.compiler.base.rng import agent_for
 
 REPEAT = 3
 
@@ -69,7 +69,7 @@ def direct(v, players: int, games: int, seed: int, observe: bool):
 
 def openspiel(v, players: int, games: int, seed: int, observe: bool):
     import pyspiel
-    from railspec import openspiel as ros
+    from railspec.rl import openspiel as ros
     ros.register(v)
     game = pyspiel.load_game(ros.game_name(v), {"players": players, "seed": seed})
 
@@ -89,7 +89,7 @@ def openspiel(v, players: int, games: int, seed: int, observe: bool):
 
 
 def pettingzoo(v, players: int, games: int, seed: int):
-    from railspec import pettingzoo as rpz
+    from railspec.rl import pettingzoo as rpz
     env = rpz.env(v, players=players)
 
     def run():
@@ -110,7 +110,7 @@ def pettingzoo(v, players: int, games: int, seed: int):
 
 
 def gymnasium(v, players: int, games: int, seed: int):
-    from railspec import gymnasium as rg
+    from railspec.rl import gymnasium as rg
     env = rg.make(v, players=players, opponents=["random"] * (players - 1))
 
     def run():

@@ -11,11 +11,12 @@ import os
 import stat
 from pathlib import Path
 
-from ..errors import Span, SpecCheckError, SpecError
-from . import ast, limits
-from .limits import shown
+from .base.errors import Span, SpecCheckError, SpecError
+from .lang import ast
+from .base import limits
+from .base.limits import shown
 from .check import check
-from .parse import parse
+from .lang.parse import parse
 
 def stock_path(name: str) -> Path:
     """The .rail file of a stock variant (``usa``, ``europe``, …)."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import UnsupportedMechanicError
-from . import ir, schema
+from .base.errors import UnsupportedMechanicError
+from . import ir
+from .base import schema
 
 
 @dataclass(frozen=True)
@@ -84,14 +85,14 @@ def refuse_unimplemented(variant: ir.Variant, registry, who: str = "the engines 
 def assemble(variant: ir.Variant, registry=None) -> Assembly:
     """The assembly of a variant (cached per variant and registry)."""
     if registry is None:
-        from ..mechanics import default_registry
+        from .mechanic import default_registry
         registry = default_registry()
     return _assemble(variant, registry)
 
 
 @lru_cache(maxsize=64)
 def _assemble(variant: ir.Variant, registry) -> Assembly:
-    from ..mechanics import CORE_SCORE_ITEMS, ScoreItem
+    from .mechanic import CORE_SCORE_ITEMS, ScoreItem
     present = tuple(registry.present(variant))
     fields = list(schema.CORE_FIELDS)
     dims = core_dimensions(variant)

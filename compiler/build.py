@@ -30,7 +30,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..errors import RailspecError
+from .base.errors import RailspecError
 from . import emit as _emit
 
 #: True when the last call of :func:`build` compiled nothing (stock module, a module

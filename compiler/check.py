@@ -12,8 +12,10 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, fields, replace
 
-from ..errors import Span, SpecCheckError, SpecError
-from . import ast, catalogue, ir, limits
+from .base.errors import Span, SpecCheckError, SpecError
+from .lang import ast
+from . import catalogue, ir
+from .base import limits
 
 # The bounds (their reasons are in limits.py and docs/language.md, "Limits"); the
 # mechanics import some of them from here.
@@ -763,7 +765,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
     order, each reporting into one error list; the IR is built only when none found
     anything."""
     if registry is None:
-        from ..mechanics import default_registry
+        from .mechanic import default_registry
         registry = default_registry()
     errors = _Errors(files)
     spec = _Statements(merge(files, errors), errors, files[-1])

@@ -34,9 +34,10 @@ import jinja2
 from jinja2 import nodes
 from jinja2.ext import Extension
 
-from ..errors import SpecError, UnsupportedMechanicError
-from ..rng import AGENT_SALT
-from . import ir, schema
+from .base.errors import SpecError, UnsupportedMechanicError
+from .base.rng import AGENT_SALT
+from . import ir
+from .base import schema
 from .assembly import Assembly, assemble, refuse_unimplemented
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -306,7 +307,7 @@ def observation_fill(assembly: Assembly) -> dict:
     a table per entry), ``saturating``, ``flagged``, ``onehot`` (the category ``cat`` of the
     value, ``cats`` a row) or ``counts`` (one per category, then × the table ``weights``).
     The encoder's rules (``tensor.py``) decide all of it; the template only spells it."""
-    from ..tensor import assembly_plan
+    from ..rl.tensor import assembly_plan
     fields = {f.name: f for f in assembly.fields}
     dims = assembly.dims
     ops, doubles, size = [], [], 0
@@ -447,7 +448,7 @@ def emit(variant: ir.Variant, registry=None) -> str:
 
 def registry_or_default(registry):
     if registry is None:
-        from ..mechanics import default_registry
+        from .mechanic import default_registry
         return default_registry()
     return registry
 

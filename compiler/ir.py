@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..errors import Span
+from .base.errors import Span
 
 GRAY = -2  # a route's colour when it takes a set of any one colour
 NO_COLOUR = -1  # an action's card colour when it pays or takes locomotives only

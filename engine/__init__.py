@@ -12,11 +12,11 @@ decisions.
 """
 from __future__ import annotations
 
-from .errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning, RailspecError,
-                     Span, SpecCheckError, SpecError, SpecSyntaxError, UnsupportedMechanicError)
-from .game import Game, Variant, load
-from .position import PositionError
-from .state_format import StateError
+from .compiler.base.errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning,
+    RailspecError, Span, SpecCheckError, SpecError, SpecSyntaxError, UnsupportedMechanicError)
+from .runtime.game import Game, Variant, load
+from .runtime.position import PositionError
+from .runtime.state_format import StateError
 
 __version__ = "0.1.0"
 

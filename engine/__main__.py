@@ -1,6 +1,6 @@
 """``python -m railspec`` runs the command line."""
 import sys
 
-from .cli import main
+from .tools.cli import main
 
 sys.exit(main())

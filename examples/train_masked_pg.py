@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-import railspec.gymnasium
+import railspec.rl.gymnasium
 
 
 class Policy:
@@ -147,8 +147,8 @@ def evaluate(policy: Policy, env, games: int, seed: int, greedy: bool) -> tuple[
 def train(args) -> None:
     rng = np.random.default_rng(args.seed)
     opponents = ["random"] * (args.players - 1)
-    env = railspec.gymnasium.make(args.variant, players=args.players, opponents=opponents, seat="random")
-    test_env = railspec.gymnasium.make(args.variant, players=args.players, opponents=opponents, seat="random")
+    env = railspec.rl.gymnasium.make(args.variant, players=args.players, opponents=opponents, seat="random")
+    test_env = railspec.rl.gymnasium.make(args.variant, players=args.players, opponents=opponents, seat="random")
     policy = Policy(env.observation_space.shape[0], env.action_space.n, args.hidden, rng)
     print(f"{args.variant}, {args.players} players: {env.observation_space.shape[0]} inputs, "
           f"{env.action_space.n} actions, the learner against {args.players - 1} random player(s)")

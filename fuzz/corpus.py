@@ -108,7 +108,7 @@ def positions(name: str) -> tuple[dict, ...]:
 @functools.cache
 def traces(name: str) -> tuple[tuple[dict, ...], ...]:
     """Recorded traces (``railspec trace``) of two seeded games of a variant."""
-    from railspec import trace
+    from railspec.tools import trace
     v = variant(name)
     counts = list(range(v.ir.min_players, v.ir.max_players + 1))
     return tuple(tuple(trace.record(v, counts[seed % len(counts)], seed)) for seed in (1, 2))

@@ -93,7 +93,7 @@ def signature(fmt: str, result_outcome: str, detail: dict | None) -> str:
 
 
 def _errors():
-    from railspec.errors import RailspecError
+    from railspec.compiler.base.errors import RailspecError
     return RailspecError
 
 
@@ -124,7 +124,7 @@ def run_spec(case, workdir: Path, play: bool = False) -> Result:
 
 def _play_spec(path: Path) -> Result:
     import railspec
-    from railspec import conformance, trace
+    from railspec.tools import conformance, trace
     RailspecError = _errors()
     try:
         with warnings.catch_warnings():
@@ -169,7 +169,7 @@ def _play_spec(path: Path) -> Result:
 def read_position(text: str):
     """The reading step of ``railspec score`` (``railspec.position.loads``: JSON text to a
     position, every problem a PositionError)."""
-    from railspec import position
+    from railspec.runtime import position
     return position.loads(text)
 
 
@@ -177,8 +177,8 @@ def run_position(case) -> Result:
     """Score the position with ``railspec.score``; an accepted one is also scored by the
     compiled scorer and the reference scorer from the same fields, which must agree."""
     import railspec
-    from railspec import reference
-    from railspec.position import position_fields
+    from railspec.runtime import reference
+    from railspec.runtime.position import position_fields
     RailspecError = _errors()
     v = corpus.variant(case.variant)
     try:
@@ -200,7 +200,7 @@ def run_position(case) -> Result:
     except Exception as exc:  # noqa: BLE001
         return _traceback(exc, "both scorers")
     if compiled != plain:
-        from railspec.conformance import first_difference
+        from railspec.tools.conformance import first_difference
         return _disagreement(f"compiled and reference scorers differ at {first_difference(compiled, plain)}",
                              "both scorers")
     return Result(ACCEPTED)
@@ -211,7 +211,7 @@ def run_position(case) -> Result:
 def run_trace(case) -> Result:
     """Read the trace as ``railspec verify`` does and replay it in both engines, against
     the variant of the case (as ``--spec`` would); the two verdicts must be the same."""
-    from railspec import trace
+    from railspec.tools import trace
     RailspecError = _errors()
     v = corpus.variant(case.variant)
     try:
@@ -244,7 +244,7 @@ def run_state(case) -> Result:
     """Load the state in both engines (``v.game_from_json``); an accepted one is checked
     (clone, JSON round trip, illegal actions), then played a few random decisions in
     lockstep, the states, legal actions and invariants compared after each."""
-    from railspec import conformance
+    from railspec.tools import conformance
     RailspecError = _errors()
     v = corpus.variant(case.variant)
     games, refused = {}, {}

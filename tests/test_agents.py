@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 
 import railspec
-from railspec import agents, determinize
-from railspec.agents.tables import kind_codes, policy_of, view_from_observation
-from railspec.rng import SplitMix64
+from railspec.playtest import agents
+from railspec.runtime import determinize
+from railspec.playtest.agents.tables import kind_codes, policy_of, view_from_observation
+from railspec.compiler.base.rng import SplitMix64
 
 from conftest import ENGINES, implemented_stock_variants
 

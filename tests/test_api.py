@@ -10,7 +10,7 @@ import pytest
 
 import railspec
 from conftest import implemented_stock_variants
-from railspec.errors import IllegalActionError
+from railspec.compiler.base.errors import IllegalActionError
 
 ENGINES = ["compiled", "reference"]
 VARIANTS = implemented_stock_variants()
@@ -110,7 +110,7 @@ def test_observation_shows_only_the_players_own_hand(v):
 def test_playout_matches_games_played_through_the_api(v):
     """playout() plays the documented random agent: game i of a batch is the game the same
     agent plays through the API (docs/engine.md, Random playouts)."""
-    from railspec.rng import SplitMix64
+    from railspec.compiler.base.rng import SplitMix64
     batch = v.playout(games=3, players=4, seed=40)
     ref = v.playout(games=3, players=4, seed=40, engine="reference")
     assert batch == ref
@@ -194,7 +194,7 @@ def test_integer_like_ids_are_accepted_and_bools_refused_alike(usa, engine):
 def test_score_uses_the_compiled_engine_when_its_module_is_at_hand(usa, monkeypatch):
     """railspec.score on a stock variant scores in the compiled engine (its module is
     installed); the reference scorer is not called."""
-    from railspec import reference
+    from railspec.runtime import reference
 
     def refuse(*args, **kwargs):
         raise AssertionError("the reference scorer was called")
@@ -208,8 +208,8 @@ def test_score_uses_the_compiled_engine_when_its_module_is_at_hand(usa, monkeypa
 
 def test_both_scorers_agree_on_positions(usa):
     """The compiled and the reference scorer give the same breakdown for the same board."""
-    from railspec import reference
-    from railspec.position import position_fields
+    from railspec.runtime import reference
+    from railspec.runtime.position import position_fields
     rng = random.Random(4)
     routes = [r.name for r in usa.routes if r.tracks == 1]
     tickets = [t.name for t in usa.tickets]

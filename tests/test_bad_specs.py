@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from railspec.compiler import check_file, stock_path
-from railspec.errors import SpecCheckError, SpecError, SpecSyntaxError
+from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
 
 # Line numbers, for reading the table below:
 #  1 variant   9 deal      17 longest path   24-25 Alpha - Beta (a double route)

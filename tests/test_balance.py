@@ -10,11 +10,11 @@ from html.parser import HTMLParser
 import pytest
 
 import railspec
-from railspec import balance
+from railspec.playtest import balance
 
 pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
-from railspec import report  # noqa: E402  (needs the extra)
+from railspec.playtest import report
 
 
 def _plan(**kw):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import railspec
-from railspec.cli import main
+from railspec.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -296,7 +296,7 @@ def test_no_progress_bar_reaches_a_log():
 
 
 def test_help_gives_every_options_default():
-    from railspec.cli import build_parser
+    from railspec.tools.cli import build_parser
     parser = build_parser()
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for name, sub in subparsers.choices.items():

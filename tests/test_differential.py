@@ -10,7 +10,7 @@ import os
 import pytest
 
 from conftest import implemented_stock_variants
-from railspec import conformance
+from railspec.tools import conformance
 
 GAMES = int(os.environ.get("RAILSPEC_DIFF_GAMES", "120"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from railspec.compiler import schema
+from railspec.compiler.base import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 

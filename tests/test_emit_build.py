@@ -21,7 +21,7 @@ from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler import build as build_stage
 from railspec.compiler.build import build
 from railspec.compiler.emit import emit, py_literal, source_hash
-from railspec.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
+from railspec.compiler.base.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -187,7 +187,7 @@ def test_unsupported_mechanics_are_refused(tmp_path):
     variant = check_file(path)
     assert "tunnels" in variant.mechanics
     # every stock mechanic is implemented: a registry whose tunnels are still a draft
-    from railspec.mechanics import default_registry
+    from railspec.compiler.mechanic import default_registry
     from railspec.mechanics.tunnels import Tunnels
 
     class DraftTunnels(Tunnels):
@@ -469,7 +469,7 @@ def test_pass_and_stall_counters_reach_the_playout(tiny, tmp_path):
 def test_tiny_maps_agree_with_the_reference(returns, tmp_path):
     """Paths the USA map rarely takes (stalls, empty decks, shuffled returns), checked
     decision by decision against the reference interpreter."""
-    reference = pytest.importorskip("railspec.reference")
+    reference = pytest.importorskip("railspec.runtime.reference")
     path = tmp_path / "tinyret.rail"
     path.write_text(tiny_spec() + returns, encoding="utf-8")
     variant = check_file(path)
@@ -509,7 +509,7 @@ def test_a_spec_with_wave_spaces_compiles_and_plays(tmp_path, monkeypatch):
     with wave spaces is emitted, compiled and played, and both engines list the same
     payments."""
     import railspec
-    from railspec import conformance
+    from railspec.tools import conformance
 
     monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path / "cache"))
     path = tmp_path / "waves.rail"

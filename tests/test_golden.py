@@ -10,7 +10,7 @@ import pytest
 from conftest import implemented_stock_variants
 
 import railspec
-from railspec import trace
+from railspec.tools import trace
 
 GOLDEN = sorted(Path(__file__).parent.joinpath("golden").glob("*.jsonl"))
 

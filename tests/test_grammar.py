@@ -15,10 +15,11 @@ from collections import Counter
 
 import pytest
 
-from railspec.compiler import ast, check_file, stock_path
+from railspec.compiler.lang import ast
+from railspec.compiler import check_file, stock_path
 from railspec.compiler import ir
 from railspec.compiler.check import check
-from railspec.compiler.parse import parse
+from railspec.compiler.lang.parse import parse
 from railspec.mechanics.ferry_cards import DRAW_FERRY
 from railspec.mechanics.stations import BUILD_STATION, STATION_PAY
 
@@ -732,7 +733,7 @@ def test_city_places_draw_the_map_and_leave_the_hash_alone(tmp_path):
 
 def test_render_puts_cities_at_their_places():
     import railspec
-    from railspec.render import layout
+    from railspec.playtest.render import layout
     v = railspec.load("usa")
     places = layout(v.ir)
     seattle, miami = places[v.ir.city_named("Seattle").id], places[v.ir.city_named("Miami").id]

@@ -11,8 +11,9 @@ import pytest
 gymnasium = pytest.importorskip("gymnasium")
 
 import railspec  # noqa: E402
-from railspec import agents, tensor  # noqa: E402
-from railspec import gymnasium as rg  # noqa: E402
+from railspec.playtest import agents
+from railspec.rl import tensor
+from railspec.rl import gymnasium as rg
 
 from conftest import implemented_stock_variants  # noqa: E402
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import railspec
-from railspec import conformance
-from railspec.mechanics import HOOK_NAMES, default_registry
+from railspec.tools import conformance
+from railspec.compiler.mechanic import HOOK_NAMES, default_registry
 from hooks_mechanic import INSPECTION, Inspector
 
 REGISTRY = default_registry().with_mechanics(Inspector())
@@ -43,7 +43,7 @@ def test_the_hooks_leave_their_marks(inspected, engine):
     assert sorted(s["inspector_pile"]) == [0, 1, 2, 3, 4] and s["inspector_pile"] != [0, 1, 2, 3, 4]
     assert s["inspections"] == [1 if offer[0] % 2 == 0 else 0 for offer in s["setup_offer"]]
     seen_phase = pending = False
-    from railspec.rng import agent_for
+    from railspec.compiler.base.rng import agent_for
     agent = agent_for(11)
     while not g.is_over:
         s = g.state()
@@ -73,14 +73,14 @@ def test_the_scoring_graph_counts_for_tickets_not_for_the_longest_path(inspected
     rows = inspected.score(position)
     assert rows[0]["tickets_completed"] == 1 and rows[0]["longest_path"] == 6
     assert rows[1]["longest_path"] == 2 and [r["inspection_award"] for r in rows] == [3, 0]
-    from railspec import reference
-    from railspec.position import position_fields
+    from railspec.runtime import reference
+    from railspec.runtime.position import position_fields
     assert reference.score_fields(inspected.ir, position_fields(inspected.ir, position, REGISTRY), REGISTRY) == \
         [{k: v for k, v in row.items() if k != "winner"} for row in rows]
 
 
 def test_the_mechanics_tie_break(inspected):
-    from railspec.scoring import winners
+    from railspec.runtime.scoring import winners
     from dataclasses import replace
     ir = replace(inspected.ir, tiebreaks=("most_tickets", "most_inspections"))
     rows = [dict(total=10, tickets_completed=1, inspection_points=1), dict(total=10, tickets_completed=1,

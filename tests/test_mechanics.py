@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 import railspec
-from railspec import conformance
+from railspec.tools import conformance
 from railspec.compiler import ir
-from railspec.compiler.schema import Field
-from railspec.mechanics import HOOK_NAMES, HOOKS, LANGUAGE_PARTS, PARTS, default_registry
+from railspec.compiler.base.schema import Field
+from railspec.compiler.mechanic import HOOK_NAMES, HOOKS, LANGUAGE_PARTS, PARTS, default_registry
 from toy_mechanic import SEND_POSTCARD, Postcards
 
 REGISTRY = default_registry()
@@ -58,7 +58,7 @@ EXTRA_SPECS = {
 def reference_parts(tmp_path_factory):
     """mechanic name -> the reference part the interpreter built for it, from real variants."""
     from railspec.compiler import stock_names
-    from railspec.reference import rules_for
+    from railspec.runtime.reference import rules_for
     variants = []
     for name in stock_names():
         try:

@@ -10,7 +10,7 @@ import pytest
 
 import railspec
 from conftest import implemented_stock_variants
-from railspec.errors import ArgumentError, ArgumentTypeError, IllegalActionError, RailspecError
+from railspec.compiler.base.errors import ArgumentError, ArgumentTypeError, IllegalActionError, RailspecError
 
 ENGINES = ["compiled", "reference"]
 VARIANTS = implemented_stock_variants()

@@ -13,7 +13,7 @@ import os
 import pytest
 
 import railspec
-from railspec import conformance
+from railspec.tools import conformance
 from railspec.compiler import emit
 
 EIGHT_SEAT_GOODS = ("goods ranking 5 players: 8 6 4 2 1\n"

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from railspec import conformance
+from railspec.tools import conformance
 from railspec.compiler.build import build
 from railspec.compiler.emit import emit
-from railspec.game import Variant
+from railspec.runtime.game import Variant
 
 
 def _mutate_route_points(source: str) -> str:

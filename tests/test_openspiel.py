@@ -17,7 +17,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import railspec  # noqa: E402
-from railspec import openspiel as ros, tensor  # noqa: E402
+from railspec.rl import openspiel as ros, tensor
 
 from conftest import implemented_stock_variants  # noqa: E402
 

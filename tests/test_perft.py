@@ -10,7 +10,7 @@ import pytest
 from conftest import implemented_stock_variants
 
 import railspec
-from railspec import perft
+from railspec.tools import perft
 
 FILES = sorted(Path(__file__).parent.joinpath("perft").glob("*.perft"))
 

@@ -11,8 +11,8 @@ import pytest
 pettingzoo = pytest.importorskip("pettingzoo")
 
 import railspec  # noqa: E402
-from railspec import tensor  # noqa: E402
-from railspec import pettingzoo as rpz  # noqa: E402
+from railspec.rl import tensor
+from railspec.rl import pettingzoo as rpz
 
 from conftest import implemented_stock_variants  # noqa: E402
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from conftest import implemented_stock_variants
-from railspec import position
-from railspec.position import PositionError
+from railspec.runtime import position
+from railspec.runtime.position import PositionError
 
 E = {"routes": [], "tickets": []}
 VARIANTS = implemented_stock_variants()

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import railspec
-from railspec import conformance
+from railspec.tools import conformance
 
 COLOURS = ["red", "blue", "green", "black", "white", "orange", "pink", "yellow"]
 

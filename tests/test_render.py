@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 import pytest
 
 import railspec
-from railspec.render import render_svg
+from railspec.playtest.render import render_svg
 
 from conftest import implemented_stock_variants
 
@@ -73,7 +73,7 @@ def test_a_city_added_to_a_placed_map_is_drawn_among_its_neighbours(tmp_path):
                     'route Flagstaff - Las Vegas 2 gray\n' % railspec.compiler.stock_path("usa").as_posix(),
                     encoding="utf-8")
     v = railspec.load(spec)
-    from railspec.render import layout
+    from railspec.playtest.render import layout
     places = layout(v.ir)
     flagstaff = places[v.ir.city_named("Flagstaff").id]
     phoenix, vegas = places[v.ir.city_named("Phoenix").id], places[v.ir.city_named("Las Vegas").id]

@@ -14,7 +14,7 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec.errors import ProvisionalSpecWarning
+from railspec.compiler.base.errors import ProvisionalSpecWarning
 
 
 @pytest.fixture(scope="module")
@@ -127,8 +127,8 @@ def test_goods_ranking_fine_della_partita(ams, goods, points):
 
 
 def test_both_scorers_rank_goods_alike(ams):
-    from railspec import reference
-    from railspec.position import position_fields
+    from railspec.runtime import reference
+    from railspec.runtime.position import position_fields
     for goods in ([3, 3, 1, 2], [1, 1, 1, 1], [0, 2, 2], [4, 0]):
         fields = position_fields(ams.ir, position(goods))
         assert ams.module().Engine.for_scoring(fields).score_breakdown() == reference.score_fields(ams.ir, fields)
@@ -167,7 +167,7 @@ def test_last_round_after_two_carts_or_fewer(ams, engine):
 def test_ties_most_contracts_then_shared(ams):
     """Fine della Partita: equal points go to the player with the most contracts completed;
     if still tied the win is shared."""
-    from railspec.scoring import winners
+    from railspec.runtime.scoring import winners
     rows = [dict(total=20, tickets_completed=2), dict(total=20, tickets_completed=3)]
     assert winners(ams.ir, rows) == [1]
     rows = [dict(total=20, tickets_completed=3), dict(total=20, tickets_completed=3)]

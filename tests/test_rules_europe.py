@@ -10,10 +10,10 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec import reference
-from railspec.errors import IllegalActionError
-from railspec.position import position_fields
-from railspec.state_format import validate
+from railspec.runtime import reference
+from railspec.compiler.base.errors import IllegalActionError
+from railspec.runtime.position import position_fields
+from railspec.runtime.state_format import validate
 
 MARKET = ("pink", "white", "blue", "yellow", "orange")  # no locomotive: no market reset in the way
 

@@ -9,8 +9,8 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec import conformance
-from railspec.errors import IllegalActionError
+from railspec.tools import conformance
+from railspec.compiler.base.errors import IllegalActionError
 
 FERRY_SPEC = '''extends "usa"
 variant "USA with a ferry"

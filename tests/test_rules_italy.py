@@ -9,9 +9,9 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec import reference
-from railspec.errors import IllegalActionError
-from railspec.position import position_fields
+from railspec.runtime import reference
+from railspec.compiler.base.errors import IllegalActionError
+from railspec.runtime.position import position_fields
 
 
 @pytest.fixture(scope="module")

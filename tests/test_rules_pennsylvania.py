@@ -10,10 +10,10 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec import reference
-from railspec.errors import IllegalActionError
-from railspec.position import position_fields
-from railspec.rng import agent_for
+from railspec.runtime import reference
+from railspec.compiler.base.errors import IllegalActionError
+from railspec.runtime.position import position_fields
+from railspec.compiler.base.rng import agent_for
 
 PRR, BO, READING, JERSEY = ("Pennsylvania Railroad", "Baltimore & Ohio Railroad", "Reading Lines",
                             "Jersey Central Lines")

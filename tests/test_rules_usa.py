@@ -9,7 +9,7 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec.errors import IllegalActionError
+from railspec.compiler.base.errors import IllegalActionError
 
 
 # --- Components and Setting Up the Game -------------------------------------------------
@@ -422,7 +422,7 @@ def test_longest_path_may_loop_but_uses_each_train_once(usa):
 def test_winner_ties_broken_by_tickets_then_longest_path(usa):
     """Calculating Scores: equal points go to the player with more completed tickets, then to
     the holder of the Longest Continuous Path card."""
-    from railspec.scoring import winners
+    from railspec.runtime.scoring import winners
 
     def rows(*players):
         return [dict(total=t, tickets_completed=c, longest_path=lp) for t, c, lp in players]
@@ -435,7 +435,7 @@ def test_longest_path_tie_break_is_the_card_not_the_longer_path(usa):
     """Calculating Scores: "the player with the Longest Continuous Path card wins". When the
     tied players are still tied after tickets and a third player holds the card, none of
     them holds it: they stay tied, whatever their own paths."""
-    from railspec.scoring import winners
+    from railspec.runtime.scoring import winners
 
     def rows(*players):
         return [dict(total=t, tickets_completed=c, longest_path=lp) for t, c, lp in players]

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from railspec.compiler import check, check_file, limits, parse
-from railspec.errors import SpecCheckError
+from railspec.compiler import check, check_file
+from railspec.compiler.base import limits
+from railspec.compiler import parse
+from railspec.compiler.base.errors import SpecCheckError
 
 from test_bad_specs import BASE
 
@@ -50,7 +52,7 @@ def test_the_largest_possible_score_must_fit(tmp_path):
 def test_the_score_bound_counts_every_mechanic(usa):
     """The bound adds the core's parts and each scoring mechanic's; every stock mechanic
     that scores says how much (none leaves it unknown)."""
-    from railspec import mechanics
+    from railspec.compiler import mechanic as mechanics
     from railspec.compiler import stock_names, stock_path
     from railspec.compiler.check import score_bound
     registry = mechanics.default_registry()
@@ -70,7 +72,7 @@ def test_the_score_bound_counts_every_mechanic(usa):
 
 
 def test_region_points_per_network_count_once_per_network():
-    from railspec import mechanics
+    from railspec.compiler import mechanic as mechanics
     from railspec.compiler import stock_path
     from railspec.compiler.check import score_bound
     italy = check_file(stock_path("italy"))

@@ -19,8 +19,8 @@ import pytest
 
 import railspec
 from conftest import ENGINES, implemented_stock_variants
-from railspec import reference, state_format
-from railspec.rng import agent_for
+from railspec.runtime import reference, state_format
+from railspec.compiler.base.rng import agent_for
 
 warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
 VARIANTS = {v.key: v for v in implemented_stock_variants()}

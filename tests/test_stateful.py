@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import railspec
-from railspec import conformance
-from railspec.errors import IllegalActionError
+from railspec.tools import conformance
+from railspec.compiler.base.errors import IllegalActionError
 
 VARIANTS = ("usa", "europe", "amsterdam", "italy", "pennsylvania")
 _loaded: dict = {}

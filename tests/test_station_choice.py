@@ -137,8 +137,8 @@ def test_station_use_is_the_best_of_every_assignment_on_played_positions(europe)
 def test_station_use_is_the_best_of_every_assignment_on_dense_boards(europe):
     """Random boards with most routes owned and stations at the players' ticket ends: many
     options, and stations that matter."""
-    from railspec.position import position_fields
-    from railspec.reference import score_fields
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
     rng = random.Random(2026)
     options_seen = 0
     for _ in range(RANDOM_BOARDS):

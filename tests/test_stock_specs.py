@@ -28,7 +28,7 @@ import pytest
 import railspec
 from railspec.compiler import check_file, stock_path
 from railspec.compiler import ir
-from railspec.errors import UnsupportedMechanicError
+from railspec.compiler.base.errors import UnsupportedMechanicError
 
 STOCK = ["europe", "pennsylvania", "italy", "amsterdam"]
 
@@ -94,7 +94,7 @@ def test_every_spec_names_its_sources(variant):
 def test_loading_refuses_exactly_the_mechanics_not_implemented(variant):
     """A stock spec loads when the engines implement all its mechanics; otherwise loading it
     names the mechanics missing (the registry decides which)."""
-    from railspec.mechanics import default_registry
+    from railspec.compiler.mechanic import default_registry
     key, v = variant
     missing = [m.name for m, _ in default_registry().unimplemented(v)]
     if not missing:

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import railspec
-from railspec import determinize, tensor
-from railspec.compiler import schema
-from railspec.rng import SplitMix64
+from railspec.runtime import determinize
+from railspec.rl import tensor
+from railspec.compiler.base import schema
+from railspec.compiler.base.rng import SplitMix64
 
 from conftest import implemented_stock_variants
 
@@ -493,7 +494,7 @@ def test_the_layout_and_the_emitter_need_no_numpy():
     import subprocess
     import sys
     code = ("import sys, warnings; sys.modules['numpy'] = None; warnings.simplefilter('ignore')\n"
-            "import railspec\nfrom railspec import tensor\nfrom railspec.compiler.emit import emit\n"
+            "import railspec\nfrom railspec.rl import tensor\nfrom railspec.compiler.emit import emit\n"
             "v = railspec.load('usa')\nsource = emit(v.ir, v.registry)\n"
             "assert 'cdef void fill_observation' in source and tensor.np is None\n"
             "from array import array\nx = array('f', [0.0] * 877)\n"

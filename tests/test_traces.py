@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import railspec
-from railspec import trace
-from railspec.cli import main
-from railspec.trace import TraceError
+from railspec.tools import trace
+from railspec.tools.cli import main
+from railspec.tools.trace import TraceError
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "usa-2p-seed1.jsonl"

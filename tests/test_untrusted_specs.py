@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from railspec.compiler import check_file, limits, parse
-from railspec.errors import SpecCheckError, SpecError, SpecSyntaxError
+from railspec.compiler import check_file
+from railspec.compiler.base import limits
+from railspec.compiler import parse
+from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
 
 from test_bad_specs import BASE
 
@@ -147,7 +149,7 @@ def test_statements_on_one_long_line_are_read_without_copying_the_line():
     assert len(statements) > 5_000
     tracemalloc.start()
     try:
-        parse_module = __import__("railspec.compiler.parse", fromlist=["_check_statement_words"])
+        parse_module = __import__("railspec.compiler.lang.parse", fromlist=["_check_statement_words"])
         parse_module._check_statement_words("long.rail", text, statements)
         _current, peak = tracemalloc.get_traced_memory()
     finally:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ir
-from ...errors import Span
-from .. import Mechanic, Tables
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, Tables
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class FerriesReference:
 
 class Ferries(Mechanic):
     name = "ferries"
+    order = 70
     title = "ferries"
     rule = FerriesRule
     state_fields = ()

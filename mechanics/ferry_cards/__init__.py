@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir, limits
-from ...compiler.schema import Field
-from ...errors import Span
-from .. import Mechanic, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base import limits
+from ...compiler.base.schema import Field
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, Tables
 
 DRAW_FERRY = "draw_ferry"
 
@@ -63,6 +65,7 @@ class FerryCardsReference:
 
 class FerryCards(Mechanic):
     name = "ferry_cards"
+    order = 80
     title = "ferry cards and wave spaces"
     rule = FerryCardsRule
     state_fields = (

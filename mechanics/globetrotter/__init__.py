@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...errors import Span
-from .. import Mechanic, ScoreItem, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, ScoreItem, Tables
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class GlobetrotterReference:
 
 class Globetrotter(Mechanic):
     name = "globetrotter"
+    order = 130
     title = "the Globetrotter bonus"
     rule = GlobetrotterRule
     state_fields = ()

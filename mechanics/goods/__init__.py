@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir, limits
-from ...compiler.schema import Field
-from ...errors import Span
-from .. import Mechanic, PositionKey, ScoreItem, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base import limits
+from ...compiler.base.schema import Field
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class GoodsReference:
 
 class Goods(Mechanic):
     name = "goods"
+    order = 110
     title = "goods cards"
     rule = GoodsRule
     state_fields = (
@@ -155,7 +158,7 @@ class Goods(Mechanic):
         return []
 
     def position(self, variant, rule: GoodsRule, player: int, seat: dict, fields: dict) -> None:
-        from ...position import PositionError
+        from ...runtime.position import PositionError
         count = seat.get("goods", 0)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise PositionError(f"player {player}: 'goods' is a number of goods cards, got {count!r}")

@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...compiler.schema import TICKETS, Field, hidden
-from ...errors import Span
-from ...rng import shuffle_in_state
-from .. import Mechanic, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.schema import TICKETS, Field, hidden
+from ...compiler.base.errors import Span
+from ...compiler.base.rng import shuffle_in_state
+from ...compiler.mechanic import Mechanic, Tables
 
 REMOVED = "removed"
 
@@ -59,6 +60,7 @@ class LongTicketsReference:
 
 class LongTickets(Mechanic):
     name = "long_tickets"
+    order = 40
     title = "long tickets"
     rule = LongTicketsRule
     state_fields = (

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...errors import Span
-from .. import Mechanic, ScoreItem, Tables, TieBreak
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, ScoreItem, Tables, TieBreak
 
 
 #: The compiled engine walks every trail of a component with at most this many independent
@@ -109,6 +110,7 @@ class LongestPathReference:
 
 class LongestPath(Mechanic):
     name = "longest_path"
+    order = 20
     title = "the longest-path bonus"
     rule = LongestPathRule
     state_fields = ()

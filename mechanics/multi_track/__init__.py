@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...compiler import ast, ir
+from ...compiler.lang import ast
+from ...compiler import ir
 from ...compiler.check import MAX_TRACKS
-from ...compiler.schema import Field
-from .. import Mechanic, Tables
+from ...compiler.base.schema import Field
+from ...compiler.mechanic import Mechanic, Tables
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class MultiTrackReference:
 
 class MultiTrack(Mechanic):
     name = "multi_track"
+    order = 10
     title = "double and triple routes"
     rule = MultiTrackRule
     # the compiled engine's copy of usable(players), read for every route a turn considers

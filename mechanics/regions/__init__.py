@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...compiler.limits import MAX_REGIONS
-from ...errors import Span
-from .. import Mechanic, ScoreItem, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.limits import MAX_REGIONS
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, ScoreItem, Tables
 
 
 
@@ -91,6 +92,7 @@ class RegionsReference:
 
 class Regions(Mechanic):
     name = "regions"
+    order = 140
     title = "regions and the region bonus"
     rule = RegionsRule
     state_fields = ()

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...compiler.schema import TICKETS, Field, hidden
-from ...errors import Span
-from .. import Mechanic, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.schema import TICKETS, Field, hidden
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, Tables
 
 REMOVED = "removed"
 
@@ -42,6 +43,7 @@ class RemovedTicketsReference:
 
 class RemovedTickets(Mechanic):
     name = "removed_tickets"
+    order = 50
     title = "returned tickets removed from the game"
     rule = RemovedTicketsRule
     state_fields = (

@@ -21,12 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...compiler.limits import MAX_COMPANIES
-from ...compiler.schema import PH_OVER, PH_TURN, Field
-from ...errors import Span
-from ...rng import shuffle_in_state
-from .. import Mechanic, PositionKey, ScoreItem, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.limits import MAX_COMPANIES
+from ...compiler.base.schema import PH_OVER, PH_TURN, Field
+from ...compiler.base.errors import Span
+from ...compiler.base.rng import shuffle_in_state
+from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
 
 TAKE_SHARE = "take_share"
 NEUTRAL_SHARE = "neutral_share"
@@ -187,6 +188,7 @@ class SharesReference:
 
 class Shares(Mechanic):
     name = "shares"
+    order = 120
     title = "stock shares"
     rule = SharesRule
     state_fields = (
@@ -330,7 +332,7 @@ class Shares(Mechanic):
         revealed = position.get("neutral_shares", {})
         if revealed:
             if rule.neutral is None or not rule.neutral.seats(fields["players"]):
-                from ...position import PositionError
+                from ...runtime.position import PositionError
                 raise PositionError(f"'neutral_shares': {variant.name} has no neutral shareholder with "
                                     f"{fields['players']} players")
             self._place(rule, fields, revealed, fields["players"] + 1, "the neutral shareholder")
@@ -338,7 +340,7 @@ class Shares(Mechanic):
     @staticmethod
     def _place(rule: SharesRule, fields: dict, shares, holder: int, who: str) -> None:
         """Write one holder's ``{company: [numbers]}`` into ``share_owner``."""
-        from ...position import PositionError
+        from ...runtime.position import PositionError
         owner = fields.setdefault("share_owner", [-1] * rule.total_shares)
         if not isinstance(shares, dict):
             raise PositionError(f"{who}: 'shares' maps a company's name to share numbers")

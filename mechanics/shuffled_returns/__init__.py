@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...compiler import ir
-from ...rng import shuffle_in_state
-from .. import Mechanic, Tables
+from ...compiler.base.rng import shuffle_in_state
+from ...compiler.mechanic import Mechanic, Tables
 
 SHUFFLED = "shuffled_bottom"
 
@@ -37,6 +37,7 @@ class ShuffledReturnsReference:
 
 class ShuffledReturns(Mechanic):
     name = "shuffled_returns"
+    order = 30
     title = "returned tickets shuffled under the deck"
     rule = ShuffledReturnsRule
     state_fields = ()

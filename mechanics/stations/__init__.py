@@ -24,12 +24,14 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import ClassVar
 
-from ...compiler import ast, ir, limits
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base import limits
 from ...compiler.catalogue import payment_text
 from ...compiler.check import MAX_ROUTE_LENGTH
-from ...compiler.schema import PH_TURN, Field
-from ...errors import Span
-from .. import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
+from ...compiler.base.schema import PH_TURN, Field
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
 
 BUILD_STATION = "build_station"
 STATION_PAY = "station_pay"
@@ -139,6 +141,7 @@ class StationsReference:
 
 class Stations(Mechanic):
     name = "stations"
+    order = 100
     title = "train stations"
     rule = StationsRule
     state_fields = (
@@ -289,7 +292,7 @@ class Stations(Mechanic):
     def position(self, variant, rule: StationsRule, player: int, seat: dict, fields: dict) -> None:
         """``"stations": [city names]``: at most ``count``, a city (not a zone) each, one
         station a city over all players."""
-        from ...position import PositionError, _lookup, _names_list
+        from ...runtime.position import PositionError, _lookup, _names_list
         where = f"player {player}"
         owner = fields.setdefault("station_owner", [-1] * len(variant.cities))
         names = {c.name: c.id for c in variant.cities}

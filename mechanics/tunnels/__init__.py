@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler import ast, ir
-from ...compiler.limits import MAX_REVEALED
-from ...compiler.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
-from ...errors import Span
-from .. import Mechanic, Tables
+from ...compiler.lang import ast
+from ...compiler import ir
+from ...compiler.base.limits import MAX_REVEALED
+from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, Tables
 
 TUNNEL_PAY = "tunnel_pay"
 TUNNEL_DECLINE = "tunnel_decline"
@@ -154,6 +155,7 @@ class TunnelsReference:
 
 class Tunnels(Mechanic):
     name = "tunnels"
+    order = 90
     title = "tunnels"
     rule = TunnelsRule
     state_fields = (

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ir
-from ...errors import Span
-from .. import Mechanic, Tables
+from ...compiler.base.errors import Span
+from ...compiler.mechanic import Mechanic, Tables
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class ZonesReference:
 
 class Zones(Mechanic):
     name = "zones"
+    order = 60
     title = "zones (dead-end places)"
     rule = ZonesRule
     state_fields = ()

@@ -10,9 +10,9 @@ import warnings
 from pathlib import Path
 
 import railspec
-from railspec import perft
+from railspec.tools import perft
 from railspec.compiler import stock_names
-from railspec.errors import ProvisionalSpecWarning, UnsupportedMechanicError
+from railspec.compiler.base.errors import ProvisionalSpecWarning, UnsupportedMechanicError
 
 HERE = Path(__file__).parent
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from railspec.compiler import ir
-from railspec.compiler.schema import Field
-from railspec.mechanics import Mechanic, ScoreItem, Tables
+from railspec.compiler.base.schema import Field
+from railspec.compiler.mechanic import Mechanic, ScoreItem, Tables
 
 SEND_POSTCARD = "send_postcard"
 

@@ -1,0 +1,412 @@
+"""Mechanics: the unit of change of the Ticket to Ride family.
+
+The core game (train cards and the face-up market, claiming routes, destination tickets,
+the end of the game) lives in the compiler's templates and the reference interpreter.
+Everything a map adds on top of it is a *mechanic*: tunnels, stations, the longest-path
+bonus, double routes… Each mechanic is one subpackage of this package, whose class
+declares everything about it in one place:
+
+=====================  ==================================================================
+part                   what it is
+=====================  ==================================================================
+``rule``               its record in the IR (a frozen dataclass, subclass of ``ir.Rule``)
+``check``              its checker stage: the spec's statements to its record, located errors
+``state_fields``       its fields of the state schema (``compiler/schema.py``)
+``phases``, ``kinds``  the decision phases and action kinds it adds
+``actions``            its entries of the action catalogue
+``tables``             the constants and tables it hands the emitter
+``hooks``              the hooks its template fragments (``templates/<hook>.pyx.j2``) fill
+``reference``          its plain-Python implementation of the same hooks
+``score_items``        the columns it adds to a score breakdown
+``tiebreaks``          the tie-break keys it defines
+``position_keys``      the keys it adds to a described position
+``state_problems``     the invariants it adds (state validation and conformance)
+=====================  ==================================================================
+
+Both engines call the mechanics a variant uses at the fixed hook points of :data:`HOOKS`,
+in registry order; a mechanic the spec does not use leaves no code in its module. Which
+mechanics the engines support follows from the registry (``Mechanic.implemented``) and is
+checked once, at load.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Callable, ClassVar
+
+from . import ir
+from .base.schema import Field
+
+
+# --- hook points --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hook:
+    """A fixed point where both engines call the mechanics.
+
+    ``compiled``: where the generated module renders the fragments, and the C names a
+    fragment may use there. ``reference``: what the interpreter calls at the same point, a
+    method (or a table) of the mechanic's reference class; None for a hook of the compiled
+    engine only (its definitions, its derived caches)."""
+
+    name: str
+    compiled: str
+    reference: str | None
+
+    @property
+    def attribute(self) -> str | None:
+        """The name the reference class defines for this hook."""
+        if self.reference is None:
+            return None
+        return self.reference.split("(")[0].split(":")[0].strip()
+
+
+HOOKS: tuple[Hook, ...] = (
+    Hook("definitions", "module level, before the legal-move code: C structs and functions of the mechanic",
+         None),
+    Hook("engine_methods", "the body of the Engine class: Python methods over `self.s`",
+         "methods: dict name -> callable(state, *args), exposed on the reference engine"),
+    Hook("derive", "after set-up and after a state is loaded: recompute derived fields of `s`", None),
+    Hook("setup_piles", "set-up, after the train and ticket decks are shuffled (`s`)",
+         "setup_piles(state)"),
+    Hook("setup_offer", "set-up, after player `p` is dealt regular tickets (`s`, `p`)",
+         "setup_offer(state, player)"),
+    Hook("returned_tickets", "return_tickets(): `items[0:n]` are about to go under the ticket deck in "
+         "this order; a fragment may reorder them or take some (lowering `n`); `at_setup`",
+         "returned_tickets(state, tickets, at_setup) -> the tickets still going under the deck"),
+    Hook("route_open", "legal claims, per free route `r` short enough for player `p`: `continue` to skip it",
+         "route_open(state, route, player) -> bool"),
+    Hook("claim_block", "legal claims, per payment block `b` of route `r`: `continue` to skip the block",
+         "payment_ok(state, action, player) -> bool"),
+    Hook("turn_actions", "legal_turn(), after the ticket draw: append legal ids to `out[n]` (ascending)",
+         "turn_actions(state) -> legal ids, ascending"),
+    Hook("phase_legal", "legal(): `if phase == PH_X: return …` for the mechanic's own phases",
+         "phase_legal: dict phase -> callable(state) -> legal ids"),
+    Hook("apply", "apply_action(): `if kind == K_X: …; return` for the mechanic's own kinds",
+         "apply: dict kind -> callable(state, action)"),
+    Hook("claim_pay", "claim(), after the colour cards and locomotives leave the hand (`s`, `p`, `r`, "
+         "`action`)", "claim_pay(state, action)"),
+    Hook("before_claim_completes", "claim(), after payment and before the paid cards are discarded: `return` "
+         "leaves the claim pending in a phase of the mechanic, which then holds the payment (`card`, `cards`, "
+         "`locos`) until it discards it (`discard_payment`) or gives it back (`s`, `p`, `r`, `action`)",
+         "before_claim_completes(state, action) -> False to leave the claim pending, holding its payment"),
+    Hook("after_claim", "complete_claim(), after the route is owned; may open a phase (`s`, `p`, `r`)",
+         "after_claim(state, route, player)"),
+    Hook("end_of_turn", "end_turn(), before the market is refilled (`s`)", "end_of_turn(state)"),
+    Hook("game_over", "end_turn(), as the phase becomes over (`s`)", "game_over(state)"),
+    Hook("score_graph", "score(), player `p`'s `network` (a union-find over nodes, a copy of `parent`, "
+         "the player's own routes) before tickets are checked: a fragment may join more nodes, and fill "
+         "`row[B_…]` of its items",
+         "score_graph(state, player, network, row): network[node] is a component label; relabel to join"),
+    Hook("score_player", "score(), after player `p`'s routes and tickets; fills `row[B_…]` of its items "
+         "(`parent`: the player's own routes; `network`: as tickets saw it)",
+         "score_player(state, player, row, network)"),
+    Hook("score_awards", "score(), after every player's row (`out`, `s.players`): cross-player awards",
+         "score_awards(state, rows)"),
+)
+HOOK_NAMES = tuple(h.name for h in HOOKS)
+
+
+# --- what a mechanic declares ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """A column of the score breakdown. ``in_total`` items add up to ``total``. ``enum``
+    names its column in the compiled engine (``B_<enum>``); by default the name in capitals
+    (give one when the name comes from a spec, e.g. a company's)."""
+
+    name: str
+    doc: str
+    in_total: bool
+    owner: str = "core"
+    c_name: str | None = None
+    label: str | None = None  # a short column heading (``railspec score``); the name by default
+
+    @property
+    def enum(self) -> str:
+        return self.c_name or self.name.upper()
+
+    @property
+    def heading(self) -> str:
+        return self.label or self.name
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A tie-break key a spec may name (``tiebreak most tickets, …``): among players still
+    tied, those with the highest ``key(row, rows)`` stay (``rows``: every player's
+    breakdown, for keys that compare a player with all the others). ``words`` is how a
+    spec writes it; ``unavailable`` is the checker's message when the spec names the key
+    without using its mechanic."""
+
+    name: str
+    words: str
+    doc: str
+    key: Callable[[dict, list[dict]], int]
+    owner: str = "core"
+    unavailable: str = ""
+
+
+@dataclass(frozen=True)
+class PositionKey:
+    """A key of a seat in a described position (DESIGN.md, "Positions and traces")."""
+
+    name: str
+    doc: str
+
+
+@dataclass
+class Tables:
+    """What a mechanic hands the emitter: C constants, ``static const int`` tables, bitset
+    tables, and template variables for its own fragments."""
+
+    constants: list[tuple[str, int]] = field(default_factory=list)
+    arrays: list[tuple[str, list[int]]] = field(default_factory=list)
+    bitsets: list[tuple[str, list[int]]] = field(default_factory=list)
+    context: dict = field(default_factory=dict)
+
+
+#: The parts every implemented mechanic must define in its own class body.
+PARTS = ("rule", "check", "state_fields", "phases", "kinds", "actions", "tables", "hooks", "reference",
+         "score_items", "tiebreaks", "position_keys", "state_problems")
+#: The parts a mechanic the engines do not implement yet defines: its language, its IR
+#: record and its catalogue entries (the catalogue is part of the IR).
+LANGUAGE_PARTS = ("rule", "check", "actions")
+
+
+class Mechanic:
+    """A mechanic: subclass it, define every part of :data:`PARTS` in the class body (an
+    empty tuple where a part does not apply), and add an instance to a registry.
+
+    ``implemented`` is False while the engines lack the mechanic: a spec using it checks,
+    and ``load`` refuses it by name."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    implemented: ClassVar[bool] = True
+    #: Where the mechanic comes among the others: the order of their catalogue entries,
+    #: state fields and hook calls (then by name). The stock mechanics use 10 to 140, in
+    #: steps of 10; a mechanic from elsewhere comes after them unless it says otherwise.
+    order: ClassVar[int] = 1000
+    rule: ClassVar[type]
+    state_fields: ClassVar[tuple[Field, ...]]
+    phases: ClassVar[tuple[str, ...]]
+    kinds: ClassVar[tuple[str, ...]]
+    hooks: ClassVar[frozenset[str]]
+    reference: ClassVar[type | None]
+    score_items: ClassVar[tuple[ScoreItem, ...]]
+    tiebreaks: ClassVar[tuple[TieBreak, ...]]
+    position_keys: ClassVar[tuple[PositionKey, ...]]
+    #: How the scripted agents play the mechanic's action kinds: a kind's rule is one of
+    #: railspec.agents' generic rules ("pay", "withdraw", "company", "ferry_draw", "never";
+    #: docs/agents.md). A kind left out is played only when nothing else is legal.
+    agent_rules: ClassVar[dict[str, str]] = {}
+
+    def check(self, ctx) -> ir.Rule | None:
+        """The mechanic's checker stage: its record when the spec uses the mechanic, else
+        None. Report problems with ``ctx.errors.add(span, message)``."""
+        raise NotImplementedError
+
+    def actions(self, variant: ir.Variant, rule) -> list[dict]:
+        """Catalogue entries (``dict(kind=…, name=…, …)`` of ``ir.Action`` fields)."""
+        raise NotImplementedError
+
+    def tables(self, variant: ir.Variant, rule) -> Tables:
+        raise NotImplementedError
+
+    def dimensions(self, variant: ir.Variant, rule) -> dict[str, int]:
+        """Sizes the mechanic's state fields use (names of C constants)."""
+        return {}
+
+    def score_bound(self, variant: ir.Variant, rule) -> int | None:
+        """The most its score items that count in the total can add to, or take from, one
+        player's total in any game of the variant. The checker adds up the core's and every
+        mechanic's bound and refuses a spec whose sum a score could not hold
+        (``limits.MAX_SCORE``). 0 for a mechanic that scores nothing; a mechanic that scores
+        must override it (None: not known, and then nothing is guaranteed)."""
+        return 0 if not any(item.in_total for item in self.variant_score_items(variant, rule)) else None
+
+    def variant_score_items(self, variant: ir.Variant, rule) -> tuple[ScoreItem, ...]:
+        """The breakdown columns for this variant: ``score_items``, and any that depend on the
+        variant (one per company, say)."""
+        return self.score_items
+
+    def position_top(self, variant: ir.Variant, rule, position: dict, fields: dict) -> None:
+        """Read the keys a mechanic adds at the top of a described position (beside
+        ``players``) into ``fields``."""
+
+    def state_problems(self, variant: ir.Variant, rule, state: dict) -> list[str]:
+        """What is wrong with a (shape-checked) state, from this mechanic's point of view."""
+        raise NotImplementedError
+
+    def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
+        """Write a seat's position keys into the state ``fields`` being scored."""
+
+    def score_notes(self, variant: ir.Variant, rule, rows: list[dict]) -> list[str]:
+        """Lines ``railspec score`` prints under the breakdown (what a column of numbers
+        cannot say, e.g. the routes stations used)."""
+        return []
+
+    def borrowed_routes(self, variant: ir.Variant, rule, row: dict) -> set[int]:
+        """Routes of other players that a player's tickets counted as their own at the end,
+        read from the player's score breakdown ``row`` (a station's route, say): what a
+        report needs to say which tickets were completed."""
+        return set()
+
+    def map_groups(self, variant: ir.Variant, rule) -> list[tuple[str, tuple[int, ...]]]:
+        """Named groups of cities a drawn map should tell apart (``railspec render``): a
+        name and the city ids in it, e.g. Italy's regions."""
+        return []
+
+    # --- where the mechanic's files are --------------------------------------------------
+    @classmethod
+    def folder(cls) -> Path:
+        return Path(sys.modules[cls.__module__].__file__).resolve().parent
+
+    @classmethod
+    def template_dir(cls) -> Path:
+        return cls.folder() / "templates"
+
+    @classmethod
+    def fragment(cls, hook: str) -> Path:
+        return cls.template_dir() / f"{hook}.pyx.j2"
+
+    def __repr__(self) -> str:
+        return f"<mechanic {self.name}>"
+
+
+class Registry:
+    """An ordered set of mechanics. The order fixes the catalogue order of their actions,
+    the key order of their state fields, and the order in which hooks run."""
+
+    def __init__(self, mechanics):
+        self.mechanics: tuple[Mechanic, ...] = tuple(mechanics)
+        names = [m.name for m in self.mechanics]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a mechanic is registered twice: {names}")
+        self.by_name = {m.name: m for m in self.mechanics}
+        self.by_rule = {m.rule: m for m in self.mechanics}
+
+    def __iter__(self):
+        return iter(self.mechanics)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.by_name
+
+    def with_mechanics(self, *extra: Mechanic) -> "Registry":
+        """A new registry: this one's mechanics, then ``extra``."""
+        return Registry(self.mechanics + tuple(extra))
+
+    def replacing(self, mechanic: Mechanic) -> "Registry":
+        """A new registry with ``mechanic`` in the place of the one of the same name."""
+        if mechanic.name not in self.by_name:
+            raise ValueError(f"no mechanic named {mechanic.name} to replace")
+        return Registry(mechanic if m.name == mechanic.name else m for m in self.mechanics)
+
+    def present(self, variant: ir.Variant) -> list[tuple[Mechanic, ir.Rule]]:
+        """(mechanic, its rule record) for each mechanic the variant uses, in registry order."""
+        out = []
+        for rule in variant.rules:
+            mech = self.by_rule.get(type(rule))
+            if mech is None:
+                raise ValueError(f"{variant.name}: the rule record {type(rule).__name__} belongs to no "
+                                 f"mechanic of this registry")
+            out.append((mech, rule))
+        order = {m.name: i for i, m in enumerate(self.mechanics)}
+        return sorted(out, key=lambda pair: order[pair[0].name])
+
+    def unimplemented(self, variant: ir.Variant) -> list[tuple[Mechanic, ir.Rule]]:
+        return [(m, r) for m, r in self.present(variant) if not m.implemented]
+
+    def tiebreak(self, name: str) -> TieBreak | None:
+        for tb in CORE_TIEBREAKS:
+            if tb.name == name:
+                return tb
+        for m in self.mechanics:
+            for tb in getattr(m, "tiebreaks", ()):
+                if tb.name == name:
+                    return tb
+        return None
+
+    def tiebreak_words(self) -> dict[str, TieBreak]:
+        """Every tie-break key of the core and the registry, by the words a spec uses."""
+        out = {tb.words: tb for tb in CORE_TIEBREAKS}
+        for m in self.mechanics:
+            out.update({tb.words: tb for tb in getattr(m, "tiebreaks", ())})
+        return out
+
+
+#: The core's score breakdown columns, before the mechanics' and ``total``.
+CORE_SCORE_ITEMS = (
+    ScoreItem("routes", "route points", True),
+    ScoreItem("tickets", "ticket points, plus for each completed ticket and minus for each other", True),
+    ScoreItem("tickets_completed", "how many held tickets are completed", False, label="done"),
+)
+
+CORE_TIEBREAKS = (
+    TieBreak("most_tickets", "most tickets", "the most completed tickets",
+             lambda row, rows: row["tickets_completed"]),
+)
+
+
+#: The entry-point group under which a mechanic distribution registers its ``Mechanic``
+#: subclass (``[project.entry-points."railspec.mechanics"]``, the way pytest finds plugins).
+ENTRY_POINT_GROUP = "railspec.mechanics"
+#: The package whose subpackages are the stock mechanics, one folder each.
+STOCK_PACKAGE = "railspec.mechanics"
+
+
+def _stock_mechanics() -> list[type]:
+    """The ``Mechanic`` subclass each folder of the stock package defines (found by a scan of
+    its subpackages, so that a new stock mechanic is a new folder, not a line in a list)."""
+    package = importlib.import_module(STOCK_PACKAGE)
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{STOCK_PACKAGE}.{info.name}")
+        classes = [obj for obj in vars(module).values()
+                   if isinstance(obj, type) and issubclass(obj, Mechanic) and obj.__module__ == module.__name__]
+        if len(classes) != 1:
+            raise TypeError(f"{module.__name__} must define one Mechanic subclass, found {len(classes)}")
+        found.append(classes[0])
+    return found
+
+
+def _installed_mechanics() -> list[type]:
+    """The ``Mechanic`` subclasses other distributions register under :data:`ENTRY_POINT_GROUP`."""
+    found = []
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        cls = entry.load()
+        if not (isinstance(cls, type) and issubclass(cls, Mechanic)):
+            raise TypeError(f"entry point {entry.name} = {entry.value} ({ENTRY_POINT_GROUP}) is not a Mechanic "
+                            f"subclass")
+        found.append(cls)
+    return found
+
+
+def discover() -> Registry:
+    """Every mechanic this installation has: the stock ones and the installed ones, in the
+    order of their ``order`` (then their names)."""
+    classes = {cls.name: cls for cls in _stock_mechanics()}
+    for cls in _installed_mechanics():
+        if cls.name in classes and classes[cls.name] is not cls:
+            raise ValueError(f"two mechanics are named {cls.name!r}: {classes[cls.name].__module__} and "
+                             f"{cls.__module__}")
+        classes[cls.name] = cls
+    return Registry(cls() for cls in sorted(classes.values(), key=lambda cls: (cls.order, cls.name)))
+
+
+_DEFAULT: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """The registry of every mechanic installed (:func:`discover`), found once per process."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = discover()
+    return _DEFAULT

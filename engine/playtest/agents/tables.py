@@ -1,0 +1,94 @@
+"""A variant's map and catalogue as the flat int lists the compiled styles read
+(:class:`railspec.agents._policy.Policy`), built once per variant from its IR.
+
+The graph is the IR's: route ends are graph nodes, so a zone stays a dead end. Each action
+gets one of the policy's kinds: the core kinds by name, a mechanic's kinds by the generic
+rule the mechanic names for them (``Mechanic.agent_rules``), anything else ``K_OTHER``.
+"""
+from __future__ import annotations
+
+from ...compiler import ir
+from . import _policy
+
+#: The player counts the usable-tracks table covers (the policy's MAX_PLAYERS).
+MAX_PLAYERS = 16
+
+
+def kind_codes(variant: ir.Variant, registry) -> dict[str, int]:
+    """Each action kind of the variant, as the policy's kind code."""
+    codes = dict(_policy.CORE_KINDS)
+    for mechanic, _rule in registry.present(variant):
+        for kind, rule in mechanic.agent_rules.items():
+            if rule not in _policy.RULES:
+                raise ValueError(f"mechanic {mechanic.name}: no agent rule named {rule!r} for {kind!r} "
+                                 f"(the rules are {', '.join(_policy.RULES)})")
+            codes[kind] = _policy.RULES[rule]
+    return codes
+
+
+def policy_tables(variant: ir.Variant, registry) -> dict:
+    """The tables of :class:`~railspec.agents._policy.Policy` for ``variant``."""
+    routes = variant.routes
+    loco = len(variant.colours)
+    n_nodes = variant.node_count
+    codes = kind_codes(variant, registry)
+    multi = variant.rule("multi_track")
+    usable = [multi.usable(players) if multi is not None else 1 for players in range(MAX_PLAYERS + 1)]
+
+    def csr(groups):
+        start, flat = [0], []
+        for group in groups:
+            flat.extend(group)
+            start.append(len(flat))
+        return start, flat
+
+    sib_start, sib = csr([o.id for o in routes if o.group == r.group and o.id != r.id] for r in routes)
+    company_start, company = csr(r.companies for r in routes)
+    edges: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
+    for r in routes:
+        edges[r.node_a].append((r.node_b, r.id))
+        edges[r.node_b].append((r.node_a, r.id))
+    adj_start, adj = csr(edges)
+    city_start, city_node = csr(variant.city_nodes)
+    actions = variant.actions
+    return dict(
+        n_routes=len(routes), n_nodes=n_nodes, n_cards=loco + 1, n_tickets=len(variant.tickets),
+        n_actions=len(actions),
+        longest=max((r.length for r in routes), default=0), usable=usable,
+        route_len=[r.length for r in routes],
+        route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
+        route_points=[variant.route_points[r.length] if r.length < len(variant.route_points) else 0 for r in routes],
+        route_waves=[1 if r.wave_spaces else 0 for r in routes],
+        sib_start=sib_start, sib=sib, company_start=company_start, company=company,
+        adj_start=adj_start, adj_node=[node for node, _ in adj], adj_route=[route for _, route in adj],
+        city_start=city_start, city_node=city_node,
+        ticket_a=[t.a for t in variant.tickets], ticket_b=[t.b for t in variant.tickets],
+        ticket_points=[t.points for t in variant.tickets],
+        act_kind=[codes.get(a.kind, _policy.OTHER) for a in actions],
+        act_route=[a.route for a in actions],
+        act_card=[a.colour if a.colour >= 0 else loco for a in actions],
+        act_locos=[a.locomotives for a in actions],
+        act_ferry=[a.ferry_cards for a in actions],
+        act_mask=[a.mask for a in actions],
+        act_company=[a.company for a in actions],
+    )
+
+
+_POLICIES: dict[int, tuple[ir.Variant, object, "_policy.Policy"]] = {}
+
+
+def policy_of(variant: ir.Variant, registry) -> "_policy.Policy":
+    """The compiled styles' tables for a variant, built on first use."""
+    entry = _POLICIES.get(id(variant))
+    if entry is None or entry[0] is not variant or entry[1] is not registry:
+        entry = _POLICIES[id(variant)] = (variant, registry, _policy.Policy(policy_tables(variant, registry)))
+    return entry[2]
+
+
+def view_from_observation(variant: ir.Variant, obs: dict) -> list[int]:
+    """The agent view (engine_api.h) of the player to move, from their observation: what
+    the compiled engine's own view function writes, built from the observation's keys."""
+    player = obs["player"]
+    offer = obs["offer"] or obs["setup_offer"]
+    header = [player, obs["players"], obs["trains"][player], len(obs["tickets"]), len(offer), 0, 0, 0]
+    return header + list(obs["hand"]) + list(obs["owner"]) + list(obs["tickets"]) + list(offer)

@@ -1,0 +1,478 @@
+"""The game API, one face over both engines (DESIGN.md, "The game API").
+
+A :class:`Variant` holds the facts of a variant (its IR tables and action catalogue) and
+makes games; a :class:`Game` is one position in play. The engine behind a game is either
+the compiled module generated for the variant (``engine="compiled"``, the default) or the
+reference interpreter (``engine="reference"``); both follow docs/engine.md, so a seed and a
+list of actions mean the same game in either.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import operator
+import reprlib
+import sys
+import warnings
+from array import array
+from pathlib import Path
+
+from . import reference, state_format
+from ..compiler import ir
+from ..compiler.assembly import assemble, refuse_unimplemented
+from ..compiler.base.errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning,
+    RailspecError)
+from .scoring import rows_of_playout, winners as _winners
+
+ENGINES = ("compiled", "reference")
+
+#: The most games one ``playout`` call plays: its result holds several Python lists per
+#: game, and the compiled engine counts games in a C int. Call again (with ``seed +
+#: games``) for more.
+MAX_PLAYOUT_GAMES = 1_000_000
+
+_show = reprlib.Repr()
+_show.maxstring = _show.maxother = 40
+
+
+def _integer(value, what: str) -> int:
+    """``value`` as an int when it is one (or an integer-like object such as a numpy
+    integer); a bool, a float (even 7.0), a string or None is refused by type, so that
+    a seed or a count is never silently truncated or parsed."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ArgumentTypeError(f"{what} is an integer, not {_show.repr(value)} ({type(value).__name__})")
+
+
+def _seed(seed) -> int:
+    """A game seed, taken modulo 2^64 (docs/engine.md, "The random generator")."""
+    return _integer(seed, "a seed") % 2**64
+
+
+def _engine_name(engine) -> str:
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ArgumentError(f"engine must be one of {ENGINES}, not {_show.repr(engine)}")
+    return engine
+
+
+def _native_int(fmt: str, itemsize: int) -> bool:
+    """Whether a buffer format names this machine's C int (as the compiled engine
+    reads it)."""
+    if itemsize != _INT_SIZE:
+        return False
+    if fmt[:1] in ("@", "="):
+        fmt = fmt[1:]
+    elif fmt[:1] in ("<", ">", "!"):
+        if (fmt[0] == "<") != (sys.byteorder == "little"):
+            return False
+        fmt = fmt[1:]
+    return fmt in ("i", "l")
+
+
+_INT_SIZE = array("i").itemsize
+_BUFFER_HINT = "legal_actions_into needs a writable, contiguous buffer of C int (e.g. array('i', [0] * len(v.actions)))"
+
+
+def _int_buffer(buffer, needed: int) -> memoryview:
+    """``buffer`` as a flat writable view of C ints with room for ``needed`` of them, or
+    the named error saying what is wrong with it. Nothing is written."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ArgumentTypeError(f"{_BUFFER_HINT}, not {type(buffer).__name__}") from None
+    if view.readonly:
+        raise ArgumentTypeError(f"{_BUFFER_HINT}: this {type(buffer).__name__} is read-only")
+    if not _native_int(view.format, view.itemsize):
+        raise ArgumentTypeError(f"{_BUFFER_HINT}: got items of format {view.format!r} "
+                                f"and {view.itemsize} bytes")
+    if not view.c_contiguous:
+        raise ArgumentTypeError(f"{_BUFFER_HINT}: this one is not contiguous")
+    ints = view.cast("B").cast("i")
+    if len(ints) < needed:
+        raise ArgumentError(f"legal_actions_into: the buffer holds {len(ints)} ints, "
+                            f"{needed} legal actions do not fit")
+    return ints
+
+
+def _byte_format(fmt: str, codes: str) -> bool:
+    """Whether a buffer format is one of the native item ``codes`` (a native or
+    little-endian byte order mark allowed on a little-endian machine)."""
+    if fmt[:1] in ("@", "=") or (fmt[:1] == "<" and sys.byteorder == "little"):
+        fmt = fmt[1:]
+    return len(fmt) == 1 and fmt in codes
+
+
+def _typed_buffer(buffer, needed: int, method: str, hint: str, codes: str, itemsize: int, unit: str) -> memoryview:
+    """``buffer`` as a flat writable view of its items (one of ``codes``, ``itemsize`` bytes
+    each) with room for ``needed`` of them, or the named error saying what is wrong with it,
+    as :func:`_int_buffer` does for legal_actions_into. Nothing is written."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ArgumentTypeError(f"{hint}, not {type(buffer).__name__}") from None
+    if view.readonly:
+        raise ArgumentTypeError(f"{hint}: this {type(buffer).__name__} is read-only")
+    if view.itemsize != itemsize or not _byte_format(view.format, codes):
+        raise ArgumentTypeError(f"{hint}: got items of format {view.format!r} and {view.itemsize} bytes")
+    if not view.c_contiguous:
+        raise ArgumentTypeError(f"{hint}: this one is not contiguous")
+    items = view.cast("B").cast(codes[0])
+    if len(items) < needed:
+        raise ArgumentError(f"{method}: the buffer holds {len(items)} {unit}, {needed} are needed")
+    return items
+
+
+_OBSERVATION_HINT = ("observation_into needs a writable, contiguous float32 buffer "
+                     "(e.g. numpy.zeros(v.observation_spec().size, numpy.float32))")
+_MASK_HINT = "action_mask_into needs a writable, contiguous int8 buffer (e.g. numpy.zeros(len(v.actions), numpy.int8))"
+
+
+class Game:
+    """One game in progress. Ask it for legal actions, apply one, repeat until ``is_over``."""
+
+    __slots__ = ("variant", "engine", "_e")
+
+    def __init__(self, variant: "Variant", engine_name: str, backend):
+        self.variant = variant
+        self.engine = engine_name
+        self._e = backend
+
+    # --- playing ---------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The seat to decide next (0-based); -1 once the game is over."""
+        return self._e.current_player
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (after the last round, or when nobody can act)."""
+        return self._e.is_over
+
+    @property
+    def players(self) -> int:
+        return self._e.players
+
+    def legal_actions(self) -> list[int]:
+        """The ids of every action legal now, ascending."""
+        return self._e.legal_actions()
+
+    def legal_actions_into(self, buffer) -> int:
+        """Write the legal ids into ``buffer`` (e.g. ``array('i', [0] * len(v.actions))``)
+        and return how many there are: the cheap way to get them in a tight loop."""
+        if self.engine == "compiled":
+            try:
+                return self._e.legal_actions_into(buffer)
+            except (TypeError, ValueError, BufferError):
+                pass  # refused before writing anything: the checks below say why, as for the reference
+        legal = self._e.legal_actions()
+        ints = _int_buffer(buffer, len(legal))
+        if legal:
+            ints[:len(legal)] = array("i", legal)
+        return len(legal)
+
+    def observation_into(self, player: int, buffer) -> int:
+        """Write ``player``'s observation vector (docs/rl.md; the layout of
+        ``v.observation_spec()``) into the first floats of ``buffer``, a writable,
+        contiguous float32 buffer at least that long (e.g. a numpy vector reused in a loop),
+        and return its length. The compiled engine fills it in C from its state; the
+        reference engine with :mod:`railspec.tensor`'s Python fill: the same floats."""
+        player = self._player(player)
+        if self.engine == "compiled":
+            try:
+                return self._e.observation_into(player, buffer)
+            except (TypeError, ValueError, BufferError):
+                pass  # refused before writing anything: the checks below say why, as for the reference
+        from ..rl.tensor import _encoder_for
+        encoder = _encoder_for(self.variant)
+        floats = _typed_buffer(buffer, encoder.size, "observation_into", _OBSERVATION_HINT, "f", 4, "floats")
+        vector = encoder.fill(self._e.export_state(), player)
+        floats[:encoder.size] = memoryview(vector).cast("B").cast("f")
+        return encoder.size
+
+    def action_mask_into(self, buffer) -> int:
+        """Write the legal-action mask into the first ``len(v.actions)`` bytes of ``buffer``
+        (a writable, contiguous int8, uint8 or bool buffer): 1 at every legal id, 0
+        elsewhere, all zeros once the game is over. Returns how many actions are legal."""
+        if self.engine == "compiled":
+            try:
+                return self._e.action_mask_into(buffer)
+            except (TypeError, ValueError, BufferError):
+                pass  # refused before writing anything: the checks below say why, as for the reference
+        n = len(self.variant.ir.actions)
+        mask = _typed_buffer(buffer, n, "action_mask_into", _MASK_HINT, "Bb?", 1, "bytes")
+        legal = [] if self.is_over else self._e.legal_actions()
+        mask[:n] = bytes(n)
+        for action in legal:
+            mask[action] = 1
+        return len(legal)
+
+    def apply(self, action: int) -> None:
+        """Play one decision by its id. An id that is not legal now raises
+        :class:`IllegalActionError` and leaves the game exactly as it was."""
+        try:
+            self._e.apply(action)
+        except (TypeError, OverflowError):
+            raise IllegalActionError(action, "an action is an integer id from the catalogue") from None
+
+    def apply_name(self, name: str) -> None:
+        """Play the action with this readable name (as :meth:`action_name` prints it)."""
+        self.apply(self.variant.action_id(name))
+
+    def action_name(self, action: int) -> str:
+        """The readable name of an action id, e.g. ``claim Denver-Omaha pink 3pink+1loco``."""
+        return self.variant.action_name(action)
+
+    def clone(self) -> "Game":
+        """An independent copy: playing on it never changes this game."""
+        return Game(self.variant, self.engine, self._e.copy())
+
+    # --- scoring ---------------------------------------------------------------
+    def score_breakdown(self) -> list[dict]:
+        """Per player: the core's items (routes, tickets, tickets_completed), each
+        mechanic's (e.g. longest_path, longest_bonus), then total. Before the end it scores
+        the board as if the game ended now."""
+        return self._e.score_breakdown()
+
+    def longest_path(self, player: int) -> int:
+        """The player's longest continuous path now, in train cars (loops allowed, no
+        route used twice); 0 in a variant without a longest-path bonus."""
+        player = self._player(player)
+        method = getattr(self._e, "longest_path", None)
+        return 0 if method is None else method(player)
+
+    def _player(self, player) -> int:
+        """A seat index of this game, or the named error."""
+        player = _integer(player, "a player index")
+        if not 0 <= player < self.players:
+            raise ArgumentError(f"no player {player} in a {self.players}-player game")
+        return player
+
+    def scores(self) -> list[int]:
+        """Each player's total (see :meth:`score_breakdown`)."""
+        return [row["total"] for row in self._e.score_breakdown()]
+
+    def winners(self) -> list[int]:
+        """The winning seats after the variant's tie-breakers (several if still tied)."""
+        return _winners(self.variant.ir, self._e.score_breakdown(), self.variant.registry)
+
+    # --- state -----------------------------------------------------------------
+    def state(self) -> dict:
+        """The full state as plain data (docs/engine.md, "State as JSON")."""
+        return self._e.export_state()
+
+    def to_json(self) -> str:
+        """The full state as compact JSON; :meth:`Variant.game_from_json` reads it back."""
+        return json.dumps(self._e.export_state(), separators=(",", ":"))
+
+    def observation(self, player: int | None = None) -> dict:
+        """What one player may see (the state schema's views): their own hand, tickets and
+        the offer they are deciding on, and the public board (market, route owners,
+        trains, hand sizes, ticket counts, pile sizes, each mechanic's public fields).
+        Defaults to the player about to decide (a finished game has none: name one)."""
+        if player is None:
+            if self.is_over:
+                raise ArgumentError("the game is over, nobody is to decide: name the player to observe")
+            player = self.current_player
+        # export_state builds new lists in both engines, so the view may hand them out
+        return state_format.observation(self.variant.ir, self._e.export_state(), self._player(player),
+                                        self.variant.registry, fresh=True)
+
+    def resample(self, player: int, seed: int) -> "Game":
+        """A new game on the same engine in one world consistent with what ``player`` sees
+        of this one: the deck's order, the opponents' hands and tickets, the ticket decks
+        and the game's generator redrawn from ``seed``, everything the player sees kept
+        (:func:`railspec.determinize.resample`; docs/agents.md, "Determinization")."""
+        from .determinize import resample_game
+        return resample_game(self, self._player(player), _seed(seed))
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over else f"player {self.current_player} to decide"
+        return f"<Game {self.variant.key} {self.players}p {self.engine}: {status}>"
+
+
+class Variant:
+    """A compiled variant: its facts (``cities``, ``routes``, ``tickets``, ``actions``) and a
+    factory for games. Get one with :func:`railspec.load`."""
+
+    def __init__(self, variant_ir: ir.Variant, module=None, registry=None):
+        from ..compiler.mechanic import default_registry
+        self.ir = variant_ir
+        self.registry = registry or default_registry()
+        self.assembly = assemble(variant_ir, self.registry)
+        self._module = module
+        self._names = {a.name: a.id for a in variant_ir.actions}
+
+    # --- facts -------------------------------------------------------------------
+    key = property(lambda self: self.ir.key, doc="Short name (the spec file's stem).")
+    name = property(lambda self: self.ir.name, doc="Display name from the spec.")
+    spec_hash = property(lambda self: self.ir.spec_hash, doc="Hash of the IR (not of the formatting).")
+    cities = property(lambda self: self.ir.cities, doc="The IR's cities, by id.")
+    routes = property(lambda self: self.ir.routes, doc="The IR's routes, by id.")
+    tickets = property(lambda self: self.ir.tickets, doc="The IR's tickets, by id.")
+    colours = property(lambda self: self.ir.colours, doc="The card colours, by id.")
+    actions = property(lambda self: self.ir.actions, doc="The action catalogue, by id.")
+
+    def action_name(self, action: int) -> str:
+        """The readable name of an action id."""
+        try:
+            index = _integer(action, "an action id")
+        except ArgumentTypeError:
+            index = -1
+        if not 0 <= index < len(self.ir.actions):
+            raise IllegalActionError(action, f"no action has id {_show.repr(action)}")
+        return self.ir.actions[index].name
+
+    def action_id(self, name: str) -> int:
+        """The id of the action with this readable name."""
+        if not isinstance(name, str) or name not in self._names:
+            raise IllegalActionError(name, f"{self.name} has no action named {_show.repr(name)}")
+        return self._names[name]
+
+    # --- games -------------------------------------------------------------------
+    def module(self, build_if_needed: bool = True):
+        """The compiled engine module, built (or fetched from the cache) on first use.
+        With ``build_if_needed=False``: None rather than running the C compiler."""
+        if self._module is None:
+            from ..compiler.build import build
+            from ..compiler.emit import emit
+            self._module = build(self.ir, emit(self.ir, self.registry), compile_if_missing=build_if_needed)
+        return self._module
+
+    def observation_spec(self):
+        """The layout of this variant's observation vectors, slice by slice
+        (:func:`railspec.tensor.observation_spec`; needs numpy, which the RL extras bring)."""
+        from ..rl.tensor import observation_spec
+        return observation_spec(self)
+
+    def check_players(self, players) -> int:
+        """``players`` as an int when the variant is for that many, or the named error."""
+        players = _integer(players, "the number of players")
+        try:
+            return self.ir.check_players(players)
+        except ValueError as err:
+            raise ArgumentError(str(err)) from None
+
+    def new_game(self, players: int = 2, seed: int = 0, engine: str = "compiled") -> Game:
+        """A new game, set up from ``seed`` (docs/engine.md, "Set-up"). ``players`` and
+        ``seed`` are integers (a float, even 7.0, is refused); the seed is taken modulo
+        2^64."""
+        players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
+        if engine == "compiled":
+            return Game(self, engine, self.module().Engine(players, seed))
+        return Game(self, engine, reference.ReferenceEngine(self.ir, players, seed, self.registry))
+
+    def game_from_state(self, state: dict, engine: str = "compiled") -> Game:
+        """A game from :meth:`Game.state` data, checked first."""
+        engine = _engine_name(engine)
+        state_format.validate(self.ir, state, self.registry)
+        if engine == "compiled":
+            return Game(self, engine, self.module().Engine.from_state(state))
+        return Game(self, engine, reference.ReferenceEngine.from_state(self.ir, state, self.registry))
+
+    def game_from_json(self, text: str, engine: str = "compiled") -> Game:
+        """A game from :meth:`Game.to_json` text."""
+        _engine_name(engine)
+        return self.game_from_state(state_format.loads(text), engine)
+
+    def playout(self, games: int = 1000, players: int = 4, seed: int = 1, engine: str = "compiled") -> dict:
+        """Random games run wholly inside the engine (the compiled one without the GIL).
+
+        Returns lists per game: ``totals`` and every other breakdown item per seat (e.g.
+        ``tickets_completed``, ``longest_path``), ``decisions``, ``turns``, ``stalled``
+        (ended because nobody could act), and ``winners`` (seats, after tie-breakers).
+        ``games`` is 0 to :data:`MAX_PLAYOUT_GAMES`."""
+        games = _integer(games, "the number of games")
+        if not 0 <= games <= MAX_PLAYOUT_GAMES:
+            raise ArgumentError(f"games must be 0 to {MAX_PLAYOUT_GAMES:,} per playout call, not {games}")
+        players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
+        if engine == "compiled":
+            result = self.module().playout(games, players, seed)
+        else:
+            result = reference.playout(self.ir, games, players, seed, self.registry)
+        result["winners"] = [_winners(self.ir, rows, self.registry)
+                             for rows in rows_of_playout(result, self.assembly.breakdown_keys)]
+        return result
+
+    def score(self, position: dict) -> list[dict]:
+        """Score a described position (see :func:`railspec.score`): each player's
+        breakdown plus ``winner``. The compiled engine scores it when its module is at hand
+        without compiling (a stock variant, or one built before); the reference otherwise."""
+        from .position import position_fields
+        fields = position_fields(self.ir, position, self.registry)
+        module = self.module(build_if_needed=False)
+        if module is not None:
+            rows = module.Engine.for_scoring(fields).score_breakdown()
+        else:
+            rows = reference.score_fields(self.ir, fields, self.registry)
+        best = set(_winners(self.ir, rows, self.registry))
+        for p, row in enumerate(rows):
+            row["winner"] = p in best
+        return rows
+
+    def __repr__(self) -> str:
+        return (f"<Variant {self.name}: {len(self.cities)} cities, {len(self.routes)} routes, "
+                f"{len(self.tickets)} tickets, {len(self.actions)} actions>")
+
+
+def load(name_or_path: str | Path, registry=None) -> Variant:
+    """A variant by stock name (``"usa"``) or by the path of a ``.rail`` spec file.
+
+    The spec is checked (a bad one raises a located :class:`SpecError`) and refused with
+    :class:`UnsupportedMechanicError` when it uses a mechanic the engines do not implement
+    yet; the compiled engine is fetched lazily, from the installed stock modules or the
+    build cache. A stock variant loaded twice in a process is read once. ``registry`` is
+    the set of mechanics (the stock ones by default)."""
+    from ..compiler.mechanic import default_registry
+    registry = registry or default_registry()
+    path, stock = spec_path(name_or_path)
+    if stock:
+        return _warn_if_provisional(_load_stock(str(name_or_path), registry, _file_key(path)))
+    return _warn_if_provisional(_load_path(path, registry))
+
+
+def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
+    """The spec file a stock name or a path stands for, and whether it is a stock one. A
+    name ending in ``.rail`` or holding a path separator is a path; another name is a stock
+    variant's, else an existing file's; else :class:`RailspecError` listing the stock
+    names."""
+    from .. import compiler
+    if not isinstance(name_or_path, (str, Path)):
+        raise ArgumentTypeError(f"a variant is a stock name or a spec path, not {_show.repr(name_or_path)}")
+    text = str(name_or_path)
+    if isinstance(name_or_path, Path) or text.endswith(".rail") or "/" in text or "\\" in text:
+        return Path(text), False
+    stock = compiler.stock_path_or_none(text) if text else None
+    if stock is not None:
+        return stock, True
+    if text and Path(text).is_file():
+        return Path(text), False
+    raise RailspecError(f"no stock variant or spec file named {_show.repr(text)} "
+                        f"(stock: {', '.join(compiler.stock_names())})")
+
+
+def _file_key(path: Path):
+    stat = path.stat()
+    return (str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def _load_path(path: Path, registry) -> Variant:
+    from .. import compiler
+    variant_ir = compiler.check_file(path, registry)
+    refuse_unimplemented(variant_ir, registry)
+    return Variant(variant_ir, registry=registry)
+
+
+def _warn_if_provisional(variant: Variant) -> Variant:
+    if variant.ir.provisional:
+        warnings.warn(ProvisionalSpecWarning(f"{variant.name} is PROVISIONAL: {variant.ir.provisional}"),
+                      stacklevel=3)
+    return variant
+
+
+@functools.lru_cache(maxsize=16)
+def _load_stock(name: str, registry, file_key) -> Variant:
+    # keyed by the spec file's path, time and size: an edited stock spec is read again
+    return _load_path(Path(file_key[0]), registry)

@@ -1,0 +1,278 @@
+"""Described positions (DESIGN.md, "Positions and traces"): a board written by name, for
+scoring without playing to it.
+
+    {"variant": "usa",
+     "players": [{"routes": ["Seattle-Portland/1", "Helena-Seattle"], "tickets": ["Seattle-New York"]},
+                 {"routes": [], "tickets": []}]}
+
+Route and ticket names are the catalogue's (``A-B``, ``A-B/2`` for the second track of a
+double). A seat's ``routes`` and ``tickets`` are the core's keys; each mechanic adds its
+own (``Mechanic.position_keys``, e.g. stations); a key of a mechanic the variant does not
+use must be empty or absent. A position becomes the state fields that scoring reads, and
+an engine scores them.
+
+The variant is named by ``variant`` (its key or display name) and, optionally, pinned by
+``spec_hash``: a position carrying the hash of the spec it was written for is valid for
+any file holding that spec, whatever the file is called.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import reprlib
+from pathlib import Path
+
+from ..compiler import ir
+from ..compiler.base.errors import RailspecError
+
+
+class PositionError(RailspecError):
+    """A position file that does not describe a board of its variant. The message is one
+    line of at most :data:`MAX_MESSAGE` characters, whatever the file held (a name or a
+    value of megabytes is cut in the middle)."""
+
+    def __init__(self, message: str):
+        message = " ".join(str(message).split("\n"))
+        if len(message) > MAX_MESSAGE:
+            message = message[:MAX_MESSAGE - 60] + " … " + message[-57:]
+        super().__init__(message)
+
+
+#: The longest message a PositionError carries.
+MAX_MESSAGE = 400
+
+
+#: The keys of a seat that the core reads, and ``name`` (a label, ignored).
+CORE_KEYS = ("routes", "tickets", "name")
+
+#: Integers in a position count cards, trains and shares: anything longer is a mistake,
+#: refused before Python spends time converting it.
+MAX_DIGITS = 30
+
+_show = reprlib.Repr()
+_show.maxstring = _show.maxother = 60
+_show.maxlist = _show.maxdict = 4
+_show.maxlevel = 2
+
+
+def _kind(value) -> str:
+    """How JSON would call a value's type, for messages."""
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise PositionError(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _constant(name: str):
+    raise PositionError(f"{name} is not a number a position can hold")
+
+
+def loads(text: str) -> dict:
+    """Parse a position's JSON text (a UTF-8 byte order mark is skipped). Any problem,
+    including nesting too deep for the parser and absurdly long numbers, is a
+    :class:`PositionError`; the result is checked further when it is scored."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position is JSON text, got {_kind(text)}")
+    try:
+        return json.loads(text.removeprefix("\ufeff"), parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as err:
+        raise PositionError(f"not JSON ({err.msg} at line {err.lineno} column {err.colno})") from None
+    except RecursionError:
+        raise PositionError("not a position: JSON nested too deeply") from None
+
+
+def read(path: str | Path) -> dict:
+    """The position in a file (see :func:`loads`); every error names the file."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise PositionError(f"{path}: cannot read ({err.strerror or err})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise PositionError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    try:
+        return loads(text)
+    except PositionError as err:
+        raise PositionError(f"{path}: {err}") from None
+
+
+class _Catalogue:
+    """The route or ticket names of a variant, and what to suggest for a wrong one: the
+    real names joining the same two cities (a reversed pair, a double route named
+    without its track), else the closest spellings."""
+
+    def __init__(self, items, cities, what: str):
+        self.what = what
+        self.ids = {item.name: item.id for item in items}
+        self.by_pair: dict[frozenset, list[str]] = {}
+        for item in items:
+            pair = frozenset((cities[item.a].name, cities[item.b].name))
+            self.by_pair.setdefault(pair, []).append(item.name)
+
+    def lookup(self, name, where: str) -> int:
+        if not isinstance(name, str):
+            raise PositionError(f"{where}: a {self.what} is named by a string, got {_show.repr(name)}")
+        if name in self.ids:
+            return self.ids[name]
+        close = self.suggestions(name)
+        hint = f" (did you mean {_either(close)}?)" if close else ""
+        raise PositionError(f"{where}: no {self.what} named {_show.repr(name)}{hint}")
+
+    def suggestions(self, name: str) -> list[str]:
+        if len(name) > 200:
+            return []
+        bare = name.rsplit("/", 1)[0] if "/" in name else name
+        found: list[str] = []
+        for text in dict.fromkeys((name, bare)):
+            # a city's name may hold a hyphen itself: try every split
+            for i, char in enumerate(text):
+                if char == "-":
+                    found += self.by_pair.get(frozenset((text[:i].strip(), text[i + 1:].strip())), [])
+        if not found:
+            # the closest spelling, with the other tracks of its route
+            for close in difflib.get_close_matches(name, list(self.ids), n=1, cutoff=0.7):
+                found = next((names for names in self.by_pair.values() if close in names), [close])
+        return sorted(set(found))
+
+
+def _lookup(names: dict[str, int], name, what: str, where: str) -> int:
+    """The id of a name in ``names`` (a mechanic's: e.g. the cities a station may be
+    built in), or a :class:`PositionError` with the closest spelling."""
+    if not isinstance(name, str):
+        raise PositionError(f"{where}: a {what} is named by a string, got {_show.repr(name)}")
+    if name not in names:
+        close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.7) if len(name) <= 200 else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise PositionError(f"{where}: no {what} named {_show.repr(name)}{hint}")
+    return names[name]
+
+
+def _either(names: list[str]) -> str:
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _names_list(seat: dict, key: str, where: str) -> list:
+    value = seat.get(key, [])
+    if not isinstance(value, list):
+        raise PositionError(f"{where}: '{key}' must be a list of names, got {_kind(value)}")
+    return value
+
+
+def check_variant(variant: ir.Variant, position: dict) -> None:
+    """Refuse a position written for another variant. ``spec_hash``, when given, decides
+    (a renamed or copied spec file keeps its positions); else ``variant``, when given,
+    must be the variant's key or display name (in any case)."""
+    given_hash, named = position.get("spec_hash"), position.get("variant")
+    if given_hash is not None:
+        if not isinstance(given_hash, str):
+            raise PositionError(f"'spec_hash' is the spec's hash as a string, got {_show.repr(given_hash)}")
+        if given_hash != variant.spec_hash:
+            raise PositionError(f"the position is for spec {_show.repr(given_hash)}, {variant.name} is spec "
+                                f"{variant.spec_hash!r}")
+        return
+    if named is None:
+        return
+    if not isinstance(named, str):
+        raise PositionError(f"'variant' is the variant's name, got {_show.repr(named)}")
+    if named.casefold() not in (variant.key.casefold(), variant.name.casefold()):
+        raise PositionError(f"the position is for variant {_show.repr(named)}, not {variant.name} "
+                            f"({variant.key!r}); for a renamed copy of this spec, give its "
+                            f"'spec_hash': {variant.spec_hash!r}")
+
+
+def _check_tracks(variant: ir.Variant, owner: list[int], players: int, present) -> None:
+    """USA rulebook, Double-Routes: a player may not claim two tracks of one route, and
+    in small games only some tracks of a route may be used (``tracks usable``, the
+    multi_track mechanic's rule)."""
+    rule = next((rule for m, rule in present if m.name == "multi_track"), None)
+    if rule is None:
+        return
+    usable = rule.usable(players)
+    groups: dict[int, list[ir.Route]] = {}
+    for r in variant.routes:
+        if owner[r.id] != -1 and r.tracks > 1:
+            groups.setdefault(r.group, []).append(r)
+    for owned in groups.values():
+        by_player: dict[int, list[str]] = {}
+        for r in owned:
+            by_player.setdefault(owner[r.id], []).append(r.name)
+        for p, names in sorted(by_player.items()):
+            if len(names) > 1:
+                raise PositionError(f"player {p}: owns {_either(names).replace(' or ', ' and ')}, tracks of one "
+                                    f"route (a player may claim only one of them)")
+        if len(owned) > usable:
+            names = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
+            raise PositionError(f"in a {players}-player game only {usable} track{'s' * (usable > 1)} of a double "
+                                f"or triple route may be used, but {names} are owned")
+
+
+def position_fields(variant: ir.Variant, position: dict, registry=None) -> dict:
+    """The state fields a described position determines (``players``, ``owner``,
+    ``tickets``, ``trains``, ``route_score`` and the mechanics' own), rejecting anything
+    inconsistent with a :class:`PositionError`."""
+    from ..compiler.mechanic import default_registry
+    registry = registry or default_registry()
+    if not isinstance(position, dict):
+        raise PositionError(f"a position is a JSON object, got {_kind(position)}")
+    check_variant(variant, position)
+    seats = position.get("players")
+    if not isinstance(seats, list) or not variant.min_players <= len(seats) <= variant.max_players:
+        got = f"{len(seats)} players" if isinstance(seats, list) else _kind(seats)
+        raise PositionError(f"'players' must list {variant.min_players} to {variant.max_players} players, "
+                            f"got {got}")
+    present = registry.present(variant)
+    mechanic_keys = {key.name: (m, rule) for m, rule in present for key in getattr(m, "position_keys", ())}
+    absent_keys = {key.name: m for m in registry for key in getattr(m, "position_keys", ())
+                   if key.name not in mechanic_keys}
+    route_names = _Catalogue(variant.routes, variant.cities, "route")
+    ticket_names = _Catalogue(variant.tickets, variant.cities, "ticket")
+    owner = [-1] * len(variant.routes)
+    tickets: list[list[int]] = []
+    fields: dict = {"players": len(seats)}
+    for p, seat in enumerate(seats):
+        where = f"player {p}"
+        if not isinstance(seat, dict):
+            raise PositionError(f"{where}: expected an object with 'routes' and 'tickets', got {_kind(seat)}")
+        for key in seat:
+            if key in CORE_KEYS or key in mechanic_keys:
+                continue
+            if key in absent_keys:
+                if seat[key]:
+                    raise PositionError(f"{where}: {variant.name} has no {absent_keys[key].title}")
+                continue
+            raise PositionError(f"{where}: unknown key {_show.repr(key)}")
+        for name in _names_list(seat, "routes", where):
+            rid = route_names.lookup(name, where)
+            if owner[rid] != -1:
+                raise PositionError(f"{where}: route {name!r} is already owned by player {owner[rid]}")
+            owner[rid] = p
+        held = [ticket_names.lookup(name, where) for name in _names_list(seat, "tickets", where)]
+        if len(set(held)) != len(held):
+            raise PositionError(f"{where}: a ticket is listed twice")
+        tickets.append(held)
+    all_held = [t for held in tickets for t in held]
+    if len(set(all_held)) != len(all_held):
+        raise PositionError("a ticket is held by two players")
+    _check_tracks(variant, owner, len(seats), present)
+    trains, route_score = [], []
+    for p in range(len(seats)):
+        mine = [r for r in variant.routes if owner[r.id] == p]
+        used = sum(r.length for r in mine)
+        if used > variant.trains:
+            raise PositionError(f"player {p}: routes of {used} cars, but a player has only {variant.trains} trains")
+        trains.append(variant.trains - used)
+        route_score.append(sum(variant.route_points[r.length] for r in mine))
+    fields.update(owner=owner, tickets=tickets, trains=trains, route_score=route_score)
+    for p, seat in enumerate(seats):
+        for m, rule in present:
+            if getattr(m, "position_keys", ()):
+                m.position(variant, rule, p, seat, fields)
+    for m, rule in present:
+        m.position_top(variant, rule, position, fields)
+    return fields

@@ -1,0 +1,508 @@
+"""The reference interpreter: the rules executed directly from the variant IR, in plain
+Python written for reading, not speed.
+
+It is the oracle the compiled engine answers to (docs/engine.md is the contract both
+follow; tests/test_differential.py checks them against each other). It shares no rule
+code with the templates: only the IR, the state schema, the random generator's definition
+and the error types.
+
+Like a game and its state: :class:`Rules` holds everything about a variant, built once
+(its tables, the reference parts of its mechanics, the dispatch by phase and by action
+kind); a :class:`ReferenceEngine` is a game, a ``Rules`` and a small
+:class:`~railspec.compiler.schema.PlainState` whose fields are the state schema's.
+"""
+from __future__ import annotations
+
+import operator
+from functools import lru_cache
+
+from ..compiler import ir
+from ..compiler.assembly import assemble, refuse_unimplemented
+from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
+from ..compiler.base.errors import IllegalActionError
+from ..compiler.base.rng import SplitMix64, agent_for, shuffle_in_state
+
+EMPTY = -1
+
+
+def require_supported(variant: ir.Variant, registry=None) -> None:
+    """Refuse a variant whose mechanics the engines do not implement yet."""
+    from ..compiler.mechanic import default_registry
+    refuse_unimplemented(variant, registry or default_registry())
+
+
+class Rules:
+    """The rules of one variant, and the reference parts of its mechanics, built once."""
+
+    def __init__(self, variant: ir.Variant, registry=None):
+        from ..compiler.mechanic import HOOKS, default_registry
+        registry = registry or default_registry()
+        refuse_unimplemented(variant, registry)
+        self.variant = variant
+        self.assembly = assemble(variant, registry)
+        self.loco = len(variant.colours)  # the locomotive's card id
+        self.actions = variant.actions
+        self.pass_id = next(a.id for a in variant.actions if a.kind == ir.PASS)
+        self.claims_of_route: dict[int, list[ir.Action]] = {r.id: [] for r in variant.routes}
+        for a in variant.actions:
+            if a.kind == ir.CLAIM:
+                self.claims_of_route[a.route].append(a)
+        self.draws = [a for a in variant.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)]
+        self.keeps = [a for a in variant.actions if a.kind == ir.KEEP_TICKETS]
+        self.draw_tickets = [a for a in variant.actions if a.kind == ir.DRAW_TICKETS]
+        # the mechanics' reference parts, and for each hook the methods that fill it, in
+        # registry order (a mechanic fills the hooks it declares, in both engines)
+        self.parts = [(mech, mech.reference(self, rule)) for mech, rule in self.assembly.present]
+        self.hooks = {hook.name: [getattr(part, hook.attribute) for mech, part in self.parts if hook.name in mech.hooks]
+                      for hook in HOOKS if hook.attribute}
+        self.methods = {}
+        self.phase_legal = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
+                            PH_KEEP: self.legal_keep, PH_SETUP_KEEP: self.legal_keep}
+        self.kind_apply = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
+                           ir.CLAIM: self.apply_claim, ir.DRAW_TICKETS: self.apply_draw_tickets,
+                           ir.KEEP_TICKETS: self.apply_keep_tickets, ir.PASS: self.apply_pass}
+        # the hooks that are tables rather than calls
+        for table in self.hooks.pop("engine_methods"):
+            self.methods.update(table)
+        for table in self.hooks.pop("phase_legal"):
+            self.phase_legal.update(table)
+        for table in self.hooks.pop("apply"):
+            self.kind_apply.update(table)
+
+    # --- set-up ----------------------------------------------------------------------
+    def new_state(self, players: int, seed: int) -> PlainState:
+        """A new game, docs/engine.md "Set-up"."""
+        v = self.variant
+        state = PlainState.blank(self.assembly.fields, self.assembly.dims, players)
+        state.seed = seed % 2**64
+        state.rng = state.seed
+        state.phase = PH_SETUP_KEEP
+        # Shuffle the train cards, then the destination tickets.
+        state.deck = [c.id for c in v.colours for _ in range(c.count)] + [self.loco] * v.locomotives
+        shuffle_in_state(state, state.deck)
+        state.ticket_deck = [t.id for t in v.tickets if not t.long]
+        shuffle_in_state(state, state.ticket_deck)
+        for hook in self.hooks["setup_piles"]:
+            hook(state)
+        # Deal each player a starting hand, then turn the market face up.
+        for p in range(players):
+            for _ in range(v.hand):
+                card = self.draw_from_deck(state)
+                if card != EMPTY:
+                    state.hands[p][card] += 1
+        state.faceup = [self.draw_from_deck(state) for _ in range(v.market_size)]
+        self.reset_market_if_needed(state)
+        # Each player is dealt destination tickets and keeps some before the first turn.
+        for p in range(players):
+            count = min(v.deal_regular, len(state.ticket_deck))
+            state.setup_offer[p] = [state.ticket_deck.pop(0) for _ in range(count)]
+            for hook in self.hooks["setup_offer"]:
+                hook(state, p)
+        return state
+
+    # --- piles ---------------------------------------------------------------------
+    def reshuffle_discards(self, state) -> None:
+        """An empty deck takes the discards, thoroughly shuffled (USA: Train Car Cards)."""
+        state.deck = [card for card in range(self.loco + 1) for _ in range(state.discard[card])]
+        state.discard = [0] * (self.loco + 1)
+        shuffle_in_state(state, state.deck)
+
+    def draw_from_deck(self, state) -> int:
+        if not state.deck and any(state.discard):
+            self.reshuffle_discards(state)
+        return state.deck.pop() if state.deck else EMPTY
+
+    @staticmethod
+    def can_draw_blind(state) -> bool:
+        return bool(state.deck) or any(state.discard)
+
+    def market_can_change(self, state) -> bool:
+        """Whether the cards outside the players' hands (deck, discards, market) can make
+        a market with fewer than the reset number of locomotives."""
+        outside = state.deck + [c for c in state.faceup if c != EMPTY]
+        total = len(outside) + sum(state.discard)
+        plain = sum(1 for c in outside if c != self.loco) + sum(state.discard[:self.loco])
+        return min(self.variant.market_size, total) - plain < self.variant.market_reset_locomotives
+
+    def reset_market_if_needed(self, state) -> None:
+        """Three face-up locomotives: discard all five and turn five new ones (USA: Train
+        Car Cards), again and again, unless no market with fewer can be dealt."""
+        v = self.variant
+        while state.faceup.count(self.loco) >= v.market_reset_locomotives and self.market_can_change(state):
+            for card in state.faceup:
+                if card != EMPTY:
+                    state.discard[card] += 1
+            state.faceup = [EMPTY] * v.market_size
+            for slot in range(v.market_size):
+                state.faceup[slot] = self.draw_from_deck(state)
+
+    def refill_market(self, state) -> None:
+        """After cards come back to the discards, and at the end of a turn: empty slots are
+        refilled in order, then the reset check (a market stuck with locomotives may change)."""
+        for slot, card in enumerate(state.faceup):
+            if card == EMPTY:
+                state.faceup[slot] = self.draw_from_deck(state)
+        self.reset_market_if_needed(state)
+
+    def take_faceup(self, state, card: int) -> None:
+        slot = state.faceup.index(card)
+        state.hands[state.current][card] += 1
+        state.faceup[slot] = self.draw_from_deck(state)
+        self.reset_market_if_needed(state)
+
+    # --- legal actions, by phase ---------------------------------------------------
+    def legal(self, state) -> list[int]:
+        """Ids of every legal action, ascending."""
+        if state.phase == PH_OVER:
+            return []
+        return self.phase_legal[state.phase](state)
+
+    def legal_draws(self, state, second: bool) -> list[int]:
+        """USA rulebook, Train Car Cards: with no card in the deck and no discards, "a
+        player cannot draw Train Car cards" (face-up ones included, docs/rules.md)."""
+        if not self.can_draw_blind(state):
+            return []
+        out = []
+        for a in self.draws:
+            if a.kind == ir.DRAW_BLIND:
+                if self.can_draw_blind(state):
+                    out.append(a.id)
+            else:
+                card = self.loco if a.colour == ir.NO_COLOUR else a.colour
+                if card in state.faceup and not (second and card == self.loco):
+                    out.append(a.id)
+        return out
+
+    def legal_second_draw(self, state) -> list[int]:
+        """The second card: blind, or any face-up card but a locomotive."""
+        return self.legal_draws(state, second=True)
+
+    def route_open(self, state, route: ir.Route, player: int) -> bool:
+        """A free route the player has the trains for, that no mechanic closes."""
+        if state.owner[route.id] != -1 or state.trains[player] < route.length:
+            return False
+        return all(hook(state, route, player) for hook in self.hooks["route_open"])
+
+    def can_pay(self, state, action: ir.Action, player: int) -> bool:
+        hand = state.hands[player]
+        if hand[self.loco] < action.locomotives:
+            return False
+        if action.colour_cards and hand[action.colour] < action.colour_cards:
+            return False
+        return all(ok(state, action, player) for ok in self.hooks["claim_block"])
+
+    def legal_turn(self, state) -> list[int]:
+        """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
+        else is legal."""
+        player = state.current
+        out = self.legal_draws(state, second=False)
+        for route in self.variant.routes:
+            if self.route_open(state, route, player):
+                out.extend(a.id for a in self.claims_of_route[route.id] if self.can_pay(state, a, player))
+        if state.ticket_deck:
+            out.extend(a.id for a in self.draw_tickets)
+        for hook in self.hooks["turn_actions"]:
+            out.extend(hook(state))
+        return out or [self.pass_id]
+
+    def legal_keep(self, state) -> list[int]:
+        """Keep-ticket choices: every set of offered slots with at least enough tickets."""
+        if state.phase == PH_SETUP_KEEP:
+            offer, keep = state.setup_offer[state.current], self.variant.deal_keep
+        else:
+            offer, keep = state.offer, state.offer_keep
+        return [a.id for a in self.keeps if a.mask < (1 << len(offer)) and bin(a.mask).count("1") >= keep]
+
+    # --- transitions, by kind ------------------------------------------------------
+    def apply(self, state, action: ir.Action) -> None:
+        state.decisions += 1
+        self.kind_apply[action.kind](state, action)
+
+    def apply_draw_blind(self, state, action) -> None:
+        state.hands[state.current][self.draw_from_deck(state)] += 1
+        self.after_card_drawn(state, locomotive_from_market=False)
+
+    def apply_draw_faceup(self, state, action) -> None:
+        card = self.loco if action.colour == ir.NO_COLOUR else action.colour
+        self.take_faceup(state, card)
+        self.after_card_drawn(state, locomotive_from_market=card == self.loco)
+
+    def apply_claim(self, state, action) -> None:
+        """Take the payment from the hand, then (unless a mechanic holds the claim pending,
+        and the payment with it) discard it and own the route."""
+        route = self.variant.routes[action.route]
+        player = state.current
+        hand = state.hands[player]
+        if action.colour_cards:
+            hand[action.colour] -= action.colour_cards
+        hand[self.loco] -= action.locomotives
+        for hook in self.hooks["claim_pay"]:
+            hook(state, action)
+        if all(hook(state, action) for hook in self.hooks["before_claim_completes"]):
+            self.discard_payment(state, action.colour, action.colour_cards, action.locomotives)
+            self.complete_claim(state, route, player)
+        if state.phase == PH_TURN:
+            self.end_turn(state, passed=False)
+
+    def discard_payment(self, state, colour: int, colour_cards: int, locomotives: int) -> None:
+        """Paid cards go to the discards, and the market is refilled at once (a market
+        stuck with locomotives may change "at any time")."""
+        if colour_cards:
+            state.discard[colour] += colour_cards
+        state.discard[self.loco] += locomotives
+        self.refill_market(state)
+
+    def complete_claim(self, state, route: ir.Route, player: int) -> None:
+        state.owner[route.id] = player
+        state.trains[player] -= route.length
+        state.route_score[player] += self.variant.route_points[route.length]
+        for hook in self.hooks["after_claim"]:
+            hook(state, route, player)
+
+    def apply_draw_tickets(self, state, action) -> None:
+        count = min(self.variant.draw_tickets, len(state.ticket_deck))
+        state.offer = [state.ticket_deck.pop(0) for _ in range(count)]
+        state.offer_keep = min(self.variant.draw_tickets_keep, count)
+        state.phase = PH_KEEP
+
+    def apply_keep_tickets(self, state, action) -> None:
+        setup = state.phase == PH_SETUP_KEEP
+        offer = state.setup_offer[state.current] if setup else state.offer
+        state.tickets[state.current].extend(t for slot, t in enumerate(offer) if action.mask >> slot & 1)
+        returned = [t for slot, t in enumerate(offer) if not action.mask >> slot & 1]
+        for hook in self.hooks["returned_tickets"]:
+            returned = hook(state, returned, setup)
+        state.ticket_deck.extend(returned)
+        if setup:
+            state.setup_offer[state.current] = []
+            if state.current + 1 < state.players:
+                state.current += 1
+            else:
+                state.current = 0
+                state.phase = PH_TURN
+        else:
+            state.offer = []
+            state.offer_keep = 0
+            self.end_turn(state, passed=False)
+
+    def apply_pass(self, state, action) -> None:
+        self.end_turn(state, passed=True)
+
+    def after_card_drawn(self, state, locomotive_from_market: bool) -> None:
+        """A face-up locomotive is the whole draw; otherwise a second card follows unless
+        it is the second already or no card can be drawn."""
+        if state.phase == PH_SECOND_DRAW or locomotive_from_market or not self.can_draw_blind(state):
+            self.end_turn(state, passed=False)
+            return
+        state.phase = PH_SECOND_DRAW
+
+    def end_turn(self, state, passed: bool) -> None:
+        for hook in self.hooks["end_of_turn"]:
+            hook(state)
+        self.refill_market(state)
+        over = False
+        # Game End: a player ending a turn with end_trains trains or fewer starts the
+        # last round; every player, that one included, gets one more turn.
+        if state.final_turns > 0:
+            state.final_turns -= 1
+            over = state.final_turns == 0
+        elif state.final_turns == -1 and state.trains[state.current] <= self.variant.end_trains:
+            state.final_turns = state.players
+        # Nobody able to act for a whole round ends the game (docs/rules.md).
+        state.passes = state.passes + 1 if passed else 0
+        if state.passes >= state.players:
+            over = True
+        state.turn += 1
+        if over:
+            state.phase = PH_OVER
+            state.current = -1
+            for hook in self.hooks["game_over"]:
+                hook(state)
+        else:
+            state.current = (state.current + 1) % state.players
+            state.phase = PH_TURN
+
+    # --- scoring ---------------------------------------------------------------------
+    def network(self, state, player: int) -> list[int]:
+        """The player's network: for each graph node, the root of its component."""
+        parent = list(range(self.variant.node_count))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+        for r in self.variant.routes:
+            if state.owner[r.id] == player:
+                parent[find(r.node_a)] = find(r.node_b)
+        return [find(n) for n in range(self.variant.node_count)]
+
+    def ticket_score(self, state, player: int, network: list[int]) -> tuple[int, int]:
+        """The player's ticket points against ``network`` (component labels per node): plus
+        for each completed ticket, minus for each other; and how many are completed."""
+        v = self.variant
+        points = completed = 0
+        for ticket_id in state.tickets[player]:
+            ticket = v.tickets[ticket_id]
+            ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
+            if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
+                points += ticket.points
+                completed += 1
+            else:
+                points -= ticket.points
+        return points, completed
+
+    def score(self, state) -> list[dict]:
+        """Each player's breakdown (docs/engine.md "Scoring"), keys as the assembly's items."""
+        v = self.variant
+        keys = self.assembly.breakdown_keys
+        rows = []
+        for player in range(state.players):
+            row = dict.fromkeys(keys, 0)
+            row["routes"] = sum(v.route_points[r.length] for r in v.routes if state.owner[r.id] == player)
+            network = self.network(state, player)  # a fresh list: the score_graph hooks may relabel it
+            for hook in self.hooks["score_graph"]:
+                hook(state, player, network, row)
+            row["tickets"], row["tickets_completed"] = self.ticket_score(state, player, network)
+            for hook in self.hooks["score_player"]:
+                hook(state, player, row, network)
+            rows.append(row)
+        for hook in self.hooks["score_awards"]:
+            hook(state, rows)
+        for row in rows:
+            row["total"] = sum(row[item.name] for item in self.assembly.score_items if item.in_total)
+        return rows
+
+
+@lru_cache(maxsize=32)
+def rules_for(variant: ir.Variant, registry=None) -> Rules:
+    """The rules of a variant (built once per variant object and registry)."""
+    return Rules(variant, registry)
+
+
+class ReferenceEngine:
+    """One game in progress: the variant's rules and a state. Same interface as the
+    compiled module's ``Engine``."""
+
+    # _legal caches the legal ids of the state after ``decisions`` decisions: apply()
+    # checks an id against the list legal_actions() has just computed
+    __slots__ = ("rules", "state", "_legal")
+
+    def __init__(self, variant: ir.Variant, players: int, seed: int, registry=None):
+        rules = rules_for(variant, registry)
+        variant.check_players(players)
+        self.rules = rules
+        self.state = rules.new_state(players, seed)
+        self._legal = (-1, [])
+
+    @classmethod
+    def from_state(cls, variant: ir.Variant, state: dict, registry=None) -> "ReferenceEngine":
+        """Rebuild a game from export_state() data (checked by the caller)."""
+        game = object.__new__(cls)
+        game.rules = rules_for(variant, registry)
+        game.state = PlainState.from_export(game.rules.assembly.fields, state)
+        game._legal = (-1, [])
+        return game
+
+    def copy(self) -> "ReferenceEngine":
+        """An independent game in the same position (the rules are shared)."""
+        twin = object.__new__(ReferenceEngine)
+        twin.rules = self.rules
+        twin.state = self.state.copy()
+        twin._legal = (-1, [])
+        return twin
+
+    @property
+    def variant(self) -> ir.Variant:
+        return self.rules.variant
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == PH_OVER
+
+    def legal_actions(self) -> list[int]:
+        """Ids of every legal action, ascending."""
+        decisions, legal = self._legal
+        if decisions != self.state.decisions:
+            legal = self.rules.legal(self.state)
+            self._legal = (self.state.decisions, legal)
+        return list(legal)
+
+    def apply(self, action_id: int) -> None:
+        """Play one decision; raise IllegalActionError (state untouched) if it is not legal."""
+        actions = self.rules.actions
+        try:  # any integer-like id (a numpy integer too), but not a bool
+            index = operator.index(action_id) if not isinstance(action_id, bool) else -1
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(actions):
+            raise IllegalActionError(action_id, f"no action has id {action_id!r}")
+        if self.state.phase == PH_OVER:
+            raise IllegalActionError(index, "the game is over")
+        if index not in self.legal_actions():
+            raise IllegalActionError(index, f"'{actions[index].name}' is not legal now (phase {self.state.phase})")
+        self.rules.apply(self.state, actions[index])
+
+    def score_breakdown(self) -> list[dict]:
+        return self.rules.score(self.state)
+
+    def export_state(self) -> dict:
+        """The state as the plain data of docs/engine.md, "State as JSON"."""
+        v = self.rules.variant
+        return self.state.export({"format": FORMAT, "variant": v.key, "spec_hash": v.spec_hash})
+
+    def __getattr__(self, name: str):
+        # a mechanic's engine methods (e.g. longest_path), as the compiled Engine has them
+        methods = object.__getattribute__(self, "rules").methods
+        if name in methods:
+            state = object.__getattribute__(self, "state")
+            method = methods[name]
+            return lambda *args: method(state, *args)
+        raise AttributeError(name)
+
+
+def score_fields(variant: ir.Variant, fields: dict, registry=None) -> list[dict]:
+    """Score the fields of a described position (``players`` and those scoring reads);
+    every other field at its value before set-up."""
+    rules = rules_for(variant, registry)
+    state = PlainState.blank(rules.assembly.fields, rules.assembly.dims, fields["players"])
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return rules.score(state)
+
+
+def playout(variant: ir.Variant, games: int, players: int, seed: int, registry=None) -> dict:
+    """Random games, as docs/engine.md "Random playouts" defines them; the same dict as
+    the compiled module's ``playout``."""
+    rules = rules_for(variant, registry)
+    keys = rules.assembly.breakdown_keys
+    out: dict[str, list] = {"totals": []}
+    out.update({key: [] for key in keys if key != "total"})
+    out.update(decisions=[], turns=[], stalled=[])
+    for i in range(games):
+        game_seed = (seed + i) % 2**64
+        game = ReferenceEngine(variant, players, game_seed, registry)
+        agent = agent_for(game_seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[agent.below(len(legal))])
+        breakdown = game.score_breakdown()
+        out["totals"].append([b["total"] for b in breakdown])
+        for key in keys:
+            if key != "total":
+                out[key].append([b[key] for b in breakdown])
+        out["decisions"].append(game.state.decisions)
+        out["turns"].append(game.state.turn)
+        out["stalled"].append(game.state.passes >= players)
+    return out
+
+
+__all__ = ["Rules", "ReferenceEngine", "rules_for", "playout", "require_supported", "SplitMix64"]

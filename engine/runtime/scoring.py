@@ -1,0 +1,47 @@
+"""The scoring pipeline's last step, the same for every caller: breakdown rows to winners.
+
+Either engine turns a state into breakdown rows (the core's items, then each mechanic's,
+then ``total``; docs/engine.md "Scoring"); :func:`winners` ranks them by total and then by
+the variant's tie-break keys, each defined by the core or by a mechanic
+(``Mechanic.tiebreaks``). Games, playouts, ``railspec.score``, the CLI, traces and the
+conformance suite all call it.
+"""
+from __future__ import annotations
+
+from ..compiler import ir
+
+
+def tiebreak_keys(variant: ir.Variant, registry=None):
+    """The variant's tie-break keys, resolved to their definitions, in order."""
+    from ..compiler.mechanic import default_registry
+    registry = registry or default_registry()
+    keys = []
+    for name in variant.tiebreaks:
+        tb = registry.tiebreak(name)
+        if tb is None:  # the checker refuses unknown keys: an IR made by other means
+            raise ValueError(f"{variant.name}: unknown tie-break key {name!r}")
+        keys.append(tb)
+    return keys
+
+
+def winners(variant: ir.Variant, breakdown: list[dict], registry=None) -> list[int]:
+    """The winning seats: most points, then the variant's tie-breakers in order (among the
+    players still tied, those with the highest key stay); players still level share the
+    win."""
+    candidates = list(range(len(breakdown)))
+    keys = [lambda row, rows: row["total"]] + [tb.key for tb in tiebreak_keys(variant, registry)]
+    for key in keys:
+        if len(candidates) == 1:
+            break
+        value = {p: key(breakdown[p], breakdown) for p in candidates}
+        best = max(value.values())
+        candidates = [p for p in candidates if value[p] == best]
+    return candidates
+
+
+def rows_of_playout(result: dict, breakdown_keys) -> list[list[dict]]:
+    """Per game, the breakdown rows of a playout result (whose lists are per item)."""
+    columns = {key: result["totals" if key == "total" else key] for key in breakdown_keys}
+    games = len(result["totals"])
+    players = len(result["totals"][0]) if games else 0
+    return [[{key: columns[key][g][p] for key in breakdown_keys} for p in range(players)] for g in range(games)]

@@ -1,0 +1,374 @@
+"""The state format of docs/engine.md ("State as JSON"): checking a state read from
+outside before an engine trusts it, and cutting a player's observation out of it.
+
+Both follow from the state schema (``compiler/schema.py``) assembled for the variant:
+every field's shape and bounds are checked the same generic way, then the core's and each
+mechanic's invariants (``state_problems``), and last that the player to move has a legal
+action. The compiled engine indexes C arrays with these numbers, so nothing reaches it
+unchecked; and since the checks ask for a state play could reach, a state accepted is one
+both engines can play on to an end (docs/engine.md, "Checking a state").
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from ..compiler import ir
+from ..compiler.base import schema
+from ..compiler.assembly import assemble
+from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN
+from ..compiler.base.errors import RailspecError
+
+#: Kept for callers that read the phase names of the core game.
+PHASES = schema.CORE_PHASES
+
+
+class StateError(RailspecError):
+    """A state (JSON or dict) that is not a valid position of this variant."""
+
+
+#: The most digits an integer of a state's JSON may have: the largest value a field holds
+#: (a 64-bit generator state) has 20; far longer ones are refused before Python converts
+#: them (it refuses integers over 4,300 digits with a ValueError of its own).
+MAX_DIGITS = 100
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise StateError(f"not a railspec state: an integer of {len(digits.lstrip('-'))} digits "
+                         f"(a state's numbers have at most 20)")
+    return int(digits)
+
+
+def _parse_constant(name: str):
+    raise StateError(f"not a railspec state: {name} is not a number a state holds")
+
+
+#: The longest state text read. The largest state a spec within the limits of
+#: docs/language.md can have is far below it (a USA state is about 2 KB); reading
+#: hundreds of megabytes would only take time before the validator refused them.
+MAX_STATE_CHARS = 8 * 1024 * 1024
+
+
+def loads(text: str | bytes) -> dict:
+    """A state's JSON text as Python data, or :class:`StateError`: text that is not JSON,
+    text longer than :data:`MAX_STATE_CHARS`, nesting too deep for the parser, integers
+    too long to be any field's value, and ``NaN``/``Infinity`` all are, with a message,
+    never another exception. The result is not checked yet: :func:`validate` does that."""
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_STATE_CHARS:
+        raise StateError(f"not a railspec state: {len(text):,} characters, more than any state holds "
+                         f"({MAX_STATE_CHARS:,} at most)")
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except StateError:
+        raise
+    except RecursionError:
+        raise StateError("not a railspec state: JSON nested too deep") from None
+    except (ValueError, TypeError) as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise StateError(f"not a railspec state: {err}") from None
+
+
+def _show(value) -> str:
+    """A value as a message shows it: short, and never by a repr() that cannot finish (an
+    integer of thousands of digits, a list nested thousands deep)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return repr(value) if value.bit_length() <= 128 else f"an integer of {value.bit_length()} bits"
+    if value is None or isinstance(value, (bool, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40]) + "…"
+    if isinstance(value, list):
+        if len(value) <= 8 and all(not isinstance(x, (list, dict)) for x in value):
+            return "[" + ", ".join(_show(x) for x in value) + "]"
+        return f"a list of {len(value)} entries"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} keys"
+    return f"a {type(value).__name__}"
+
+
+def _int(value, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise StateError(f"state field {name!r}: expected an integer in {low}..{high}, got {_show(value)}")
+    return value
+
+
+def _list(value, name: str, length: int | None = None, most: int | None = None) -> list:
+    if not isinstance(value, list):
+        raise StateError(f"state field {name!r}: expected a list, got {_show(value)}")
+    if length is not None and len(value) != length:
+        raise StateError(f"state field {name!r}: expected {length} entries, got {len(value)}")
+    if most is not None and len(value) > most:
+        raise StateError(f"state field {name!r}: at most {most} entries, got {len(value)}")
+    return value
+
+
+def _check_field(field: schema.Field, value, dims: dict, players: int, phases) -> None:
+    """One field's shape and the range of each of its values."""
+    if field.kind == "phase":
+        if not isinstance(value, str) or value not in phases:
+            raise StateError(f"state field 'phase': {_show(value)} is not one of {', '.join(phases)}")
+        return
+    if field.kind == "u64":
+        low, high = 0, 2**64 - 1
+    else:
+        low = schema.bound_value(field.low, dims, players)
+        high = schema.bound_value(field.high, dims, players)
+
+    def one(v, name: str) -> None:
+        if field.is_scalar:
+            _int(v, name, low, high)
+            return
+        if field.size:
+            _list(v, name, length=dims[field.size])
+        else:
+            _list(v, name, most=dims[field.cap])
+        if v and not (all(type(x) is int for x in v) and low <= min(v) and max(v) <= high):
+            for i, x in enumerate(v):  # name the first entry that is wrong
+                _int(x, f"{name}[{i}]", low, high)
+    if field.per_player:
+        _list(value, field.name, length=players)
+        for p, v in enumerate(value):
+            one(v, f"{field.name}[{p}]")
+    else:
+        one(value, field.name)
+
+
+def pile_contents(fields, state: dict) -> tuple[Counter, list[int]]:
+    """Every train card (a count per card id) and every ticket (a list of ids) that the
+    state's pile fields hold: the core's and the mechanics' (``Field.pile``)."""
+    cards: Counter = Counter()
+    tickets: list[int] = []
+    for field in fields:
+        if field.pile is None:
+            continue
+        rows = state[field.name] if field.per_player else [state[field.name]]
+        for row in rows:
+            if field.pile == schema.CARD_COUNTS:
+                for card, count in enumerate(row):
+                    cards[card] += count
+            elif field.pile == schema.CARD_IDS:
+                cards.update(c for c in row if c >= 0)
+            else:
+                tickets.extend(row)
+    return cards, tickets
+
+
+def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
+    """The core game's invariants of a shape-checked state: every card and ticket is in
+    exactly one pile (``fields``: the variant's state fields, whose piles count), trains
+    and route points agree with the routes owned, the phase has what it needs
+    (:func:`phase_problems`) and the end of the game is where play would have put it
+    (:func:`end_problems`)."""
+    if fields is None:
+        fields = assemble(variant).fields
+    problems = []
+    players = state["players"]
+    loco = len(variant.colours)
+    counted, tickets = pile_contents(fields, state)
+    piles = ", ".join(f.name for f in fields if f.pile in (schema.CARD_COUNTS, schema.CARD_IDS) and not f.derived)
+    for colour in variant.colours:
+        if counted[colour.id] != colour.count:
+            problems.append(f"train cards: the piles ({piles}) hold {counted[colour.id]} {colour.name} cards, "
+                            f"the variant has {colour.count}")
+    if counted[loco] != variant.locomotives:
+        problems.append(f"train cards: the piles ({piles}) hold {counted[loco]} locomotives, the variant has "
+                        f"{variant.locomotives}")
+    if sorted(tickets) != list(range(len(variant.tickets))):
+        problems.append("tickets: the ticket piles do not hold every ticket exactly once")
+    showing = state["faceup"].count(loco)
+    if showing >= variant.market_reset_locomotives:
+        outside = len(state["deck"]) + sum(1 for c in state["faceup"] if c >= 0) + sum(state["discard"])
+        plain = sum(1 for c in state["deck"] if c != loco) + sum(1 for c in state["faceup"] if 0 <= c != loco) \
+            + sum(state["discard"][:loco])
+        if min(variant.market_size, outside) - plain < variant.market_reset_locomotives:
+            problems.append(f"state field 'faceup': {showing} face-up locomotives, but the cards outside the "
+                            f"hands can make a market with fewer: the market should have been redealt")
+    owner = state["owner"]
+    for p in range(players):
+        mine = [r for r in variant.routes if owner[r.id] == p]
+        used = sum(r.length for r in mine)
+        if used + state["trains"][p] != variant.trains:
+            problems.append(f"state field 'trains[{p}]': player {p} has {state['trains'][p]} trains left but owns "
+                            f"routes of {used} cars (of {variant.trains})")
+        points = sum(variant.route_points[r.length] for r in mine)
+        if state["route_score"][p] != points:
+            problems.append(f"state field 'route_score[{p}]': player {p} has {state['route_score'][p]} route "
+                            f"points but owns routes worth {points}")
+    return problems + phase_problems(variant, state) + end_problems(variant, state)
+
+
+def phase_problems(variant: ir.Variant, state: dict) -> list[str]:
+    """The core's phases against what each needs: the player to move; the tickets offered
+    (``offer`` and ``offer_keep`` in ``keep`` only, a draw's worth; ``setup_offer`` in
+    ``setup_keep`` only, for the players still to choose, enough to keep); a card to draw in
+    ``second_draw``; and during set-up, nothing played yet."""
+    problems = []
+    phase, current = state["phase"], state["current"]
+    if (phase == PH_OVER) != (current == -1):
+        problems.append(f"state field 'current': {current} in phase {phase!r}, but it is -1 exactly when the "
+                        f"game is over")
+    offer, keep = state["offer"], state["offer_keep"]
+    if phase == PH_KEEP:
+        if not offer:
+            problems.append("state field 'offer': the keep phase chooses from drawn tickets, but the offer is empty")
+        elif len(offer) > variant.draw_tickets:
+            problems.append(f"state field 'offer': {len(offer)} tickets offered, but a ticket draw takes at most "
+                            f"{variant.draw_tickets}")
+        elif keep != min(variant.draw_tickets_keep, len(offer)):
+            problems.append(f"state field 'offer_keep': at least {keep} of {len(offer)} tickets to keep, but the "
+                            f"variant keeps at least {min(variant.draw_tickets_keep, len(offer))} of them")
+    else:
+        if offer:
+            problems.append(f"state field 'offer': {len(offer)} tickets offered outside the keep phase (phase "
+                            f"{phase!r})")
+        if keep:
+            problems.append(f"state field 'offer_keep': {keep} tickets to keep outside the keep phase (phase "
+                            f"{phase!r})")
+    dealt = variant.deal_regular + variant.deal_long
+    least = max(1, variant.deal_keep)  # a keep action keeps one ticket at least
+    setup = phase == PH_SETUP_KEEP
+    for p, dealt_offer in enumerate(state["setup_offer"]):
+        to_choose = setup and p >= current
+        if len(dealt_offer) > dealt:
+            problems.append(f"state field 'setup_offer[{p}]': {len(dealt_offer)} tickets, but the variant deals "
+                            f"{dealt}")
+        elif to_choose and len(dealt_offer) < least:
+            problems.append(f"state field 'setup_offer[{p}]': player {p} is still to choose set-up tickets from "
+                            f"{len(dealt_offer)}, fewer than the {least} to keep")
+        elif not to_choose and dealt_offer:
+            when = f"player {p} has chosen already" if setup else f"set-up is over (phase {phase!r})"
+            problems.append(f"state field 'setup_offer[{p}]': {len(dealt_offer)} set-up tickets, but {when}")
+        if setup:
+            kept = len(state["tickets"][p])
+            if p >= current and kept:
+                problems.append(f"state field 'tickets[{p}]': player {p} holds {kept} tickets before choosing "
+                                f"set-up tickets")
+            elif p < current and kept < least:
+                problems.append(f"state field 'tickets[{p}]': player {p} has chosen set-up tickets but kept "
+                                f"{kept}, fewer than {least}")
+    if setup:
+        for name in ("turn", "passes"):
+            if state[name]:
+                problems.append(f"state field {name!r}: {state[name]} during set-up, before the first turn")
+        if any(o != -1 for o in state["owner"]):
+            problems.append("state field 'owner': routes are owned during set-up, before the first turn")
+    if phase == PH_SECOND_DRAW and not state["deck"] and not any(state["discard"]):
+        problems.append("state field 'deck': the second draw needs a card to draw, but the deck and the "
+                        "discards are empty")
+    return problems
+
+
+def end_problems(variant: ir.Variant, state: dict) -> list[str]:
+    """``final_turns`` and ``passes`` against the phase and the trains left (docs/engine.md,
+    "The end of a turn"): the game is over exactly when the last round has run out or a
+    full round passed; the last round has started exactly when a player ended a turn with
+    ``end_trains`` or fewer (the player to move may have just got there)."""
+    problems = []
+    phase, current, players = state["phase"], state["current"], state["players"]
+    final, passes, trains = state["final_turns"], state["passes"], state["trains"]
+    if phase == PH_OVER:
+        if final != 0 and passes < players:
+            problems.append(f"state field 'phase': the game is over, but the last round has not run out "
+                            f"(final_turns {final}) and not every player passed (passes {passes} of {players})")
+    else:
+        if final == 0:
+            problems.append(f"state field 'final_turns': 0 turns left in the last round, but the game is not over "
+                            f"(phase {phase!r}): -1 before the last round, 1..{players} during it")
+        if passes >= players:
+            problems.append(f"state field 'passes': {passes} turns in a row passed, a full round of "
+                            f"{players}: the game should be over")
+    end = variant.end_trains
+    if final >= 0 and min(trains) > end:
+        problems.append(f"state field 'final_turns': {final} turns left in the last round, but no player has "
+                        f"{end} trains or fewer to have started it")
+    if final == -1:
+        for p, left in enumerate(trains):
+            if left <= end and p != current:
+                problems.append(f"state field 'final_turns': -1 (the last round not started), but player {p} "
+                                f"ended a turn with {left} trains, {end} or fewer")
+    return problems
+
+
+def legal_problem(variant: ir.Variant, state: dict, registry=None) -> str | None:
+    """What is wrong when the player to move has no legal action in a game not over (the
+    last check: the structural ones name the usual causes first). The reference
+    interpreter lists the moves of the phase; in ``turn`` passing is legal when nothing else
+    is, so a turn always has one."""
+    from . import reference
+    phase = state["phase"]
+    if phase in (PH_OVER, PH_TURN):
+        return None
+    rules = reference.rules_for(variant, registry)
+    view = schema.PlainState(rules.assembly.fields, {f.name: state[f.name] for f in rules.assembly.exported_fields})
+    if rules.phase_legal[phase](view):
+        return None
+    return f"state field 'phase': {phase!r}, but player {state['current']} has no legal action in it"
+
+
+def validate(variant: ir.Variant, state, registry=None) -> None:
+    """Raise :class:`StateError` unless ``state`` is a complete, consistent position of
+    ``variant`` that play could have reached: right keys, shapes and ranges; every card,
+    train and ticket accounted for once; the phase with what it needs and the end of the
+    game where play puts it; every mechanic's invariants kept; and a legal action for the
+    player to move unless the game is over (docs/engine.md, "Checking a state")."""
+    assembly = assemble(variant, registry)
+    if not isinstance(state, dict):
+        raise StateError(f"a state is a JSON object, not {_show(state)}")
+    keys = assembly.state_keys
+    missing = [k for k in keys if k not in state]
+    if missing:
+        raise StateError(f"state is missing {', '.join(missing)}")
+    if len(state) != len(keys):  # every key is there: any more are unknown
+        known = set(keys)
+        unknown = [k for k in state if k not in known]
+        raise StateError(f"state has unknown key{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(_show(k) for k in unknown[:5])} (a {variant.key} state has "
+                         f"{len(keys)} keys, docs/engine.md)")
+    if state["format"] != FORMAT:
+        raise StateError(f"state format {_show(state['format'])} is not {FORMAT!r}")
+    if state["variant"] != variant.key or state["spec_hash"] != variant.spec_hash:
+        raise StateError(f"state is of variant {_show(state['variant'])} (spec {_show(state['spec_hash'])}), "
+                         f"not {variant.key!r} (spec {variant.spec_hash})")
+    players = _int(state["players"], "players", variant.min_players, variant.max_players)
+    for field in assembly.exported_fields:
+        _check_field(field, state[field.name], assembly.dims, players, assembly.phases)
+    problems = core_problems(variant, state, assembly.fields)
+    for mechanic, rule in assembly.present:
+        problems += mechanic.state_problems(variant, rule, state)
+    if not problems:
+        problem = legal_problem(variant, state, assembly.registry)
+        problems = [problem] if problem else []
+    if problems:
+        more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" \
+            if len(problems) > 1 else ""
+        raise StateError(problems[0] + more)
+
+
+def observation(variant: ir.Variant, state: dict, player: int, registry=None, fresh: bool = False) -> dict:
+    """One player's view, field by field as the schema's views say: public fields as they
+    are; hidden ones as their size at most; per-player private ones as the player's own
+    entry (under the view's alias) plus everyone's size; an offer being decided on to the
+    player deciding only. ``fresh``: ``state`` was exported for this call alone, so its
+    lists may be handed out as they are instead of copied."""
+    players = state["players"]
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
+        raise ValueError(f"no player {player!r} in a {players}-player game")
+    out: dict = {"player": player}
+    copy = (lambda field, value: value) if fresh else schema.copy_value
+    for field in assemble(variant, registry).exported_fields:
+        view = field.view
+        value = state[field.name]
+        if view.kind == "public":
+            out[field.name] = copy(field, value)
+        elif view.kind == "decider":
+            deciding = state["current"] == player and state["phase"] not in (PH_OVER, PH_SETUP_KEEP)
+            out[view.alias or field.name] = copy(field, value) if deciding else []
+        elif view.kind == "own":
+            own = value[player]
+            out[view.alias or field.name] = list(own) if isinstance(own, list) and not fresh else own
+        if view.summary:
+            if field.per_player:
+                out[view.summary] = [sum(v) if view.summary_of == "sum" else len(v) for v in value]
+            else:
+                out[view.summary] = sum(value) if view.summary_of == "sum" else len(value)
+    return out

@@ -1,0 +1,436 @@
+"""The ``railspec`` command line. VARIANT is a stock name (``usa``) or a ``.rail`` file.
+
+    railspec check VARIANT                   check a spec, print located errors
+    railspec compile VARIANT                 check, generate and build its engine
+    railspec simulate VARIANT --players N --games N --seed S
+    railspec score VARIANT position.json     per-player breakdown of a described board
+    railspec trace VARIANT --seed S --players N --out FILE
+    railspec verify FILE [--engine compiled|reference|both] [--spec VARIANT]
+    railspec conformance VARIANT --games N
+    railspec perft FILE [--engine compiled|reference|both] [--spec VARIANT]
+    railspec simulate VARIANT --agents one-step,route-focus,… [--workers N]
+    railspec balance VARIANT --players N --games N --agents … --out DIR [--workers N | --ray ADDRESS]
+    railspec render VARIANT [--state FILE] --out map.svg
+
+Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input (one line
+on stderr, never a traceback). The progress bars are drawn only on a terminal.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from ..compiler.base.errors import RailspecError, SpecError
+
+
+class UsageError(RailspecError):
+    """A command line that cannot be run (a bad option value, an unwritable output)."""
+
+
+def _load(name: str):
+    """A variant; a provisional spec's warning is printed once, as a line of its own."""
+    import warnings
+
+    from ..compiler.base.errors import ProvisionalSpecWarning
+    from ..runtime.game import load
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ProvisionalSpecWarning)
+        variant = load(name)
+    for warning in caught[:1]:
+        print(f"railspec: {warning.message}", file=sys.stderr)
+    return variant
+
+
+def _progress(total: int, desc: str, quiet: bool):
+    """A tqdm bar when stderr is a terminal and not ``--quiet``; nothing otherwise, so
+    that logs and CI output do not fill with its frames."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+def _read_text(path: str, what: str) -> str:
+    """A UTF-8 file's text (a byte order mark is left for the format's reader), or a
+    one-line error naming the file."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read {what} {path}: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+
+
+def _write_text(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _stock_or_ask(name, file: str, what: str, option: str = "--spec"):
+    """The stock variant a file names; for any other name, an error saying to pass the
+    spec (a file never makes railspec read a path it names)."""
+    from ..compiler import stock_names
+    if not isinstance(name, str) or name not in stock_names():
+        raise UsageError(f"{file}: the {what} is of variant {name!r}, which is not a stock variant: "
+                         f"pass its spec file with {option} FILE.rail")
+    return _load(name)
+
+
+def cmd_check(args) -> int:
+    from ..compiler import check_file
+    from ..runtime.game import spec_path
+    path, _ = spec_path(args.file)
+    variant = check_file(path)
+    mech = ", ".join(sorted(variant.mechanics)) or "base rules only"
+    print(f"{args.file}: ok — {variant.name}: {len(variant.cities)} cities, {len(variant.routes)} routes "
+          f"({sum(r.length for r in variant.routes)} cars), {len(variant.tickets)} tickets, "
+          f"{len(variant.actions)} actions; mechanics: {mech}; spec hash {variant.spec_hash}")
+    return 0
+
+
+def cmd_compile(args) -> int:
+    from ..compiler.build import build
+    from ..compiler.emit import emit
+    if args.out is not None and not args.emit_only:
+        raise UsageError("compile: --out is where --emit-only writes; give --emit-only too")
+    v = _load(args.target)
+    start = time.perf_counter()
+    source = emit(v.ir)
+    if args.emit_only:
+        out = args.out or f"{v.key}.pyx"
+        _write_text(out, source)
+        print(f"wrote {out} ({len(source.splitlines())} lines)")
+        return 0
+    module = build(v.ir, source)
+    print(f"{v.name}: engine ready in {time.perf_counter() - start:.2f} s ({module.__file__})")
+    return 0
+
+
+def summarize(v, result: dict, players: int) -> str:
+    """The summary table of a batch of random games."""
+    games = len(result["totals"])
+    lines = [f"{v.name}: {games} random {players}-player games"]
+    seat_scores = list(zip(*result["totals"]))
+    seat_tickets = list(zip(*result["tickets_completed"]))
+    wins = [0.0] * players
+    for winners in result["winners"]:
+        for p in winners:
+            wins[p] += 1 / len(winners)
+    lines.append(f"{'seat':>6} {'mean score':>11} {'stdev':>8} {'win rate':>9} {'tickets done':>13}")
+    for p in range(players):
+        scores = seat_scores[p]
+        lines.append(f"{p:>6} {statistics.fmean(scores):>11.1f} {statistics.pstdev(scores):>8.1f} "
+                     f"{wins[p] / games:>8.1%} {statistics.fmean(seat_tickets[p]):>13.2f}")
+    all_scores = [s for row in result["totals"] for s in row]
+    lines.append(f"{'all':>6} {statistics.fmean(all_scores):>11.1f} {statistics.pstdev(all_scores):>8.1f}")
+    lines.append(f"game length: {statistics.fmean(result['turns']):.1f} turns "
+                 f"(stdev {statistics.pstdev(result['turns']):.1f}), "
+                 f"{statistics.fmean(result['decisions']):.1f} decisions")
+    stalled = sum(result["stalled"])
+    lines.append(f"games ended because nobody could act: {stalled} of {games}")
+    return "\n".join(lines)
+
+
+def cmd_simulate(args) -> int:
+    v = _load(args.variant)
+    players, games = v.check_players(args.players), args.games
+    if args.agents:
+        from .cli_play import cmd_simulate_agents
+        return cmd_simulate_agents(args, v)
+    if args.engine == "compiled":
+        v.module()  # build or fetch the engine before the clock starts
+    chunk = max(1, min(250, games // 40 or 1))
+    bar = _progress(games, f"{v.key} {players}p", args.quiet)
+    merged: dict[str, list] = {}
+    start = time.perf_counter()
+    done = 0
+    while done < games:
+        n = min(chunk, games - done)
+        part = v.playout(games=n, players=players, seed=args.seed + done, engine=args.engine)
+        for key, values in part.items():
+            merged.setdefault(key, []).extend(values)
+        done += n
+        if bar is not None:
+            bar.update(n)
+    if bar is not None:
+        bar.close()
+    elapsed = time.perf_counter() - start
+    print(summarize(v, merged, players))
+    elapsed = max(elapsed, 1e-9)
+    print(f"{games} games in {elapsed:.2f} s ({games / elapsed:,.0f} games/s, "
+          f"{sum(merged['decisions']) / elapsed:,.0f} decisions/s, {args.engine} engine)")
+    return 0
+
+
+def cmd_score(args) -> int:
+    from ..runtime.position import PositionError, read
+    v = _load(args.variant)
+    position = read(args.position)  # its errors name the file
+    try:
+        rows = v.score(position)
+    except PositionError as err:
+        raise PositionError(f"{args.position}: {err}") from None
+    items = v.assembly.score_items  # the core's items, the mechanics', total
+    keys = [item.name for item in items]
+    head = ["player"] + [item.heading for item in items] + [""]
+    width = max(8, *(len(h) for h in head))
+    print(f"{v.name}: {args.position}")
+    print(" ".join(f"{h:>{width}}" for h in head))
+    for p, row in enumerate(rows):
+        cells = [p] + [row[k] for k in keys] + ["winner" if row["winner"] else ""]
+        print(" ".join(f"{c:>{width}}" for c in cells))
+    for mechanic, rule in v.assembly.present:
+        for line in mechanic.score_notes(v.ir, rule, rows):
+            print(line)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
+def cmd_trace(args) -> int:
+    from . import trace
+    v = _load(args.variant)
+    lines = trace.record(v, v.check_players(args.players), args.seed, engine=args.engine)
+    text = trace.dumps(lines)
+    if args.out != "-":
+        _write_text(args.out, text)
+        print(f"wrote {args.out}: {len(lines) - 2} decisions, winners {lines[-1]['winners']}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_verify(args) -> int:
+    from . import trace
+    try:
+        lines = trace.loads(_read_text(args.file, "trace"))
+    except trace.TraceError as err:
+        raise trace.TraceError(f"{args.file}: {err}") from None
+    header = lines[0]
+    v = _load(args.spec) if args.spec else _stock_or_ask(header["variant"], args.file, "trace")
+    hint = ""
+    if not args.spec and header["spec_hash"] != v.spec_hash:
+        hint = "; if it was recorded from another spec, pass that spec file with --spec FILE.rail"
+    engines = ["compiled", "reference"] if args.engine == "both" else [args.engine]
+    failed = False
+    for engine in engines:
+        verdict = trace.verify(v, lines, engine=engine)
+        print(f"{args.file} [{engine}]: {'ok' if verdict.ok else 'DIVERGES'}: {verdict.message}"
+              + ("" if verdict.ok else hint))
+        failed = failed or not verdict.ok
+    return 1 if failed else 0
+
+
+def cmd_perft(args) -> int:
+    from . import perft
+    try:
+        lines = perft.loads(_read_text(args.file, "perft file"))
+    except perft.PerftError as err:
+        raise perft.PerftError(f"{args.file}: {err}") from None
+    v = _load(args.spec) if args.spec else _stock_or_ask(lines[0]["variant"], args.file, "perft file")
+    engines = ["compiled", "reference"] if args.engine == "both" else [args.engine]
+    failed = False
+    for engine in engines:
+        try:
+            problems = perft.check(v, lines, engine=engine)
+        except perft.PerftError as err:
+            raise perft.PerftError(f"{args.file}: {err}") from None
+        status = "ok" if not problems else "DIFFERS"
+        print(f"{args.file} [{engine}]: {status}: {len(lines) - 1} positions"
+              + ("" if not problems else "; " + "; ".join(problems[:5])))
+        failed = failed or bool(problems)
+    return 1 if failed else 0
+
+
+def cmd_conformance(args) -> int:
+    from . import conformance
+    v = _load(args.target)
+    low, high = v.ir.min_players, v.ir.max_players
+    counts = list(range(low, high + 1))
+    bar = _progress(args.games, f"conformance {v.key}", args.quiet)
+    start = time.perf_counter()
+    report = conformance.run(v, range(args.seed, args.seed + args.games),
+                             lambda s: counts[s % len(counts)], api_every=args.api_every,
+                             progress=bar.update if bar is not None else None)
+    if bar is not None:
+        bar.close()
+    elapsed = time.perf_counter() - start
+    print(f"{v.name}: {report.games} games, {report.decisions} decisions in both engines "
+          f"({elapsed:.1f} s), players {low}..{high}, seeds {args.seed}..{args.seed + args.games - 1}")
+    if report.ok:
+        print("PASS: no difference between the engines, no invariant broken")
+        return 0
+    for problem in report.problems[:20]:
+        print(f"  {problem}")
+    print(f"FAIL: {len(report.problems)} problems")
+    return 1
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (exit status 2) instead of the usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _whole(low: int):
+    """An argparse type: a whole number of at least ``low``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _output_path(text: str) -> str:
+    """An argparse type: a file that can be written ("-" for standard output). Checked
+    before any work, so a long run does not end in a write error."""
+    if text == "-":
+        return text
+    path = Path(text)
+    if not text or path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
+    parent = path.parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text}: no directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
+    return text
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Each option's default after its help; an option without a value by default says in
+    words what happens then."""
+
+    def _get_help_string(self, action):
+        if action.default is None or "(default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import cli_play
+    formatter = _Help
+    parser = _Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
+                     formatter_class=formatter)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
+    engine_help = "which engine plays: the compiled one or the reference interpreter"
+
+    p = sub.add_parser("check", help="check a spec file and print located errors", formatter_class=formatter)
+    p.add_argument("file", help=variant_help)
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("compile", help="generate and build the engine of a spec or stock variant",
+                       formatter_class=formatter)
+    p.add_argument("target", help=variant_help)
+    p.add_argument("--emit-only", action="store_true", help="write the generated .pyx and stop")
+    p.add_argument("--out", type=_output_path, help="where --emit-only writes (default: NAME.pyx in this folder)")
+    p.set_defaults(run=cmd_compile)
+
+    p = sub.add_parser("simulate", help="play random games and summarize them", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--players", type=_whole(1), default=4, help="players per game")
+    p.add_argument("--games", type=_whole(1), default=1000, help="how many games")
+    p.add_argument("--seed", type=_integer, default=1, help="game i is played with seed SEED + i (mod 2^64)")
+    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none anyway when stderr is not a terminal)")
+    cli_play.add_simulate_options(p)
+    p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("score", help="score a described position (JSON)", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("position", help="the position file (docs/formats.md)")
+    p.add_argument("--json", action="store_true", help="also print the breakdown as JSON")
+    p.set_defaults(run=cmd_score)
+
+    p = sub.add_parser("trace", help="record a seeded random game as JSON Lines", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--seed", type=_integer, default=1, help="the game's seed (mod 2^64)")
+    p.add_argument("--players", type=_whole(1), default=4, help="players in the game")
+    p.add_argument("--out", type=_output_path, default="-", help="the trace file to write; - for standard output")
+    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
+    p.set_defaults(run=cmd_trace)
+
+    p = sub.add_parser("verify", help="replay a trace and report the first divergence", formatter_class=formatter)
+    p.add_argument("file", help="the trace file (JSON Lines)")
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
+    p.add_argument("--spec", help="the variant (stock name or .rail file) to replay the trace in, needed when "
+                                  "the trace's is not a stock one; its spec hash must be the trace's "
+                                  "(default: the stock variant the trace names)")
+    p.set_defaults(run=cmd_verify)
+
+    p = sub.add_parser("perft", help="check an engine against a perft file (counts of action sequences)",
+                       formatter_class=formatter)
+    p.add_argument("file", help="the perft file (JSON Lines)")
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
+    p.add_argument("--spec", help="the variant (stock name or .rail file), needed when the file's is not a "
+                                  "stock one (default: the stock variant the file names)")
+    p.set_defaults(run=cmd_perft)
+
+    p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games",
+                       formatter_class=formatter)
+    p.add_argument("target", help=variant_help)
+    p.add_argument("--games", type=_whole(1), default=200, help="how many games, one per seed")
+    p.add_argument("--seed", type=_integer, default=0, help="the first game's seed")
+    p.add_argument("--api-every", type=_whole(0), default=25,
+                   help="check clone, JSON and illegal actions every N decisions (0: never)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none anyway when stderr is not a terminal)")
+    p.set_defaults(run=cmd_conformance)
+    cli_play.add_commands(sub, formatter)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; the exit status is 0 on success, 1 when a check or verification
+    fails, 2 on bad usage or input (one line on stderr, no traceback)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already printed on one line
+        return done.code if isinstance(done.code, int) else 2
+    try:
+        return args.run(args)
+    except SpecError as err:
+        print(err.format(), file=sys.stderr)
+        return 1 if args.command == "check" else 2
+    except (RailspecError, ValueError) as err:
+        print(f"railspec: {_one_line(err)}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        print(f"railspec: cannot use{where}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split("\n")) or type(err).__name__
+    return text if len(text) <= 2000 else text[:2000] + "…"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

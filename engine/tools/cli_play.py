@@ -1,0 +1,169 @@
+"""The command line's agent commands: ``simulate --agents``, ``balance`` and ``render``.
+
+    railspec simulate NAME --players N --games N --agents random,route-focus,…
+    railspec balance NAME --players N --games N --agents … --seed S --out DIR [--workers N | --ray ADDRESS]
+    railspec render NAME [--state FILE] --out map.svg
+
+Kept apart from :mod:`railspec.cli` because they play through the agents and write the
+report; ``cli`` registers them with :func:`add_commands` and :func:`add_simulate_options`.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def agent_list(text: str) -> tuple[str, ...]:
+    """``--agents``: comma-separated agent names, each one known."""
+    from ..playtest.agents import AGENTS
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one agent")
+    unknown = [n for n in names if n not in AGENTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no agent named {unknown[0]!r}; the agents are {', '.join(AGENTS)}")
+    return names
+
+
+def output_folder(text: str) -> str:
+    """An argparse type: a folder that exists and can be written, or can be made."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not os.access(probe, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: permission denied")
+    return text
+
+
+def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]):
+    from ..playtest import balance
+    plan = balance.CampaignPlan(variant=variant_name, players=args.players, games=args.games, agents=agents,
+                                seed=args.seed)
+    balance.check_plan(plan, variant)  # before the bar: no frame precedes an error
+    from .cli import _progress
+    bar = _progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
+    start = time.perf_counter()
+    try:
+        records = balance.run_campaign(plan, workers=args.workers, ray_address=getattr(args, "ray", None),
+                                       progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    return plan, records, time.perf_counter() - start
+
+
+def agent_summary(records: list[dict]) -> list[str]:
+    """Per agent: seats played, win rate (a shared win counts as a fraction), mean score,
+    tickets completed per game."""
+    table: dict[str, list[float]] = {}
+    for rec in records:
+        winners = sum(1 for s in rec["seats"] if s["winner"])
+        for s in rec["seats"]:
+            row = table.setdefault(s["agent"], [0, 0.0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += 1.0 / winners if s["winner"] else 0.0
+            row[2] += s["score"]
+            row[3] += len(s["completed"])
+    lines = [f"{'agent':20} {'seats':>6} {'win rate':>9} {'mean score':>11} {'tickets/game':>13}"]
+    for name, (n, wins, score, tickets) in sorted(table.items()):
+        lines.append(f"{name:20} {n:>6} {wins / n:>9.3f} {score / n:>11.1f} {tickets / n:>13.2f}")
+    return lines
+
+
+def cmd_simulate_agents(args, variant) -> int:
+    """``simulate --agents``: games of the named agents, summarized per agent."""
+    plan, records, seconds = _campaign(args, variant, _source(variant, args.variant), args.agents)
+    print(f"{variant.name}: {len(records)} games of {args.players} players, agents {', '.join(args.agents)}")
+    print("\n".join(agent_summary(records)))
+    print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s)")
+    return 0
+
+
+def _source(variant, given: str) -> str:
+    """What a worker process loads: the spec file's full path when one was given, else
+    the stock name."""
+    path = Path(given)
+    return str(path.resolve()) if path.is_file() else variant.key
+
+
+def cmd_balance(args) -> int:
+    """``balance``: play the campaign and write the report folder."""
+    from ..playtest.balance import DEFAULT_AGENTS
+    from .cli import _load
+    variant = _load(args.variant)
+    from ..playtest import report
+    report.require_extra()  # before any game: the report needs pandas and matplotlib
+    plan, records, seconds = _campaign(args, variant, _source(variant, args.variant),
+                                       args.agents or DEFAULT_AGENTS)
+    written = report.write_report(variant, records, Path(args.out), plan, seconds)
+    print("\n".join(agent_summary(records)))
+    print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s); wrote "
+          + ", ".join(str(p) for p in written))
+    return 0
+
+
+def cmd_render(args) -> int:
+    """``render``: the map (and a game's claims and stations) as SVG."""
+    from .cli import _load, _read_text
+    from ..playtest.render import render_svg
+    variant = _load(args.variant)
+    state = None
+    if args.state:
+        state = variant.game_from_json(_read_text(args.state, "state")).state()
+    svg = render_svg(variant.ir, state)
+    if args.out == "-":
+        sys.stdout.write(svg)
+    else:
+        Path(args.out).write_text(svg, encoding="utf-8")
+        print(f"wrote {args.out}")
+    return 0
+
+
+def add_commands(sub, formatter) -> None:
+    """Register ``balance`` and ``render`` with the command line's subparsers."""
+    from ..playtest.balance import DEFAULT_AGENTS
+    from .cli import _integer, _output_path, _whole
+    variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
+    p = sub.add_parser("balance", help="play a campaign of agents and write the balance report",
+                       formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--players", type=_whole(1), default=4, help="players per game")
+    p.add_argument("--games", type=_whole(1), default=1000, help="games to play")
+    p.add_argument("--agents", type=agent_list, default=None,
+                   help="comma-separated agents, rotated through the seats game by game (default: the four "
+                        f"playing styles, {', '.join(DEFAULT_AGENTS)})")
+    p.add_argument("--seed", type=_integer, default=1, help="the campaign seed: same seed, same games")
+    p.add_argument("--out", type=output_folder, default="report", help="the report folder")
+    p.add_argument("--workers", type=_whole(1), default=None, help="processes (default: every core)")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="run the games as Ray tasks on the cluster at ADDRESS ('local' starts one here; "
+                        "needs railspec[cluster]) (default: processes on this machine)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar (there is none anyway when stderr is not a terminal)")
+    p.set_defaults(run=cmd_balance)
+
+    p = sub.add_parser("render", help="draw the map (and a game's claims) as SVG", formatter_class=formatter)
+    p.add_argument("variant", help=variant_help)
+    p.add_argument("--state", help="a state JSON file (Game.to_json) whose claims and stations to draw "
+                                   "(default: the empty map)")
+    p.add_argument("--out", type=_output_path, default="map.svg", help="the SVG file to write ('-': standard output)")
+    p.set_defaults(run=cmd_render)
+
+
+def add_simulate_options(p) -> None:
+    """``simulate``'s agent options."""
+    from .cli import _whole
+    p.add_argument("--agents", type=agent_list, default=None,
+                   help="play games of these agents (comma-separated, rotated through the seats) "
+                        "(default: the batch of random games inside the engine)")
+    p.add_argument("--workers", type=_whole(1), default=None,
+                   help="processes for --agents (default: every core)")
+
+
+__all__ = ["add_commands", "add_simulate_options", "cmd_simulate_agents", "agent_summary"]
