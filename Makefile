@@ -32,8 +32,7 @@ generate: install
 
 # Re-write the state table of docs/engine.md from the state schema (commit the result).
 docs: install
-	$(BIN)/python -c "import pathlib; from railspec.compiler import schema; p = pathlib.Path('docs/engine.md'); \
-	p.write_text(schema.rewrite_documented_table(p.read_text(encoding='utf-8')), encoding='utf-8')"
+	$(BIN)/python -m railspec.compiler.docs
 
 # Speed figures, as ratios against the reference interpreter (not a test).
 bench: install

@@ -19,6 +19,7 @@ import time
 import warnings
 
 import railspec
+from railspec.compiler import stock_names
 from railspec.playtest import balance
 from railspec.tools.cli_play import agent_summary
 
@@ -33,7 +34,6 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     args = parser.parse_args()
     warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
-    from railspec.compiler import stock_names
     for name in stock_names():
         try:
             v = railspec.load(name)

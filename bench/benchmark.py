@@ -35,8 +35,11 @@ from array import array
 from pathlib import Path
 
 import railspec
-from railspec.mechanics.longest_path import dense_network, longest_trail
+from railspec.compiler import stock_names
 from railspec.compiler.base.rng import AGENT_SALT, agent_for
+from railspec.mechanics.longest_path import dense_network, longest_trail
+from railspec.playtest import agents
+from railspec.playtest.agents.ismcts import IsmctsAgent
 
 
 def machine() -> str:
@@ -130,7 +133,8 @@ def longest_path_report(label: str, networks) -> None:
     repeat = 20
     compiled, reference = [], []
     for game, player, edges in networks:
-        compiled.append(timed(lambda: [game.longest_path(player) for _ in range(repeat)])[0] / repeat * 1e6)
+        seconds, _ = timed(lambda game=game, player=player: [game.longest_path(player) for _ in range(repeat)])
+        compiled.append(seconds / repeat * 1e6)
         reference.append(timed(longest_trail, edges)[0] * 1e6)
     print(f"  {label}: {len(networks)} networks, {statistics.fmean(sizes):.0f} cars and "
           f"{statistics.fmean(len(e) for _, _, e in networks):.1f} routes on average")
@@ -169,7 +173,6 @@ def compile_times(v) -> list[tuple[float, float]]:
 
 def playable_variants() -> list[str]:
     """The stock variants the engines play."""
-    from railspec.compiler import stock_names
     out = []
     for name in stock_names():
         try:
@@ -215,7 +218,6 @@ def playouts(v, games: int, scale: float) -> dict:
 
 def agents_report(v, scale: float) -> None:
     """Scripted agents and ISMCTS on both engines (agents.play is the same loop for both)."""
-    from railspec.playtest import agents
     styles = ("one-step", "long-route", "route-focus", "destination-hungry")
 
     def scripted(engine: str, games: int) -> tuple[float, float]:
@@ -235,7 +237,6 @@ def agents_report(v, scale: float) -> None:
     print(f"  compiled:  {compiled[0]:8,.1f} games/s {compiled[1]:10,.0f} decisions/s")
     print(f"  reference: {reference[0]:8,.1f} games/s {reference[1]:10,.0f} decisions/s"
           f"   (compiled {compiled[0] / reference[0]:,.1f}×)")
-    from railspec.playtest.agents.ismcts import IsmctsAgent
     defaults = IsmctsAgent()
     speed = {}
     for engine in ("compiled", "reference"):
@@ -244,7 +245,7 @@ def agents_report(v, scale: float) -> None:
         rng = random.Random(3)
         decisions = max(3, int(20 * scale)) if engine == "compiled" else 1
 
-        def run():
+        def run(g=g, bot=bot, rng=rng, decisions=decisions):
             made = 0
             while made < decisions and not g.is_over:
                 if len(g.legal_actions()) > 1:

@@ -45,7 +45,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     args = parser.parse_args()
     warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
-    print(f"{args.variant}, 2 players: ISMCTS ({args.iterations} iterations, depth {args.depth}) against each scripted agent, "
+    print(f"{args.variant}, 2 players: ISMCTS ({args.iterations} iterations, depth {args.depth}) against each "
+          f"scripted agent, "
           f"{args.games} games each, seats alternating")
     print(f"  {'opponent':20} {'ISMCTS wins':>12} {'win rate':>9} {'95% interval':>15} {'margin':>7} {'s/game':>7}")
     beaten = 0

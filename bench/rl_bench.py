@@ -17,8 +17,9 @@ through one interface:
 
 Then the tensor fill alone: observations/s of the compiled fill (``Game.observation_into``
 into a reused numpy vector, and through ``ObservationEncoder.encode``), of the Python fill
-(from a game, its state export included, and from an exported state), and masks/s. Each figure is the best of --repeat runs. An adapter
-whose package is not installed is reported as missing.
+(from a game, its state export included, and from an exported state), and masks/s. Each
+figure is the best of --repeat runs. An adapter whose package is not installed is reported
+as missing.
 """
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ import warnings
 import numpy as np
 
 import railspec
-from railspec.rl import tensor
 from railspec.compiler.base.rng import agent_for
+from railspec.rl import tensor
 
 REPEAT = 3
 
@@ -69,6 +70,7 @@ def direct(v, players: int, games: int, seed: int, observe: bool):
 
 def openspiel(v, players: int, games: int, seed: int, observe: bool):
     import pyspiel
+
     from railspec.rl import openspiel as ros
     ros.register(v)
     game = pyspiel.load_game(ros.game_name(v), {"players": players, "seed": seed})

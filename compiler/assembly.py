@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .base.errors import UnsupportedMechanicError
 from . import ir
 from .base import schema
+from .base.errors import UnsupportedMechanicError
+from .mechanic import CORE_SCORE_ITEMS, ScoreItem
 
 
 @dataclass(frozen=True)
@@ -72,27 +73,20 @@ def core_dimensions(variant: ir.Variant) -> dict[str, int]:
     }
 
 
-def refuse_unimplemented(variant: ir.Variant, registry, who: str = "the engines do") -> None:
+def refuse_unimplemented(variant: ir.Variant, who: str = "the engines do") -> None:
     """Raise UnsupportedMechanicError naming every mechanic the variant uses that the
     engines do not implement yet (located at the first statement that uses one)."""
-    missing = registry.unimplemented(variant)
+    missing = variant.registry.unimplemented(variant)
     if missing:
         names = ", ".join(m.name for m, _ in missing)
         span = next((getattr(rule, "span", None) for _, rule in missing if getattr(rule, "span", None)), None)
         raise UnsupportedMechanicError(f"{variant.name}: {who} not implement {names} yet", span)
 
 
-def assemble(variant: ir.Variant, registry=None) -> Assembly:
-    """The assembly of a variant (cached per variant and registry)."""
-    if registry is None:
-        from .mechanic import default_registry
-        registry = default_registry()
-    return _assemble(variant, registry)
-
-
 @lru_cache(maxsize=64)
-def _assemble(variant: ir.Variant, registry) -> Assembly:
-    from .mechanic import CORE_SCORE_ITEMS, ScoreItem
+def assemble(variant: ir.Variant) -> Assembly:
+    """The assembly of a variant, with the mechanics of its registry (cached per variant)."""
+    registry = variant.registry
     present = tuple(registry.present(variant))
     fields = list(schema.CORE_FIELDS)
     dims = core_dimensions(variant)

@@ -30,8 +30,9 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .base.errors import RailspecError
 from . import emit as _emit
+from . import ir
+from .base.errors import RailspecError
 
 #: True when the last call of :func:`build` compiled nothing (stock module, a module
 #: already imported, or a cache entry); False when it ran Cython and the C compiler.
@@ -78,11 +79,10 @@ def _toolchain() -> str:
 
 def cache_key(variant, source: str) -> str:
     """The content hash naming a variant's cache folder."""
-    from .check import canonical_json
     digest = hashlib.sha256()
     for part in (
         b"railspec-build/1",
-        canonical_json(variant).encode("utf-8"),
+        ir.canonical_json(variant).encode("utf-8"),
         variant.key.encode("utf-8"),
         source.encode("utf-8"),
         _version("railspec").encode(),

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 from collections import defaultdict
 from dataclasses import dataclass, fields, replace
 
-from .base.errors import Span, SpecCheckError, SpecError
-from .lang import ast
 from . import catalogue, ir
 from .base import limits
+from .base.errors import Span, SpecCheckError, SpecError
+from .lang import ast
+from .mechanic import Registry, default_registry
 
 # The bounds (their reasons are in limits.py and docs/language.md, "Limits"); the
 # mechanics import some of them from here.
@@ -26,7 +26,8 @@ MAX_ROUTE_LENGTH = limits.MAX_ROUTE_LENGTH
 
 # Scalar statements: at most one per file; a spec that extends another overrides them.
 _SCALARS = {
-    ast.VariantName: "variant", ast.Provisional: "provisional", ast.Players: "players", ast.Trains: "trains", ast.Hand: "hand",
+    ast.VariantName: "variant", ast.Provisional: "provisional", ast.Players: "players", ast.Trains: "trains",
+    ast.Hand: "hand",
     ast.Stations: "stations", ast.FerryCards: "ferry cards", ast.Locomotives: "locomotives",
     ast.GoodsCards: "goods cards", ast.Market: "market", ast.Deal: "deal tickets",
     ast.EndWhen: "end when", ast.RoutePoints: "route points", ast.LongestPath: "longest path",
@@ -757,16 +758,14 @@ def _check_tiebreaks(spec: _Statements, registry, present: set[str]) -> tuple[st
     return tuple(keys)
 
 
-def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Variant:
-    """Check the statements of ``files`` (an extends chain, base first) and build the IR.
+def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None = None) -> ir.Variant:
+    """Check the statements of ``files`` (an extends chain, base first) and build the IR,
+    bound to ``registry`` (``Variant.registry``; every installed mechanic by default).
 
     The core's checks run as a chain of small stages over the merged statements, then
-    each mechanic's stage of ``registry`` (the stock mechanics by default), in registry
-    order, each reporting into one error list; the IR is built only when none found
-    anything."""
-    if registry is None:
-        from .mechanic import default_registry
-        registry = default_registry()
+    each mechanic's stage of ``registry``, in registry order, each reporting into one
+    error list; the IR is built only when none found anything."""
+    registry = registry or default_registry()
     errors = _Errors(files)
     spec = _Statements(merge(files, errors), errors, files[-1])
     players = _check_players(spec)
@@ -806,11 +805,11 @@ def check(files: list[ast.SpecFile], variant_key: str, registry=None) -> ir.Vari
         draw_cards=turn.draw_cards, draw_tickets=turn.draw_tickets, draw_tickets_keep=turn.draw_keep,
         cities=cities, node_count=board.node_count, city_nodes=board.city_nodes, routes=board.routes,
         tickets=tuple(tickets), end_trains=end_trains, route_points=board.route_points, tiebreaks=tiebreaks,
-        actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules))
-    _check_score_bound(spec, variant, registry)
+        actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules), registry=registry)
+    _check_score_bound(spec, variant)
     errors.raise_if_any()
     entries = []
-    for mechanic, rule in registry.present(variant):
+    for mechanic, rule in variant.present():
         entries.extend(mechanic.actions(variant, rule))
     actions, layout = catalogue.build(variant, entries)
     return _with_hash(replace(variant, actions=actions, claim_layout=layout))
@@ -827,21 +826,21 @@ def _check_playable(spec: _Statements, places: _Places, board: _Map) -> None:
                                   "('route CITY - CITY LENGTH COLOUR')")
 
 
-def score_bound(variant: ir.Variant, registry) -> list[tuple[str, int]]:
+def score_bound(variant: ir.Variant) -> list[tuple[str, int]]:
     """The most each part of the score (the core's route points and tickets, then each
     mechanic's items that count in the total) can add to, or take from, one player's total:
     (name, bound) pairs, None as a bound when a mechanic does not say."""
     parts = [("routes", sum(variant.route_points[r.length] for r in variant.routes)),
              ("tickets", sum(t.points for t in variant.tickets))]
-    for mechanic, rule in registry.present(variant):
+    for mechanic, rule in variant.present():
         parts.append((mechanic.name, mechanic.score_bound(variant, rule)))
     return parts
 
 
-def _check_score_bound(spec: _Statements, variant: ir.Variant, registry) -> None:
+def _check_score_bound(spec: _Statements, variant: ir.Variant) -> None:
     """No total can wrap: the largest score a player could reach, every route owned, every
     ticket held and every bonus won, fits ``limits.MAX_SCORE`` (scores are C ints)."""
-    parts = [(name, bound) for name, bound in score_bound(variant, registry) if bound]
+    parts = [(name, bound) for name, bound in score_bound(variant) if bound]
     total = sum(bound for _, bound in parts)
     if total <= limits.MAX_SCORE:
         return
@@ -921,28 +920,6 @@ def _components(zone: list[bool], links: list[tuple[int, int]]) -> list[set[int]
     return [{find(n) for n in ns} for ns in nodes]
 
 
-def _canonical(variant: ir.Variant) -> str:
-    """The IR as deterministic JSON without spans or the file path: the hash input."""
-    def strip(obj):
-        if isinstance(obj, ir.Rule):
-            return {"mechanic": obj.mechanic, **{f.name: strip(getattr(obj, f.name)) for f in fields(obj)
-                                                 if f.name != "span"}}
-        if hasattr(obj, "__dataclass_fields__"):
-            return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
-                    if f.name not in ("span", "spec_path", "spec_hash", "key", "at")}
-        if isinstance(obj, (list, tuple)):
-            return [strip(x) for x in obj]
-        if isinstance(obj, frozenset):
-            return sorted(obj)
-        return obj
-    return json.dumps(strip(variant), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def _with_hash(variant: ir.Variant) -> ir.Variant:
-    digest = hashlib.sha256(_canonical(variant).encode("utf-8")).hexdigest()[:16]
+    digest = hashlib.sha256(ir.canonical_json(variant).encode("utf-8")).hexdigest()[:16]
     return replace(variant, spec_hash=digest)
-
-
-def canonical_json(variant: ir.Variant) -> str:
-    """Public form of the hash input, used by the builder's cache key."""
-    return _canonical(variant)

@@ -34,11 +34,14 @@ import jinja2
 from jinja2 import nodes
 from jinja2.ext import Extension
 
+from . import ir, observation
+from .assembly import Assembly, assemble, refuse_unimplemented
+from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
 from .base.rng import AGENT_SALT
-from . import ir
-from .base import schema
-from .assembly import Assembly, assemble, refuse_unimplemented
+from .check import check
+from .mechanic import default_registry
+from .specs import resolve, stock_names, stock_path, variant_key
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 _HASH_PLACEHOLDER = "@SOURCE-HASH@"
@@ -164,9 +167,9 @@ def tables(assembly: Assembly) -> dict:
             afford.extend(bitset(r for r in routes if r.colour == c and route_need[r.id] <= t))
 
     city_nodes, city_node_first, city_node_end = [], [], []
-    for nodes in variant.city_nodes:
+    for node_ids in variant.city_nodes:
         city_node_first.append(len(city_nodes))
-        city_nodes.extend(nodes)
+        city_nodes.extend(node_ids)
         city_node_end.append(len(city_nodes))
     deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
     regular_tickets = [t.id for t in tickets if not t.long]
@@ -296,7 +299,7 @@ def _c_double(value: float) -> str:
 
 def observation_fill(assembly: Assembly) -> dict:
     """What the template of the compiled observation fill (templates/observe.pyx.j2)
-    writes: the layout of :func:`railspec.tensor.assembly_plan`, turned into one op per
+    writes: the layout of :func:`railspec.compiler.observation.assembly_plan`, turned into one op per
     slice, each a few C expressions over the state struct.
 
     Every op is written the same way: a loop over ``rows`` (the seats, relative to the
@@ -307,7 +310,6 @@ def observation_fill(assembly: Assembly) -> dict:
     a table per entry), ``saturating``, ``flagged``, ``onehot`` (the category ``cat`` of the
     value, ``cats`` a row) or ``counts`` (one per category, then × the table ``weights``).
     The encoder's rules (``tensor.py``) decide all of it; the template only spells it."""
-    from ..rl.tensor import assembly_plan
     fields = {f.name: f for f in assembly.fields}
     dims = assembly.dims
     ops, doubles, size = [], [], 0
@@ -322,7 +324,7 @@ def observation_fill(assembly: Assembly) -> dict:
         doubles.append((name, literals))
         return name
 
-    for e in assembly_plan(assembly):
+    for e in observation.assembly_plan(assembly):
         f = fields[e["field"]]
         size = e["start"] + e["length"]
         per_player = e["per_player"]
@@ -409,11 +411,11 @@ def _check_c_ints(variant: ir.Variant, context: dict) -> None:
             raise ValueError(f"{variant.name}: the table {name} holds {worst}, which a 32-bit C int cannot hold")
 
 
-def emit(variant: ir.Variant, registry=None) -> str:
+def emit(variant: ir.Variant) -> str:
     """The Cython source of the variant's engine module. Raises UnsupportedMechanicError
     when the variant uses a mechanic the engines do not implement yet."""
-    refuse_unimplemented(variant, registry_or_default(registry), "the compiled engine does")
-    assembly = assemble(variant, registry)
+    refuse_unimplemented(variant, "the compiled engine does")
+    assembly = assemble(variant)
     context = tables(assembly)
     mechanic_context = _merge_mechanic_tables(assembly, context)
     _check_c_ints(variant, context)
@@ -446,13 +448,6 @@ def emit(variant: ir.Variant, registry=None) -> str:
     return text.replace(_HASH_PLACEHOLDER, digest)
 
 
-def registry_or_default(registry):
-    if registry is None:
-        from .mechanic import default_registry
-        return default_registry()
-    return registry
-
-
 def source_hash(source: str) -> str | None:
     """The hash an emitted module carries of its own text (its ``# source hash:`` line)."""
     m = _HASH_LINE.search(source)
@@ -463,12 +458,13 @@ def source_hash(source: str) -> str | None:
 
 def regenerate(out_dir: str | Path | None = None, *, quiet: bool = False) -> list[Path]:
     """Re-render every stock spec the compiled engine supports into generated/<key>.pyx."""
-    from . import check_file, stock_names, stock_path
+    registry = default_registry()
     out = Path(out_dir) if out_dir else Path(__file__).resolve().parent.parent / "generated"
     written = []
     for name in stock_names():
         try:
-            text = emit(check_file(stock_path(name)))
+            path = stock_path(name)
+            text = emit(check(resolve(path), variant_key(path), registry))
         except UnsupportedMechanicError as err:
             if not quiet:
                 print(f"skipped {name}: {err.message}", file=sys.stderr)

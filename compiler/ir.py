@@ -5,7 +5,8 @@ types an id. Spans point back into the spec so later stages can still report loc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
 from .base.errors import Span
@@ -181,6 +182,14 @@ class Variant:
     actions: tuple[Action, ...]
     claim_layout: ClaimLayout
     rules: tuple[Rule, ...]
+    #: The mechanics the spec was checked with (a ``compiler.mechanic.Registry``): every
+    #: later stage (the assembly, both engines, the tools) asks this one, so a variant
+    #: never meets another set of mechanics than its own. Not part of the spec hash.
+    registry: object = field(default=None, compare=False, repr=False)
+
+    def present(self) -> list:
+        """(mechanic, its rule record) for each mechanic the variant uses, in registry order."""
+        return self.registry.present(self)
 
     @property
     def mechanics(self) -> frozenset[str]:
@@ -229,3 +238,21 @@ class Variant:
             if c.name == name:
                 return c
         raise KeyError(f"no city named {name!r} in {self.name}")
+
+
+def canonical_json(variant: Variant) -> str:
+    """The IR as deterministic JSON without spans, the file path or the registry: the spec
+    hash is a hash of it, and the builder's cache key includes it."""
+    def strip(obj):
+        if isinstance(obj, Rule):
+            return {"mechanic": obj.mechanic, **{f.name: strip(getattr(obj, f.name)) for f in fields(obj)
+                                                 if f.name != "span"}}
+        if hasattr(obj, "__dataclass_fields__"):
+            return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
+                    if f.name not in ("span", "spec_path", "spec_hash", "key", "at", "registry")}
+        if isinstance(obj, (list, tuple)):
+            return [strip(x) for x in obj]
+        if isinstance(obj, frozenset):
+            return sorted(obj)
+        return obj
+    return json.dumps(strip(variant), sort_keys=True, separators=(",", ":"), ensure_ascii=False)

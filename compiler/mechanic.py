@@ -30,8 +30,10 @@ checked once, at load.
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
+import reprlib
 import sys
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -39,8 +41,8 @@ from pathlib import Path
 from typing import Callable, ClassVar
 
 from . import ir
+from .base.errors import PositionError
 from .base.schema import Field
-
 
 # --- hook points --------------------------------------------------------------------------
 
@@ -246,6 +248,12 @@ class Mechanic:
     def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
         """Write a seat's position keys into the state ``fields`` being scored."""
 
+    def position_problems(self, variant: ir.Variant, rule, fields: dict) -> list[str]:
+        """What is wrong, by the mechanic's rules, with the board of a described position:
+        ``fields`` holds ``players``, ``owner`` (each route's owner) and ``tickets``. Each
+        problem is a message naming the routes or cities by name."""
+        return []
+
     def score_notes(self, variant: ir.Variant, rule, rows: list[dict]) -> list[str]:
         """Lines ``railspec score`` prints under the breakdown (what a column of numbers
         cannot say, e.g. the routes stations used)."""
@@ -410,3 +418,38 @@ def default_registry() -> Registry:
     if _DEFAULT is None:
         _DEFAULT = discover()
     return _DEFAULT
+
+
+# --- reading a mechanic's keys of a described position ---------------------------------------
+
+_show = reprlib.Repr()
+_show.maxstring = _show.maxother = 60
+_show.maxlist = _show.maxdict = 4
+_show.maxlevel = 2
+
+
+def kind_of(value) -> str:
+    """How JSON would call a value's type, for messages."""
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+def names_in(seat: dict, key: str, where: str) -> list:
+    """The list of names a seat of a described position holds under ``key`` (empty when
+    absent), or a :class:`PositionError` saying what it holds instead."""
+    value = seat.get(key, [])
+    if not isinstance(value, list):
+        raise PositionError(f"{where}: '{key}' must be a list of names, got {kind_of(value)}")
+    return value
+
+
+def lookup_name(names: dict[str, int], name, what: str, where: str) -> int:
+    """The id of a name in ``names`` (e.g. the cities a station may be built in), or a
+    :class:`PositionError` with the closest spelling."""
+    if not isinstance(name, str):
+        raise PositionError(f"{where}: a {what} is named by a string, got {_show.repr(name)}")
+    if name not in names:
+        close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.7) if len(name) <= 200 else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise PositionError(f"{where}: no {what} named {_show.repr(name)}{hint}")
+    return names[name]

@@ -12,8 +12,18 @@ decisions.
 """
 from __future__ import annotations
 
-from .compiler.base.errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning,
-    RailspecError, Span, SpecCheckError, SpecError, SpecSyntaxError, UnsupportedMechanicError)
+from .compiler.base.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    IllegalActionError,
+    ProvisionalSpecWarning,
+    RailspecError,
+    Span,
+    SpecCheckError,
+    SpecError,
+    SpecSyntaxError,
+    UnsupportedMechanicError,
+)
 from .runtime.game import Game, Variant, load
 from .runtime.position import PositionError
 from .runtime.state_format import StateError

@@ -21,7 +21,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import targets
+from .strategies import Case
 from .targets import BAD, CRASH, HANG, OUTCOMES, signature
+from .worker import regenerate
 
 FORMATS = ("spec", "position", "trace", "state")
 ROOT = Path(__file__).resolve().parent.parent
@@ -312,9 +315,6 @@ def write_report(summary: Summary, path: Path, seed: int) -> None:
 def replay(report: Path, number: int) -> int:
     """Run the shortest example of finding ``number`` of a report here, in this process,
     printing the case and the full outcome (a crash ends this process too)."""
-    from . import targets
-    from .strategies import Case
-    from .worker import regenerate
     data = json.loads(report.read_text(encoding="utf-8"))
     bug = data["bugs"][number]
     example = bug["examples"][0]

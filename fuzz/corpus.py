@@ -11,6 +11,10 @@ import random
 import warnings
 from pathlib import Path
 
+import railspec
+from railspec.compiler import stock_names, stock_path
+from railspec.tools import trace
+
 #: The stock variants the campaign feeds positions, traces and states to.
 VARIANTS = ("usa", "europe", "amsterdam", "italy", "pennsylvania")
 
@@ -23,7 +27,6 @@ BASE_SPEC = (Path(__file__).resolve().parent.parent / "tests" / "base.rail").rea
 @functools.cache
 def variant(name: str):
     """A stock variant, loaded once per process (Amsterdam's provisional warning muted)."""
-    import railspec
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return railspec.load(name)
@@ -32,7 +35,6 @@ def variant(name: str):
 @functools.cache
 def stock_spec_texts() -> tuple[str, ...]:
     """The text of every stock spec, those the engines do not play included."""
-    from railspec.compiler import stock_names, stock_path
     return tuple(stock_path(n).read_text(encoding="utf-8") for n in stock_names())
 
 
@@ -108,7 +110,6 @@ def positions(name: str) -> tuple[dict, ...]:
 @functools.cache
 def traces(name: str) -> tuple[tuple[dict, ...], ...]:
     """Recorded traces (``railspec trace``) of two seeded games of a variant."""
-    from railspec.tools import trace
     v = variant(name)
     counts = list(range(v.ir.min_players, v.ir.max_players + 1))
     return tuple(tuple(trace.record(v, counts[seed % len(counts)], seed)) for seed in (1, 2))

@@ -459,7 +459,8 @@ def structured_spec(draw) -> tuple[str, str]:
     """A spec built from drawn parameters (a random map with tickets, tables, set-up and
     optional mechanics), each number sometimes far out of range. Returns (text, how)."""
     wild = draw(st.booleans())
-    n = lambda lo, hi: _number(draw, lo, hi, wild)
+    def n(lo, hi):
+        return _number(draw, lo, hi, wild)
     colours = COLOURS[:draw(st.integers(1, 8))]
     count = draw(st.integers(2, 10))
     naming = draw(st.sampled_from(["plain", "plain", "quoted", "long"]))

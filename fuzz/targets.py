@@ -22,6 +22,14 @@ import warnings
 import zlib
 from pathlib import Path
 
+import railspec
+from railspec.compiler import check_file
+from railspec.compiler.base.errors import RailspecError
+from railspec.runtime import position, reference
+from railspec.runtime.position import position_fields
+from railspec.tools import conformance, trace
+from railspec.tools.conformance import first_difference
+
 from . import corpus
 
 CLEAR, ACCEPTED, TRACEBACK, CRASH, HANG, DISAGREEMENT = \
@@ -93,7 +101,6 @@ def signature(fmt: str, result_outcome: str, detail: dict | None) -> str:
 
 
 def _errors():
-    from railspec.compiler.base.errors import RailspecError
     return RailspecError
 
 
@@ -104,7 +111,6 @@ def run_spec(case, workdir: Path, play: bool = False) -> Result:
     may extend). With ``play``, an accepted spec is also compiled and played: seeded games
     in both engines side by side (``railspec.conformance.run``), and a recorded trace read
     back and replayed."""
-    from railspec.compiler import check_file
     RailspecError = _errors()
     base = workdir / "base.rail"
     if not base.exists():
@@ -123,8 +129,6 @@ def run_spec(case, workdir: Path, play: bool = False) -> Result:
 
 
 def _play_spec(path: Path) -> Result:
-    import railspec
-    from railspec.tools import conformance, trace
     RailspecError = _errors()
     try:
         with warnings.catch_warnings():
@@ -169,16 +173,12 @@ def _play_spec(path: Path) -> Result:
 def read_position(text: str):
     """The reading step of ``railspec score`` (``railspec.position.loads``: JSON text to a
     position, every problem a PositionError)."""
-    from railspec.runtime import position
     return position.loads(text)
 
 
 def run_position(case) -> Result:
     """Score the position with ``railspec.score``; an accepted one is also scored by the
     compiled scorer and the reference scorer from the same fields, which must agree."""
-    import railspec
-    from railspec.runtime import reference
-    from railspec.runtime.position import position_fields
     RailspecError = _errors()
     v = corpus.variant(case.variant)
     try:
@@ -194,13 +194,12 @@ def run_position(case) -> Result:
     except Exception as exc:  # noqa: BLE001
         return _traceback(exc, "score")
     try:
-        fields = position_fields(v.ir, position, v.registry)
+        fields = position_fields(v.ir, position)
         compiled = v.module().Engine.for_scoring(fields).score_breakdown()
-        plain = reference.score_fields(v.ir, fields, v.registry)
+        plain = reference.score_fields(v.ir, fields)
     except Exception as exc:  # noqa: BLE001
         return _traceback(exc, "both scorers")
     if compiled != plain:
-        from railspec.tools.conformance import first_difference
         return _disagreement(f"compiled and reference scorers differ at {first_difference(compiled, plain)}",
                              "both scorers")
     return Result(ACCEPTED)
@@ -211,7 +210,6 @@ def run_position(case) -> Result:
 def run_trace(case) -> Result:
     """Read the trace as ``railspec verify`` does and replay it in both engines, against
     the variant of the case (as ``--spec`` would); the two verdicts must be the same."""
-    from railspec.tools import trace
     RailspecError = _errors()
     v = corpus.variant(case.variant)
     try:
@@ -244,7 +242,6 @@ def run_state(case) -> Result:
     """Load the state in both engines (``v.game_from_json``); an accepted one is checked
     (clone, JSON round trip, illegal actions), then played a few random decisions in
     lockstep, the states, legal actions and invariants compared after each."""
-    from railspec.tools import conformance
     RailspecError = _errors()
     v = corpus.variant(case.variant)
     games, refused = {}, {}
@@ -269,7 +266,7 @@ def run_state(case) -> Result:
             sa, sb = a.state(), b.state()
             if sa != sb:
                 raise Disagreement(f"step {step}: states differ at {conformance.first_difference(sa, sb)}")
-            for problem in conformance.invariant_problems(v.ir, a, sa, v.registry):
+            for problem in conformance.invariant_problems(v.ir, a, sa):
                 raise Disagreement(f"step {step}: {problem}")
             if a.is_over or b.is_over:
                 if a.is_over != b.is_over:

@@ -32,6 +32,9 @@ import sys
 import time
 from pathlib import Path
 
+from . import targets
+from .strategies import STRATEGIES
+
 #: a bad case's input longer than this is sent cut (a long message could outlast the
 #: case's timeout)
 MAX_SENT = 200_000
@@ -75,8 +78,6 @@ def run_batch(fmt: str, seed: int, count: int, skip: int, plays: int, workdir: P
     from hypothesis import given
     from hypothesis import seed as hseed
 
-    from . import targets
-    from .strategies import STRATEGIES
 
     index = [0]
     budget = [plays]
@@ -164,7 +165,6 @@ def regenerate(fmt: str, seed: int, index: int, count: int):
     from hypothesis import given
     from hypothesis import seed as hseed
 
-    from .strategies import STRATEGIES
     _repeatable_generation()
     counter = [0]
     found = []

@@ -9,14 +9,13 @@ are ``make agents-campaign``.
 from __future__ import annotations
 
 import pytest
+from conftest import ENGINES, implemented_stock_variants
 
 import railspec
-from railspec.playtest import agents
-from railspec.runtime import determinize
-from railspec.playtest.agents.tables import kind_codes, policy_of, view_from_observation
 from railspec.compiler.base.rng import SplitMix64
-
-from conftest import ENGINES, implemented_stock_variants
+from railspec.playtest import agents
+from railspec.playtest.agents.tables import kind_codes, policy_of, view_from_observation
+from railspec.runtime import determinize
 
 VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]
@@ -46,7 +45,7 @@ def test_resample_keeps_what_the_player_sees(v):
     for g in _positions(v, games=3, every=9):
         state = g.state()
         for player in range(g.players):
-            world = determinize.resample(v.ir, state, player, seed=checked, registry=v.registry)
+            world = determinize.resample(v.ir, state, player, seed=checked)
             again = v.game_from_state(world)  # validated
             assert again.observation(player) == g.observation(player)
             checked += 1
@@ -63,8 +62,8 @@ def test_resample_redraws_what_the_player_cannot_see(v):
         legal = g.legal_actions()
         g.apply(legal[rng.below(len(legal))])
     state = g.state()
-    worlds = [determinize.resample(v.ir, state, 0, seed, v.registry) for seed in range(8)]
-    assert determinize.resample(v.ir, state, 0, 3, v.registry) == worlds[3]
+    worlds = [determinize.resample(v.ir, state, 0, seed) for seed in range(8)]
+    assert determinize.resample(v.ir, state, 0, 3) == worlds[3]
     assert len({tuple(w["deck"]) for w in worlds}) > 1
     assert len({tuple(map(tuple, w["hands"][1:])) for w in worlds}) > 1
     assert len({w["rng"] for w in worlds}) == 8
@@ -82,7 +81,7 @@ def test_resample_keeps_long_tickets_in_long_places():
     state = g.state()
     long_ids = {t.id for t in v.tickets if t.long}
     for seed in range(20):
-        world = determinize.resample(v.ir, state, 1, seed, v.registry)
+        world = determinize.resample(v.ir, state, 1, seed)
         assert set(world["long_deck"]) <= long_ids
         assert sorted(world["long_deck"]) != [] or not state["long_deck"]
 
@@ -90,7 +89,7 @@ def test_resample_keeps_long_tickets_in_long_places():
 @pytest.mark.parametrize("engine", ENGINES)
 def test_resample_game_plays_on_the_same_engine(usa, engine):
     g = usa.new_game(players=3, seed=4, engine=engine)
-    world = determinize.resample_game(g, 0, 11)
+    world = g.resample(0, 11)
     assert world.engine == engine
     assert world.observation(0) == g.observation(0)
     while not world.is_over:
@@ -102,7 +101,7 @@ def test_resample_game_plays_on_the_same_engine(usa, engine):
 def test_resample_refuses_a_seat_that_is_not_there(usa, bad):
     state = usa.new_game(players=3, seed=1).state()
     with pytest.raises((ValueError, TypeError)):
-        determinize.resample(usa.ir, state, bad, 0, usa.registry)
+        determinize.resample(usa.ir, state, bad, 0)
 
 
 SCRIPTED = ["one-step", "long-route", "route-focus", "destination-hungry", "greedy", "random"]
@@ -147,7 +146,7 @@ def test_scripted_agents_play_the_same_game_on_both_engines(v):
 
 def test_a_policy_refuses_an_engine_of_another_variant(usa):
     europe = railspec.load("europe")
-    policy = policy_of(usa.ir, usa.registry)
+    policy = policy_of(usa.ir)
     with pytest.raises(ValueError, match="not of the variant"):
         policy.decide_compiled(agents.make("one-step").seat, europe.new_game(players=2, seed=1)._e)
 
@@ -160,7 +159,7 @@ def test_a_mechanic_names_only_known_agent_rules(usa):
     mech.agent_rules = {"station_pay": "bargain"}
     registry = railspec.load("europe").registry.replacing(mech)
     with pytest.raises(ValueError, match="stations: no agent rule named 'bargain'.*pay"):
-        kind_codes(railspec.load("europe").ir, registry)
+        kind_codes(railspec.load("europe", registry=registry).ir)
 
 
 def test_agents_are_deterministic_given_their_seeds(usa):
@@ -266,7 +265,7 @@ def test_resample_in_a_station_payment_keeps_the_payment_possible():
         state = g.state()
         observer = (state["current"] + 1) % 3
         for world_seed in range(10):
-            world = determinize.resample(v.ir, state, observer, world_seed, v.registry)
+            world = determinize.resample(v.ir, state, observer, world_seed)
             assert v.game_from_state(world).observation(observer) == g.observation(observer)
         found += 1
         if found == 3:
@@ -280,7 +279,7 @@ def test_game_resample_is_the_determinization(usa, engine):
     g = usa.new_game(players=3, seed=8, engine=engine)
     world = g.resample(1, 5)
     assert world.engine == engine and world.observation(1) == g.observation(1)
-    assert world.to_json() == determinize.resample_game(g, 1, 5).to_json()
+    assert world.to_json() == g.resample(1, 5).to_json()
     with pytest.raises(railspec.RailspecError):
         g.resample(3, 0)
     with pytest.raises(TypeError):
@@ -301,7 +300,7 @@ def test_a_policy_refuses_a_view_it_cannot_read(usa, change, message):
     their tables with them: a clear ValueError, never a crash."""
     g = usa.new_game(players=2, seed=1)
     view, legal = view_from_observation(usa.ir, g.observation()), g.legal_actions()
-    policy = policy_of(usa.ir, usa.registry)
+    policy = policy_of(usa.ir)
     with pytest.raises(ValueError, match=message):
         policy.decide(agents.make("one-step").seat, *change(view, legal))
 
@@ -311,4 +310,4 @@ def test_a_finished_game_has_no_view_and_no_choice(usa):
     with pytest.raises(ValueError, match="game is over"):
         g._e.agent_view()
     with pytest.raises(ValueError, match="game is over"):
-        policy_of(usa.ir, usa.registry).decide_compiled(agents.make("one-step").seat, g._e)
+        policy_of(usa.ir).decide_compiled(agents.make("one-step").seat, g._e)

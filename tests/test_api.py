@@ -7,9 +7,9 @@ import random
 from array import array
 
 import pytest
+from conftest import implemented_stock_variants
 
 import railspec
-from conftest import implemented_stock_variants
 from railspec.compiler.base.errors import IllegalActionError
 
 ENGINES = ["compiled", "reference"]
@@ -84,7 +84,8 @@ def test_illegal_actions_raise_and_change_nothing(v, engine):
     g = play(v, 3, 2, engine, limit=25)
     legal = set(g.legal_actions())
     before = g.to_json()
-    bad = [-1, len(v.actions), 10**9, 2**40, "3", None, 1.5] + [a for a in range(len(v.actions)) if a not in legal][:300]
+    bad = [-1, len(v.actions), 10**9, 2**40, "3", None, 1.5]
+    bad += [a for a in range(len(v.actions)) if a not in legal][:300]
     for a in bad:
         with pytest.raises(IllegalActionError):
             g.apply(a)

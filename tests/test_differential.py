@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from conftest import implemented_stock_variants
+
 from railspec.tools import conformance
 
 GAMES = int(os.environ.get("RAILSPEC_DIFF_GAMES", "120"))

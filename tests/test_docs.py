@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from railspec.compiler import docs
 from railspec.compiler.base import schema
+from railspec.compiler.mechanic import default_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -12,8 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_state_table_of_engine_md_is_the_schema():
     """docs/engine.md lists the state fields the schema defines, in key order, with their
     shapes, bounds, owners and visibility (rewrite it with `make docs`)."""
-    written = schema.documented_table((ROOT / "docs" / "engine.md").read_text(encoding="utf-8"))
-    assert written == schema.markdown_table(schema.documented_fields()), \
+    written = docs.documented_table((ROOT / "docs" / "engine.md").read_text(encoding="utf-8"))
+    assert written == schema.markdown_table(docs.documented_fields(default_registry())), \
         "docs/engine.md's state table differs from the state schema: run `make docs` and commit"
 
 
@@ -21,7 +23,7 @@ def test_the_state_table_is_the_key_order_of_a_state(usa):
     """A state's keys are the documented ones of the core and of the variant's mechanics,
     in the table's order."""
     owners = {"core"} | set(usa.ir.mechanics)
-    documented = [f.name for f in schema.exported(schema.documented_fields()) if f.owner in owners]
+    documented = [f.name for f in schema.exported(docs.documented_fields(usa.registry)) if f.owner in owners]
     state = usa.new_game(players=2, seed=1).state()
     assert list(state)[len(schema.HEADER_KEYS):] == documented
 
@@ -38,7 +40,7 @@ def test_no_document_holds_a_path_of_a_developers_machine():
     found = []
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for number, line in enumerate(doc.read_text(encoding="utf-8").split("\n"), 1):
-            for m in _MACHINE_PATH.finditer(line):
+            for _m in _MACHINE_PATH.finditer(line):
                 found.append(f"{doc.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     assert not found, "absolute paths of a machine in the docs:\n" + "\n".join(found)
 

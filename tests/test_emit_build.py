@@ -15,13 +15,15 @@ from array import array
 from pathlib import Path
 
 import pytest
-
 from conftest import Arranged, names
-from railspec.compiler import check_file, stock_names, stock_path
+
 from railspec.compiler import build as build_stage
+from railspec.compiler import check_file, stock_names, stock_path
+from railspec.compiler.base.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
 from railspec.compiler.build import build
 from railspec.compiler.emit import emit, py_literal, source_hash
-from railspec.compiler.base.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
+from railspec.compiler.mechanic import default_registry
+from railspec.mechanics.tunnels import Tunnels
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -184,16 +186,14 @@ def test_unsupported_mechanics_are_refused(tmp_path):
     text = tiny_spec(" tunnel")
     path.write_text(text, encoding="utf-8")
     tunnel_line = next(i for i, line in enumerate(text.splitlines(), 1) if line.endswith(" tunnel"))
-    variant = check_file(path)
-    assert "tunnels" in variant.mechanics
-    # every stock mechanic is implemented: a registry whose tunnels are still a draft
-    from railspec.compiler.mechanic import default_registry
-    from railspec.mechanics.tunnels import Tunnels
+    assert "tunnels" in check_file(path).mechanics
 
+    # every stock mechanic is implemented: a registry whose tunnels are still a draft
     class DraftTunnels(Tunnels):
         implemented = False
+    variant = check_file(path, default_registry().replacing(DraftTunnels()))
     with pytest.raises(UnsupportedMechanicError, match="the compiled engine does not implement tunnels yet") as err:
-        emit(variant, default_registry().replacing(DraftTunnels()))
+        emit(variant)
     assert err.value.span is not None and err.value.span.line == tunnel_line
 
 

@@ -15,10 +15,9 @@ from collections import Counter
 
 import pytest
 
-from railspec.compiler.lang import ast
-from railspec.compiler import check_file, stock_path
-from railspec.compiler import ir
+from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.check import check
+from railspec.compiler.lang import ast
 from railspec.compiler.lang.parse import parse
 from railspec.mechanics.ferry_cards import DRAW_FERRY
 from railspec.mechanics.stations import BUILD_STATION, STATION_PAY

@@ -10,14 +10,13 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
+from conftest import implemented_stock_variants  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
 import railspec  # noqa: E402
 from railspec.playtest import agents
-from railspec.rl import tensor
 from railspec.rl import gymnasium as rg
-
-from conftest import implemented_stock_variants  # noqa: E402
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+from railspec.rl import tensor
 
 VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]

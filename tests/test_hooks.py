@@ -6,11 +6,11 @@ engine and the reference interpreter must agree on every decision of seeded game
 from __future__ import annotations
 
 import pytest
+from hooks_mechanic import INSPECTION, Inspector
 
 import railspec
-from railspec.tools import conformance
 from railspec.compiler.mechanic import HOOK_NAMES, default_registry
-from hooks_mechanic import INSPECTION, Inspector
+from railspec.tools import conformance
 
 REGISTRY = default_registry().with_mechanics(Inspector())
 
@@ -75,14 +75,15 @@ def test_the_scoring_graph_counts_for_tickets_not_for_the_longest_path(inspected
     assert rows[1]["longest_path"] == 2 and [r["inspection_award"] for r in rows] == [3, 0]
     from railspec.runtime import reference
     from railspec.runtime.position import position_fields
-    assert reference.score_fields(inspected.ir, position_fields(inspected.ir, position, REGISTRY), REGISTRY) == \
+    assert reference.score_fields(inspected.ir, position_fields(inspected.ir, position)) == \
         [{k: v for k, v in row.items() if k != "winner"} for row in rows]
 
 
 def test_the_mechanics_tie_break(inspected):
-    from railspec.runtime.scoring import winners
     from dataclasses import replace
+
+    from railspec.runtime.scoring import winners
     ir = replace(inspected.ir, tiebreaks=("most_tickets", "most_inspections"))
     rows = [dict(total=10, tickets_completed=1, inspection_points=1), dict(total=10, tickets_completed=1,
                                                                           inspection_points=2)]
-    assert winners(ir, rows, REGISTRY) == [1]
+    assert winners(ir, rows) == [1]

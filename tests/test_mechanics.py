@@ -13,13 +13,13 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from toy_mechanic import SEND_POSTCARD, Postcards
 
 import railspec
-from railspec.tools import conformance
 from railspec.compiler import ir
 from railspec.compiler.base.schema import Field
 from railspec.compiler.mechanic import HOOK_NAMES, HOOKS, LANGUAGE_PARTS, PARTS, default_registry
-from toy_mechanic import SEND_POSTCARD, Postcards
+from railspec.tools import conformance
 
 REGISTRY = default_registry()
 MECHANICS = list(REGISTRY)

@@ -7,9 +7,9 @@ from array import array
 
 import numpy as np
 import pytest
+from conftest import implemented_stock_variants
 
 import railspec
-from conftest import implemented_stock_variants
 from railspec.compiler.base.errors import ArgumentError, ArgumentTypeError, IllegalActionError, RailspecError
 
 ENGINES = ["compiled", "reference"]

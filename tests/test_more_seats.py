@@ -13,8 +13,8 @@ import os
 import pytest
 
 import railspec
-from railspec.tools import conformance
 from railspec.compiler import emit
+from railspec.tools import conformance
 
 EIGHT_SEAT_GOODS = ("goods ranking 5 players: 8 6 4 2 1\n"
                     "goods ranking 6 players: 8 6 4 3 2 1\n"

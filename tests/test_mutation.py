@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from railspec.tools import conformance
 from railspec.compiler.build import build
 from railspec.compiler.emit import emit
 from railspec.runtime.game import Variant
+from railspec.tools import conformance
 
 
 def _mutate_route_points(source: str) -> str:

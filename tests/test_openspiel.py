@@ -16,10 +16,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import railspec  # noqa: E402
-from railspec.rl import openspiel as ros, tensor
-
 from conftest import implemented_stock_variants  # noqa: E402
+
+import railspec  # noqa: E402
+from railspec.rl import openspiel as ros
+from railspec.rl import tensor
 
 VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]

@@ -10,13 +10,12 @@ import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo")
 
-import railspec  # noqa: E402
-from railspec.rl import tensor
-from railspec.rl import pettingzoo as rpz
-
 from conftest import implemented_stock_variants  # noqa: E402
-
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import railspec  # noqa: E402
+from railspec.rl import pettingzoo as rpz
+from railspec.rl import tensor
 
 VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]
@@ -93,7 +92,7 @@ def test_rewards_come_at_the_end(reward):
     env = rpz.env("usa", players=3, reward=reward)
     rng = np.random.default_rng(1)
     env.reset(seed=1)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, r, terminated, truncated, info = env.last()
         assert not truncated
         if terminated:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import implemented_stock_variants
+
+from railspec.compiler.base.errors import MAX_POSITION_MESSAGE, PositionError
 from railspec.runtime import position
-from railspec.runtime.position import PositionError
 
 E = {"routes": [], "tickets": []}
 VARIANTS = implemented_stock_variants()
@@ -117,7 +117,8 @@ def test_both_tracks_are_used_only_where_the_player_count_allows(v):
 
 
 def test_usa_double_routes_at_each_player_count(usa):
-    seats = lambda n: [{"routes": ["Portland-Seattle/1"]}, {"routes": ["Portland-Seattle/2"]}] + [E] * (n - 2)
+    def seats(n):
+        return [{"routes": ["Portland-Seattle/1"]}, {"routes": ["Portland-Seattle/2"]}] + [E] * (n - 2)
     for n in (2, 3):
         refused(usa, {"players": seats(n)}, f"in a {n}-player game only 1 track")
     for n in (4, 5):
@@ -182,5 +183,5 @@ def test_a_mechanics_message_about_a_huge_value_is_cut_to_one_short_line():
     pennsylvania = next(v for v in VARIANTS if v.key == "pennsylvania")
     message = refused(pennsylvania, {"players": [{"shares": {"Pennsylvania Railroad": [[1] * 100_000]}}, E]},
                       "player 0", "Pennsylvania Railroad")
-    assert len(message) <= position.MAX_MESSAGE
+    assert len(message) <= MAX_POSITION_MESSAGE
     assert len(str(PositionError("a\nb"))) == 3 and "\n" not in str(PositionError("a\nb"))

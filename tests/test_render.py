@@ -4,11 +4,10 @@ from __future__ import annotations
 from xml.etree import ElementTree
 
 import pytest
+from conftest import implemented_stock_variants
 
 import railspec
 from railspec.playtest.render import render_svg
-
-from conftest import implemented_stock_variants
 
 SVG = "{http://www.w3.org/2000/svg}"
 

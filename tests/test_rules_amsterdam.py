@@ -10,7 +10,6 @@ import sys
 import warnings
 
 import pytest
-
 from conftest import Arranged, names, start_turns
 
 import railspec

@@ -6,12 +6,11 @@ checked in both scorers."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec.runtime import reference
 from railspec.compiler.base.errors import IllegalActionError
+from railspec.runtime import reference
 from railspec.runtime.position import position_fields
 from railspec.runtime.state_format import validate
 

@@ -5,12 +5,11 @@ the USA map with one route made a ferry, in both engines."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec.tools import conformance
 from railspec.compiler.base.errors import IllegalActionError
+from railspec.tools import conformance
 
 FERRY_SPEC = '''extends "usa"
 variant "USA with a ferry"

@@ -6,14 +6,13 @@ both scorers."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec.runtime import reference
 from railspec.compiler.base.errors import IllegalActionError
-from railspec.runtime.position import position_fields
 from railspec.compiler.base.rng import agent_for
+from railspec.runtime import reference
+from railspec.runtime.position import position_fields
 
 PRR, BO, READING, JERSEY = ("Pennsylvania Railroad", "Baltimore & Ohio Railroad", "Reading Lines",
                             "Jersey Central Lines")

@@ -5,12 +5,10 @@ both engines. Decisions where the rulebook is silent cite docs/rules.md instead.
 from __future__ import annotations
 
 import pytest
-
 from conftest import Arranged, names, start_turns
 
 import railspec
 from railspec.compiler.base.errors import IllegalActionError
-
 
 # --- Components and Setting Up the Game -------------------------------------------------
 
@@ -404,7 +402,8 @@ def test_completed_ticket_adds_and_failed_ticket_subtracts(usa):
 
 def test_longest_path_bonus_shared_by_tied_players(usa):
     """Calculating Scores: the longest continuous path scores 10; tied players all score it."""
-    rows = railspec.score(usa, position((["Calgary-Helena"], []), (["Denver-Helena"], []), (["Seattle-Vancouver/1"], [])))
+    rows = railspec.score(usa, position((["Calgary-Helena"], []), (["Denver-Helena"], []),
+                                        (["Seattle-Vancouver/1"], [])))
     assert [r["longest_bonus"] for r in rows] == [10, 10, 0]
 
 

@@ -4,13 +4,11 @@ table of tests/test_bad_specs.py; these need a spec of their own."""
 from __future__ import annotations
 
 import pytest
-
-from railspec.compiler import check, check_file
-from railspec.compiler.base import limits
-from railspec.compiler import parse
-from railspec.compiler.base.errors import SpecCheckError
-
 from test_bad_specs import BASE
+
+from railspec.compiler import check, check_file, parse
+from railspec.compiler.base import limits
+from railspec.compiler.base.errors import SpecCheckError
 
 
 def refused(tmp_path, text: str) -> SpecCheckError:
@@ -52,31 +50,28 @@ def test_the_largest_possible_score_must_fit(tmp_path):
 def test_the_score_bound_counts_every_mechanic(usa):
     """The bound adds the core's parts and each scoring mechanic's; every stock mechanic
     that scores says how much (none leaves it unknown)."""
-    from railspec.compiler import mechanic as mechanics
     from railspec.compiler import stock_names, stock_path
     from railspec.compiler.check import score_bound
-    registry = mechanics.default_registry()
     seen = set()
     for name in stock_names():
         v = check_file(stock_path(name))
-        parts = dict(score_bound(v, registry))
+        parts = dict(score_bound(v))
         assert parts["routes"] == sum(v.route_points[r.length] for r in v.routes)
         assert parts["tickets"] == sum(t.points for t in v.tickets)
-        for mechanic, _rule in registry.present(v):
+        for mechanic, _rule in v.present():
             assert parts[mechanic.name] is not None, f"{mechanic.name} does not bound its score"
             seen.add(mechanic.name)
         assert sum(parts.values()) <= limits.MAX_SCORE
-    usa_parts = dict(score_bound(usa.ir, registry))
+    usa_parts = dict(score_bound(usa.ir))
     assert usa_parts["longest_path"] == 10 and usa_parts["multi_track"] == 0
     assert {"longest_path", "stations", "goods", "shares", "globetrotter", "regions"} <= seen
 
 
 def test_region_points_per_network_count_once_per_network():
-    from railspec.compiler import mechanic as mechanics
     from railspec.compiler import stock_path
     from railspec.compiler.check import score_bound
     italy = check_file(stock_path("italy"))
-    parts = dict(score_bound(italy, mechanics.default_registry()))
+    parts = dict(score_bound(italy))
     assert parts["regions"] == 56 * min(len(italy.routes), italy.trains)
 
 

@@ -16,11 +16,11 @@ import random
 import warnings
 
 import pytest
+from conftest import ENGINES, implemented_stock_variants
 
 import railspec
-from conftest import ENGINES, implemented_stock_variants
-from railspec.runtime import reference, state_format
 from railspec.compiler.base.rng import agent_for
+from railspec.runtime import reference, state_format
 
 warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
 VARIANTS = {v.key: v for v in implemented_stock_variants()}
@@ -72,7 +72,7 @@ def test_every_state_of_played_games_is_accepted(key):
     for i, players in enumerate(list(range(v.ir.min_players, v.ir.max_players + 1)) * 2):
         for n, state in enumerate(play_states(v, players, seed=100 + i, every=6)):
             phases.add(state["phase"])
-            state_format.validate(v.ir, state, v.registry)
+            state_format.validate(v.ir, state)
             if n % 25 == 0:  # the whole road in, once in a while: JSON, both engines
                 text = json.dumps(state)
                 for engine in ENGINES:
@@ -248,7 +248,7 @@ BAD_STATES = [
 def test_bad_states_are_refused_by_both_engines(name, base, mutate, fragment):
     v = VARIANTS[base[0]]
     state = reach(*base)
-    state_format.validate(v.ir, state, v.registry)  # the base is fine: the mutation is what is refused
+    state_format.validate(v.ir, state)  # the base is fine: the mutation is what is refused
     mutate(v, state)
     for engine in ENGINES:
         with pytest.raises(railspec.StateError, match=fragment.replace("[", r"\[")):
@@ -267,7 +267,7 @@ def test_unchecked_such_states_leave_no_legal_action(name):
     v = VARIANTS[base[0]]
     state = reach(*base)
     mutate(v, state)
-    for game in (reference.ReferenceEngine.from_state(v.ir, copy.deepcopy(state), v.registry),
+    for game in (reference.ReferenceEngine.from_state(v.ir, copy.deepcopy(state)),
                  v.module().Engine.from_state(copy.deepcopy(state))):
         assert not game.is_over and game.legal_actions() == []
 
@@ -277,10 +277,10 @@ def test_a_phase_without_a_legal_action_is_refused_whatever_the_reason(monkeypat
     no earlier check names, the state is refused all the same."""
     v = VARIANTS["usa"]
     state = reach("usa", 3, "second_draw", 0)
-    rules = reference.rules_for(v.ir, v.registry)
+    rules = reference.rules_for(v.ir)
     monkeypatch.setitem(rules.phase_legal, "second_draw", lambda s: [])
     with pytest.raises(railspec.StateError, match="no legal action"):
-        state_format.validate(v.ir, state, v.registry)
+        state_format.validate(v.ir, state)
 
 
 # --- JSON that no state is -----------------------------------------------------------------
@@ -320,7 +320,7 @@ def test_values_too_big_to_print_are_named_not_printed():
                          ("deck", [10 ** 5000])):
         bad = dict(state, **{field: value})
         with pytest.raises(railspec.StateError, match=field):
-            state_format.validate(v.ir, bad, v.registry)
+            state_format.validate(v.ir, bad)
 
 
 # --- random edits -----------------------------------------------------------------------------
@@ -410,12 +410,12 @@ def test_random_edits_are_refused_or_played_alike(key):
         state = copy.deepcopy(rng.choice(pool))
         what = [_edit(rng, v, state) for _ in range(rng.choice((1, 1, 2)))]
         try:
-            state_format.validate(v.ir, copy.deepcopy(state), v.registry)
+            state_format.validate(v.ir, copy.deepcopy(state))
         except railspec.StateError:
             continue
         accepted += 1
         games = [v.game_from_state(copy.deepcopy(state), engine=engine) for engine in ENGINES]
-        for step in range(3):
+        for _step in range(3):
             legal = [g.legal_actions() for g in games]
             assert legal[0] == legal[1], what
             if games[0].is_over:
@@ -425,7 +425,7 @@ def test_random_edits_are_refused_or_played_alike(key):
             for g in games:
                 g.apply(action)
             assert games[0].to_json() == games[1].to_json(), what
-            state_format.validate(v.ir, games[0].state(), v.registry)
+            state_format.validate(v.ir, games[0].state())
     assert accepted  # some edits keep a valid state (a pass count, the turn number, the seed…)
 
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import railspec
-from railspec.tools import conformance
 from railspec.compiler.base.errors import IllegalActionError
+from railspec.tools import conformance
 
 VARIANTS = ("usa", "europe", "amsterdam", "italy", "pennsylvania")
 _loaded: dict = {}
@@ -50,7 +50,7 @@ def agreement_problems(v, compiled, reference) -> list[str]:
     if compiled.score_breakdown() != reference.score_breakdown():
         problems.append("score breakdowns differ")
     for game in (compiled, reference):
-        problems += [f"{game.engine}: {p}" for p in conformance.invariant_problems(v.ir, game, registry=v.registry)]
+        problems += [f"{game.engine}: {p}" for p in conformance.invariant_problems(v.ir, game)]
     return problems
 
 

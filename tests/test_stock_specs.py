@@ -26,8 +26,7 @@ from collections import Counter
 import pytest
 
 import railspec
-from railspec.compiler import check_file, stock_path
-from railspec.compiler import ir
+from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
 STOCK = ["europe", "pennsylvania", "italy", "amsterdam"]

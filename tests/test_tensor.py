@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import implemented_stock_variants
 
 import railspec
-from railspec.runtime import determinize
-from railspec.rl import tensor
 from railspec.compiler.base import schema
 from railspec.compiler.base.rng import SplitMix64
-
-from conftest import implemented_stock_variants
+from railspec.rl import tensor
 
 VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]
@@ -115,7 +113,7 @@ def test_vector_depends_on_the_observation_only(v):
     vectors = {}
     for i, g in enumerate(_positions(v, games=1, every=5)):
         p = max(0, g.current_player)
-        world = determinize.resample_game(g, p, seed=i)
+        world = g.resample(p, seed=i)
         a, b = enc.encode(g, p), enc.encode(world, p)
         np.testing.assert_array_equal(a, b)
         key = repr(sorted(g.observation(p).items()))
@@ -495,7 +493,7 @@ def test_the_layout_and_the_emitter_need_no_numpy():
     import sys
     code = ("import sys, warnings; sys.modules['numpy'] = None; warnings.simplefilter('ignore')\n"
             "import railspec\nfrom railspec.rl import tensor\nfrom railspec.compiler.emit import emit\n"
-            "v = railspec.load('usa')\nsource = emit(v.ir, v.registry)\n"
+            "v = railspec.load('usa')\nsource = emit(v.ir)\n"
             "assert 'cdef void fill_observation' in source and tensor.np is None\n"
             "from array import array\nx = array('f', [0.0] * 877)\n"
             "assert v.new_game(2, 1).observation_into(1, x) == 877 and max(x) == 1.0\n"

@@ -10,13 +10,11 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-
-from railspec.compiler import check_file
-from railspec.compiler.base import limits
-from railspec.compiler import parse
-from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
-
 from test_bad_specs import BASE
+
+from railspec.compiler import check_file, parse
+from railspec.compiler.base import limits
+from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
 
 
 def check_within(path, seconds: float = 20.0):

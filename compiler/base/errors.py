@@ -100,5 +100,21 @@ class ArgumentTypeError(RailspecError, TypeError):
     buffer of C ints. Both engines raise it the same way, before touching anything."""
 
 
+class PositionError(RailspecError):
+    """A described position (``railspec score``) that is not a board of its variant. The
+    message is one line of at most :data:`MAX_POSITION_MESSAGE` characters, whatever the
+    file held (a name or a value of megabytes is cut in the middle)."""
+
+    def __init__(self, message: str):
+        message = " ".join(str(message).split("\n"))
+        if len(message) > MAX_POSITION_MESSAGE:
+            message = message[:MAX_POSITION_MESSAGE - 60] + " … " + message[-57:]
+        super().__init__(message)
+
+
+#: The longest message a PositionError carries.
+MAX_POSITION_MESSAGE = 400
+
+
 __all__ = ["Span", "RailspecError", "SpecError", "SpecSyntaxError", "SpecCheckError", "UnsupportedMechanicError",
-           "ProvisionalSpecWarning", "IllegalActionError", "ArgumentError", "ArgumentTypeError"]
+           "ProvisionalSpecWarning", "IllegalActionError", "ArgumentError", "ArgumentTypeError", "PositionError"]

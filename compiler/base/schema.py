@@ -305,33 +305,3 @@ def markdown_table(fields) -> str:
         rows.append(f"| `{f.name}` | {f.shape_text()} | {values} | {f.owner} | {view} | {pile_text[f.pile]} | "
                     f"{f.doc} |")
     return "\n".join(rows) + "\n"
-
-
-def documented_fields(registry=None) -> list[Field]:
-    """The fields docs/engine.md lists: the core's, then those of every implemented
-    mechanic of ``registry`` (the stock ones by default), in registry order."""
-    if registry is None:
-        from ..mechanic import default_registry
-        registry = default_registry()
-    fields = list(CORE_FIELDS)
-    for mechanic in registry:
-        if mechanic.implemented:
-            fields.extend(mechanic.state_fields)
-    return fields
-
-
-_TABLE_START = "<!-- state table: generated from the state schema (compiler/schema.py markdown_table); a test compares -->\n"
-_TABLE_END = "<!-- end of state table -->"
-
-
-def documented_table(text: str) -> str:
-    """The state table of a docs/engine.md text, as written there."""
-    start = text.index(_TABLE_START) + len(_TABLE_START)
-    return text[start:text.index(_TABLE_END, start)]
-
-
-def rewrite_documented_table(text: str) -> str:
-    """docs/engine.md's text with its state table made from the schema."""
-    start = text.index(_TABLE_START) + len(_TABLE_START)
-    return text[:start] + markdown_table(documented_fields()) + text[text.index(_TABLE_END, start):]
-

@@ -15,8 +15,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..base.errors import Span, SpecError, SpecSyntaxError
-from . import ast
 from ..base.limits import MAX_DIGITS, shown
+from . import ast
 
 # How a terminal is named in an error message.
 _TERMINAL_WORDS = {

@@ -15,12 +15,14 @@ from __future__ import annotations
 import os
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 
-from . import agents as agents_module
 from ..compiler import ir
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import SplitMix64
+from ..runtime.game import load
+from . import agents as agents_module
 
 #: Salts the campaign seed when deriving each game's seeds.
 CAMPAIGN_SALT = 0xA0761D6478BD642F
@@ -127,10 +129,8 @@ _WORKER_VARIANTS: dict[str, object] = {}
 
 def play_chunk(plan: CampaignPlan, games: list[int]) -> list[dict]:
     """Play the listed games of ``plan`` (in a worker: the variant is loaded once)."""
-    import warnings
     variant = _WORKER_VARIANTS.get(plan.variant)
     if variant is None:
-        from ..runtime.game import load
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             variant = _WORKER_VARIANTS[plan.variant] = load(plan.variant)
@@ -158,8 +158,6 @@ def run_campaign(plan: CampaignPlan, workers: int | None = None, ray_address: st
     process). ``ray_address``: run the chunks as Ray tasks instead (``"local"`` starts a
     Ray instance here); needs ``pip install railspec[cluster]``. ``progress``: called
     with the number of games just finished."""
-    from ..runtime.game import load
-    import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         variant = load(plan.variant)

@@ -140,23 +140,22 @@ GROUP_COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4
                  "#dcbeff", "#aaffc3")
 
 
-def map_groups(variant: ir.Variant, registry=None) -> list[tuple[str, tuple[int, ...]]]:
+def map_groups(variant: ir.Variant) -> list[tuple[str, tuple[int, ...]]]:
     """The city groups the variant's mechanics ask a map to tell apart."""
-    from ..compiler.mechanic import default_registry
     groups = []
-    for mechanic, rule in (registry or default_registry()).present(variant):
+    for mechanic, rule in variant.present():
         groups.extend(mechanic.map_groups(variant, rule))
     return groups
 
 
 def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float] | None = None,
-               title: str | None = None, registry=None) -> str:
+               title: str | None = None) -> str:
     """The map as SVG text. ``state``: a game's state (:meth:`Game.state`) whose claims and
     stations are drawn in the players' colours. ``heat``: a value in [0, 1] per route id,
     drawn as a heat map instead of the routes' colours. Cities in a group a mechanic names
     (Italy's regions) get a ring of the group's colour, listed in a legend."""
     places = layout(variant)
-    groups = map_groups(variant, registry)
+    groups = map_groups(variant)
     ring = {}
     for i, (_, cities) in enumerate(groups):
         for c in cities:

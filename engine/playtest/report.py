@@ -192,7 +192,8 @@ def build_html(variant, records: list[dict], plan=None, seconds: float | None = 
     parts["rare-routes"] = rare[rare["claimed_in"] < RARE].sort_values("claimed_in").to_html(
         index=False, float_format="%.3f") or "<p>none</p>"
     never = tickets[(tickets["completed"] == 0)]
-    parts["rare-tickets"] = never.to_html(index=False) if len(never) else "<p>Every ticket was completed at least once.</p>"
+    parts["rare-tickets"] = never.to_html(index=False) if len(never) \
+        else "<p>Every ticket was completed at least once.</p>"
 
     fig, axes = plt.subplots(1, 2, figsize=(8, 3))
     axes[0].hist(game_table["turns"], bins=20, color="#f28e2b")
@@ -216,7 +217,8 @@ def build_html(variant, records: list[dict], plan=None, seconds: float | None = 
             "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
             "table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
             "section{margin-bottom:2em}svg{max-width:100%;height:auto}</style></head><body>"
-            f"<h1>railspec balance report: {html.escape(ir_variant.name)}</h1>\n" + "\n".join(body) + "</body></html>\n")
+            f"<h1>railspec balance report: {html.escape(ir_variant.name)}</h1>\n" + "\n".join(body)
+            + "</body></html>\n")
 
 
 def write_report(variant, records: list[dict], out: Path, plan=None, seconds: float | None = None) -> list[Path]:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import warnings
 
-from ..compiler.base.errors import RailspecError, UnsupportedMechanicError
+from ..compiler import stock_names
+from ..compiler.base.errors import ProvisionalSpecWarning, RailspecError, UnsupportedMechanicError
+from ..playtest.render import render_svg
+from ..runtime.game import Variant, load
 
 #: The rewards an adapter may give at the end of a game: each player's final score, or
 #: their share of the win (1 split among the winners after the tie-breakers).
@@ -15,7 +18,6 @@ REWARDS = ("score", "win")
 
 def stock_variants() -> list:
     """The stock variants that load (one using a mechanic the engines lack is skipped)."""
-    from ..compiler import stock_names
     loaded = []
     for name in stock_names():
         try:
@@ -29,12 +31,11 @@ def load_variant(variant):
     """A loaded :class:`railspec.Variant` from itself, a stock name or a spec path
     (provisional specs load without their warning: an adapter is not the place to
     repeat it)."""
-    import railspec
-    if isinstance(variant, railspec.Variant):
+    if isinstance(variant, Variant):
         return variant
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
-        return railspec.load(variant)
+        warnings.simplefilter("ignore", ProvisionalSpecWarning)
+        return load(variant)
 
 
 def check_reward(reward: str) -> str:
@@ -61,7 +62,6 @@ def render_game(game, mode: str):
     if game is None:
         raise RailspecError("render() before reset(): there is no game yet")
     if mode == "svg":
-        from ..playtest.render import render_svg
         return render_svg(game.variant.ir, game.state())
     return position_text(game)
 

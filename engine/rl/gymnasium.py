@@ -31,8 +31,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import tensor
 from ..compiler.base.errors import IllegalActionError, RailspecError
+from ..playtest import agents
+from . import tensor
 from .common import check_reward, final_rewards, load_variant, render_game, stock_variants
 
 #: Values of the ``illegal`` option.
@@ -69,7 +70,6 @@ class RailspecEnv(gymnasium.Env):
         opponents = ["random"] * (players - 1) if opponents is None else list(opponents)
         if len(opponents) != players - 1:
             raise RailspecError(f"a {players}-player table needs {players - 1} opponents, not {len(opponents)}")
-        from ..playtest import agents
         for o in opponents:
             if isinstance(o, str):
                 agents.make(o)  # an unknown name fails here, not at the first reset
@@ -95,7 +95,6 @@ class RailspecEnv(gymnasium.Env):
         """A new game: its seed, the opponents' seeds and a random seat all come from the
         environment's generator (seeded by ``seed``)."""
         super().reset(seed=seed)
-        from ..playtest import agents
         rng = self.np_random
         game_seed = int(rng.integers(0, 2**63))
         if self.seat_option == "random":

@@ -35,11 +35,10 @@ import json
 import numpy as np
 import pyspiel
 
-from ..runtime import determinize
-from . import tensor
 from ..compiler.base.errors import RailspecError
-from .common import check_reward, final_rewards, load_variant, stock_variants
 from ..compiler.base.rng import SplitMix64
+from . import tensor
+from .common import check_reward, final_rewards, load_variant, stock_variants
 
 #: Every registered game's short name is this prefix and the variant's key.
 PREFIX = "railspec_"
@@ -239,7 +238,7 @@ class RailspecState(pyspiel.State):
         seed = 0
         for _ in range(4):  # four draws of 16 bits each make a 64-bit seed
             seed = (seed << 16) | int(probability_sampler() * 65536) & 0xFFFF
-        return RailspecState(self.get_game(), determinize.resample_game(self.game, int(player_id), seed))
+        return RailspecState(self.get_game(), self.game.resample(int(player_id), seed))
 
     def __str__(self):
         g = self.game

@@ -33,10 +33,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import tensor
 from ..compiler.base.errors import RailspecError
-from .common import check_reward, final_rewards, load_variant, render_game
 from ..compiler.base.rng import SplitMix64
+from . import tensor
+from .common import check_reward, final_rewards, load_variant, render_game
 
 #: What ``render_mode`` may be.
 RENDER_MODES = ("ansi", "svg")

@@ -18,9 +18,10 @@ tickets the player returned to the bottom of the deck, so neither constrains the
 """
 from __future__ import annotations
 
-from ..compiler.base import schema
 from ..compiler.assembly import assemble
+from ..compiler.base import schema
 from ..compiler.base.rng import SplitMix64
+from .state_format import StateError, validate
 
 #: Salts the caller's seed so a world's shuffle and its game generator are independent.
 WORLD_SALT = 0x5851F42D4C957F2D
@@ -60,7 +61,7 @@ def _rows(field: schema.Field, state: dict) -> list:
 TRIES = 16
 
 
-def resample(variant, state: dict, player: int, seed: int, registry=None) -> dict:
+def resample(variant, state: dict, player: int, seed: int) -> dict:
     """A copy of ``state`` (a full :meth:`Game.state`) in which everything ``player``
     cannot see is redrawn at random from ``seed``: the deck's order, the opponents'
     hands and tickets, the ticket decks, and the game's generator. What ``player`` sees
@@ -78,21 +79,20 @@ def resample(variant, state: dict, player: int, seed: int, registry=None) -> dic
         raise TypeError(f"a seed is an integer, not {seed!r}")
     rng = SplitMix64((seed % 2**64) ^ WORLD_SALT)
     if state["phase"] in schema.CORE_PHASES:
-        return _draw_world(variant, state, (player,), rng, registry)
-    from .state_format import StateError, validate
+        return _draw_world(variant, state, (player,), rng)
     for _ in range(TRIES):
-        world = _draw_world(variant, state, (player,), rng, registry)
+        world = _draw_world(variant, state, (player,), rng)
         try:
-            validate(variant, world, registry)
+            validate(variant, world)
             return world
         except StateError:
             continue
-    return _draw_world(variant, state, (player, state["current"]), rng, registry)
+    return _draw_world(variant, state, (player, state["current"]), rng)
 
 
-def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64, registry) -> dict:
+def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64) -> dict:
     """One world: every pile entry none of ``seen_by`` can see, redrawn with ``rng``."""
-    fields = [f for f in assemble(variant, registry).exported_fields if f.pile is not None]
+    fields = [f for f in assemble(variant).exported_fields if f.pile is not None]
     world = _copy(state)
 
     # Gather: every hidden card id, and every hidden ticket by its kind (long or not).
@@ -140,16 +140,3 @@ def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64,
             world[field.name] = table[0]
     world["rng"] = rng.next()
     return world
-
-
-def resample_game(game, player: int, seed: int):
-    """A new game, on the same engine as ``game``, in one world consistent with what
-    ``player`` sees of it (:func:`resample`). The world is a valid state by construction,
-    so it skips the validator a state from outside goes through."""
-    from . import reference
-    from .game import Game
-    variant = game.variant
-    world = resample(variant.ir, game.state(), player, seed, variant.registry)
-    if game.engine == "compiled":
-        return Game(variant, game.engine, variant.module().Engine.from_state(world))
-    return Game(variant, game.engine, reference.ReferenceEngine.from_state(variant.ir, world, variant.registry))

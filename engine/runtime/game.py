@@ -17,12 +17,23 @@ import warnings
 from array import array
 from pathlib import Path
 
-from . import reference, state_format
-from ..compiler import ir
+from .. import compiler
+from ..compiler import ir, observation
 from ..compiler.assembly import assemble, refuse_unimplemented
-from ..compiler.base.errors import (ArgumentError, ArgumentTypeError, IllegalActionError, ProvisionalSpecWarning,
-    RailspecError)
-from .scoring import rows_of_playout, winners as _winners
+from ..compiler.base.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    IllegalActionError,
+    ProvisionalSpecWarning,
+    RailspecError,
+)
+from ..compiler.build import build
+from ..compiler.emit import emit
+from ..compiler.mechanic import default_registry
+from . import determinize, reference, state_format
+from .position import position_fields
+from .scoring import rows_of_playout
+from .scoring import winners as _winners
 
 ENGINES = ("compiled", "reference")
 
@@ -178,19 +189,19 @@ class Game:
         ``v.observation_spec()``) into the first floats of ``buffer``, a writable,
         contiguous float32 buffer at least that long (e.g. a numpy vector reused in a loop),
         and return its length. The compiled engine fills it in C from its state; the
-        reference engine with :mod:`railspec.tensor`'s Python fill: the same floats."""
+        reference engine with :func:`railspec.compiler.observation.fill`: the same floats."""
         player = self._player(player)
         if self.engine == "compiled":
             try:
                 return self._e.observation_into(player, buffer)
             except (TypeError, ValueError, BufferError):
                 pass  # refused before writing anything: the checks below say why, as for the reference
-        from ..rl.tensor import _encoder_for
-        encoder = _encoder_for(self.variant)
-        floats = _typed_buffer(buffer, encoder.size, "observation_into", _OBSERVATION_HINT, "f", 4, "floats")
-        vector = encoder.fill(self._e.export_state(), player)
-        floats[:encoder.size] = memoryview(vector).cast("B").cast("f")
-        return encoder.size
+        assembly = self.variant.assembly
+        size = observation.observation_spec(assembly).size
+        floats = _typed_buffer(buffer, size, "observation_into", _OBSERVATION_HINT, "f", 4, "floats")
+        vector = observation.fill(assembly, self._e.export_state(), player)
+        floats[:size] = memoryview(vector).cast("B").cast("f")
+        return size
 
     def action_mask_into(self, buffer) -> int:
         """Write the legal-action mask into the first ``len(v.actions)`` bytes of ``buffer``
@@ -256,7 +267,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """The winning seats after the variant's tie-breakers (several if still tied)."""
-        return _winners(self.variant.ir, self._e.score_breakdown(), self.variant.registry)
+        return _winners(self.variant.ir, self._e.score_breakdown())
 
     # --- state -----------------------------------------------------------------
     def state(self) -> dict:
@@ -277,16 +288,18 @@ class Game:
                 raise ArgumentError("the game is over, nobody is to decide: name the player to observe")
             player = self.current_player
         # export_state builds new lists in both engines, so the view may hand them out
-        return state_format.observation(self.variant.ir, self._e.export_state(), self._player(player),
-                                        self.variant.registry, fresh=True)
+        return state_format.observation(self.variant.ir, self._e.export_state(), self._player(player), fresh=True)
 
     def resample(self, player: int, seed: int) -> "Game":
         """A new game on the same engine in one world consistent with what ``player`` sees
         of this one: the deck's order, the opponents' hands and tickets, the ticket decks
         and the game's generator redrawn from ``seed``, everything the player sees kept
-        (:func:`railspec.determinize.resample`; docs/agents.md, "Determinization")."""
-        from .determinize import resample_game
-        return resample_game(self, self._player(player), _seed(seed))
+        (:func:`railspec.runtime.determinize.resample`; docs/agents.md, "Determinization")."""
+        world = determinize.resample(self.variant.ir, self._e.export_state(), self._player(player), _seed(seed))
+        # the world is a valid state by construction: no validator
+        if self.engine == "compiled":
+            return Game(self.variant, self.engine, self.variant.module().Engine.from_state(world))
+        return Game(self.variant, self.engine, reference.ReferenceEngine.from_state(self.variant.ir, world))
 
     def __repr__(self) -> str:
         status = "over" if self.is_over else f"player {self.current_player} to decide"
@@ -297,11 +310,10 @@ class Variant:
     """A compiled variant: its facts (``cities``, ``routes``, ``tickets``, ``actions``) and a
     factory for games. Get one with :func:`railspec.load`."""
 
-    def __init__(self, variant_ir: ir.Variant, module=None, registry=None):
-        from ..compiler.mechanic import default_registry
+    def __init__(self, variant_ir: ir.Variant, module=None):
         self.ir = variant_ir
-        self.registry = registry or default_registry()
-        self.assembly = assemble(variant_ir, self.registry)
+        self.registry = variant_ir.registry
+        self.assembly = assemble(variant_ir)
         self._module = module
         self._names = {a.name: a.id for a in variant_ir.actions}
 
@@ -336,16 +348,13 @@ class Variant:
         """The compiled engine module, built (or fetched from the cache) on first use.
         With ``build_if_needed=False``: None rather than running the C compiler."""
         if self._module is None:
-            from ..compiler.build import build
-            from ..compiler.emit import emit
-            self._module = build(self.ir, emit(self.ir, self.registry), compile_if_missing=build_if_needed)
+            self._module = build(self.ir, emit(self.ir), compile_if_missing=build_if_needed)
         return self._module
 
     def observation_spec(self):
         """The layout of this variant's observation vectors, slice by slice
-        (:func:`railspec.tensor.observation_spec`; needs numpy, which the RL extras bring)."""
-        from ..rl.tensor import observation_spec
-        return observation_spec(self)
+        (:func:`railspec.compiler.observation.observation_spec`)."""
+        return observation.observation_spec(self.assembly)
 
     def check_players(self, players) -> int:
         """``players`` as an int when the variant is for that many, or the named error."""
@@ -362,15 +371,15 @@ class Variant:
         players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
             return Game(self, engine, self.module().Engine(players, seed))
-        return Game(self, engine, reference.ReferenceEngine(self.ir, players, seed, self.registry))
+        return Game(self, engine, reference.ReferenceEngine(self.ir, players, seed))
 
     def game_from_state(self, state: dict, engine: str = "compiled") -> Game:
         """A game from :meth:`Game.state` data, checked first."""
         engine = _engine_name(engine)
-        state_format.validate(self.ir, state, self.registry)
+        state_format.validate(self.ir, state)
         if engine == "compiled":
             return Game(self, engine, self.module().Engine.from_state(state))
-        return Game(self, engine, reference.ReferenceEngine.from_state(self.ir, state, self.registry))
+        return Game(self, engine, reference.ReferenceEngine.from_state(self.ir, state))
 
     def game_from_json(self, text: str, engine: str = "compiled") -> Game:
         """A game from :meth:`Game.to_json` text."""
@@ -391,8 +400,8 @@ class Variant:
         if engine == "compiled":
             result = self.module().playout(games, players, seed)
         else:
-            result = reference.playout(self.ir, games, players, seed, self.registry)
-        result["winners"] = [_winners(self.ir, rows, self.registry)
+            result = reference.playout(self.ir, games, players, seed)
+        result["winners"] = [_winners(self.ir, rows)
                              for rows in rows_of_playout(result, self.assembly.breakdown_keys)]
         return result
 
@@ -400,14 +409,13 @@ class Variant:
         """Score a described position (see :func:`railspec.score`): each player's
         breakdown plus ``winner``. The compiled engine scores it when its module is at hand
         without compiling (a stock variant, or one built before); the reference otherwise."""
-        from .position import position_fields
-        fields = position_fields(self.ir, position, self.registry)
+        fields = position_fields(self.ir, position)
         module = self.module(build_if_needed=False)
         if module is not None:
             rows = module.Engine.for_scoring(fields).score_breakdown()
         else:
-            rows = reference.score_fields(self.ir, fields, self.registry)
-        best = set(_winners(self.ir, rows, self.registry))
+            rows = reference.score_fields(self.ir, fields)
+        best = set(_winners(self.ir, rows))
         for p, row in enumerate(rows):
             row["winner"] = p in best
         return rows
@@ -424,8 +432,7 @@ def load(name_or_path: str | Path, registry=None) -> Variant:
     :class:`UnsupportedMechanicError` when it uses a mechanic the engines do not implement
     yet; the compiled engine is fetched lazily, from the installed stock modules or the
     build cache. A stock variant loaded twice in a process is read once. ``registry`` is
-    the set of mechanics (the stock ones by default)."""
-    from ..compiler.mechanic import default_registry
+    the set of mechanics (every installed one by default)."""
     registry = registry or default_registry()
     path, stock = spec_path(name_or_path)
     if stock:
@@ -438,7 +445,6 @@ def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
     name ending in ``.rail`` or holding a path separator is a path; another name is a stock
     variant's, else an existing file's; else :class:`RailspecError` listing the stock
     names."""
-    from .. import compiler
     if not isinstance(name_or_path, (str, Path)):
         raise ArgumentTypeError(f"a variant is a stock name or a spec path, not {_show.repr(name_or_path)}")
     text = str(name_or_path)
@@ -459,10 +465,9 @@ def _file_key(path: Path):
 
 
 def _load_path(path: Path, registry) -> Variant:
-    from .. import compiler
     variant_ir = compiler.check_file(path, registry)
-    refuse_unimplemented(variant_ir, registry)
-    return Variant(variant_ir, registry=registry)
+    refuse_unimplemented(variant_ir)
+    return Variant(variant_ir)
 
 
 def _warn_if_provisional(variant: Variant) -> Variant:

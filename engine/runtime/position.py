@@ -23,24 +23,8 @@ import reprlib
 from pathlib import Path
 
 from ..compiler import ir
-from ..compiler.base.errors import RailspecError
-
-
-class PositionError(RailspecError):
-    """A position file that does not describe a board of its variant. The message is one
-    line of at most :data:`MAX_MESSAGE` characters, whatever the file held (a name or a
-    value of megabytes is cut in the middle)."""
-
-    def __init__(self, message: str):
-        message = " ".join(str(message).split("\n"))
-        if len(message) > MAX_MESSAGE:
-            message = message[:MAX_MESSAGE - 60] + " … " + message[-57:]
-        super().__init__(message)
-
-
-#: The longest message a PositionError carries.
-MAX_MESSAGE = 400
-
+from ..compiler.base.errors import PositionError
+from ..compiler.mechanic import kind_of, names_in
 
 #: The keys of a seat that the core reads, and ``name`` (a label, ignored).
 CORE_KEYS = ("routes", "tickets", "name")
@@ -53,12 +37,6 @@ _show = reprlib.Repr()
 _show.maxstring = _show.maxother = 60
 _show.maxlist = _show.maxdict = 4
 _show.maxlevel = 2
-
-
-def _kind(value) -> str:
-    """How JSON would call a value's type, for messages."""
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null",
-            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
 def _int(text: str) -> int:
@@ -76,7 +54,7 @@ def loads(text: str) -> dict:
     including nesting too deep for the parser and absurdly long numbers, is a
     :class:`PositionError`; the result is checked further when it is scored."""
     if not isinstance(text, str):
-        raise PositionError(f"a position is JSON text, got {_kind(text)}")
+        raise PositionError(f"a position is JSON text, got {kind_of(text)}")
     try:
         return json.loads(text.removeprefix("\ufeff"), parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as err:
@@ -140,28 +118,9 @@ class _Catalogue:
         return sorted(set(found))
 
 
-def _lookup(names: dict[str, int], name, what: str, where: str) -> int:
-    """The id of a name in ``names`` (a mechanic's: e.g. the cities a station may be
-    built in), or a :class:`PositionError` with the closest spelling."""
-    if not isinstance(name, str):
-        raise PositionError(f"{where}: a {what} is named by a string, got {_show.repr(name)}")
-    if name not in names:
-        close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.7) if len(name) <= 200 else []
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise PositionError(f"{where}: no {what} named {_show.repr(name)}{hint}")
-    return names[name]
-
-
 def _either(names: list[str]) -> str:
     quoted = [repr(n) for n in names]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
-
-
-def _names_list(seat: dict, key: str, where: str) -> list:
-    value = seat.get(key, [])
-    if not isinstance(value, list):
-        raise PositionError(f"{where}: '{key}' must be a list of names, got {_kind(value)}")
-    return value
 
 
 def check_variant(variant: ir.Variant, position: dict) -> None:
@@ -186,44 +145,18 @@ def check_variant(variant: ir.Variant, position: dict) -> None:
                             f"'spec_hash': {variant.spec_hash!r}")
 
 
-def _check_tracks(variant: ir.Variant, owner: list[int], players: int, present) -> None:
-    """USA rulebook, Double-Routes: a player may not claim two tracks of one route, and
-    in small games only some tracks of a route may be used (``tracks usable``, the
-    multi_track mechanic's rule)."""
-    rule = next((rule for m, rule in present if m.name == "multi_track"), None)
-    if rule is None:
-        return
-    usable = rule.usable(players)
-    groups: dict[int, list[ir.Route]] = {}
-    for r in variant.routes:
-        if owner[r.id] != -1 and r.tracks > 1:
-            groups.setdefault(r.group, []).append(r)
-    for owned in groups.values():
-        by_player: dict[int, list[str]] = {}
-        for r in owned:
-            by_player.setdefault(owner[r.id], []).append(r.name)
-        for p, names in sorted(by_player.items()):
-            if len(names) > 1:
-                raise PositionError(f"player {p}: owns {_either(names).replace(' or ', ' and ')}, tracks of one "
-                                    f"route (a player may claim only one of them)")
-        if len(owned) > usable:
-            names = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
-            raise PositionError(f"in a {players}-player game only {usable} track{'s' * (usable > 1)} of a double "
-                                f"or triple route may be used, but {names} are owned")
-
-
-def position_fields(variant: ir.Variant, position: dict, registry=None) -> dict:
+def position_fields(variant: ir.Variant, position: dict) -> dict:
     """The state fields a described position determines (``players``, ``owner``,
     ``tickets``, ``trains``, ``route_score`` and the mechanics' own), rejecting anything
-    inconsistent with a :class:`PositionError`."""
-    from ..compiler.mechanic import default_registry
-    registry = registry or default_registry()
+    inconsistent with a :class:`PositionError` (each mechanic's ``position_problems``
+    too)."""
+    registry = variant.registry
     if not isinstance(position, dict):
-        raise PositionError(f"a position is a JSON object, got {_kind(position)}")
+        raise PositionError(f"a position is a JSON object, got {kind_of(position)}")
     check_variant(variant, position)
     seats = position.get("players")
     if not isinstance(seats, list) or not variant.min_players <= len(seats) <= variant.max_players:
-        got = f"{len(seats)} players" if isinstance(seats, list) else _kind(seats)
+        got = f"{len(seats)} players" if isinstance(seats, list) else kind_of(seats)
         raise PositionError(f"'players' must list {variant.min_players} to {variant.max_players} players, "
                             f"got {got}")
     present = registry.present(variant)
@@ -238,7 +171,7 @@ def position_fields(variant: ir.Variant, position: dict, registry=None) -> dict:
     for p, seat in enumerate(seats):
         where = f"player {p}"
         if not isinstance(seat, dict):
-            raise PositionError(f"{where}: expected an object with 'routes' and 'tickets', got {_kind(seat)}")
+            raise PositionError(f"{where}: expected an object with 'routes' and 'tickets', got {kind_of(seat)}")
         for key in seat:
             if key in CORE_KEYS or key in mechanic_keys:
                 continue
@@ -247,19 +180,23 @@ def position_fields(variant: ir.Variant, position: dict, registry=None) -> dict:
                     raise PositionError(f"{where}: {variant.name} has no {absent_keys[key].title}")
                 continue
             raise PositionError(f"{where}: unknown key {_show.repr(key)}")
-        for name in _names_list(seat, "routes", where):
+        for name in names_in(seat, "routes", where):
             rid = route_names.lookup(name, where)
             if owner[rid] != -1:
                 raise PositionError(f"{where}: route {name!r} is already owned by player {owner[rid]}")
             owner[rid] = p
-        held = [ticket_names.lookup(name, where) for name in _names_list(seat, "tickets", where)]
+        held = [ticket_names.lookup(name, where) for name in names_in(seat, "tickets", where)]
         if len(set(held)) != len(held):
             raise PositionError(f"{where}: a ticket is listed twice")
         tickets.append(held)
     all_held = [t for held in tickets for t in held]
     if len(set(all_held)) != len(all_held):
         raise PositionError("a ticket is held by two players")
-    _check_tracks(variant, owner, len(seats), present)
+    fields.update(owner=owner, tickets=tickets)
+    for m, rule in present:
+        problems = m.position_problems(variant, rule, fields)
+        if problems:
+            raise PositionError(problems[0])
     trains, route_score = [], []
     for p in range(len(seats)):
         mine = [r for r in variant.routes if owner[r.id] == p]
@@ -268,7 +205,7 @@ def position_fields(variant: ir.Variant, position: dict, registry=None) -> dict:
             raise PositionError(f"player {p}: routes of {used} cars, but a player has only {variant.trains} trains")
         trains.append(variant.trains - used)
         route_score.append(sum(variant.route_points[r.length] for r in mine))
-    fields.update(owner=owner, tickets=tickets, trains=trains, route_score=route_score)
+    fields.update(trains=trains, route_score=route_score)
     for p, seat in enumerate(seats):
         for m, rule in present:
             if getattr(m, "position_keys", ()):

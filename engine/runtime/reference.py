@@ -18,28 +18,21 @@ from functools import lru_cache
 
 from ..compiler import ir
 from ..compiler.assembly import assemble, refuse_unimplemented
-from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
 from ..compiler.base.errors import IllegalActionError
-from ..compiler.base.rng import SplitMix64, agent_for, shuffle_in_state
+from ..compiler.base.rng import agent_for, shuffle_in_state
+from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
+from ..compiler.mechanic import HOOKS
 
 EMPTY = -1
-
-
-def require_supported(variant: ir.Variant, registry=None) -> None:
-    """Refuse a variant whose mechanics the engines do not implement yet."""
-    from ..compiler.mechanic import default_registry
-    refuse_unimplemented(variant, registry or default_registry())
 
 
 class Rules:
     """The rules of one variant, and the reference parts of its mechanics, built once."""
 
-    def __init__(self, variant: ir.Variant, registry=None):
-        from ..compiler.mechanic import HOOKS, default_registry
-        registry = registry or default_registry()
-        refuse_unimplemented(variant, registry)
+    def __init__(self, variant: ir.Variant):
+        refuse_unimplemented(variant)
         self.variant = variant
-        self.assembly = assemble(variant, registry)
+        self.assembly = assemble(variant)
         self.loco = len(variant.colours)  # the locomotive's card id
         self.actions = variant.actions
         self.pass_id = next(a.id for a in variant.actions if a.kind == ir.PASS)
@@ -375,9 +368,9 @@ class Rules:
 
 
 @lru_cache(maxsize=32)
-def rules_for(variant: ir.Variant, registry=None) -> Rules:
-    """The rules of a variant (built once per variant object and registry)."""
-    return Rules(variant, registry)
+def rules_for(variant: ir.Variant) -> Rules:
+    """The rules of a variant (built once per variant object)."""
+    return Rules(variant)
 
 
 class ReferenceEngine:
@@ -388,18 +381,18 @@ class ReferenceEngine:
     # checks an id against the list legal_actions() has just computed
     __slots__ = ("rules", "state", "_legal")
 
-    def __init__(self, variant: ir.Variant, players: int, seed: int, registry=None):
-        rules = rules_for(variant, registry)
+    def __init__(self, variant: ir.Variant, players: int, seed: int):
+        rules = rules_for(variant)
         variant.check_players(players)
         self.rules = rules
         self.state = rules.new_state(players, seed)
         self._legal = (-1, [])
 
     @classmethod
-    def from_state(cls, variant: ir.Variant, state: dict, registry=None) -> "ReferenceEngine":
+    def from_state(cls, variant: ir.Variant, state: dict) -> "ReferenceEngine":
         """Rebuild a game from export_state() data (checked by the caller)."""
         game = object.__new__(cls)
-        game.rules = rules_for(variant, registry)
+        game.rules = rules_for(variant)
         game.state = PlainState.from_export(game.rules.assembly.fields, state)
         game._legal = (-1, [])
         return game
@@ -469,27 +462,27 @@ class ReferenceEngine:
         raise AttributeError(name)
 
 
-def score_fields(variant: ir.Variant, fields: dict, registry=None) -> list[dict]:
+def score_fields(variant: ir.Variant, fields: dict) -> list[dict]:
     """Score the fields of a described position (``players`` and those scoring reads);
     every other field at its value before set-up."""
-    rules = rules_for(variant, registry)
+    rules = rules_for(variant)
     state = PlainState.blank(rules.assembly.fields, rules.assembly.dims, fields["players"])
     for name, value in fields.items():
         setattr(state, name, value)
     return rules.score(state)
 
 
-def playout(variant: ir.Variant, games: int, players: int, seed: int, registry=None) -> dict:
+def playout(variant: ir.Variant, games: int, players: int, seed: int) -> dict:
     """Random games, as docs/engine.md "Random playouts" defines them; the same dict as
     the compiled module's ``playout``."""
-    rules = rules_for(variant, registry)
+    rules = rules_for(variant)
     keys = rules.assembly.breakdown_keys
     out: dict[str, list] = {"totals": []}
     out.update({key: [] for key in keys if key != "total"})
     out.update(decisions=[], turns=[], stalled=[])
     for i in range(games):
         game_seed = (seed + i) % 2**64
-        game = ReferenceEngine(variant, players, game_seed, registry)
+        game = ReferenceEngine(variant, players, game_seed)
         agent = agent_for(game_seed)
         while not game.is_over:
             legal = game.legal_actions()
@@ -505,4 +498,4 @@ def playout(variant: ir.Variant, games: int, players: int, seed: int, registry=N
     return out
 
 
-__all__ = ["Rules", "ReferenceEngine", "rules_for", "playout", "require_supported", "SplitMix64"]
+__all__ = ["Rules", "ReferenceEngine", "rules_for", "playout", "score_fields"]

@@ -11,25 +11,23 @@ from __future__ import annotations
 from ..compiler import ir
 
 
-def tiebreak_keys(variant: ir.Variant, registry=None):
+def tiebreak_keys(variant: ir.Variant):
     """The variant's tie-break keys, resolved to their definitions, in order."""
-    from ..compiler.mechanic import default_registry
-    registry = registry or default_registry()
     keys = []
     for name in variant.tiebreaks:
-        tb = registry.tiebreak(name)
+        tb = variant.registry.tiebreak(name)
         if tb is None:  # the checker refuses unknown keys: an IR made by other means
             raise ValueError(f"{variant.name}: unknown tie-break key {name!r}")
         keys.append(tb)
     return keys
 
 
-def winners(variant: ir.Variant, breakdown: list[dict], registry=None) -> list[int]:
+def winners(variant: ir.Variant, breakdown: list[dict]) -> list[int]:
     """The winning seats: most points, then the variant's tie-breakers in order (among the
     players still tied, those with the highest key stay); players still level share the
     win."""
     candidates = list(range(len(breakdown)))
-    keys = [lambda row, rows: row["total"]] + [tb.key for tb in tiebreak_keys(variant, registry)]
+    keys = [lambda row, rows: row["total"]] + [tb.key for tb in tiebreak_keys(variant)]
     for key in keys:
         if len(candidates) == 1:
             break

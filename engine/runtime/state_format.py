@@ -14,10 +14,11 @@ import json
 from collections import Counter
 
 from ..compiler import ir
-from ..compiler.base import schema
 from ..compiler.assembly import assemble
-from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN
+from ..compiler.base import schema
 from ..compiler.base.errors import RailspecError
+from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN
+from . import reference
 
 #: Kept for callers that read the phase names of the core game.
 PHASES = schema.CORE_PHASES
@@ -289,29 +290,28 @@ def end_problems(variant: ir.Variant, state: dict) -> list[str]:
     return problems
 
 
-def legal_problem(variant: ir.Variant, state: dict, registry=None) -> str | None:
+def legal_problem(variant: ir.Variant, state: dict) -> str | None:
     """What is wrong when the player to move has no legal action in a game not over (the
     last check: the structural ones name the usual causes first). The reference
     interpreter lists the moves of the phase; in ``turn`` passing is legal when nothing else
     is, so a turn always has one."""
-    from . import reference
     phase = state["phase"]
     if phase in (PH_OVER, PH_TURN):
         return None
-    rules = reference.rules_for(variant, registry)
+    rules = reference.rules_for(variant)
     view = schema.PlainState(rules.assembly.fields, {f.name: state[f.name] for f in rules.assembly.exported_fields})
     if rules.phase_legal[phase](view):
         return None
     return f"state field 'phase': {phase!r}, but player {state['current']} has no legal action in it"
 
 
-def validate(variant: ir.Variant, state, registry=None) -> None:
+def validate(variant: ir.Variant, state) -> None:
     """Raise :class:`StateError` unless ``state`` is a complete, consistent position of
     ``variant`` that play could have reached: right keys, shapes and ranges; every card,
     train and ticket accounted for once; the phase with what it needs and the end of the
     game where play puts it; every mechanic's invariants kept; and a legal action for the
     player to move unless the game is over (docs/engine.md, "Checking a state")."""
-    assembly = assemble(variant, registry)
+    assembly = assemble(variant)
     if not isinstance(state, dict):
         raise StateError(f"a state is a JSON object, not {_show(state)}")
     keys = assembly.state_keys
@@ -336,7 +336,7 @@ def validate(variant: ir.Variant, state, registry=None) -> None:
     for mechanic, rule in assembly.present:
         problems += mechanic.state_problems(variant, rule, state)
     if not problems:
-        problem = legal_problem(variant, state, assembly.registry)
+        problem = legal_problem(variant, state)
         problems = [problem] if problem else []
     if problems:
         more = f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})" \
@@ -344,7 +344,7 @@ def validate(variant: ir.Variant, state, registry=None) -> None:
         raise StateError(problems[0] + more)
 
 
-def observation(variant: ir.Variant, state: dict, player: int, registry=None, fresh: bool = False) -> dict:
+def observation(variant: ir.Variant, state: dict, player: int, fresh: bool = False) -> dict:
     """One player's view, field by field as the schema's views say: public fields as they
     are; hidden ones as their size at most; per-player private ones as the player's own
     entry (under the view's alias) plus everyone's size; an offer being decided on to the
@@ -355,7 +355,7 @@ def observation(variant: ir.Variant, state: dict, player: int, registry=None, fr
         raise ValueError(f"no player {player!r} in a {players}-player game")
     out: dict = {"player": player}
     copy = (lambda field, value: value) if fresh else schema.copy_value
-    for field in assemble(variant, registry).exported_fields:
+    for field in assemble(variant).exported_fields:
         view = field.view
         value = state[field.name]
         if view.kind == "public":

@@ -19,75 +19,33 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
-from ..compiler.base.errors import RailspecError, SpecError
-
-
-class UsageError(RailspecError):
-    """A command line that cannot be run (a bad option value, an unwritable output)."""
-
-
-def _load(name: str):
-    """A variant; a provisional spec's warning is printed once, as a line of its own."""
-    import warnings
-
-    from ..compiler.base.errors import ProvisionalSpecWarning
-    from ..runtime.game import load
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ProvisionalSpecWarning)
-        variant = load(name)
-    for warning in caught[:1]:
-        print(f"railspec: {warning.message}", file=sys.stderr)
-    return variant
-
-
-def _progress(total: int, desc: str, quiet: bool):
-    """A tqdm bar when stderr is a terminal and not ``--quiet``; nothing otherwise, so
-    that logs and CI output do not fill with its frames."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
-
-
-def _read_text(path: str, what: str) -> str:
-    """A UTF-8 file's text (a byte order mark is left for the format's reader), or a
-    one-line error naming the file."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise UsageError(f"cannot read {what} {path}: {err.strerror or err}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise UsageError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-
-
-def _write_text(path: str, text: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
-
-
-def _stock_or_ask(name, file: str, what: str, option: str = "--spec"):
-    """The stock variant a file names; for any other name, an error saying to pass the
-    spec (a file never makes railspec read a path it names)."""
-    from ..compiler import stock_names
-    if not isinstance(name, str) or name not in stock_names():
-        raise UsageError(f"{file}: the {what} is of variant {name!r}, which is not a stock variant: "
-                         f"pass its spec file with {option} FILE.rail")
-    return _load(name)
+from ..compiler import check_file
+from ..compiler.base.errors import PositionError, RailspecError, SpecError
+from ..compiler.build import build
+from ..compiler.emit import emit
+from ..runtime.game import spec_path
+from ..runtime.position import read
+from . import cli_play, conformance, perft, trace
+from .args import (
+    Help,
+    Parser,
+    UsageError,
+    integer,
+    load_variant,
+    output_path,
+    progress,
+    read_text,
+    stock_or_ask,
+    whole,
+    write_text,
+)
 
 
 def cmd_check(args) -> int:
-    from ..compiler import check_file
-    from ..runtime.game import spec_path
     path, _ = spec_path(args.file)
     variant = check_file(path)
     mech = ", ".join(sorted(variant.mechanics)) or "base rules only"
@@ -98,16 +56,14 @@ def cmd_check(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    from ..compiler.build import build
-    from ..compiler.emit import emit
     if args.out is not None and not args.emit_only:
         raise UsageError("compile: --out is where --emit-only writes; give --emit-only too")
-    v = _load(args.target)
+    v = load_variant(args.target)
     start = time.perf_counter()
     source = emit(v.ir)
     if args.emit_only:
         out = args.out or f"{v.key}.pyx"
-        _write_text(out, source)
+        write_text(out, source)
         print(f"wrote {out} ({len(source.splitlines())} lines)")
         return 0
     module = build(v.ir, source)
@@ -141,15 +97,14 @@ def summarize(v, result: dict, players: int) -> str:
 
 
 def cmd_simulate(args) -> int:
-    v = _load(args.variant)
+    v = load_variant(args.variant)
     players, games = v.check_players(args.players), args.games
     if args.agents:
-        from .cli_play import cmd_simulate_agents
-        return cmd_simulate_agents(args, v)
+        return cli_play.cmd_simulate_agents(args, v)
     if args.engine == "compiled":
         v.module()  # build or fetch the engine before the clock starts
     chunk = max(1, min(250, games // 40 or 1))
-    bar = _progress(games, f"{v.key} {players}p", args.quiet)
+    bar = progress(games, f"{v.key} {players}p", args.quiet)
     merged: dict[str, list] = {}
     start = time.perf_counter()
     done = 0
@@ -172,8 +127,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_score(args) -> int:
-    from ..runtime.position import PositionError, read
-    v = _load(args.variant)
+    v = load_variant(args.variant)
     position = read(args.position)  # its errors name the file
     try:
         rows = v.score(position)
@@ -197,12 +151,11 @@ def cmd_score(args) -> int:
 
 
 def cmd_trace(args) -> int:
-    from . import trace
-    v = _load(args.variant)
+    v = load_variant(args.variant)
     lines = trace.record(v, v.check_players(args.players), args.seed, engine=args.engine)
     text = trace.dumps(lines)
     if args.out != "-":
-        _write_text(args.out, text)
+        write_text(args.out, text)
         print(f"wrote {args.out}: {len(lines) - 2} decisions, winners {lines[-1]['winners']}")
     else:
         sys.stdout.write(text)
@@ -210,13 +163,12 @@ def cmd_trace(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from . import trace
     try:
-        lines = trace.loads(_read_text(args.file, "trace"))
+        lines = trace.loads(read_text(args.file, "trace"))
     except trace.TraceError as err:
         raise trace.TraceError(f"{args.file}: {err}") from None
     header = lines[0]
-    v = _load(args.spec) if args.spec else _stock_or_ask(header["variant"], args.file, "trace")
+    v = load_variant(args.spec) if args.spec else stock_or_ask(header["variant"], args.file, "trace")
     hint = ""
     if not args.spec and header["spec_hash"] != v.spec_hash:
         hint = "; if it was recorded from another spec, pass that spec file with --spec FILE.rail"
@@ -231,12 +183,11 @@ def cmd_verify(args) -> int:
 
 
 def cmd_perft(args) -> int:
-    from . import perft
     try:
-        lines = perft.loads(_read_text(args.file, "perft file"))
+        lines = perft.loads(read_text(args.file, "perft file"))
     except perft.PerftError as err:
         raise perft.PerftError(f"{args.file}: {err}") from None
-    v = _load(args.spec) if args.spec else _stock_or_ask(lines[0]["variant"], args.file, "perft file")
+    v = load_variant(args.spec) if args.spec else stock_or_ask(lines[0]["variant"], args.file, "perft file")
     engines = ["compiled", "reference"] if args.engine == "both" else [args.engine]
     failed = False
     for engine in engines:
@@ -252,11 +203,10 @@ def cmd_perft(args) -> int:
 
 
 def cmd_conformance(args) -> int:
-    from . import conformance
-    v = _load(args.target)
+    v = load_variant(args.target)
     low, high = v.ir.min_players, v.ir.max_players
     counts = list(range(low, high + 1))
-    bar = _progress(args.games, f"conformance {v.key}", args.quiet)
+    bar = progress(args.games, f"conformance {v.key}", args.quiet)
     start = time.perf_counter()
     report = conformance.run(v, range(args.seed, args.seed + args.games),
                              lambda s: counts[s % len(counts)], api_every=args.api_every,
@@ -275,66 +225,11 @@ def cmd_conformance(args) -> int:
     return 1
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (exit status 2) instead of the usage block."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def _whole(low: int):
-    """An argparse type: a whole number of at least ``low``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is less than {low}")
-        return value
-    parse.__name__ = "whole number"
-    return parse
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-
-
-def _output_path(text: str) -> str:
-    """An argparse type: a file that can be written ("-" for standard output). Checked
-    before any work, so a long run does not end in a write error."""
-    if text == "-":
-        return text
-    path = Path(text)
-    if not text or path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
-    parent = path.parent
-    if not parent.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {text}: no directory {parent}")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
-    return text
-
-
-class _Help(argparse.ArgumentDefaultsHelpFormatter):
-    """Each option's default after its help; an option without a value by default says in
-    words what happens then."""
-
-    def _get_help_string(self, action):
-        if action.default is None or "(default:" in (action.help or ""):
-            return action.help
-        return super()._get_help_string(action)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_play
-    formatter = _Help
-    parser = _Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
+    formatter = Help
+    parser = Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
                      formatter_class=formatter)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
     engine_help = "which engine plays: the compiled one or the reference interpreter"
 
@@ -346,14 +241,14 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=formatter)
     p.add_argument("target", help=variant_help)
     p.add_argument("--emit-only", action="store_true", help="write the generated .pyx and stop")
-    p.add_argument("--out", type=_output_path, help="where --emit-only writes (default: NAME.pyx in this folder)")
+    p.add_argument("--out", type=output_path, help="where --emit-only writes (default: NAME.pyx in this folder)")
     p.set_defaults(run=cmd_compile)
 
     p = sub.add_parser("simulate", help="play random games and summarize them", formatter_class=formatter)
     p.add_argument("variant", help=variant_help)
-    p.add_argument("--players", type=_whole(1), default=4, help="players per game")
-    p.add_argument("--games", type=_whole(1), default=1000, help="how many games")
-    p.add_argument("--seed", type=_integer, default=1, help="game i is played with seed SEED + i (mod 2^64)")
+    p.add_argument("--players", type=whole(1), default=4, help="players per game")
+    p.add_argument("--games", type=whole(1), default=1000, help="how many games")
+    p.add_argument("--seed", type=integer, default=1, help="game i is played with seed SEED + i (mod 2^64)")
     p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none anyway when stderr is not a terminal)")
@@ -368,9 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("trace", help="record a seeded random game as JSON Lines", formatter_class=formatter)
     p.add_argument("variant", help=variant_help)
-    p.add_argument("--seed", type=_integer, default=1, help="the game's seed (mod 2^64)")
-    p.add_argument("--players", type=_whole(1), default=4, help="players in the game")
-    p.add_argument("--out", type=_output_path, default="-", help="the trace file to write; - for standard output")
+    p.add_argument("--seed", type=integer, default=1, help="the game's seed (mod 2^64)")
+    p.add_argument("--players", type=whole(1), default=4, help="players in the game")
+    p.add_argument("--out", type=output_path, default="-", help="the trace file to write; - for standard output")
     p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
     p.set_defaults(run=cmd_trace)
 
@@ -393,9 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games",
                        formatter_class=formatter)
     p.add_argument("target", help=variant_help)
-    p.add_argument("--games", type=_whole(1), default=200, help="how many games, one per seed")
-    p.add_argument("--seed", type=_integer, default=0, help="the first game's seed")
-    p.add_argument("--api-every", type=_whole(0), default=25,
+    p.add_argument("--games", type=whole(1), default=200, help="how many games, one per seed")
+    p.add_argument("--seed", type=integer, default=0, help="the first game's seed")
+    p.add_argument("--api-every", type=whole(0), default=25,
                    help="check clone, JSON and illegal actions every N decisions (0: never)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none anyway when stderr is not a terminal)")

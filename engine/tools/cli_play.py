@@ -4,50 +4,26 @@
     railspec balance NAME --players N --games N --agents … --seed S --out DIR [--workers N | --ray ADDRESS]
     railspec render NAME [--state FILE] --out map.svg
 
-Kept apart from :mod:`railspec.cli` because they play through the agents and write the
-report; ``cli`` registers them with :func:`add_commands` and :func:`add_simulate_options`.
+Kept apart from :mod:`railspec.tools.cli` because they play through the agents and write
+the report; ``cli`` registers them with :func:`add_commands` and :func:`add_simulate_options`.
 """
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
-
-def agent_list(text: str) -> tuple[str, ...]:
-    """``--agents``: comma-separated agent names, each one known."""
-    from ..playtest.agents import AGENTS
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    if not names:
-        raise argparse.ArgumentTypeError("name at least one agent")
-    unknown = [n for n in names if n not in AGENTS]
-    if unknown:
-        raise argparse.ArgumentTypeError(f"no agent named {unknown[0]!r}; the agents are {', '.join(AGENTS)}")
-    return names
-
-
-def output_folder(text: str) -> str:
-    """An argparse type: a folder that exists and can be written, or can be made."""
-    path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
-    if not os.access(probe, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write into {text}: permission denied")
-    return text
+from ..playtest import balance, report
+from ..playtest.balance import DEFAULT_AGENTS
+from ..playtest.render import render_svg
+from .args import agent_list, integer, load_variant, output_folder, output_path, progress, read_text, whole
 
 
 def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]):
-    from ..playtest import balance
     plan = balance.CampaignPlan(variant=variant_name, players=args.players, games=args.games, agents=agents,
                                 seed=args.seed)
     balance.check_plan(plan, variant)  # before the bar: no frame precedes an error
-    from .cli import _progress
-    bar = _progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
+    bar = progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
     start = time.perf_counter()
     try:
         records = balance.run_campaign(plan, workers=args.workers, ray_address=getattr(args, "ray", None),
@@ -94,10 +70,7 @@ def _source(variant, given: str) -> str:
 
 def cmd_balance(args) -> int:
     """``balance``: play the campaign and write the report folder."""
-    from ..playtest.balance import DEFAULT_AGENTS
-    from .cli import _load
-    variant = _load(args.variant)
-    from ..playtest import report
+    variant = load_variant(args.variant)
     report.require_extra()  # before any game: the report needs pandas and matplotlib
     plan, records, seconds = _campaign(args, variant, _source(variant, args.variant),
                                        args.agents or DEFAULT_AGENTS)
@@ -110,12 +83,10 @@ def cmd_balance(args) -> int:
 
 def cmd_render(args) -> int:
     """``render``: the map (and a game's claims and stations) as SVG."""
-    from .cli import _load, _read_text
-    from ..playtest.render import render_svg
-    variant = _load(args.variant)
+    variant = load_variant(args.variant)
     state = None
     if args.state:
-        state = variant.game_from_json(_read_text(args.state, "state")).state()
+        state = variant.game_from_json(read_text(args.state, "state")).state()
     svg = render_svg(variant.ir, state)
     if args.out == "-":
         sys.stdout.write(svg)
@@ -127,20 +98,18 @@ def cmd_render(args) -> int:
 
 def add_commands(sub, formatter) -> None:
     """Register ``balance`` and ``render`` with the command line's subparsers."""
-    from ..playtest.balance import DEFAULT_AGENTS
-    from .cli import _integer, _output_path, _whole
     variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
     p = sub.add_parser("balance", help="play a campaign of agents and write the balance report",
                        formatter_class=formatter)
     p.add_argument("variant", help=variant_help)
-    p.add_argument("--players", type=_whole(1), default=4, help="players per game")
-    p.add_argument("--games", type=_whole(1), default=1000, help="games to play")
+    p.add_argument("--players", type=whole(1), default=4, help="players per game")
+    p.add_argument("--games", type=whole(1), default=1000, help="games to play")
     p.add_argument("--agents", type=agent_list, default=None,
                    help="comma-separated agents, rotated through the seats game by game (default: the four "
                         f"playing styles, {', '.join(DEFAULT_AGENTS)})")
-    p.add_argument("--seed", type=_integer, default=1, help="the campaign seed: same seed, same games")
+    p.add_argument("--seed", type=integer, default=1, help="the campaign seed: same seed, same games")
     p.add_argument("--out", type=output_folder, default="report", help="the report folder")
-    p.add_argument("--workers", type=_whole(1), default=None, help="processes (default: every core)")
+    p.add_argument("--workers", type=whole(1), default=None, help="processes (default: every core)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run the games as Ray tasks on the cluster at ADDRESS ('local' starts one here; "
                         "needs railspec[cluster]) (default: processes on this machine)")
@@ -152,17 +121,16 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("variant", help=variant_help)
     p.add_argument("--state", help="a state JSON file (Game.to_json) whose claims and stations to draw "
                                    "(default: the empty map)")
-    p.add_argument("--out", type=_output_path, default="map.svg", help="the SVG file to write ('-': standard output)")
+    p.add_argument("--out", type=output_path, default="map.svg", help="the SVG file to write ('-': standard output)")
     p.set_defaults(run=cmd_render)
 
 
 def add_simulate_options(p) -> None:
     """``simulate``'s agent options."""
-    from .cli import _whole
     p.add_argument("--agents", type=agent_list, default=None,
                    help="play games of these agents (comma-separated, rotated through the seats) "
                         "(default: the batch of random games inside the engine)")
-    p.add_argument("--workers", type=_whole(1), default=None,
+    p.add_argument("--workers", type=whole(1), default=None,
                    help="processes for --agents (default: every core)")
 
 

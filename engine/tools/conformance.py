@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..runtime import reference, state_format
 from ..compiler import ir
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import agent_for
+from ..runtime import reference, state_format
 
 
 @dataclass
@@ -65,7 +65,7 @@ def first_difference(a, b, path: str = "") -> str | None:
     return None if a == b else f"{path}: {a!r} != {b!r}"
 
 
-def invariant_problems(variant: ir.Variant, game, state: dict | None = None, registry=None,
+def invariant_problems(variant: ir.Variant, game, state: dict | None = None,
                        scores: bool = True) -> list[str]:
     """Every invariant the position breaks (empty when it keeps them all): the state
     validator's (shapes, ranges, conservation of cards, trains and tickets, and each
@@ -74,14 +74,14 @@ def invariant_problems(variant: ir.Variant, game, state: dict | None = None, reg
     caller has it."""
     state = game.state() if state is None else state
     try:
-        state_format.validate(variant, state, registry)
+        state_format.validate(variant, state)
     except state_format.StateError as err:
         return [f"state invalid: {err}"]
     if not scores:
         return []
     problems = []
     derived = reference.score_fields(variant, {k: v for k, v in state.items()
-                                               if k not in ("format", "variant", "spec_hash")}, registry)
+                                               if k not in ("format", "variant", "spec_hash")})
     reported = game.score_breakdown()
     if derived != reported:
         problems.append(f"score_breakdown {reported} is not what the board gives: {derived}")
@@ -159,7 +159,7 @@ def _check_game(v, seed: int, players: int, api_every: int, score_every: int, re
             problem(f"states differ (compiled vs reference) at {first_difference(a_state, b_state)}")
             return
         scores = compiled.is_over or (score_every > 0 and step % score_every == 0)
-        for what in invariant_problems(variant, compiled, a_state, v.registry, scores=scores):
+        for what in invariant_problems(variant, compiled, a_state, scores=scores):
             problem(what)
         if compiled.is_over or ref.is_over:
             if compiled.is_over != ref.is_over:

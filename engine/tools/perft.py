@@ -18,11 +18,11 @@ FILE`` checks an engine against a file.
 """
 from __future__ import annotations
 
-import json
-
-from ..compiler.base.schema import PH_OVER, PH_SETUP_KEEP, PH_TURN
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.rng import agent_for
+from ..compiler.base.schema import PH_OVER, PH_SETUP_KEEP, PH_TURN
+from ..runtime.state_format import StateError
+from . import jsonl
 
 FORMAT = "railspec-perft/1"
 
@@ -129,30 +129,16 @@ def record(variant, engine: str = "reference") -> list[dict]:
 
 
 def dumps(lines: list[dict]) -> str:
-    """JSON Lines text of a perft file (written as traces are: one record per line)."""
-    from .trace import dumps as trace_dumps
-    return trace_dumps(lines)
+    """JSON Lines text of a perft file (one record per line, as traces)."""
+    return jsonl.dumps(lines)
 
 
 def loads(text: str) -> list[dict]:
     """Parse a perft file's JSON Lines text (split at "\\n" only, a byte order mark
     skipped) and check its shape: a header, then records with ``name``, ``state`` and
     ``counts``. Any problem is a :class:`PerftError` naming the line."""
-    from .trace import TraceError, _constant, _int
-    if not isinstance(text, str):
-        raise PerftError(f"a perft file is JSON Lines text, got {type(text).__name__}")
     lines = []
-    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw, parse_int=_int, parse_constant=_constant)
-        except json.JSONDecodeError as err:
-            raise PerftError(f"line {number}: not JSON ({err.msg} at column {err.colno})") from None
-        except RecursionError:
-            raise PerftError(f"line {number}: JSON nested too deeply") from None
-        except TraceError as err:
-            raise PerftError(f"line {number}: {err}") from None
+    for number, line in jsonl.loads(text, PerftError, "perft file"):
         if not isinstance(line, dict):
             raise PerftError(f"line {number}: a perft line is a JSON object")
         if not lines:
@@ -180,7 +166,6 @@ def check(variant, lines: list[dict], engine: str = "compiled") -> list[str]:
     if lines[0].get("spec_hash") != variant.spec_hash:
         return [f"the file is for {lines[0].get('variant')!r} spec {lines[0].get('spec_hash')}, "
                 f"not {variant.key!r} spec {variant.spec_hash}"]
-    from ..runtime.state_format import StateError
     problems = []
     for line in lines[1:]:
         try:

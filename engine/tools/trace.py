@@ -17,22 +17,16 @@ A trace is tied to the spec it was recorded from by ``spec_hash``, not by the fi
 """
 from __future__ import annotations
 
-import json
 import reprlib
 from dataclasses import dataclass
 
 from ..compiler.base.errors import ArgumentError, IllegalActionError, RailspecError
 from ..compiler.base.rng import agent_for
+from ..runtime.game import _integer
+from . import jsonl
+from .conformance import first_difference
 
 FORMAT = "railspec-trace/1"
-
-#: Integers in a trace are counts, ids and a 64-bit seed: a longer one is a broken file.
-MAX_DIGITS = 30
-
-# Characters that some line readers (str.splitlines, editors, JavaScript) take for line
-# breaks but JSON leaves unescaped: written as escapes so every reader sees one record per
-# line. The others (\n, \r, \x0b, \x0c, \x1c-\x1e) are control characters JSON escapes.
-_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 _show = reprlib.Repr()
 _show.maxstring = _show.maxother = 60
@@ -46,7 +40,6 @@ class TraceError(RailspecError, ValueError):
 
 def record(variant, players: int, seed: int, engine: str = "compiled") -> list[dict]:
     """Play one seeded random game and return its trace records."""
-    from ..runtime.game import _integer
     players, seed = variant.check_players(players), _integer(seed, "a seed") % 2**64
     game = variant.new_game(players=players, seed=seed, engine=engine)
     agent = agent_for(seed)
@@ -66,18 +59,7 @@ def record(variant, players: int, seed: int, engine: str = "compiled") -> list[d
 
 def dumps(lines: list[dict]) -> str:
     """JSON Lines text of a trace: one record per line, whatever the names hold."""
-    return "".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
-                   for line in lines)
-
-
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise TraceError(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
-    return int(text)
-
-
-def _constant(name: str):
-    raise TraceError(f"{name} is not a number a trace holds")
+    return jsonl.dumps(lines)
 
 
 def loads(text: str) -> list[dict]:
@@ -85,22 +67,9 @@ def loads(text: str) -> list[dict]:
     split at "\\n" only (a "\\r" before it is ignored), as :func:`dumps` writes them; a
     UTF-8 byte order mark is skipped; blank lines are ignored. Any problem is a
     :class:`TraceError` naming the line."""
-    if not isinstance(text, str):
-        raise TraceError(f"a trace is JSON Lines text, got {type(text).__name__}")
-    lines, numbers = [], []
-    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
-        if not raw.strip():
-            continue
-        try:
-            lines.append(json.loads(raw, parse_int=_int, parse_constant=_constant))
-        except json.JSONDecodeError as err:
-            raise TraceError(f"line {number}: not JSON ({err.msg} at column {err.colno})") from None
-        except RecursionError:
-            raise TraceError(f"line {number}: JSON nested too deeply") from None
-        except TraceError as err:
-            raise TraceError(f"line {number}: {err}") from None
-        numbers.append(number)
-    check(lines, numbers)
+    records = jsonl.loads(text, TraceError, "trace")
+    lines = [record for _, record in records]
+    check(lines, [number for number, _ in records])
     return lines
 
 
@@ -201,7 +170,6 @@ def verify(variant, lines: list[dict], engine: str = "compiled") -> Verdict:
             if not game.is_over:
                 return Verdict(False, steps, f"after step {steps - 1} the trace ends the game, the engine does not")
             if got != line["breakdown"]:
-                from .conformance import first_difference
                 return Verdict(False, steps, f"final breakdown differs at "
                                              f"{first_difference(line['breakdown'], got, 'breakdown')} "
                                              f"(trace != engine)")

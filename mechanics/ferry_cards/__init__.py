@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
 from ...compiler.base import limits
-from ...compiler.base.schema import Field
 from ...compiler.base.errors import Span
+from ...compiler.base.schema import Field
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
 
 DRAW_FERRY = "draw_ferry"

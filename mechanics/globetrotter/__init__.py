@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
 from ...compiler.base import limits
+from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.schema import Field
-from ...compiler.base.errors import Span
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
 
 
@@ -158,7 +158,6 @@ class Goods(Mechanic):
         return []
 
     def position(self, variant, rule: GoodsRule, player: int, seat: dict, fields: dict) -> None:
-        from ...runtime.position import PositionError
         count = seat.get("goods", 0)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise PositionError(f"player {player}: 'goods' is a number of goods cards, got {count!r}")

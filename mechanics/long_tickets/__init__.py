@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
-from ...compiler.base.schema import TICKETS, Field, hidden
 from ...compiler.base.errors import Span
 from ...compiler.base.rng import shuffle_in_state
+from ...compiler.base.schema import TICKETS, Field, hidden
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
 
 REMOVED = "removed"

@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables, TieBreak
-
 
 #: The compiled engine walks every trail of a component with at most this many independent
 #: cycles (routes - cities + 1), and searches the others by removing routes (its
@@ -63,7 +62,8 @@ def dense_network(routes, trains: int, rng) -> list[int]:
     start = rng.choice(sorted({r.a for r in routes}))
     reached, groups, chosen = {start}, set(), []
     while True:
-        fits = [r for r in routes if r.group not in groups and r.length <= trains and (r.a in reached or r.b in reached)]
+        fits = [r for r in routes
+                if r.group not in groups and r.length <= trains and (r.a in reached or r.b in reached)]
         if not fits:
             return chosen
         shortest = min(r.length for r in fits)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
-from ...compiler.check import MAX_TRACKS
 from ...compiler.base.schema import Field
+from ...compiler.check import MAX_TRACKS
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
 
 
@@ -98,6 +98,30 @@ class MultiTrack(Mechanic):
         return Tables(constants=[("MAX_SIBLINGS", max_siblings)],
                       arrays=[("T_ROUTE_SIBLINGS", siblings or [0]), ("T_TRACKS_USABLE", usable)])
 
+    def position_problems(self, variant: ir.Variant, rule: MultiTrackRule, fields: dict) -> list[str]:
+        """USA rulebook, Double-Routes: a described board where a player owns two tracks of
+        one route, or more tracks of a route are owned than the player count allows."""
+        owner, players = fields["owner"], fields["players"]
+        usable = rule.usable(players)
+        groups: dict[int, list[ir.Route]] = {}
+        for r in variant.routes:
+            if owner[r.id] != -1 and r.tracks > 1:
+                groups.setdefault(r.group, []).append(r)
+        problems = []
+        for owned in groups.values():
+            by_player: dict[int, list[str]] = {}
+            for r in owned:
+                by_player.setdefault(owner[r.id], []).append(repr(r.name))
+            for p, names in sorted(by_player.items()):
+                if len(names) > 1:
+                    problems.append(f"player {p}: owns {', '.join(names[:-1])} and {names[-1]}, tracks of one route "
+                                    f"(a player may claim only one of them)")
+            if len(owned) > usable:
+                names = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
+                problems.append(f"in a {players}-player game only {usable} track{'s' * (usable > 1)} of a double "
+                                f"or triple route may be used, but {names} are owned")
+        return problems
+
     def state_problems(self, variant: ir.Variant, rule: MultiTrackRule, state: dict) -> list[str]:
         """Double-Routes: no player owns two tracks of one route, and no more tracks of it
         are owned than the player count allows."""
@@ -107,7 +131,7 @@ class MultiTrack(Mechanic):
         for r in variant.routes:
             if state["owner"][r.id] != -1:
                 owned.setdefault(r.group, []).append(r)
-        for group, tracks in sorted(owned.items()):
+        for _group, tracks in sorted(owned.items()):
             if len(tracks) == 1:
                 continue
             names = ", ".join(r.name for r in tracks)

@@ -13,12 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
-from ...compiler.base.limits import MAX_REGIONS
 from ...compiler.base.errors import Span
+from ...compiler.base.limits import MAX_REGIONS
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables
-
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,7 @@ class RegionsReference:
             for label in sorted({own[n] for n in on_routes}):
                 nodes = {n for n in on_routes if own[n] == label}
                 regions = {self.region_of[n] for n in nodes if n in self.region_of}
-                total += self.table[self.count(regions, lambda city: city in nodes)]
+                total += self.table[self.count(regions, lambda city, nodes=nodes: city in nodes)]
         else:
             regions = {self.region_of[n] for n in on_routes if n in self.region_of}
             total = self.table[self.count(regions, lambda city: city in on_routes)]
@@ -171,7 +170,8 @@ class Regions(Mechanic):
         return Tables(constants=[("N_REGIONS", len(rule.regions)), ("REGION_COUNT_MAX", len(table) - 1),
                                  ("REGIONS_PER_NETWORK", int(rule.per_network)),
                                  ("DOUBLES_WHOLE", int(rule.doubles_whole))],
-                      arrays=[("T_NODE_REGION", node_region), ("T_REGION_DOUBLE", [int(g.counts_double) for g in rule.regions]),
+                      arrays=[("T_NODE_REGION", node_region),
+                              ("T_REGION_DOUBLE", [int(g.counts_double) for g in rule.regions]),
                               ("T_REGION_CITY_FIRST", first), ("T_REGION_CITY_END", end),
                               ("T_REGION_CITIES", cities or [0]), ("T_REGION_POINTS", table)])
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
+from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_COMPANIES
-from ...compiler.base.schema import PH_OVER, PH_TURN, Field
-from ...compiler.base.errors import Span
 from ...compiler.base.rng import shuffle_in_state
+from ...compiler.base.schema import PH_OVER, PH_TURN, Field
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
 
 TAKE_SHARE = "take_share"
@@ -262,7 +262,8 @@ class Shares(Mechanic):
             constants=[("N_COMPANIES", len(rule.companies)), ("ACT_TAKE_SHARE_0", take[0]),
                        ("ACT_NEUTRAL_SHARE_0", give[0] if give else -1), ("SHARE_PLACES", places),
                        ("SHARE_TIES_LOWEST", int(rule.ties == "lowest_number")),
-                       ("NEUTRAL_LOW", neutral.low if neutral else 0), ("NEUTRAL_HIGH", neutral.high if neutral else -1),
+                       ("NEUTRAL_LOW", neutral.low if neutral else 0),
+                       ("NEUTRAL_HIGH", neutral.high if neutral else -1),
                        ("NEUTRAL_ANY", int(bool(neutral) and neutral.takes == "any")),
                        ("NEUTRAL_ROUND_UP", int(bool(neutral) and neutral.rounding == "up"))],
             arrays=[("T_ROUTE_COMPANIES", [sum(1 << c for c in set(r.companies)) for r in variant.routes] or [0]),
@@ -332,7 +333,6 @@ class Shares(Mechanic):
         revealed = position.get("neutral_shares", {})
         if revealed:
             if rule.neutral is None or not rule.neutral.seats(fields["players"]):
-                from ...runtime.position import PositionError
                 raise PositionError(f"'neutral_shares': {variant.name} has no neutral shareholder with "
                                     f"{fields['players']} players")
             self._place(rule, fields, revealed, fields["players"] + 1, "the neutral shareholder")
@@ -340,7 +340,6 @@ class Shares(Mechanic):
     @staticmethod
     def _place(rule: SharesRule, fields: dict, shares, holder: int, who: str) -> None:
         """Write one holder's ``{company: [numbers]}`` into ``share_owner``."""
-        from ...runtime.position import PositionError
         owner = fields.setdefault("share_owner", [-1] * rule.total_shares)
         if not isinstance(shares, dict):
             raise PositionError(f"{who}: 'shares' maps a company's name to share numbers")

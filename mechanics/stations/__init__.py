@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
 from ...compiler.base import limits
+from ...compiler.base.errors import PositionError, Span
+from ...compiler.base.schema import PH_TURN, Field
 from ...compiler.catalogue import payment_text
 from ...compiler.check import MAX_ROUTE_LENGTH
-from ...compiler.base.schema import PH_TURN, Field
-from ...compiler.base.errors import Span
-from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
+from ...compiler.lang import ast
+from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak, lookup_name, names_in
 
 BUILD_STATION = "build_station"
 STATION_PAY = "station_pay"
@@ -292,15 +292,14 @@ class Stations(Mechanic):
     def position(self, variant, rule: StationsRule, player: int, seat: dict, fields: dict) -> None:
         """``"stations": [city names]``: at most ``count``, a city (not a zone) each, one
         station a city over all players."""
-        from ...runtime.position import PositionError, _lookup, _names_list
         where = f"player {player}"
         owner = fields.setdefault("station_owner", [-1] * len(variant.cities))
         names = {c.name: c.id for c in variant.cities}
-        cities = _names_list(seat, "stations", where)
+        cities = names_in(seat, "stations", where)
         if len(cities) > rule.count:
             raise PositionError(f"{where}: {len(cities)} stations, but a player has {rule.count}")
         for name in cities:
-            city = _lookup(names, name, "city", where)
+            city = lookup_name(names, name, "city", where)
             if variant.cities[city].zone:
                 raise PositionError(f"{where}: {name!r} is a zone, where no station can be built")
             if owner[city] != -1:

@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...compiler.lang import ast
 from ...compiler import ir
+from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_REVEALED
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
-from ...compiler.base.errors import Span
+from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
 
 TUNNEL_PAY = "tunnel_pay"

@@ -11,9 +11,9 @@ import warnings
 from pathlib import Path
 
 import railspec
-from railspec.tools import trace
 from railspec.compiler import stock_names
 from railspec.compiler.base.errors import ProvisionalSpecWarning, UnsupportedMechanicError
+from railspec.tools import trace
 
 HERE = Path(__file__).parent
 SEEDS = {2: 1, 3: 2, 4: 3, 5: 4}  # one seeded game per player count

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from railspec.compiler import ir
+from railspec.compiler.base.rng import shuffle_in_state
 from railspec.compiler.base.schema import PH_TURN, Field
 from railspec.compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
-from railspec.compiler.base.rng import shuffle_in_state
 
 INSPECT_YES, INSPECT_NO, INSPECTION = "inspect_yes", "inspect_no", "inspection"
 INSPECTORS = 5

@@ -10,9 +10,9 @@ import warnings
 from pathlib import Path
 
 import railspec
-from railspec.tools import perft
 from railspec.compiler import stock_names
 from railspec.compiler.base.errors import ProvisionalSpecWarning, UnsupportedMechanicError
+from railspec.tools import perft
 
 HERE = Path(__file__).parent
 

@@ -36,9 +36,8 @@ from __future__ import annotations
 import math
 from array import array
 
-from ...runtime.determinize import resample_game
 from ...compiler.base.rng import SplitMix64
-from ._policy import STYLES, Seat
+from .kernel import kernel
 from .tables import policy_of, view_from_observation
 
 #: Salts the agent's seed (the worlds it draws and its tree walks share its generator).
@@ -98,9 +97,10 @@ class IsmctsAgent:
         opponent_styles = tuple(opponent_styles)
         if not opponent_styles:
             raise ValueError("opponent_styles needs at least one style")
+        styles = kernel().STYLES
         for style in (rollout_style, *portfolio, *opponent_styles):
-            if style not in STYLES:
-                raise ValueError(f"no scripted style named {style!r}; the styles are {', '.join(STYLES)}")
+            if style not in styles:
+                raise ValueError(f"no scripted style named {style!r}; the styles are {', '.join(styles)}")
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
         if not portfolio:
@@ -109,12 +109,12 @@ class IsmctsAgent:
         self.iterations = iterations
         self.exploration = exploration
         self.rollout = rollout
-        self.rollout_style = STYLES[rollout_style]
-        self.opponent_styles = [STYLES[name] for name in opponent_styles]
+        self.rollout_style = styles[rollout_style]
+        self.opponent_styles = [styles[name] for name in opponent_styles]
         self.depth = depth
         # one seat per portfolio style (their choices), one per game seat (the rollouts)
-        self._proposers = [Seat(STYLES[s], self.rng.next()) for s in portfolio]
-        self._rollers: list[Seat] = []
+        self._proposers = [kernel().Seat(styles[s], self.rng.next()) for s in portfolio]
+        self._rollers: list = []
         self._buffer = None
 
     def act(self, game) -> int:
@@ -124,12 +124,12 @@ class IsmctsAgent:
             return root_actions[0]
         me = game.current_player
         while len(self._rollers) < game.players:
-            self._rollers.append(Seat(0, self.rng.next()))
+            self._rollers.append(kernel().Seat(0, self.rng.next()))
         root = _Node()
         rng = self.rng
         worlds = max(1, self.iterations // len(root_actions))
         for _ in range(worlds):
-            world = resample_game(game, me, rng.next())
+            world = game.resample(me, rng.next())
             # who the opponents are in this world: a style each, drawn from opponent_styles
             styles = [self.rollout_style if p == me else
                       self.opponent_styles[rng.below(len(self.opponent_styles))] for p in range(game.players)]
@@ -151,7 +151,7 @@ class IsmctsAgent:
 
     def _portfolio(self, game) -> list[int]:
         """The distinct actions the portfolio's styles would take in ``game``, ascending."""
-        policy = policy_of(game.variant.ir, game.variant.registry)
+        policy = policy_of(game.variant.ir)
         if game.engine == "compiled":
             return sorted({policy.decide_compiled(seat, game._e) for seat in self._proposers})
         view = view_from_observation(game.variant.ir, game.observation())
@@ -201,7 +201,7 @@ class IsmctsAgent:
         if self.rollout == "random":
             self._random_to_end(world)
             return game_rewards(world.scores(), world.winners())
-        policy = policy_of(world.variant.ir, world.variant.registry)
+        policy = policy_of(world.variant.ir)
         if world.engine == "compiled":
             return _rewards_from_totals(policy.playout(world._e, styles, self._rollers))
         while not world.is_over:

@@ -23,7 +23,7 @@ so each keeps its bonus).
 """
 from __future__ import annotations
 
-from ._policy import STYLES, Seat
+from .kernel import kernel
 from .tables import policy_of, view_from_observation
 
 #: Salts an agent's seed so two agents given the same seed still draw differently.
@@ -36,11 +36,11 @@ class ScriptedAgent:
     name = "one-step"
 
     def __init__(self, seed: int = 0):
-        self.seat = Seat(STYLES[self.name], (int(seed) % 2**64) ^ SCRIPTED_SALT)
+        self.seat = kernel().Seat(kernel().STYLES[self.name], (int(seed) % 2**64) ^ SCRIPTED_SALT)
 
     def act(self, game) -> int:
         """The action this style takes in ``game`` for the player about to decide."""
-        policy = policy_of(game.variant.ir, game.variant.registry)
+        policy = policy_of(game.variant.ir)
         if game.engine == "compiled":
             return policy.decide_compiled(self.seat, game._e)
         return policy.decide(self.seat, view_from_observation(game.variant.ir, game.observation()),

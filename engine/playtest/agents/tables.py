@@ -8,16 +8,17 @@ rule the mechanic names for them (``Mechanic.agent_rules``), anything else ``K_O
 from __future__ import annotations
 
 from ...compiler import ir
-from . import _policy
+from .kernel import kernel
 
 #: The player counts the usable-tracks table covers (the policy's MAX_PLAYERS).
 MAX_PLAYERS = 16
 
 
-def kind_codes(variant: ir.Variant, registry) -> dict[str, int]:
+def kind_codes(variant: ir.Variant) -> dict[str, int]:
     """Each action kind of the variant, as the policy's kind code."""
+    _policy = kernel()
     codes = dict(_policy.CORE_KINDS)
-    for mechanic, _rule in registry.present(variant):
+    for mechanic, _rule in variant.present():
         for kind, rule in mechanic.agent_rules.items():
             if rule not in _policy.RULES:
                 raise ValueError(f"mechanic {mechanic.name}: no agent rule named {rule!r} for {kind!r} "
@@ -26,12 +27,13 @@ def kind_codes(variant: ir.Variant, registry) -> dict[str, int]:
     return codes
 
 
-def policy_tables(variant: ir.Variant, registry) -> dict:
+def policy_tables(variant: ir.Variant) -> dict:
     """The tables of :class:`~railspec.agents._policy.Policy` for ``variant``."""
     routes = variant.routes
     loco = len(variant.colours)
     n_nodes = variant.node_count
-    codes = kind_codes(variant, registry)
+    _policy = kernel()
+    codes = kind_codes(variant)
     multi = variant.rule("multi_track")
     usable = [multi.usable(players) if multi is not None else 1 for players in range(MAX_PLAYERS + 1)]
 
@@ -74,15 +76,15 @@ def policy_tables(variant: ir.Variant, registry) -> dict:
     )
 
 
-_POLICIES: dict[int, tuple[ir.Variant, object, "_policy.Policy"]] = {}
+_POLICIES: dict[int, tuple] = {}
 
 
-def policy_of(variant: ir.Variant, registry) -> "_policy.Policy":
+def policy_of(variant: ir.Variant):
     """The compiled styles' tables for a variant, built on first use."""
     entry = _POLICIES.get(id(variant))
-    if entry is None or entry[0] is not variant or entry[1] is not registry:
-        entry = _POLICIES[id(variant)] = (variant, registry, _policy.Policy(policy_tables(variant, registry)))
-    return entry[2]
+    if entry is None or entry[0] is not variant:
+        entry = _POLICIES[id(variant)] = (variant, kernel().Policy(policy_tables(variant)))
+    return entry[1]
 
 
 def view_from_observation(variant: ir.Variant, obs: dict) -> list[int]:
