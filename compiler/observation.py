@@ -50,13 +50,24 @@ import operator
 import re
 from dataclasses import dataclass
 
-try:
-    import numpy as np
-except ImportError:  # the core install: the layout works, filling vectors needs numpy
-    np = None
-
 from .base import schema
 from .base.errors import RailspecError
+
+
+def numpy():
+    """numpy, imported on first use (filling vectors in Python needs it; the layout does not,
+    and the core install has none), or None when it is not installed."""
+    global _numpy
+    if _numpy is False:
+        try:
+            import numpy as module
+        except ImportError:  # the core install
+            module = None
+        _numpy = module
+    return _numpy
+
+
+_numpy = False  # not looked for yet
 
 #: Lists of ids at most this long are written slot by slot; longer ones as a multi-hot.
 SLOT_LIMIT = 8
@@ -129,7 +140,7 @@ class ObservationSpec:
         """The part of ``vector`` that slice ``name`` covers, in its shape (a view, not
         a copy)."""
         s = self[name]
-        return np.asarray(vector)[s.start:s.stop].reshape(s.shape)
+        return numpy().asarray(vector)[s.start:s.stop].reshape(s.shape)
 
     def markdown(self) -> str:
         """The layout as a Markdown table (docs/rl.md shows USA's)."""
@@ -219,7 +230,7 @@ class _Number:
 class _Part:
     slice: Slice
 
-    def emit(self, state: dict, player: int, players: int, idx: list, val: list, out: np.ndarray) -> None:
+    def emit(self, state: dict, player: int, players: int, idx: list, val: list, out) -> None:
         """Append the positions this part sets to ``idx`` and their values to ``val`` (or
         write them into ``out`` directly)."""
         raise NotImplementedError
@@ -289,6 +300,7 @@ class _CategoricalPart(_Part):
             value = value[player]
         table = None if self.phases else self.cats.table(player, players)
         if self.direct:
+            np = numpy()
             if self.offsets_np is None:
                 self.offsets_np = np.asarray(self.offsets, dtype=np.intp)
             key = (player, players)
@@ -543,6 +555,7 @@ def fill(assembly, state: dict, player: int, out=None):
     """The observation vector of ``player`` from a full state (``game.state()``) of the
     assembled variant, written into ``out`` (a float32 numpy vector of the layout's size,
     zeroed here) when given, else into a new one. Needs numpy."""
+    np = numpy()
     if np is None:
         raise ImportError("filling observation vectors in Python needs numpy (any of the extras "
                           "openspiel, pettingzoo, gymnasium brings it); a compiled game's "

@@ -9,8 +9,6 @@ import sys
 import warnings
 from pathlib import Path
 
-from tqdm import tqdm
-
 from ..compiler import stock_names
 from ..compiler.base.errors import ProvisionalSpecWarning, RailspecError
 from ..playtest.agents import AGENTS
@@ -36,6 +34,7 @@ def progress(total: int, desc: str, quiet: bool):
     that logs and CI output do not fill with its frames."""
     if quiet or not sys.stderr.isatty():
         return None
+    from tqdm import tqdm  # a core dependency, but slow to import (a third of the CLI's start)
     return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
