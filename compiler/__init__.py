@@ -13,23 +13,39 @@ from .base.errors import Span
 from .build import build as _build
 from .check import check
 from .emit import emit as _emit
-from .lang.parse import parse
+from .lang import ast
+from .lang import parse as _parse
 from .mechanic import Registry, default_registry
-from .specs import read_spec, resolve, stock_names, stock_path, stock_path_or_none, variant_key
+from .specs import read_spec, stock_names, stock_path, stock_path_or_none, variant_key
+from .specs import resolve as _resolve
+
+
+def parse(text: str, path: str = "<spec>", registry: Registry | None = None) -> ast.SpecFile:
+    """Parse spec text in the language of ``registry``'s mechanics (every installed one by
+    default); a :class:`~railspec.compiler.base.errors.SpecSyntaxError` on bad syntax."""
+    return _parse.parse(text, path, (registry or default_registry()).language)
+
+
+def resolve(path: str | Path, registry: Registry | None = None) -> list[ast.SpecFile]:
+    """The extends chain of a spec file, base first, each parsed in the language of
+    ``registry``'s mechanics (every installed one by default)."""
+    return _resolve(path, (registry or default_registry()).language)
 
 
 def check_file(path: str | Path, registry: Registry | None = None):
     """Parse and check a spec file (with what it extends); return its IR. ``registry``:
     the mechanics whose language and checker stages it uses (every installed one by
     default, :func:`~railspec.compiler.mechanic.default_registry`)."""
-    return check(resolve(path), variant_key(path), registry or default_registry())
+    registry = registry or default_registry()
+    return check(resolve(path, registry), variant_key(path), registry)
 
 
 def compile(path: str | Path, *, cache_dir: str | Path | None = None, registry: Registry | None = None):
     """The whole pipeline for one spec file: parse → resolve → check → emit → build.
     Returns (variant IR, compiled module)."""
-    files = resolve(path)                                                     # parse each file of the chain
-    variant = check(files, variant_key(path), registry or default_registry())  # the IR
+    registry = registry or default_registry()
+    files = resolve(path, registry)                                           # parse each file of the chain
+    variant = check(files, variant_key(path), registry)                       # the IR
     source = _emit(variant)                                                   # the Cython text
     module = _build(variant, source, cache_dir=cache_dir)                     # the imported module
     return variant, module

@@ -12,15 +12,16 @@ from __future__ import annotations
 from . import ir
 
 
-def payment_text(colour_name: str | None, colour_cards: int, locomotives: int, ferry_cards: int = 0) -> str:
-    """A payment as action names write it: ``2red+1loco``, ``3loco``, ``1blue+1ferry``."""
+def payment_text(colour_name: str | None, colour_cards: int, locomotives: int,
+                 extra: tuple[tuple[int, str], ...] = ()) -> str:
+    """A payment as action names write it: ``2red+1loco``, ``3loco``, ``1blue+1ferry``
+    (``extra``: the amounts paid in payment columns, each with its column's text)."""
     parts = []
     if colour_cards:
         parts.append(f"{colour_cards}{colour_name}")
     if locomotives:
         parts.append(f"{locomotives}loco")
-    if ferry_cards:
-        parts.append(f"{ferry_cards}ferry")
+    parts.extend(f"{amount}{text}" for amount, text in extra if amount)
     return "+".join(parts) if parts else "nothing"
 
 
@@ -29,38 +30,47 @@ def colour_choices(route: ir.Route, colours) -> list[int]:
     return [route.colour] if route.colour != ir.GRAY else [c.id for c in colours]
 
 
-def route_blocks(route: ir.Route, colours):
-    """Every way to pay for a route, as blocks of (colour, colour_cards, locomotives,
-    ferry_cards), one block per number of ferry cards.
+def route_shapes(variant: ir.Variant, route: ir.Route, shapers) -> list[ir.PaymentShape]:
+    """The shapes of a route's payment blocks: one where every space is paid by cards of
+    one colour or locomotives (wild), then reshaped by each mechanic in registry order
+    (``shapers``: (mechanic, rule) pairs; ``Mechanic.payment_shapes``)."""
+    shapes = [ir.PaymentShape(base_locomotives=0, plain=route.length)]
+    for mechanic, rule in shapers:
+        shapes = mechanic.payment_shapes(variant, rule, route, shapes)
+    return shapes
 
-    Locomotives are wild; a ferry route needs at least ``ferry_locomotives`` of them;
-    wave spaces (Italy) are paid by locomotives or by ferry cards, one ferry card
-    covering up to two wave spaces. Within a block, step k pays k more locomotives than
-    the block's least; an all-locomotive payment carries the route's own colour
-    (NO_COLOUR for gray) so each payment appears once."""
-    plain = route.length - route.wave_spaces - route.ferry_locomotives
-    choices = colour_choices(route, colours)
+
+def route_blocks(variant: ir.Variant, route: ir.Route, shapers):
+    """Every way to pay for a route, as blocks of (colour, colour_cards, locomotives), one
+    block per shape (see :func:`route_shapes`). Within a block, step k pays k more
+    locomotives than the block's least; an all-locomotive payment carries the route's own
+    colour (NO_COLOUR for gray) so each payment appears once."""
+    choices = colour_choices(route, variant.colours)
     all_loco_colour = route.colour if route.colour != ir.GRAY else ir.NO_COLOUR
     blocks = []
-    for ferry in range((route.wave_spaces + 1) // 2 + 1):
-        base = route.ferry_locomotives + max(0, route.wave_spaces - 2 * ferry)
+    for shape in route_shapes(variant, route, shapers):
+        if shape.plain < 0 or shape.base_locomotives < 0:
+            raise ValueError(f"{route.name}: a payment shape with {shape.plain} plain spaces and "
+                             f"{shape.base_locomotives} locomotives")
         payments = []
-        for extra in range(plain + 1):
-            cards = plain - extra
+        for extra in range(shape.plain + 1):
+            cards = shape.plain - extra
             if cards:
-                payments.extend((colour, cards, base + extra, ferry) for colour in choices)
+                payments.extend((colour, cards, shape.base_locomotives + extra) for colour in choices)
             else:
-                payments.append((all_loco_colour, 0, base + extra, ferry))
-        blocks.append((ferry, base, plain, len(choices), payments))
+                payments.append((all_loco_colour, 0, shape.base_locomotives + extra))
+        blocks.append((shape, len(choices), payments))
     return blocks
 
 
-def build(variant: ir.Variant, mechanic_entries: list[dict]) -> tuple[tuple[ir.Action, ...], ir.ClaimLayout]:
+def build(variant: ir.Variant, mechanic_entries: list[dict], shapers) -> tuple[tuple[ir.Action, ...], ir.ClaimLayout]:
     """The whole catalogue, ids assigned in order, and the layout of its claims.
 
     ``mechanic_entries`` are the mechanics' entries in registry order (each a dict of
-    ``ir.Action`` fields without the id)."""
+    ``ir.Action`` fields without the id); ``shapers`` the (mechanic, rule) pairs that may
+    reshape a route's payments."""
     colours = variant.colours
+    columns = variant.payment_columns
     specs: list[dict] = []
     colour_name = {c.id: c.name for c in colours}
     colour_name[ir.NO_COLOUR] = "loco"
@@ -74,14 +84,17 @@ def build(variant: ir.Variant, mechanic_entries: list[dict]) -> tuple[tuple[ir.A
     route_blocks_index: list[tuple[int, int]] = []
     for r in variant.routes:
         first = len(blocks)
-        for ferry, base, plain, choices, payments in route_blocks(r, colours):
+        for shape, choices, payments in route_blocks(variant, r, shapers):
+            paid = tuple(shape.amount(c.name) for c in columns)
+            extra = tuple((amount, c.text) for amount, c in zip(paid, columns))
             start = len(specs)
-            for colour, cards, locos, ferry_cards in payments:
-                pay = payment_text(colour_name.get(colour), cards, locos, ferry_cards)
+            for colour, cards, locos in payments:
+                pay = payment_text(colour_name.get(colour), cards, locos, extra)
                 specs.append(dict(kind=ir.CLAIM, name=f"claim {r.name} {r.colour_name} {pay}", route=r.id,
-                                  colour=colour, colour_cards=cards, locomotives=locos, ferry_cards=ferry_cards))
-            blocks.append(ir.PaymentBlock(route=r.id, start=start, end=len(specs), ferry_cards=ferry,
-                                          base_locomotives=base, plain=plain, choices=choices))
+                                  colour=colour, colour_cards=cards, locomotives=locos, paid=paid))
+            blocks.append(ir.PaymentBlock(route=r.id, start=start, end=len(specs),
+                                          base_locomotives=shape.base_locomotives, plain=shape.plain,
+                                          choices=choices, paid=paid))
         route_blocks_index.append((first, len(blocks)))
 
     if variant.draw_tickets:

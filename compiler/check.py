@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 from collections import defaultdict
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from . import catalogue, ir
 from .base import limits
@@ -17,29 +17,12 @@ from .base.errors import Span, SpecCheckError, SpecError
 from .lang import ast
 from .mechanic import Registry, default_registry
 
-# The bounds (their reasons are in limits.py and docs/language.md, "Limits"); the
-# mechanics import some of them from here.
+# The bounds the core's stages check (their reasons are in limits.py and docs/language.md,
+# "Limits"); each mechanic checks its own, beside its check.
 MAX_PLAYERS = limits.MAX_PLAYERS
 MAX_TRACKS = limits.MAX_TRACKS
 MAX_OFFER = limits.MAX_OFFER
 MAX_ROUTE_LENGTH = limits.MAX_ROUTE_LENGTH
-
-# Scalar statements: at most one per file; a spec that extends another overrides them.
-_SCALARS = {
-    ast.VariantName: "variant", ast.Provisional: "provisional", ast.Players: "players", ast.Trains: "trains",
-    ast.Hand: "hand",
-    ast.Stations: "stations", ast.FerryCards: "ferry cards", ast.Locomotives: "locomotives",
-    ast.GoodsCards: "goods cards", ast.Market: "market", ast.Deal: "deal tickets",
-    ast.EndWhen: "end when", ast.RoutePoints: "route points", ast.LongestPath: "longest path",
-    ast.StationBonus: "station bonus", ast.Globetrotter: "globetrotter",
-    ast.RegionPoints: "region points", ast.Tiebreak: "tiebreak",
-    ast.TunnelReveal: "tunnels reveal", ast.FerrySpent: "ferry cards spent", ast.StationUse: "stations choose",
-    ast.GoodsTies: "goods ties", ast.GoodsWithout: "goods without cards", ast.ShareTies: "share ties",
-    ast.NeutralShareholder: "neutral shareholder", ast.RegionScoring: "regions scored",
-    ast.DoubleRegions: "double regions",
-}
-_REQUIRED = [ast.VariantName, ast.Players, ast.Trains, ast.Hand, ast.Locomotives, ast.Market,
-             ast.Deal, ast.EndWhen, ast.RoutePoints]
 
 
 class _Errors:
@@ -53,7 +36,7 @@ class _Errors:
         # split only on "\n", as the parser counts lines (str.splitlines also splits on
         # form feeds and other separators that can sit inside a line)
         self.lines = {f.path: [ln.rstrip("\r") for ln in f.text.split("\n")] for f in files}
-        self.long_names = sorted({text for f in files for text in _names_in(f.statements)
+        self.long_names = sorted({text for f in files for stmt in f.statements for text in stmt.texts()
                                   if len(text) > limits.NAME_SHOWN}, key=len, reverse=True)
         self.removed_cities: dict[str, Span] = {}
         self.items: list[SpecError] = []
@@ -94,19 +77,6 @@ class _Errors:
         raise SpecCheckError(shown)
 
 
-def _names_in(statements):
-    """Every name and quoted text the statements hold (what a message may quote)."""
-    for stmt in statements:
-        for f in fields(stmt):
-            value = getattr(stmt, f.name)
-            if isinstance(value, ast.Name):
-                yield value.text
-            elif isinstance(value, str):
-                yield value
-            elif isinstance(value, tuple):
-                yield from (v.text for v in value if isinstance(v, ast.Name))
-
-
 def _suggest(name: str, known) -> str:
     same_but_case = [k for k in known if k.lower() == name.lower()]
     close = same_but_case or difflib.get_close_matches(name, list(known), n=1, cutoff=0.75)
@@ -126,12 +96,11 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 
 
 def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
-    """Flatten an extends chain (base first) into one statement list.
-
-    Scalars given again in a later file replace the earlier value; so do keyed
-    statements (an action, a card colour, a company, a region, a goods ranking, a
-    returned-ticket rule, a tracks-usable range) given again for the same key, in place;
-    other list statements (cities, routes, tickets) add up; ``without`` removes an
+    """Flatten an extends chain (base first) into one statement list, as each statement's
+    class says (``Stmt.merge``): a scalar given again in a later file replaces the earlier
+    value; a keyed statement (an action, a card colour, a returned-ticket rule, a
+    mechanic's company or region …) given again for the same key replaces the inherited
+    one in place; list statements (cities, routes, tickets) add up; ``without`` removes an
     inherited item.
     """
     merged: list[ast.Stmt] = []
@@ -139,9 +108,9 @@ def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
         seen_here: dict[type, ast.Stmt] = {}
         for stmt in spec.statements:
             kind = type(stmt)
-            if kind in _SCALARS:
+            if kind.merge == ast.SCALAR:
                 if kind in seen_here:
-                    errors.add(stmt.span, f"'{_SCALARS[kind]}' is given twice "
+                    errors.add(stmt.span, f"'{kind.words}' is given twice "
                                           f"(first at line {seen_here[kind].span.line})")
                     continue
                 seen_here[kind] = stmt
@@ -149,10 +118,10 @@ def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
             elif isinstance(stmt, ast.Without):
                 merged = _remove(merged, stmt, errors)
                 continue
-            elif _override_key(stmt) is not None:
-                key = _override_key(stmt)
-                inherited = next((i for i, s in enumerate(merged)
-                                  if _override_key(s) == key and s.span.file != stmt.span.file), None)
+            elif kind.merge == ast.KEYED:
+                key = stmt.key()
+                inherited = next((i for i, s in enumerate(merged) if type(s).merge == ast.KEYED
+                                  and s.key() == key and s.span.file != stmt.span.file), None)
                 if inherited is not None:
                     merged[inherited] = stmt
                     continue
@@ -166,29 +135,10 @@ def merge(files: list[ast.SpecFile], errors: _Errors) -> list[ast.Stmt]:
     return merged
 
 
-def _override_key(stmt: ast.Stmt):
-    """The key under which a later file's statement replaces an inherited one."""
-    if isinstance(stmt, ast.Action):
-        return ("action", stmt.kind)
-    if isinstance(stmt, ast.Card):
-        return ("card", stmt.colour.text)
-    if isinstance(stmt, ast.Company):
-        return ("company", stmt.name.text)
-    if isinstance(stmt, ast.Region):
-        return ("region", stmt.name.text)
-    if isinstance(stmt, ast.GoodsRanking):
-        return ("goods ranking", stmt.players.value)
-    if isinstance(stmt, ast.Returned):
-        return ("returned", stmt.deck)
-    if isinstance(stmt, ast.TracksUsable):
-        return ("tracks usable", stmt.low.value, stmt.high.value)
-    return None
-
-
 def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: _Errors) -> list[ast.Stmt]:
     def matches(s: ast.Stmt) -> bool:
         if stmt.what == "city":
-            return isinstance(s, ast.City | ast.Zone) and s.name.text == stmt.names[0].text
+            return isinstance(s, ast.PlaceDecl) and s.name.text == stmt.names[0].text
         a, b = stmt.names[0].text, stmt.names[1].text
         if stmt.what == "ticket":
             return isinstance(s, ast.Ticket) and _pair(s.a.text, s.b.text) == _pair(a, b)
@@ -207,12 +157,12 @@ class _Statements:
     """The merged statements of a spec, with the lookups every stage uses, and the list
     of required statements found missing (reported together at line 1)."""
 
-    def __init__(self, stmts: list[ast.Stmt], errors: _Errors, main: ast.SpecFile):
+    def __init__(self, stmts: list[ast.Stmt], errors: _Errors, main: ast.SpecFile, required: list[type]):
         self.stmts = stmts
         self.errors = errors
         self.main = main
         self.top = Span(main.path, 1, 1, 2)
-        self.missing: list[str] = [f"'{_SCALARS[kind]}'" for kind in _REQUIRED if self.one(kind) is None]
+        self.missing: list[str] = [f"'{kind.words}'" for kind in required if self.one(kind) is None]
 
     def one(self, kind):
         """The statement of this (scalar) kind in force, or None."""
@@ -350,9 +300,9 @@ class _Turn:
     draw_tickets: int
     draw_keep: int
     deal_regular: int
-    deal_long: int
+    deal_parts: tuple  # (deck, count) of each deck a mechanic deals at set-up, as written
     deal_keep: int
-    returned: dict  # "tickets" / "setup" / "long" -> "bottom", "shuffled_bottom" or "removed"
+    returned: dict  # deck ("tickets", "setup", a mechanic's) -> "bottom" or a mechanic's place
 
 
 def _check_turn(spec: _Statements) -> _Turn:
@@ -383,32 +333,40 @@ def _check_turn(spec: _Statements) -> _Turn:
         if draw_tickets > MAX_OFFER:
             errors.add(n.span, f"at most {MAX_OFFER} tickets can be drawn at once, got {draw_tickets}")
     deal = spec.one(ast.Deal)
-    deal_regular = deal_long = deal_keep = 0
+    deal_regular = deal_keep = 0
+    deal_parts: list[tuple[str, int]] = []
     if deal:
         deal_regular = spec.positive(deal.regular, "the number of tickets dealt")
-        deal_long = spec.positive(deal.long, "the number of long tickets dealt", allow_zero=True)
+        for part in deal.parts:
+            if any(deck == part.deck for deck, _ in deal_parts):
+                errors.add(part.span, f"the {part.deck} tickets are dealt twice")
+                continue
+            deal_parts.append((part.deck, spec.positive(part.count, f"the number of {part.deck} tickets dealt",
+                                                        allow_zero=True)))
         deal_keep = spec.positive(deal.keep, "the number of tickets kept", allow_zero=True)
-        if deal_keep > deal_regular + deal_long:
-            errors.add(deal.keep.span, f"cannot keep {deal_keep} of {deal_regular + deal_long} dealt tickets")
-        if deal_regular + deal_long > MAX_OFFER:
+        dealt = deal_regular + sum(count for _, count in deal_parts)
+        if deal_keep > dealt:
+            errors.add(deal.keep.span, f"cannot keep {deal_keep} of {dealt} dealt tickets")
+        if dealt > MAX_OFFER:
             errors.add(deal.span, f"at most {MAX_OFFER} tickets can be dealt at once")
-    returned = {"tickets": "bottom", "long": "removed"}
+    returned = {"tickets": "bottom"}
     for ret in spec.many(ast.Returned):
         returned[ret.deck] = ret.place
     returned.setdefault("setup", returned["tickets"])
     return _Turn(actions=actions_seen, draw_cards=draw_cards, draw_tickets=draw_tickets, draw_keep=draw_keep,
-                 deal_regular=deal_regular, deal_long=deal_long, deal_keep=deal_keep, returned=returned)
+                 deal_regular=deal_regular, deal_parts=tuple(deal_parts), deal_keep=deal_keep, returned=returned)
 
 
 class _Places:
-    """The declared cities and zones, and name lookups that report unknown names."""
+    """The declared places (cities, and any kind of place a mechanic declares), and name
+    lookups that report unknown names."""
 
     def __init__(self, spec: _Statements):
         self.errors = spec.errors
         self.cities: list[dict] = []
         self.ids: dict[str, int] = {}
         for stmt in spec.stmts:
-            if isinstance(stmt, ast.City | ast.Zone):
+            if isinstance(stmt, ast.PlaceDecl):
                 name = stmt.name.text
                 if name in self.ids:
                     first = self.cities[self.ids[name]]["span"]
@@ -416,7 +374,8 @@ class _Places:
                                                     f"(first at {_line_of(first, stmt.span)})")
                     continue
                 if len(self.cities) == limits.MAX_CITIES:
-                    self.errors.add(stmt.name.span, f"at most {limits.MAX_CITIES:,} cities and zones are supported")
+                    self.errors.add(stmt.name.span, f"at most {limits.MAX_CITIES:,} places (cities and others) "
+                                                    f"are supported")
                 self.ids[name] = len(self.cities)
                 place = stmt.place
                 at = None
@@ -426,8 +385,8 @@ class _Places:
                             self.errors.add(num.span, f"a map coordinate is at most {limits.MAX_COORDINATE:,} "
                                                       f"either way, not {limits.shown_number(num.value)}")
                     at = (place.x.value, place.y.value)
-                self.cities.append(dict(name=name, zone=isinstance(stmt, ast.Zone), span=stmt.name.span, at=at,
-                                        place_span=place.span if place is not None else None))
+                self.cities.append(dict(name=name, dead_end=stmt.dead_end, words=stmt.words, span=stmt.name.span,
+                                        at=at, place_span=place.span if place is not None else None))
 
 
     def ref(self, name: ast.Name, context: str) -> int | None:
@@ -445,40 +404,6 @@ class _Places:
 
 
 @dataclass(frozen=True)
-class DeclaredCompany:
-    """A railroad company as declared (``company NAME shares N points …``): routes name
-    companies, so the core resolves the names; the shares mechanic scores them."""
-
-    id: int
-    name: str
-    shares: int
-    points: tuple[int, ...]
-    span: Span
-
-
-def _check_companies(spec: _Statements, players: _Players) -> tuple[list[DeclaredCompany], dict[str, int]]:
-    """Companies: a name once, a share count and a majority table within bounds (no more
-    places than the shareholders of the largest game: the players and a neutral one)."""
-    companies: list[DeclaredCompany] = []
-    company_ids: dict[str, int] = {}
-    for co in spec.many(ast.Company):
-        if co.name.text in company_ids:
-            first = companies[company_ids[co.name.text]].span
-            spec.errors.add(co.name.span, f"company '{co.name.text}' is declared twice "
-                                          f"(first at {_line_of(first, co.span)})")
-            continue
-        shares = spec.positive(co.shares, f"the number of {co.name.text} shares", most=limits.MAX_SHARES)
-        points = tuple(spec.points(p, "a share points entry") for p in co.points)
-        if players.ok and len(co.points) > players.high + 1:
-            spec.errors.add(co.points[players.high + 1].span,
-                            f"company {co.name.text} has {len(co.points)} places, more than the {players.high + 1} "
-                            f"shareholders a game can have ({players.high} players and a neutral one)")
-        company_ids[co.name.text] = len(companies)
-        companies.append(DeclaredCompany(len(companies), co.name.text, shares, points, co.name.span))
-    return companies, company_ids
-
-
-@dataclass(frozen=True)
 class _Map:
     routes: tuple[ir.Route, ...]
     node_count: int
@@ -488,12 +413,14 @@ class _Map:
     # the route statements whose length and colour are valid, with their length: the
     # mechanics check the attributes of these
     attributed: tuple[tuple[ast.Route, int], ...]
+    statements: tuple[ast.Route, ...]    # route id -> the statement it was made from (its attributes)
 
 
-def _check_routes(spec: _Statements, places: _Places, parts: _Components, company_ids: dict) -> _Map:
+def _check_routes(spec: _Statements, places: _Places, parts: _Components) -> _Map:
     """Routes (doubles and triples as repeated city pairs), the route points table, and
-    the graph nodes: one per city, and one per route end at a zone (a dead end of its own).
-    Route attributes are read here; the mechanics that own them check their values."""
+    the graph nodes: one per city, and one per route end at a dead-end place. An attribute
+    may be given once per route; the mechanics that own the attributes check their values
+    and keep what they mean in their rule records."""
     errors = spec.errors
     route_points_stmt = spec.one(ast.RoutePoints)
     route_points: dict[int, int] = {}
@@ -517,10 +444,10 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
         if a is not None and b is not None and a != b:
             links.append((a, b))
         given: set[str] = set()
-        for key, span in stmt.attr_spans:
-            if key in given:
-                errors.add(span, f"route attribute '{key}' is given twice")
-            given.add(key)
+        for attr in stmt.attrs:
+            if attr.name in given:
+                errors.add(attr.span, f"route attribute '{attr.name}' is given twice")
+            given.add(attr.name)
         length = stmt.length.value
         if length <= 0:
             errors.add(stmt.length.span, f"a route length must be positive, got {length}")
@@ -546,13 +473,6 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
                                          f"colours are {', '.join(['gray', *parts.colour_ids])}")
             continue
         attributed.append((stmt, length))
-        company_refs = []
-        for share in stmt.shares:
-            if share.text not in company_ids:
-                hint = "" if errors.full(share.span.file) else _suggest(share.text, company_ids)
-                errors.add(share.span, f"unknown company '{share.text}'{hint}")
-            else:
-                company_refs.append(company_ids[share.text])
         if a is None or b is None:
             continue
         if a == b:
@@ -576,21 +496,18 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
                 errors.add(stmt.span, f"route {stmt.a.text} - {stmt.b.text} has more than {MAX_TRACKS} tracks")
                 continue
         earlier.append(stmt)
-        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour,
-                               ferry=stmt.ferry.value if stmt.ferry else 0,
-                               waves=stmt.waves.value if stmt.waves else 0,
-                               companies=tuple(company_refs), pair=key_pair))
+        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour, pair=key_pair))
 
     cities = places.cities
     node_count = len(cities)
-    city_nodes: list[list[int]] = [[i] if not c["zone"] else [] for i, c in enumerate(cities)]
+    city_nodes: list[list[int]] = [[i] if not c["dead_end"] else [] for i, c in enumerate(cities)]
     routes: list[ir.Route] = []
     group_ids: dict[tuple[str, str], int] = {}
     for row in route_rows:
         stmt = row["stmt"]
         ends = []
         for city in (row["a"], row["b"]):
-            if cities[city]["zone"]:
+            if cities[city]["dead_end"]:
                 ends.append(node_count)
                 city_nodes[city].append(node_count)
                 node_count += 1
@@ -604,8 +521,7 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
         routes.append(ir.Route(
             id=len(routes), name=name, a=row["a"], b=row["b"], node_a=ends[0], node_b=ends[1],
             length=row["length"], colour=row["colour"], colour_name=stmt.colour.text if row["colour"] != ir.GRAY
-            else "gray", tunnel=stmt.tunnel, ferry_locomotives=row["ferry"], wave_spaces=row["waves"],
-            goods=stmt.goods, companies=row["companies"], group=group, track=track, tracks=tracks, span=stmt.span))
+            else "gray", group=group, track=track, tracks=tracks, span=stmt.span))
 
     reached = {a for a, _ in links} | {b for _, b in links}
     for i, c in enumerate(cities):
@@ -613,15 +529,26 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components, compan
             errors.add(c["span"], f"city '{c['name']}' is declared but no route reaches it")
     return _Map(routes=tuple(routes), node_count=node_count, city_nodes=tuple(tuple(n) for n in city_nodes),
                 links=tuple(links), route_points=tuple(route_points.get(n, 0) for n in range(max_length + 1)),
-                attributed=tuple(attributed))
+                attributed=tuple(attributed), statements=tuple(row["stmt"] for row in route_rows))
+
+
+def _check_route_spaces(spec: _Statements, board: _Map) -> None:
+    """The spaces a route's attributes take from its cards of one colour (a ferry's
+    locomotives, wave spaces; ``RouteAttr.spaces``) fit in its length together. (Each alone
+    is checked by the mechanic that owns it.)"""
+    for stmt, length in board.attributed:
+        taken = [attr for attr in stmt.attrs if 0 < attr.spaces() <= length]
+        if len(taken) > 1 and sum(attr.spaces() for attr in taken) > length:
+            spec.errors.add(taken[-1].value_span, f"a route of length {length} cannot have "
+                                            f"{' and '.join(attr.spaces_text() for attr in taken)}")
 
 
 def _check_tickets(spec: _Statements, places: _Places, links, players: _Players, turn: _Turn) -> list[ir.Ticket]:
     """Tickets: each must be completable, none twice; the regular deck must be able to deal."""
     errors = spec.errors
     cities = places.cities
-    components = _components([c["zone"] for c in cities], list(links))
-    through_zones = _components([False] * len(cities), list(links))
+    components = _components([c["dead_end"] for c in cities], list(links))
+    through_dead_ends = _components([False] * len(cities), list(links))
     tickets: list[ir.Ticket] = []
     ticket_names: dict[str, int] = {}
     ticket_pairs: dict[tuple[str, str, int, bool], ir.Ticket] = {}
@@ -635,14 +562,16 @@ def _check_tickets(spec: _Statements, places: _Places, links, players: _Players,
             errors.add(stmt.span, f"ticket from '{stmt.a.text}' to itself")
             continue
         if not components[a] & components[b]:
-            zone_note = " (a zone is a dead end: no chain passes through one)" \
-                if through_zones[a] & through_zones[b] else ""
+            kinds = sorted({c["words"] for c in cities if c["dead_end"]})
+            what = f"a {kinds[0]}" if len(kinds) == 1 else "a dead-end place"
+            note = f" ({what} is a dead end: no chain passes through one)" \
+                if through_dead_ends[a] & through_dead_ends[b] else ""
             errors.add(stmt.span, f"ticket {stmt.a.text} - {stmt.b.text} can never be completed: "
-                                  f"no chain of routes joins the two cities{zone_note}")
+                                  f"no chain of routes joins the two cities{note}")
             continue
         base = f"{stmt.a.text}-{stmt.b.text}"
         name = base
-        same = ticket_pairs.get((*_pair(stmt.a.text, stmt.b.text), points, stmt.long))
+        same = ticket_pairs.get((*_pair(stmt.a.text, stmt.b.text), points, stmt.deck))
         if same is not None:
             errors.add(stmt.span, f"duplicate ticket {stmt.a.text} - {stmt.b.text} {points} "
                                   f"(already declared at {_line_of(same.span, stmt.span)})")
@@ -653,15 +582,15 @@ def _check_tickets(spec: _Statements, places: _Places, links, players: _Players,
                 n += 1
             name = f"{base}/{n}"
         ticket_names[name] = len(tickets)
-        tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.long, stmt.span))
-        ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.long)] = tickets[-1]
+        tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.deck, stmt.span))
+        ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.deck)] = tickets[-1]
     declared = spec.many(ast.Ticket)
     if len(declared) > limits.MAX_TICKETS:
         errors.add(declared[limits.MAX_TICKETS].span, f"at most {limits.MAX_TICKETS:,} tickets are supported, "
                                                       f"got {len(declared):,}")
     # the deck as written (a ticket with an error of its own still counts, so that one
     # mistake is reported once)
-    regular = sum(1 for t in spec.many(ast.Ticket) if not t.long)
+    regular = sum(1 for t in spec.many(ast.Ticket) if not t.deck)
     deal = spec.one(ast.Deal)
     if deal:
         if regular == 0:
@@ -689,14 +618,13 @@ class CheckContext:
     the mechanic."""
 
     def __init__(self, spec: _Statements, players: _Players, parts: _Components, turn: _Turn,
-                 places: _Places, companies: list[DeclaredCompany], board: _Map, tickets: list[ir.Ticket]):
+                 places: _Places, board: _Map, tickets: list[ir.Ticket]):
         self.errors = spec.errors
         self.top = spec.top
         self.players = players
         self.parts = parts
         self.turn = turn
         self.places = places
-        self.companies = tuple(companies)
         self.board = board
         self.tickets = tuple(tickets)
         self._spec = spec
@@ -721,6 +649,20 @@ class CheckContext:
     def action(self, kind: str):
         """The ``action KIND`` statement (e.g. ``build_station``), or None."""
         return self.turn.actions.get(kind)
+
+    def dealt(self, deck: str) -> int:
+        """How many tickets of a mechanic's ``deck`` each player is dealt at set-up (0 when
+        ``deal tickets`` names no such part)."""
+        return dict(self.turn.deal_parts).get(deck, 0)
+
+    def routes_with(self, attribute: str) -> list[tuple[ir.Route, ast.RouteAttr]]:
+        """The routes whose statement gives ``attribute``, each with the attribute as written."""
+        out = []
+        for route, stmt in zip(self.board.routes, self.board.statements):
+            attr = stmt.attr(attribute)
+            if attr is not None:
+                out.append((route, attr))
+        return out
 
     @staticmethod
     def line_of(earlier: Span, here: Span) -> str:
@@ -767,16 +709,17 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     error list; the IR is built only when none found anything."""
     registry = registry or default_registry()
     errors = _Errors(files)
-    spec = _Statements(merge(files, errors), errors, files[-1])
+    required = [cls for cls in registry.language.nodes if issubclass(cls, ast.Stmt) and cls.required]
+    spec = _Statements(merge(files, errors), errors, files[-1], required)
     players = _check_players(spec)
     parts = _check_components(spec, players)
     turn = _check_turn(spec)
     places = _Places(spec)
-    companies, company_ids = _check_companies(spec, players)
-    board = _check_routes(spec, places, parts, company_ids)
+    board = _check_routes(spec, places, parts)
+    _check_route_spaces(spec, board)
     tickets = _check_tickets(spec, places, board.links, players, turn)
     end_trains = _check_end(spec, parts)
-    ctx = CheckContext(spec, players, parts, turn, places, companies, board, tickets)
+    ctx = CheckContext(spec, players, parts, turn, places, board, tickets)
     rules = []
     for mechanic in registry:
         rule = mechanic.check(ctx)
@@ -793,7 +736,8 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     _check_playable(spec, places, board)
     errors.raise_if_any()
 
-    cities = tuple(ir.City(i, c["name"], c["zone"], c["span"], c["at"]) for i, c in enumerate(places.cities))
+    cities = tuple(ir.City(i, c["name"], c["dead_end"], c["span"], c["at"]) for i, c in enumerate(places.cities))
+    used = {type(rule) for rule in rules}
     variant = ir.Variant(
         key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
         sources=tuple(s.text for s in spec.many(ast.Source)),
@@ -801,17 +745,20 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
         min_players=players.low, max_players=players.high, trains=parts.trains, hand=parts.hand,
         colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
         market_reset_locomotives=parts.reset_locomotives,
-        deal_regular=turn.deal_regular, deal_long=turn.deal_long, deal_keep=turn.deal_keep,
+        deal_regular=turn.deal_regular, deal_parts=turn.deal_parts, deal_keep=turn.deal_keep,
         draw_cards=turn.draw_cards, draw_tickets=turn.draw_tickets, draw_tickets_keep=turn.draw_keep,
         cities=cities, node_count=board.node_count, city_nodes=board.city_nodes, routes=board.routes,
         tickets=tuple(tickets), end_trains=end_trains, route_points=board.route_points, tiebreaks=tiebreaks,
-        actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules), registry=registry)
+        actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules), registry=registry,
+        payment_columns=tuple(column for mechanic in registry if mechanic.rule in used
+                              for column in mechanic.payment_columns))
     _check_score_bound(spec, variant)
     errors.raise_if_any()
+    present = variant.present()
     entries = []
-    for mechanic, rule in variant.present():
+    for mechanic, rule in present:
         entries.extend(mechanic.actions(variant, rule))
-    actions, layout = catalogue.build(variant, entries)
+    actions, layout = catalogue.build(variant, entries, present)
     return _with_hash(replace(variant, actions=actions, claim_layout=layout))
 
 

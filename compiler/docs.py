@@ -1,10 +1,12 @@
 """The parts of docs/ that are made from the code, so that they cannot drift from it:
-docs/engine.md's state table (from the state schema and the mechanics' fields). ``make
-docs`` rewrites them; tests/test_docs.py compares them."""
+docs/engine.md's state table (from the state schema and the mechanics' fields) and
+docs/language.md's limits table (the core's bounds and each mechanic's). ``make docs``
+rewrites them; tests/test_docs.py and tests/test_spec_bounds.py compare them."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from .base.limits import LIMITS
 from .base.schema import CORE_FIELDS, Field, markdown_table
 from .mechanic import Registry, default_registry
 
@@ -37,16 +39,38 @@ def rewrite_documented_table(text: str, registry: Registry) -> str:
 
 
 
+def limits_table(registry: Registry) -> str:
+    """The limits table of docs/language.md: the core's bounds, then each mechanic's."""
+    rows = ["| what | allowed | why |", "|---|---|---|"]
+    limits = list(LIMITS) + [limit for mechanic in registry for limit in mechanic.limits]
+    rows += [f"| {limit.what} | {limit.range} | {limit.why} |" for limit in limits]
+    return "\n".join(rows) + "\n"
+
+
+_LIMITS_START = "<!-- the table below is made by compiler/docs.py (limits_table); a test compares -->\n"
+
+
+def rewrite_limits_table(text: str, registry: Registry) -> str:
+    """docs/language.md's text with its limits table made from the core's bounds and the
+    mechanics'."""
+    start = text.index(_LIMITS_START) + len(_LIMITS_START)
+    end = start
+    while text.startswith("|", end):
+        end = text.index("\n", end) + 1
+    return text[:start] + limits_table(registry) + text[end:]
+
+
 def rewrite(root: Path, registry: Registry) -> list[Path]:
     """Rewrite every generated part of the docs under ``root`` (the repository); return the
     files changed."""
     changed = []
-    engine_md = root / "docs" / "engine.md"
-    text = engine_md.read_text(encoding="utf-8")
-    new = rewrite_documented_table(text, registry)
-    if new != text:
-        engine_md.write_text(new, encoding="utf-8")
-        changed.append(engine_md)
+    for name, rewrite_text in (("engine.md", rewrite_documented_table), ("language.md", rewrite_limits_table)):
+        path = root / "docs" / name
+        text = path.read_text(encoding="utf-8")
+        new = rewrite_text(text, registry)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
     return changed
 
 

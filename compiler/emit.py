@@ -172,9 +172,9 @@ def tables(assembly: Assembly) -> dict:
         city_nodes.extend(node_ids)
         city_node_end.append(len(city_nodes))
     deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
-    regular_tickets = [t.id for t in tickets if not t.long]
-    # each route's first payment block (the one paying no ferry card) in route-indexed
-    # tables, the others ("extra" blocks, only with wave spaces) in a list of their own
+    regular_tickets = [t.id for t in tickets if not t.deck]
+    # each route's first payment block in route-indexed tables, the others ("extra" blocks,
+    # where a mechanic lays out several: wave spaces paid by ferry cards) in a list of their own
     first = [layout.blocks_of(r.id)[0] for r in routes]
     extra = [b for r in routes for b in layout.blocks_of(r.id)[1:]]
     extra_range, at = [], 0
@@ -226,7 +226,6 @@ def tables(assembly: Assembly) -> dict:
             ("T_EXTRA_BASE_LOCOS", _pad([b.base_locomotives for b in extra])),
             ("T_EXTRA_PLAIN", _pad([b.plain for b in extra])),
             ("T_EXTRA_CHOICES", _pad([b.choices for b in extra])),
-            ("T_EXTRA_FERRY", _pad([b.ferry_cards for b in extra])),
             # a ticket's ends are cities; a city is one graph node, a zone one node per route end
             ("T_TICKET_CITY_A", _pad([t.a for t in tickets])),
             ("T_TICKET_CITY_B", _pad([t.b for t in tickets])),
@@ -464,7 +463,7 @@ def regenerate(out_dir: str | Path | None = None, *, quiet: bool = False) -> lis
     for name in stock_names():
         try:
             path = stock_path(name)
-            text = emit(check(resolve(path), variant_key(path), registry))
+            text = emit(check(resolve(path, registry.language), variant_key(path), registry))
         except UnsupportedMechanicError as err:
             if not quiet:
                 print(f"skipped {name}: {err.message}", file=sys.stderr)

@@ -36,12 +36,13 @@ class Colour:
 
 @dataclass(frozen=True)
 class City:
-    """A named place. A zone (Italy's neighbouring countries) is a city whose every route
-    ends in a dead end of its own: see Route.node_a / node_b."""
+    """A named place. A dead end (declared by a mechanic's kind of place: Italy's
+    countries) joins nothing: every route ending there ends in a graph node of its own,
+    see Route.node_a / node_b and Variant.city_nodes."""
 
     id: int
     name: str
-    zone: bool = False
+    dead_end: bool = False
     span: Span | None = field(default=None, compare=False)
     # where a map draws the city (``city NAME at X Y``); presentation only, so it is not
     # part of the spec hash and the game never reads it
@@ -57,16 +58,11 @@ class Route:
     name: str
     a: int
     b: int
-    node_a: int  # graph nodes: a city's own id, or a fresh dead-end node for a zone
+    node_a: int  # graph nodes: a city's own id, or a fresh node for a dead end
     node_b: int
     length: int
     colour: int  # a Colour id, or GRAY
     colour_name: str
-    tunnel: bool
-    ferry_locomotives: int
-    wave_spaces: int
-    goods: bool
-    companies: tuple[int, ...]
     group: int
     track: int
     tracks: int
@@ -80,7 +76,7 @@ class Ticket:
     a: int
     b: int
     points: int
-    long: bool = False
+    deck: str = ""  # "" for the regular deck, else the deck of the mechanic its form names
     span: Span | None = field(default=None, compare=False)
 
 
@@ -95,10 +91,10 @@ class Action:
     colour: int = NO_COLOUR  # the card colour paid or drawn; NO_COLOUR for locomotives only
     colour_cards: int = 0
     locomotives: int = 0
-    ferry_cards: int = 0
+    paid: tuple[int, ...] = ()  # CLAIM: what it pays in each of the variant's payment columns
     city: int = -1
     mask: int = 0  # KEEP_TICKETS: which offered tickets are kept (bit i = offer slot i)
-    company: int = -1
+    param: int = -1  # a number a mechanic's action carries (the company a share is taken from)
 
 
 @dataclass(frozen=True)
@@ -110,21 +106,50 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class PaymentColumn:
+    """Something a claim may pay besides colour cards and locomotives, declared by the
+    mechanic that adds it (``Mechanic.payment_columns``): ferry cards for wave spaces.
+    ``text`` is how an action's name writes an amount of it (``1blue+1ferry``)."""
+
+    name: str
+    owner: str
+    text: str
+
+
+@dataclass(frozen=True)
+class PaymentShape:
+    """One way to lay out a route's payments, before ids are given (see PaymentBlock):
+    the least locomotives, the spaces paid by cards of one colour or locomotives, and the
+    amount paid in each payment column (by column name). The catalogue starts every route
+    with one shape (no locomotive needed, every space plain) and each mechanic may reshape
+    it (``Mechanic.payment_shapes``): a ferry needs locomotives, a wave space may be paid
+    by ferry cards instead."""
+
+    base_locomotives: int
+    plain: int
+    paid: tuple[tuple[str, int], ...] = ()
+
+    def amount(self, column: str) -> int:
+        return dict(self.paid).get(column, 0)
+
+
+@dataclass(frozen=True)
 class PaymentBlock:
-    """A run of claim actions of one route that pay the same number of ferry cards.
+    """A run of claim actions of one route that pay the same in every payment column.
 
     Its ids run from ``start`` to ``end`` (exclusive) in steps: step ``k`` (0 … ``plain``)
     pays ``base_locomotives + k`` locomotives and ``plain - k`` cards of one colour, one id
     per colour choice (``choices``), except the last step, all locomotives, which has a
-    single id. The legal payments for a hand are then a contiguous window of the block."""
+    single id. The legal payments for a hand are then a contiguous window of the block.
+    ``paid`` holds its amounts in the variant's payment columns, in their order."""
 
     route: int
     start: int
     end: int
-    ferry_cards: int
     base_locomotives: int
     plain: int
     choices: int
+    paid: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -166,7 +191,7 @@ class Variant:
     market_size: int
     market_reset_locomotives: int
     deal_regular: int
-    deal_long: int
+    deal_parts: tuple[tuple[str, int], ...]  # (deck, count): a mechanic's deck dealt beside the regular
     deal_keep: int
     draw_cards: int
     draw_tickets: int  # 0 when the variant has no draw-tickets action
@@ -181,6 +206,7 @@ class Variant:
     tiebreaks: tuple[str, ...]
     actions: tuple[Action, ...]
     claim_layout: ClaimLayout
+    payment_columns: tuple[PaymentColumn, ...]
     rules: tuple[Rule, ...]
     #: The mechanics the spec was checked with (a ``compiler.mechanic.Registry``): every
     #: later stage (the assembly, both engines, the tools) asks this one, so a variant
@@ -209,9 +235,28 @@ class Variant:
         return sum(c.count for c in self.colours) + self.locomotives
 
     @property
+    def deal_total(self) -> int:
+        """The tickets each player is dealt at set-up: the regular ones and every deal part."""
+        return self.deal_regular + sum(count for _, count in self.deal_parts)
+
+    @property
     def max_offer(self) -> int:
         """The most tickets one keep decision can show."""
-        return max(self.deal_regular + self.deal_long, self.draw_tickets)
+        return max(self.deal_total, self.draw_tickets)
+
+    def paid(self, action: Action, column: str) -> int:
+        """What a claim pays in a payment column (0 when the variant has no such column)."""
+        for i, c in enumerate(self.payment_columns):
+            if c.name == column:
+                return action.paid[i] if action.paid else 0
+        return 0
+
+    def paid_by_block(self, block: PaymentBlock, column: str) -> int:
+        """What every payment of a block pays in a payment column (0 when there is no such column)."""
+        for i, c in enumerate(self.payment_columns):
+            if c.name == column:
+                return block.paid[i] if block.paid else 0
+        return 0
 
     def check_players(self, players) -> int:
         """``players`` when the variant is for that many players, else ValueError."""

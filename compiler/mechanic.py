@@ -42,7 +42,9 @@ from typing import Callable, ClassVar
 
 from . import ir
 from .base.errors import PositionError
+from .base.limits import Limit
 from .base.schema import Field
+from .lang.parse import Language, language
 
 # --- hook points --------------------------------------------------------------------------
 
@@ -161,6 +163,32 @@ class PositionKey:
     doc: str
 
 
+@dataclass(frozen=True)
+class AgentPlay:
+    """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
+    action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
+    ``by_routes``, ``payment_draw``, ``never``), and, for ``by_routes``, the routes each
+    action is about (a share: the routes showing its company). A kind left out is played
+    only when nothing else is legal."""
+
+    rules: dict = field(default_factory=dict)    # action kind -> rule name
+    routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
+
+
+@dataclass(frozen=True)
+class Looks:
+    """How a drawn map shows what a mechanic adds (``railspec render``, the balance
+    report's map): routes drawn dashed (tunnels), a badge after a route's length (a ferry's
+    locomotives), named groups of cities ringed in a colour of their own (Italy's regions),
+    and state fields holding a seat per city (-1 for none), each drawn as a marker in that
+    player's colour (stations)."""
+
+    dashed: frozenset = frozenset()                # route ids
+    badges: dict = field(default_factory=dict)     # route id -> a short text
+    groups: tuple = ()                             # (name, city ids)
+    city_markers: tuple[str, ...] = ()             # state field names
+
+
 @dataclass
 class Tables:
     """What a mechanic hands the emitter: C constants, ``static const int`` tables, bitset
@@ -203,10 +231,16 @@ class Mechanic:
     score_items: ClassVar[tuple[ScoreItem, ...]]
     tiebreaks: ClassVar[tuple[TieBreak, ...]]
     position_keys: ClassVar[tuple[PositionKey, ...]]
-    #: How the scripted agents play the mechanic's action kinds: a kind's rule is one of
-    #: railspec.agents' generic rules ("pay", "withdraw", "company", "ferry_draw", "never";
-    #: docs/agents.md). A kind left out is played only when nothing else is legal.
-    agent_rules: ClassVar[dict[str, str]] = {}
+    #: Its language: the node classes (``lang.ast.Node`` subclasses) of its statements and
+    #: of the parts it adds to the core's extension points (route attributes, ticket forms,
+    #: deal parts, action kinds); their grammar rules are ``grammar.lark`` in its folder.
+    statements: ClassVar[tuple[type, ...]] = ()
+    #: The bounds its statements' numbers keep, as docs/language.md's "Limits" lists them;
+    #: each is checked where the statement is checked.
+    limits: ClassVar[tuple[Limit, ...]] = ()
+    #: What its claims pay besides colour cards and locomotives: each column's amounts are
+    #: laid out in the route's payment blocks (see :meth:`payment_shapes`).
+    payment_columns: ClassVar[tuple[ir.PaymentColumn, ...]] = ()
 
     def check(self, ctx) -> ir.Rule | None:
         """The mechanic's checker stage: its record when the spec uses the mechanic, else
@@ -219,6 +253,14 @@ class Mechanic:
 
     def tables(self, variant: ir.Variant, rule) -> Tables:
         raise NotImplementedError
+
+    def payment_shapes(self, variant: ir.Variant, rule, route: ir.Route,
+                       shapes: list[ir.PaymentShape]) -> list[ir.PaymentShape]:
+        """The ways to pay for ``route`` (one payment block each), given those the core and
+        the mechanics before this one made: a mechanic reshapes the routes its rules touch
+        (a ferry needs locomotives; a wave space may be paid by ferry cards instead, one
+        block per number of them) and returns the others unchanged."""
+        return shapes
 
     def dimensions(self, variant: ir.Variant, rule) -> dict[str, int]:
         """Sizes the mechanic's state fields use (names of C constants)."""
@@ -248,11 +290,21 @@ class Mechanic:
     def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
         """Write a seat's position keys into the state ``fields`` being scored."""
 
+    def seat_position(self, variant: ir.Variant, rule, state: dict, player: int) -> dict:
+        """The keys of a described position that show ``player``'s part of a state (the
+        inverse of :meth:`position`): e.g. ``{"stations": [city names]}``."""
+        return {}
+
     def position_problems(self, variant: ir.Variant, rule, fields: dict) -> list[str]:
         """What is wrong, by the mechanic's rules, with the board of a described position:
         ``fields`` holds ``players``, ``owner`` (each route's owner) and ``tickets``. Each
         problem is a message naming the routes or cities by name."""
         return []
+
+    def agent_play(self, variant: ir.Variant, rule) -> AgentPlay:
+        """How the scripted agents play its decisions (none by default: its kinds are taken
+        only when nothing else is legal)."""
+        return AgentPlay()
 
     def score_notes(self, variant: ir.Variant, rule, rows: list[dict]) -> list[str]:
         """Lines ``railspec score`` prints under the breakdown (what a column of numbers
@@ -265,10 +317,9 @@ class Mechanic:
         report needs to say which tickets were completed."""
         return set()
 
-    def map_groups(self, variant: ir.Variant, rule) -> list[tuple[str, tuple[int, ...]]]:
-        """Named groups of cities a drawn map should tell apart (``railspec render``): a
-        name and the city ids in it, e.g. Italy's regions."""
-        return []
+    def looks(self, variant: ir.Variant, rule) -> Looks:
+        """How a drawn map shows what the mechanic adds (nothing by default)."""
+        return Looks()
 
     # --- where the mechanic's files are --------------------------------------------------
     @classmethod
@@ -276,8 +327,27 @@ class Mechanic:
         return Path(sys.modules[cls.__module__].__file__).resolve().parent
 
     @classmethod
+    def _own(cls, name: str) -> Path | None:
+        """The file or folder ``name`` of the nearest class of the mechanic's lineage that
+        has one in its folder: a subclass made elsewhere (a test's variation of a stock
+        mechanic) keeps its parent's grammar and templates."""
+        for klass in cls.__mro__:
+            if klass is Mechanic or not (isinstance(klass, type) and issubclass(klass, Mechanic)):
+                continue
+            path = Path(sys.modules[klass.__module__].__file__).resolve().parent / name
+            if path.exists():
+                return path
+        return None
+
+    @classmethod
+    def grammar(cls) -> str:
+        """Its grammar fragment (``grammar.lark`` in its folder), or "" when it has none."""
+        path = cls._own("grammar.lark")
+        return path.read_text(encoding="utf-8") if path is not None else ""
+
+    @classmethod
     def template_dir(cls) -> Path:
-        return cls.folder() / "templates"
+        return cls._own("templates") or cls.folder() / "templates"
 
     @classmethod
     def fragment(cls, hook: str) -> Path:
@@ -298,6 +368,16 @@ class Registry:
             raise ValueError(f"a mechanic is registered twice: {names}")
         self.by_name = {m.name: m for m in self.mechanics}
         self.by_rule = {m.rule: m for m in self.mechanics}
+        self._language: Language | None = None
+
+    @property
+    def language(self) -> Language:
+        """The language of the core and these mechanics (their grammar fragments and node
+        classes), built once."""
+        if self._language is None:
+            self._language = language([(m.name, m.grammar()) for m in self.mechanics],
+                                      [(m.name, cls) for m in self.mechanics for cls in m.statements])
+        return self._language
 
     def __iter__(self):
         return iter(self.mechanics)

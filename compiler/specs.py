@@ -11,7 +11,7 @@ from .base import limits
 from .base.errors import SpecCheckError, SpecError
 from .base.limits import shown
 from .lang import ast
-from .lang.parse import parse
+from .lang.parse import Language, parse
 
 
 def stock_path(name: str) -> Path:
@@ -28,7 +28,7 @@ class _Unreadable(Exception):
     """Why a spec file cannot be read (its name is added by the caller)."""
 
 
-def read_spec(path: str | Path) -> ast.SpecFile:
+def read_spec(path: str | Path, language: Language) -> ast.SpecFile:
     """Read and parse one spec file (no extends). Only a regular file of at most
     ``limits.MAX_SPEC_BYTES`` is read: a pipe or a device could block the reader or never
     end."""
@@ -37,7 +37,7 @@ def read_spec(path: str | Path) -> ast.SpecFile:
         text = _read_text(path)
     except _Unreadable as err:
         raise SpecError(f"{path}: {err}") from None
-    return parse(text, str(path))
+    return parse(text, str(path), language)
 
 
 def _read_text(path: Path) -> str:
@@ -95,7 +95,7 @@ def _present(path: Path) -> bool:
         return False
 
 
-def resolve(path: str | Path) -> list[ast.SpecFile]:
+def resolve(path: str | Path, language: Language) -> list[ast.SpecFile]:
     """The extends chain of a spec, base first. ``extends "NAME"`` names a ``.rail`` file,
     relative to the extending file, or a stock variant. A file whose name does not end in
     ``.rail`` is refused unread, so that no other file's text can show in an error."""
@@ -112,13 +112,13 @@ def resolve(path: str | Path) -> list[ast.SpecFile]:
             raise _located(chain[0], via, f"extends cycle: {' -> '.join(seen + [key])}")
         seen.append(key)
         if via is None:
-            spec = read_spec(current)
+            spec = read_spec(current, language)
         else:
             try:
                 text = _read_text(current)
             except _Unreadable as err:
                 raise _located(chain[0], via, f"extends {shown(via.target)!r}: {err}") from None
-            spec = parse(text, str(current))
+            spec = parse(text, str(current), language)
         chain.insert(0, spec)
         ext = next((s for s in spec.statements if isinstance(s, ast.Extends)), None)
         if ext is None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import railspec
 from railspec.compiler import stock_names, stock_path
+from railspec.runtime.position import position_of_state
 from railspec.tools import trace
 
 #: The stock variants the campaign feeds positions, traces and states to.
@@ -73,30 +74,9 @@ def states(name: str) -> tuple[dict, ...]:
 
 
 def position_of(name: str, state: dict) -> dict:
-    """The described position (docs/formats.md) of a state's board: per player the routes,
-    tickets and each mechanic's keys (stations, goods, shares) that the state holds."""
-    v = variant(name)
-    ir = v.ir
-    seats = []
-    for p in range(state["players"]):
-        seat = {"routes": [r.name for r in ir.routes if state["owner"][r.id] == p],
-                "tickets": [ir.tickets[t].name for t in state["tickets"][p]]}
-        if "station_owner" in state:
-            seat["stations"] = [c.name for c in ir.cities if state["station_owner"][c.id] == p]
-        if "goods" in state:
-            seat["goods"] = state["goods"][p]
-        if "share_owner" in state:
-            rule = ir.rules["shares"] if isinstance(ir.rules, dict) else next(
-                r for r in ir.rules if getattr(r, "mechanic", "") == "shares")
-            shares = {}
-            for company in rule.companies:
-                first = rule.first_share(company.id)
-                held = [n + 1 for n in range(company.shares) if state["share_owner"][first + n] == p]
-                if held:
-                    shares[company.name] = held
-            seat["shares"] = shares
-        seats.append(seat)
-    return {"variant": name, "players": seats}
+    """The described position (docs/formats.md) of a state's board
+    (:func:`railspec.runtime.position.position_of_state`)."""
+    return position_of_state(variant(name).ir, state)
 
 
 @functools.cache

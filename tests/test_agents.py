@@ -79,7 +79,7 @@ def test_resample_keeps_long_tickets_in_long_places():
     v = railspec.load("europe")
     g = v.new_game(players=3, seed=2)
     state = g.state()
-    long_ids = {t.id for t in v.tickets if t.long}
+    long_ids = {t.id for t in v.tickets if t.deck == "long"}
     for seed in range(20):
         world = determinize.resample(v.ir, state, 1, seed)
         assert set(world["long_deck"]) <= long_ids
@@ -152,11 +152,15 @@ def test_a_policy_refuses_an_engine_of_another_variant(usa):
 
 
 def test_a_mechanic_names_only_known_agent_rules(usa):
-    """``Mechanic.agent_rules`` maps a kind to one of the generic rules; a rule the agents
+    """``Mechanic.agent_play`` maps a kind to one of the generic rules; a rule the agents
     do not know is refused, naming the mechanic and the rules there are."""
+    from railspec.compiler.mechanic import AgentPlay
     from railspec.mechanics import stations
-    mech = stations.Stations()
-    mech.agent_rules = {"station_pay": "bargain"}
+
+    class Bargaining(stations.Stations):
+        def agent_play(self, variant, rule):
+            return AgentPlay(rules={"station_pay": "bargain"})
+    mech = Bargaining()
     registry = railspec.load("europe").registry.replacing(mech)
     with pytest.raises(ValueError, match="stations: no agent rule named 'bargain'.*pay"):
         kind_codes(railspec.load("europe", registry=registry).ir)

@@ -517,7 +517,8 @@ def test_a_spec_with_wave_spaces_compiles_and_plays(tmp_path, monkeypatch):
     v = railspec.load(path)
     route = v.ir.route_named("Sault St. Marie-Winnipeg")
     blocks = v.ir.claim_layout.blocks_of(route.id)
-    assert [b.ferry_cards for b in blocks] == [0, 1, 2] and [b.base_locomotives for b in blocks] == [3, 1, 0]
+    assert [v.ir.paid_by_block(b, "ferry_cards") for b in blocks] == [0, 1, 2]
+    assert [b.base_locomotives for b in blocks] == [3, 1, 0]
     source = emit(v.ir)
     assert "EXTRA_BLOCKS = 3" in source  # two on the 3-wave route, one on the 2-wave route
     g = v.new_game(players=2, seed=3)

@@ -15,11 +15,12 @@ from collections import Counter
 
 import pytest
 
-from railspec.compiler import check_file, ir, stock_path
+from railspec.compiler import check_file, ir, parse, stock_path
 from railspec.compiler.check import check
 from railspec.compiler.lang import ast
-from railspec.compiler.lang.parse import parse
 from railspec.mechanics.ferry_cards import DRAW_FERRY
+from railspec.mechanics.goods.syntax import GoodsRanking
+from railspec.mechanics.shares.syntax import Company
 from railspec.mechanics.stations import BUILD_STATION, STATION_PAY
 
 # A small valid variant, statement by statement: a test replaces the ones it is about and
@@ -150,7 +151,7 @@ def test_cities_usa_board():
     v = checked(mini())
     assert [c.name for c in v.cities] == CITIES
     assert [c.id for c in v.cities] == list(range(6))
-    assert v.city_named("Gamma").zone is False
+    assert v.city_named("Gamma").dead_end is False
 
 
 def test_zones_are_dead_ends_italy_neighbouring_countries():
@@ -159,7 +160,7 @@ def test_zones_are_dead_ends_italy_neighbouring_countries():
     v = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nroute Gamma - Svizzera 3 gray\n"
                      "ticket Svizzera - Zeta 9"))
     zone = v.city_named("Svizzera")
-    assert zone.zone
+    assert zone.dead_end
     r1, r2 = v.route_named("Alpha-Svizzera"), v.route_named("Gamma-Svizzera")
     assert r1.b == r2.b == zone.id                       # the same place …
     assert r1.node_b != r2.node_b                        # … but two separate graph nodes
@@ -185,7 +186,7 @@ def test_zone_with_two_end_points_pennsylvania_ferries():
     v = checked(mini("zone Ontario\nroute Alpha - Ontario 3 gray ferry 2\nroute Beta - Ontario 1 gray ferry 1"))
     a, b = v.route_named("Alpha-Ontario"), v.route_named("Beta-Ontario")
     assert a.node_b != b.node_b
-    assert (a.ferry_locomotives, b.ferry_locomotives) == (2, 1)
+    assert (v.rule("ferries").needs(a.id), v.rule("ferries").needs(b.id)) == (2, 1)
 
 
 def test_regions_and_double_count_regions_italy_region_bonus():
@@ -238,7 +239,7 @@ def test_tunnel_europe_gallerie():
                 "route Madrid - Alpha 2 gray",
                 cards="card black 12\ncard white 12", cities=DEFAULTS["cities"] + "\ncity Madrid\ncity Pamplona")
     v = checked(text)
-    assert all(r.tunnel for r in v.routes if "Pamplona" in r.name)
+    assert all(r.id in v.rule("tunnels").routes for r in v.routes if "Pamplona" in r.name)
     assert "tunnels" in v.mechanics
     assert "tunnel decline" in [a.name for a in v.actions]
 
@@ -248,7 +249,7 @@ def test_ferry_locomotives_europe_traghetti():
     v = checked(mini("city Smyrna\ncity Palermo\nroute Smyrna - Palermo 6 gray ferry 2\n"
                      "route Palermo - Alpha 1 gray"))
     r = v.route_named("Smyrna-Palermo")
-    assert (r.length, r.ferry_locomotives) == (6, 2)
+    assert (r.length, v.rule("ferries").needs(r.id)) == (6, 2)
     pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
     assert min(a.locomotives for a in pays) == 2
     assert "claim Smyrna-Palermo gray 4red+2loco" in [a.name for a in pays]
@@ -259,9 +260,9 @@ def test_wave_spaces_italy_controlar_uma_rota():
     one ferry card covering up to two of them."""
     v = checked(mini("ferry cards 10 max 2\naction draw ferry card\nroute Alpha - Gamma 4 gray waves 2"))
     r = v.route_named("Alpha-Gamma")
-    assert r.wave_spaces == 2 and "ferry_cards" in v.mechanics
+    assert v.rule("ferry_cards").wave_spaces(r.id) == 2 and "ferry_cards" in v.mechanics
     pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
-    assert any(a.ferry_cards == 1 and a.colour_cards == 2 and a.locomotives == 0 for a in pays)
+    assert any(v.paid(a, "ferry_cards") == 1 and a.colour_cards == 2 and a.locomotives == 0 for a in pays)
 
 
 def test_goods_routes_and_ranking_amsterdam():
@@ -271,7 +272,7 @@ def test_goods_routes_and_ranking_amsterdam():
     v = checked(mini("goods cards 16\nroute Alpha - Gamma 3 red goods\n"
                      "goods ranking 2 players: 8 4\ngoods ranking 3 players: 8 5 2\n"
                      "goods ranking 4 players: 8 6 4 2", players="players 2..4"))
-    assert v.rule("goods").cards == 16 and v.route_named("Alpha-Gamma").goods
+    assert v.rule("goods").cards == 16 and v.route_named("Alpha-Gamma").id in v.rule("goods").routes
     assert v.rule("goods").ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
     assert "goods" in v.mechanics
 
@@ -284,7 +285,7 @@ def test_shares_and_companies_pennsylvania_quote_azionistiche():
                      'route Alpha - Gamma 4 red shares PRR, B&O, "Erie Lackawanna"'))
     assert [(c.name, c.shares, c.points) for c in v.rule("shares").companies] == [
         ("PRR", 15, (30, 21, 14, 9, 6)), ("B&O", 10, (20, 14, 9, 5, 2)), ("Erie Lackawanna", 8, (16, 10, 5, 1))]
-    assert v.route_named("Alpha-Gamma").companies == (0, 1, 2)
+    assert v.rule("shares").companies_of(v.route_named("Alpha-Gamma").id) == (0, 1, 2)
     assert "take share B&O" in [a.name for a in v.actions]
     # 'Regole per 2 giocatori': the neutral player is written out, never inferred from 2..5
     assert "neutral share PRR" not in [a.name for a in v.actions]
@@ -295,7 +296,8 @@ def test_route_attributes_in_any_order():
                      "goods ranking 2 players: 1\ngoods ranking 3 players: 1\ngoods ranking 4 players: 1\n"
                      "goods ranking 5 players: 1\nroute Alpha - Gamma 5 gray waves 2 tunnel goods ferry 1"))
     r = v.route_named("Alpha-Gamma")
-    assert (r.tunnel, r.goods, r.ferry_locomotives, r.wave_spaces) == (True, True, 1, 2)
+    assert (r.id in v.rule("tunnels").routes, r.id in v.rule("goods").routes, v.rule("ferries").needs(r.id),
+            v.rule("ferry_cards").wave_spaces(r.id)) == (True, True, 1, 2)
 
 
 # --- double and triple routes -----------------------------------------------------------------
@@ -341,7 +343,7 @@ def test_regular_tickets_usa_destination_tickets():
     """USA, 'Drawing Destination Ticket Cards': two cities and a point value."""
     v = checked(mini())
     t = v.ticket_named("Alpha-Gamma")
-    assert (v.cities[t.a].name, v.cities[t.b].name, t.points, t.long) == ("Alpha", "Gamma", 3, False)
+    assert (v.cities[t.a].name, v.cities[t.b].name, t.points, t.deck) == ("Alpha", "Gamma", 3, "")
     # the same pair again with other points is a second card, named with a suffix
     assert v.ticket_named("Alpha-Gamma/2").points == 22
 
@@ -352,11 +354,12 @@ def test_long_tickets_europe_setting_up():
     longs = "\n".join(f"ticket long Alpha - Zeta {20 + i}" for i in range(6))
     text = mini(longs + "\nreturned long removed", deal="deal tickets 3 long 1 keep 2")
     v = checked(text)
-    assert (v.deal_regular, v.deal_long, v.deal_keep, v.rule("long_tickets").returned) == (3, 1, 2, "removed")
-    assert sum(t.long for t in v.tickets) == 6 and "long_tickets" in v.mechanics
+    assert (v.deal_regular, v.deal_parts, v.deal_keep, v.rule("long_tickets").returned) == (3, (("long", 1),), 2,
+                                                                                            "removed")
+    assert sum(t.deck == "long" for t in v.tickets) == 6 and "long_tickets" in v.mechanics
     assert v.max_offer == 4
     (stmt,) = statements("ticket long Lisboa - Danzig 20", ast.Ticket)
-    assert stmt.long and (stmt.a.text, stmt.b.text, stmt.points.value) == ("Lisboa", "Danzig", 20)
+    assert stmt.deck == "long" and (stmt.a.text, stmt.b.text, stmt.points.value) == ("Lisboa", "Danzig", 20)
 
 
 def test_returned_tickets_italy_preparacao():
@@ -385,7 +388,7 @@ def test_deal_and_keep_per_rulebook():
     ('Preparação')."""
     for deal, expected in [("3 keep 2", (3, 0, 2)), ("2 keep 1", (2, 0, 1)), ("5 keep 3", (5, 0, 3))]:
         v = checked(mini(deal=f"deal tickets {deal}"))
-        assert (v.deal_regular, v.deal_long, v.deal_keep) == expected
+        assert (v.deal_regular, dict(v.deal_parts).get("long", 0), v.deal_keep) == expected
 
 
 def test_actions_usa_the_game_turn():
@@ -445,13 +448,13 @@ def test_station_bonus_europe_calcolo_dei_punteggi():
 
 def test_goods_ranking_per_player_count_amsterdam():
     """Amsterdam, 'Fine della Partita e Calcolo dei Punteggi': `goods ranking 4 players: 8 6 4 2`."""
-    (stmt,) = statements("goods ranking 4 players: 8 6 4 2", ast.GoodsRanking)
+    (stmt,) = statements("goods ranking 4 players: 8 6 4 2", GoodsRanking)
     assert stmt.players.value == 4 and [p.value for p in stmt.points] == [8, 6, 4, 2]
 
 
 def test_company_table_pennsylvania_calcolare_il_punteggio():
     """Pennsylvania, 'Calcolare il punteggio': the PRR card, 15 shares, 30 21 14 9 6."""
-    (stmt,) = statements("company PRR shares 15 points 30 21 14 9 6", ast.Company)
+    (stmt,) = statements("company PRR shares 15 points 30 21 14 9 6", Company)
     assert (stmt.name.text, stmt.shares.value, [p.value for p in stmt.points]) == ("PRR", 15, [30, 21, 14, 9, 6])
 
 
@@ -576,19 +579,19 @@ def test_keywords_inside_names():
     """Keywords are lower case and contextual: capitalised names that contain them parse."""
     v = checked(mini("city cityville\nroute cityville - Alpha 3 red\nticket longville - Alpha 4\ncity longville\n"
                      "route longville - Beta 2 gray"))
-    assert v.ticket_named("longville-Alpha").long is False and v.city_named("cityville").id == 6
+    assert v.ticket_named("longville-Alpha").deck == "" and v.city_named("cityville").id == 6
     v = checked(mini("city Long Island\ncity Ferry Port\nroute Long Island - Ferry Port 2 gray ferry 1\n"
                      "route Ferry Port - Alpha 1 gray\nticket long Long Island - Alpha 12",
                      deal="deal tickets 3 long 0 keep 2"))
-    assert v.route_named("Long Island-Ferry Port").ferry_locomotives == 1
-    assert v.ticket_named("Long Island-Alpha").long
+    assert v.rule("ferries").needs(v.route_named("Long Island-Ferry Port").id) == 1
+    assert v.ticket_named("Long Island-Alpha").deck == "long"
 
 
 def test_spans_point_at_the_parts():
     (route,) = statements("route Salt Lake City - Denver 3 red tunnel", ast.Route)
     assert (route.a.span.col, route.a.span.end_col) == (7, 21)
     assert (route.b.span.col, route.length.span.col, route.colour.span.col) == (24, 31, 33)
-    assert route.attr_spans == (("tunnel", route.attr_spans[0][1]),) and route.attr_spans[0][1].col == 37
+    assert [a.name for a in route.attrs] == ["tunnel"] and route.attrs[0].span.col == 37
 
 
 # --- the stock USA spec ------------------------------------------------------------------------------

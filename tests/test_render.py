@@ -21,16 +21,16 @@ def test_every_route_and_city_is_drawn(v):
     root = _tree(render_svg(v.ir))
     routes = root.findall(f".//{SVG}g[@class='route']")
     assert [g.get("data-route") for g in routes] == [r.name for r in v.routes]
-    cities = root.findall(f".//{SVG}circle[@class='city']") + root.findall(f".//{SVG}rect[@class='city zone']")
+    cities = root.findall(f".//{SVG}circle[@class='city']") + root.findall(f".//{SVG}rect[@class='city dead-end']")
     assert len(cities) == len(v.cities)
-    assert len(root.findall(f".//{SVG}rect[@class='city zone']")) == sum(c.zone for c in v.cities)
+    assert len(root.findall(f".//{SVG}rect[@class='city dead-end']")) == sum(c.dead_end for c in v.cities)
 
 
 def test_tunnels_ferries_and_regions_are_told_apart():
     europe = railspec.load("europe")
     text = render_svg(europe.ir)
-    assert text.count('stroke-dasharray="9 4"') == sum(r.tunnel for r in europe.routes)
-    assert text.count(" F") >= sum(1 for r in europe.routes if r.ferry_locomotives)
+    assert text.count('stroke-dasharray="9 4"') == len(europe.ir.rule("tunnels").routes)
+    assert text.count(" F") >= len(europe.ir.rule("ferries").routes)
     italy = railspec.load("italy")
     root = _tree(render_svg(italy.ir))
     regions = italy.ir.rule("regions").regions
@@ -44,7 +44,7 @@ def test_claims_and_stations_take_the_players_colours():
     state["owner"][0], state["owner"][5] = 0, 1
     state["station_owner"][3] = 1
     text = render_svg(v.ir, state)
-    assert text.count('class="claimed"') == 2 and text.count('class="station"') == 1
+    assert text.count('class="claimed"') == 2 and text.count('class="marker"') == 1
 
 
 def test_names_from_the_spec_are_escaped(tmp_path):

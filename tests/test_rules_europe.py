@@ -98,9 +98,9 @@ def test_the_maps_tunnels(europe):
     """GALLERIE: the routes used below are tunnels of the stated colour and length (the
     spec's header: 18 tunnels on the map)."""
     gray, green, pink = (europe.ir.route_named(n) for n in (GRAY_TUNNEL, GREEN_TUNNEL, PINK_TUNNEL))
-    assert all(r.tunnel and r.length == 2 for r in (gray, green, pink))
+    assert all(r.id in europe.ir.rule("tunnels").routes and r.length == 2 for r in (gray, green, pink))
     assert gray.colour < 0 and green.colour == card(europe, "green") and pink.colour == card(europe, "pink")
-    assert sum(1 for r in europe.routes if r.tunnel) == 18
+    assert len(europe.ir.rule("tunnels").routes) == 18
     assert europe.ir.rule("tunnels").reveal == 3
 
 
@@ -646,7 +646,7 @@ def test_fine_della_partita_three_trains_do_not_end(europe, engine):
 # --- PREPARAZIONE DEL GIOCO / INIZIO DELLA PARTITA / PESCARE BIGLIETTI DESTINAZIONE -----------------
 
 def is_long(europe, t: int) -> bool:
-    return europe.tickets[t].long
+    return europe.tickets[t].deck == "long"
 
 
 def test_preparazione_three_regular_and_one_long_keep_two(europe, engine):

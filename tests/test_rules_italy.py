@@ -110,7 +110,9 @@ def test_ferry_cards_pay_nothing_but_wave_spaces(italy, engine):
     g = start_turns(italy, 4, engine=engine, keep="keep tickets 1,2,3")
     g = Arranged(italy, g).hand(0).set(ferry_cards=[2, 0, 0, 0], ferry_pile=8).game(engine)
     assert not any(n.startswith("claim ") for n in names(g))
-    assert not any(a.ferry_cards for a in italy.actions if a.route >= 0 and not italy.routes[a.route].wave_spaces)
+    waves = italy.ir.rule("ferry_cards")
+    assert not any(italy.ir.paid(a, "ferry_cards") for a in italy.actions
+                   if a.route >= 0 and not waves.wave_spaces(a.route))
 
 
 # --- Rotas duplas e triplas ------------------------------------------------------------------

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from test_bad_specs import BASE
 
-from railspec.compiler import check, check_file, parse
+from railspec.compiler import check, check_file, docs, parse
 from railspec.compiler.base import limits
 from railspec.compiler.base.errors import SpecCheckError
+from railspec.compiler.mechanic import default_registry
 
 
 def refused(tmp_path, text: str) -> SpecCheckError:
@@ -135,9 +136,9 @@ def test_map_sizes_are_bounded():
     with pytest.raises(SpecCheckError) as info:
         check([parse(text, "big.rail")], "big")
     found = messages(info.value)
-    assert "at most 1,000 cities and zones are supported" in found
+    assert "at most 1,000 places (cities and others) are supported" in found
     assert "at most 1,000 routes are supported, got 1,010" in found
-    city_error = next(e for e in info.value.errors if "cities and zones" in e.message)
+    city_error = next(e for e in info.value.errors if "places (cities and others)" in e.message)
     assert city_error.source_line == f"city K{limits.MAX_CITIES - 5}"
 
 
@@ -145,7 +146,7 @@ def test_map_sizes_are_bounded():
 
 def test_language_md_lists_the_limits():
     """docs/language.md's "Limits" table is the one limits.py makes (rewrite it from
-    `limits.markdown_table()` when a bound changes)."""
+    `railspec.compiler.docs.limits_table` when a bound changes)."""
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
-    assert limits.markdown_table() in text
+    assert docs.limits_table(default_registry()) in text

@@ -233,14 +233,15 @@ BAD_STATES = [
      "'tunnel_route'"),
     ("a tunnel on a double used up", ("europe", 3, "tunnel", 20), other_track_to(1), "'tunnel_route'"),
     ("a share of companies with none left", ("pennsylvania", 3, "share", 0),
-     lambda v, s: take_all_shares(v, s, v.routes[s["share_route"]].companies, (s["current"] + 1) % 3),
+     lambda v, s: take_all_shares(v, s, v.ir.rule("shares").companies_of(s["share_route"]), (s["current"] + 1) % 3),
      "'share_owner'"),
     ("a share for a route someone else claimed", ("pennsylvania", 3, "share", 0),
      lambda v, s: give_route(v, s, v.routes[s["share_route"]], (s["current"] + 1) % 3), "'share_route'"),
     ("a neutral share without the neutral", ("pennsylvania", 3, "share", 0),
      lambda v, s: s.update(phase="neutral_share"), "'phase'"),
     ("a neutral share with none left", ("pennsylvania", 2, "neutral_share", 0),
-     lambda v, s: take_all_shares(v, s, v.routes[s["share_route"]].companies, s["current"]), "'share_owner'"),
+     lambda v, s: take_all_shares(v, s, v.ir.rule("shares").companies_of(s["share_route"]), s["current"]),
+     "'share_owner'"),
 ]
 
 

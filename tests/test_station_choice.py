@@ -108,7 +108,7 @@ def random_board(v, rng: random.Random) -> dict:
             trains[p] += route.length
             owners.append(p)
     tickets = rng.sample(list(ir.tickets), len(ir.tickets))
-    free = {c.name for c in ir.cities if not c.zone}
+    free = {c.name for c in ir.cities if not c.dead_end}
     for seat in seats:
         held = [tickets.pop() for _ in range(rng.randint(3, 8))]
         seat["tickets"] = [t.name for t in held]

@@ -69,18 +69,18 @@ def test_check_file_succeeds(variant):
 def test_counts(variant):
     key, v = variant
     cities, zones, routes, cars, regular, long_, doubles, triples, gray = COUNTS[key]
-    assert sum(not c.zone for c in v.cities) == cities
-    assert sum(c.zone for c in v.cities) == zones
+    assert sum(not c.dead_end for c in v.cities) == cities
+    assert sum(c.dead_end for c in v.cities) == zones
     assert len(v.cities) == cities + zones
     assert len(v.routes) == routes
     assert sum(r.length for r in v.routes) == cars
-    assert sum(not t.long for t in v.tickets) == regular
-    assert sum(t.long for t in v.tickets) == long_
+    assert sum(not t.deck for t in v.tickets) == regular
+    assert sum(t.deck == "long" for t in v.tickets) == long_
     per_pair = tracks_per_pair(v)
     assert per_pair[2] == doubles and per_pair[3] == triples
     assert set(per_pair) <= {1, 2, 3}
     assert sum(r.colour == ir.GRAY for r in v.routes) == gray
-    into_zones = sum(v.cities[r.a].zone + v.cities[r.b].zone for r in v.routes)
+    into_zones = sum(v.cities[r.a].dead_end + v.cities[r.b].dead_end for r in v.routes)
     assert v.node_count == cities + zones + into_zones
 
 
@@ -118,12 +118,13 @@ def test_cards_and_market(variant):
 
 def test_europe_tunnels_ferries_stations():
     v = load_ir("europe")
-    assert sum(r.tunnel for r in v.routes) == 18
-    assert Counter(r.ferry_locomotives for r in v.routes if r.ferry_locomotives) == {1: 9, 2: 4}
-    assert all(r.colour == ir.GRAY for r in v.routes if r.ferry_locomotives)
+    ferries = v.rule("ferries")
+    assert len(v.rule("tunnels").routes) == 18
+    assert Counter(n for _, n in ferries.locomotives) == {1: 9, 2: 4}
+    assert all(v.routes[r].colour == ir.GRAY for r in ferries.routes)
     stations = v.rule("stations")
     assert (stations.count, stations.costs, stations.bonus) == (3, (1, 2, 3), 4)
-    assert (v.deal_regular, v.deal_long, v.deal_keep) == (3, 1, 2)
+    assert (v.deal_regular, v.deal_parts, v.deal_keep) == (3, (("long", 1),), 2)
     assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
     assert (v.rule("removed_tickets").setup, v.rule("removed_tickets").draws) == (True, False)
     assert v.rule("shuffled_returns") is None and v.rule("long_tickets").returned == "removed"
@@ -133,8 +134,8 @@ def test_europe_tunnels_ferries_stations():
     # the rulebook's table; 5 and 7 are filled in (no route has those lengths)
     assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18, 21)
     assert not {5, 7} & {r.length for r in v.routes}
-    assert sum(t.points for t in v.tickets if not t.long) == 321
-    assert sum(t.points for t in v.tickets if t.long) == 123
+    assert sum(t.points for t in v.tickets if not t.deck) == 321
+    assert sum(t.points for t in v.tickets if t.deck == "long") == 123
 
 
 # --- Pennsylvania (003_dff6463ca3838127.txt) ------------------------------------------------
@@ -146,7 +147,7 @@ def test_pennsylvania_companies_and_shares():
     assert tables == {2: (7, 4), 3: (8, 5), 4: (9, 5), 5: (10, 6, 3), 6: (12, 7, 3), 7: (15, 9, 5),
                       8: (16, 10, 5, 1), 10: (20, 14, 9, 5, 2), 15: (30, 21, 14, 9, 6)}
     assert len(companies) == 9 and sum(c.shares for c in companies) == 60
-    assert sum(bool(r.companies) for r in v.routes) == 87
+    assert sum(bool(v.rule("shares").companies_of(r.id)) for r in v.routes) == 87
     assert v.rule("globetrotter").bonus == 15 and v.rule("longest_path") is None
     assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (5, 3, 4, 1)
     assert sum(t.points for t in v.tickets) == 508
@@ -156,9 +157,10 @@ def test_pennsylvania_companies_and_shares():
 def test_pennsylvania_ontario_ferries():
     v = load_ir("pennsylvania")
     n = names(v)
-    ontario = [c for c in v.cities if c.zone]
+    ontario = [c for c in v.cities if c.dead_end]
     assert [c.name for c in ontario] == ["Ontario"]
-    ferries = Counter((n[r.a], n[r.b], r.length, r.ferry_locomotives) for r in v.routes if r.ferry_locomotives)
+    needs = v.rule("ferries").needs
+    ferries = Counter((n[r.a], n[r.b], r.length, needs(r.id)) for r in v.routes if needs(r.id))
     assert ferries == {("Buffalo", "Ontario", 1, 1): 2, ("Erie", "Ontario", 3, 2): 2}
     assert len(v.city_nodes[ontario[0].id]) == 4  # each track into Ontario is a dead end of its own
 
@@ -171,15 +173,16 @@ def test_italy_regions_ferries_zones():
     assert len(regions) == 17
     assert sorted(g.name for g in regions if g.counts_double) == ["Puglia", "Sardegna", "Sicilia"]
     in_a_region = {c for g in regions for c in g.cities}
-    assert all(c.id in in_a_region for c in v.cities if not c.zone)
+    assert all(c.id in in_a_region for c in v.cities if not c.dead_end)
     assert v.rule("regions").points == ((5, 1, False), (6, 2, False), (7, 4, False), (8, 7, False), (9, 11, False),
                                (10, 16, False), (11, 22, False), (12, 29, False), (13, 37, False),
                                (14, 46, False), (15, 56, True))
-    waves = [r for r in v.routes if r.wave_spaces]
+    wave_spaces = v.rule("ferry_cards").wave_spaces
+    waves = [r for r in v.routes if wave_spaces(r.id)]
     assert len(waves) == 21 and all(r.colour == ir.GRAY for r in waves)
-    assert all(r.wave_spaces for r in v.routes if r.colour == ir.GRAY)  # every gray route is a ferry
+    assert all(wave_spaces(r.id) for r in v.routes if r.colour == ir.GRAY)  # every gray route is a ferry
     assert (v.rule("ferry_cards").cards, v.rule("ferry_cards").hand_limit) == (10, 2)
-    assert sorted(c.name for c in v.cities if c.zone) == ["Austria", "Croazia", "Francia", "Monaco", "Svizzera"]
+    assert sorted(c.name for c in v.cities if c.dead_end) == ["Austria", "Croazia", "Francia", "Monaco", "Svizzera"]
     n = names(v)
     triple = [r for r in v.routes if r.tracks == 3]
     assert {(n[r.a], n[r.b]) for r in triple} == {("Napoli", "Roma")}
@@ -209,7 +212,7 @@ def test_amsterdam_rules():
 def test_amsterdam_provisional_lists_follow_the_stated_rule():
     """The header's rule for the provisional goods routes and contracts, recomputed."""
     v = load_ir("amsterdam")
-    assert [r.goods for r in v.routes] == [r.length >= 3 for r in v.routes]
+    assert [r.id in v.rule("goods").routes for r in v.routes] == [r.length >= 3 for r in v.routes]
     n = names(v)
     places = sorted(n.values())
     far = 10 ** 6

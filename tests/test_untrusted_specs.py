@@ -15,6 +15,7 @@ from test_bad_specs import BASE
 from railspec.compiler import check_file, parse
 from railspec.compiler.base import limits
 from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
+from railspec.compiler.mechanic import default_registry
 
 
 def check_within(path, seconds: float = 20.0):
@@ -148,7 +149,7 @@ def test_statements_on_one_long_line_are_read_without_copying_the_line():
     tracemalloc.start()
     try:
         parse_module = __import__("railspec.compiler.lang.parse", fromlist=["_check_statement_words"])
-        parse_module._check_statement_words("long.rail", text, statements)
+        parse_module._check_statement_words(default_registry().language, "long.rail", text, statements)
         _current, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -27,22 +27,12 @@ MAX_OFFER = 6
 MAX_ROUTE_LENGTH = 12
 #: Tracks of one city pair.
 MAX_TRACKS = 3
-#: Cities and zones, routes, tickets (regular and long together).
+#: Places (cities and the mechanics' kinds of place), routes, tickets (every deck together).
 MAX_CITIES = 1000
 MAX_ROUTES = 1000
 MAX_TICKETS = 1000
-#: Stations per player.
-MAX_STATIONS = 5
-#: Cards a tunnel turns up: the catalogue has a payment per extra card count.
-MAX_REVEALED = 6
-#: Companies (a route's companies are a bit mask in the compiled engine) and regions (a
-#: network's regions are a 64-bit mask).
-MAX_COMPANIES = 30
-MAX_REGIONS = 64
-#: Ferry cards, goods cards, and the shares of one company.
-MAX_FERRY_CARDS = 1000
-MAX_GOODS_CARDS = 1000
-MAX_SHARES = 100
+#: The size of any pile of a mechanic's cards (ferry cards, goods cards, …).
+MAX_PILE = 1000
 #: A city's map coordinate (``at X Y``), either way from 0.
 MAX_COORDINATE = 1_000_000
 #: Any one points value: a route-points entry, a ticket, a bonus, a table entry.
@@ -86,25 +76,15 @@ LIMITS: tuple[Limit, ...] = (
           "every player is dealt a full hand from the deck at set-up"),
     Limit("market N reset L locomotives", f"1 … {MAX_MARKET}, and ≤ the cards left after the hands; 1 ≤ L ≤ N",
           "the market is dealt from the deck after the hands"),
-    Limit("deal tickets N long L keep K, action draw tickets N keep K", f"N + L ≤ {MAX_OFFER}; K ≤ N + L",
+    Limit("deal tickets N [DECK L …] keep K, action draw tickets N keep K",
+          f"N and every deck's L together ≤ {MAX_OFFER}; K ≤ them",
           "a keep decision is one action per set of offered tickets (2^N - 1)"),
     Limit("route length", f"1 … {MAX_ROUTE_LENGTH}, and ≤ trains",
           "the catalogue has an action per way to pay; a route longer than a player's trains can never "
           "be claimed"),
-    Limit("tracks of one city pair; tracks usable N", f"1 … {MAX_TRACKS}", "double and triple routes"),
-    Limit("cities and zones; routes; tickets", f"each ≤ {_n(MAX_CITIES)}",
+    Limit("tracks of one city pair", f"1 … {MAX_TRACKS}", "double and triple routes"),
+    Limit("places (cities and others); routes; tickets", f"each ≤ {_n(MAX_CITIES)}",
           "the state holds a row per route and room for every ticket per player (USA: 36, 100, 30)"),
-    Limit("stations N cost C…", f"N 1 … {MAX_STATIONS}; each C 1 … {MAX_ROUTE_LENGTH}",
-          "the end of the game tries every use of a player's stations: the work grows as a power of N"),
-    Limit("tunnels reveal N", f"1 … {MAX_REVEALED}", "a tunnel's extra payment is one action per card count"),
-    Limit("company NAME …; region NAME …", f"at most {MAX_COMPANIES} companies, {MAX_REGIONS} regions",
-          "a route's companies and a network's regions are bit masks in the compiled engine"),
-    Limit("ferry cards N max M", f"1 ≤ M ≤ N ≤ {_n(MAX_FERRY_CARDS)}", "the size of a pile"),
-    Limit("goods cards N", f"1 … {_n(MAX_GOODS_CARDS)}", "the size of a pile"),
-    Limit("company NAME shares N points P…", f"N 1 … {MAX_SHARES}; at most HIGH + 1 places",
-          "every share has an owner row in the state; places beyond the shareholders (players and the "
-          "neutral one) are never reached"),
-    Limit("goods ranking N players: P…", "at most N places", "places beyond the players are never reached"),
     Limit("any points value: route points, ticket points, bonuses, table entries", f"0 … {_n(MAX_POINTS)} "
           "(ticket points from 1)", "far above any printed value (the longest route scores 21)"),
     Limit("the largest score a player could reach", f"≤ {_n(MAX_SCORE)}",
@@ -130,10 +110,3 @@ def shown_number(value: int) -> str:
     if len(text) <= 24:
         return text
     return f"{text[:12]}… ({len(text.lstrip('-'))} digits)"
-
-
-def markdown_table() -> str:
-    """The limits table of docs/language.md."""
-    rows = ["| what | allowed | why |", "|---|---|---|"]
-    rows += [f"| {limit.what} | {limit.range} | {limit.why} |" for limit in LIMITS]
-    return "\n".join(rows) + "\n"

@@ -1,14 +1,27 @@
-"""The syntax tree of a spec: one small frozen dataclass per statement, each with the
-span of the statement and, where a check may point at it, of its parts.
+"""The syntax tree of a spec: small frozen dataclasses, one per grammar rule, each with the
+span of what it was read from and, where a check may point at it, of its parts.
 
 The tree keeps what was written, unresolved: names stay strings and numbers stay as
 given (negative counts included), so that the checker can say precisely what is wrong.
+
+Every node class names the grammar rule it is built from (``rule``) and builds itself
+from that rule's span and children (:meth:`Node.parsed`). The core's nodes are here; a
+mechanic declares its own the same way, in its folder (``Mechanic.statements``), beside the
+grammar fragment that adds their rules. A statement (:class:`Stmt`) also says how a spec
+that extends another merges it (``merge``), how messages name it (``words``) and how it is
+written (``form``, which ends a syntax error inside it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 from ..base.errors import Span
+
+#: How a statement merges along an ``extends`` chain: a scalar is given at most once per
+#: file and a later file's replaces it; a keyed statement replaces the inherited one with
+#: the same :meth:`Stmt.key`, in place; list statements add up. ``without`` removes.
+SCALAR, KEYED, LIST = "scalar", "keyed", "list"
 
 
 @dataclass(frozen=True)
@@ -27,106 +40,59 @@ class Num:
     span: Span
 
 
+class Node:
+    """What the parser builds from one grammar rule (or one aliased alternative):
+    ``rule`` names it; a part of a statement (a route attribute, an action kind …) says
+    in ``form`` how it is written, for the form a syntax error ends with. The children
+    :meth:`parsed` receives are, in order: numbers as :class:`Num`, names as
+    :class:`Name`, quoted text as ``str``, keywords a ``!`` rule keeps as ``str``, ranges
+    as (low, high) pairs of Num, tables as tuples of :class:`TableEntry`, places as
+    :class:`Place`, and the nodes of sub-rules."""
+
+    rule: ClassVar[str] = ""
+    form: ClassVar[str] = ""
+
+    @classmethod
+    def parsed(cls, span: Span, children: list):
+        """The node of one parsed rule: by default its children are its fields, in order."""
+        return cls(span, *children)
+
+
 @dataclass(frozen=True)
-class Stmt:
+class Stmt(Node):
+    """A statement. ``words`` is how messages name it (``"tunnels reveal"``), ``form`` how
+    it is written (``"tunnels reveal N"``; an extension point's name in braces stands for
+    the forms of the parts that fill it: ``{route_attr}``); ``merge`` is :data:`SCALAR`, :data:`KEYED` (with
+    :meth:`key`) or :data:`LIST`; a ``required`` statement must be in every spec."""
+
     span: Span
+    words: ClassVar[str] = ""
+    form: ClassVar[str] = ""
+    merge: ClassVar[str] = LIST
+    required: ClassVar[bool] = False
+
+    def key(self) -> tuple:
+        """What a later file's statement of a KEYED kind must match to replace this one."""
+        raise NotImplementedError(f"{type(self).__name__} is not a keyed statement")
+
+    def texts(self):
+        """Every name and quoted text the statement holds (what a message may quote)."""
+        for value in vars(self).values():
+            if isinstance(value, Name):
+                yield value.text
+            elif isinstance(value, str):
+                yield value
+            elif isinstance(value, tuple):
+                yield from (v.text for v in value if isinstance(v, Name))
 
 
-@dataclass(frozen=True)
-class VariantName(Stmt):
-    name: str
-
-
-@dataclass(frozen=True)
-class Extends(Stmt):
-    target: str
-
-
-@dataclass(frozen=True)
-class Source(Stmt):
-    text: str
-
-
-@dataclass(frozen=True)
-class Provisional(Stmt):
-    text: str
-
-
-@dataclass(frozen=True)
-class Players(Stmt):
-    low: Num
-    high: Num
-
+# --- parts of statements ------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Trains(Stmt):
-    count: Num
-
-
-@dataclass(frozen=True)
-class Hand(Stmt):
-    count: Num
-
-
-@dataclass(frozen=True)
-class Stations(Stmt):
-    count: Num
-    costs: tuple[Num, ...]
-
-
-@dataclass(frozen=True)
-class FerryCards(Stmt):
-    count: Num
-    hand_limit: Num
-
-
-@dataclass(frozen=True)
-class Card(Stmt):
-    colour: Name
-    count: Num
-
-
-@dataclass(frozen=True)
-class Locomotives(Stmt):
-    count: Num
-
-
-@dataclass(frozen=True)
-class GoodsCards(Stmt):
-    count: Num
-
-
-@dataclass(frozen=True)
-class Market(Stmt):
-    size: Num
-    reset_locomotives: Num
-    max_resets: Num | None  # a removed cap, kept only to report it
-
-
-@dataclass(frozen=True)
-class Deal(Stmt):
-    regular: Num
-    long: Num | None
-    keep: Num
-
-
-@dataclass(frozen=True)
-class Returned(Stmt):
-    deck: str  # "tickets", "long" or "setup"
-    place: str  # "bottom", "shuffled_bottom", "removed"
-
-
-@dataclass(frozen=True)
-class Action(Stmt):
-    kind: str  # draw_cards, claim_route, draw_tickets, build_station, draw_ferry_card
-    numbers: tuple[Num, ...] = ()
-
-
-@dataclass(frozen=True)
-class TracksUsable(Stmt):
-    tracks: Num
-    low: Num
-    high: Num
+class TableEntry:
+    key: Num
+    value: Num
+    open_ended: bool  # "15+: 56" covers every key from 15 up
 
 
 @dataclass(frozen=True)
@@ -139,154 +105,383 @@ class Place:
 
 
 @dataclass(frozen=True)
-class City(Stmt):
-    name: Name
-    place: Place | None = None
+class RouteAttr(Node):
+    """An attribute written after a route's colour (``tunnel``, ``ferry 2``): its
+    ``name``, and its value (True for a bare word, the number or names that follow)."""
+
+    span: Span
+    value: object = True
+    name: ClassVar[str] = ""
+
+    @property
+    def value_span(self) -> Span:
+        """Where its value is written (a number's own span), else where it is."""
+        return self.value.span if isinstance(self.value, Num) else self.span
+
+    def spaces(self) -> int:
+        """How many of the route's spaces the attribute takes from the cards of one colour
+        (a ferry's locomotives, wave spaces): the core refuses a route whose attributes
+        together take more than its length."""
+        return 0
+
+    def spaces_text(self) -> str:
+        """The spaces taken, as a message says them ("2 ferry locomotives")."""
+        return f"{self.spaces()} spaces for '{self.name}'"
 
 
 @dataclass(frozen=True)
-class Zone(Stmt):
-    name: Name
-    place: Place | None = None
+class DealPart(Node):
+    """A deck of its own dealt at set-up beside the regular tickets (``long 1``)."""
+
+    span: Span
+    count: Num
+    deck: ClassVar[str] = ""
 
 
 @dataclass(frozen=True)
-class Region(Stmt):
+class ActionKind(Node):
+    """What ``action …`` names: a kind of action and its numbers."""
+
+    span: Span
+    numbers: tuple[Num, ...] = ()
+    kind: ClassVar[str] = ""
+
+    @classmethod
+    def parsed(cls, span: Span, children: list):
+        return cls(span, tuple(children))
+
+
+@dataclass(frozen=True)
+class TicketForm(Node):
+    """What follows ``ticket``: its two ends and points, and the deck it belongs to (the
+    core's regular deck, or a mechanic's: ``ticket long A - B 20``)."""
+
+    rule: ClassVar[str] = "ticket_form"
+    span: Span
+    a: Name
+    b: Name
+    points: Num
+    deck: ClassVar[str] = ""
+
+
+# --- the core's statements ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class VariantName(Stmt):
+    rule: ClassVar[str] = "variant"
+    words: ClassVar[str] = "variant"
+    form: ClassVar[str] = 'variant "NAME"'
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    name: str
+
+
+@dataclass(frozen=True)
+class Extends(Stmt):
+    rule: ClassVar[str] = "extends"
+    words: ClassVar[str] = "extends"
+    form: ClassVar[str] = 'extends "NAME"'
+    target: str
+
+
+@dataclass(frozen=True)
+class Source(Stmt):
+    rule: ClassVar[str] = "source"
+    words: ClassVar[str] = "source"
+    form: ClassVar[str] = 'source "TEXT"'
+    text: str
+
+
+@dataclass(frozen=True)
+class Provisional(Stmt):
+    rule: ClassVar[str] = "provisional"
+    words: ClassVar[str] = "provisional"
+    form: ClassVar[str] = 'provisional "WHY"'
+    merge: ClassVar[str] = SCALAR
+    text: str
+
+
+@dataclass(frozen=True)
+class Players(Stmt):
+    rule: ClassVar[str] = "players"
+    words: ClassVar[str] = "players"
+    form: ClassVar[str] = "players LOW..HIGH"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    low: Num
+    high: Num
+
+    @classmethod
+    def parsed(cls, span, children):
+        low, high = children[0]
+        return cls(span, low, high)
+
+
+@dataclass(frozen=True)
+class Trains(Stmt):
+    rule: ClassVar[str] = "trains"
+    words: ClassVar[str] = "trains"
+    form: ClassVar[str] = "trains N"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    count: Num
+
+
+@dataclass(frozen=True)
+class Hand(Stmt):
+    rule: ClassVar[str] = "hand"
+    words: ClassVar[str] = "hand"
+    form: ClassVar[str] = "hand N"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    count: Num
+
+
+@dataclass(frozen=True)
+class Card(Stmt):
+    rule: ClassVar[str] = "card"
+    words: ClassVar[str] = "card"
+    form: ClassVar[str] = "card COLOUR N"
+    merge: ClassVar[str] = KEYED
+    colour: Name
+    count: Num
+
+    def key(self) -> tuple:
+        return ("card", self.colour.text)
+
+
+@dataclass(frozen=True)
+class Locomotives(Stmt):
+    rule: ClassVar[str] = "locomotives"
+    words: ClassVar[str] = "locomotives"
+    form: ClassVar[str] = "locomotives N"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    count: Num
+
+
+@dataclass(frozen=True)
+class Market(Stmt):
+    rule: ClassVar[str] = "market"
+    words: ClassVar[str] = "market"
+    form: ClassVar[str] = "market N reset L locomotives"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    size: Num
+    reset_locomotives: Num
+    max_resets: Num | None = None  # a removed cap, kept only to report it
+
+
+@dataclass(frozen=True)
+class Deal(Stmt):
+    rule: ClassVar[str] = "deal"
+    words: ClassVar[str] = "deal tickets"
+    form: ClassVar[str] = "deal tickets N {deal_part}keep K"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
+    regular: Num
+    parts: tuple[DealPart, ...]
+    keep: Num
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, children[0], tuple(children[1:-1]), children[-1])
+
+    def part(self, deck: str) -> DealPart | None:
+        """The part dealing ``deck``, or None."""
+        return next((p for p in self.parts if p.deck == deck), None)
+
+
+@dataclass(frozen=True)
+class Returned(Stmt):
+    rule: ClassVar[str] = "returned"
+    words: ClassVar[str] = "returned"
+    form: ClassVar[str] = "returned {returned_deck} {return_place}"
+    merge: ClassVar[str] = KEYED
+    deck: str   # "tickets", "setup", or a mechanic's deck ("long")
+    place: str  # "bottom", or a mechanic's place ("shuffled_bottom", "removed")
+
+    def key(self) -> tuple:
+        return ("returned", self.deck)
+
+
+@dataclass(frozen=True)
+class Action(Stmt):
+    rule: ClassVar[str] = "action"
+    words: ClassVar[str] = "action"
+    form: ClassVar[str] = "action {action_kind}"
+    merge: ClassVar[str] = KEYED
+    kind: str  # draw_cards, claim_route, draw_tickets, or a mechanic's kind
+    numbers: tuple[Num, ...] = ()
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, children[0].kind, children[0].numbers)
+
+    def key(self) -> tuple:
+        return ("action", self.kind)
+
+
+@dataclass(frozen=True)
+class DrawCards(ActionKind):
+    rule: ClassVar[str] = "draw_cards"
+    form: ClassVar[str] = "draw cards N"
+    kind: ClassVar[str] = "draw_cards"
+
+
+@dataclass(frozen=True)
+class ClaimRoute(ActionKind):
+    rule: ClassVar[str] = "claim_route"
+    form: ClassVar[str] = "claim route"
+    kind: ClassVar[str] = "claim_route"
+
+
+@dataclass(frozen=True)
+class DrawTickets(ActionKind):
+    rule: ClassVar[str] = "draw_tickets"
+    form: ClassVar[str] = "draw tickets N keep K"
+    kind: ClassVar[str] = "draw_tickets"
+
+
+@dataclass(frozen=True)
+class PlaceDecl(Stmt):
+    """A statement declaring a place routes and tickets name: a city, or a mechanic's kind
+    of place. A ``dead_end`` place joins nothing: each route ending there ends in a graph
+    node of its own, so no chain of routes passes through it (Italy's countries)."""
+
     name: Name
-    counts_double: bool
-    cities: tuple[Name, ...]
+    place: Place | None = None
+    dead_end: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class City(PlaceDecl):
+    rule: ClassVar[str] = "city"
+    words: ClassVar[str] = "city"
+    form: ClassVar[str] = "city NAME [at X Y]"
 
 
 @dataclass(frozen=True)
 class Route(Stmt):
+    rule: ClassVar[str] = "route"
+    words: ClassVar[str] = "route"
+    form: ClassVar[str] = "route CITY - CITY LENGTH COLOUR{route_attr}"
     a: Name
     b: Name
     length: Num
     colour: Name
-    tunnel: bool = False
-    ferry: Num | None = None
-    waves: Num | None = None
-    goods: bool = False
-    shares: tuple[Name, ...] = ()
-    attr_spans: tuple[tuple[str, Span], ...] = field(default=())
+    attrs: tuple[RouteAttr, ...] = ()
+
+    @classmethod
+    def parsed(cls, span, children):
+        a, b, length, colour, *attrs = children
+        return cls(span, a, b, length, colour, tuple(attrs))
+
+    def attr(self, name: str) -> RouteAttr | None:
+        """The attribute ``name`` as written (the first, when given twice), or None."""
+        return next((a for a in self.attrs if a.name == name), None)
 
 
 @dataclass(frozen=True)
 class Ticket(Stmt):
+    rule: ClassVar[str] = "ticket"
+    words: ClassVar[str] = "ticket"
+    form: ClassVar[str] = "ticket {ticket_form}CITY - CITY POINTS"
     a: Name
     b: Name
     points: Num
-    long: bool = False
+    deck: str = ""  # the regular deck, or the mechanic's deck its form names
+
+    @classmethod
+    def parsed(cls, span, children):
+        form = children[0]
+        return cls(span, form.a, form.b, form.points, form.deck)
 
 
 @dataclass(frozen=True)
 class Without(Stmt):
-    what: str  # "route", "ticket" or "city"
+    """``without …``: removes an inherited route, ticket or place."""
+
     names: tuple[Name, ...]
     length: Num | None = None
+    what: ClassVar[str] = ""
+
+
+@dataclass(frozen=True)
+class WithoutRoute(Without):
+    rule: ClassVar[str] = "without_route"
+    words: ClassVar[str] = "without route"
+    form: ClassVar[str] = "without route CITY - CITY [LENGTH]"
+    what: ClassVar[str] = "route"
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, (children[0], children[1]), children[2] if len(children) > 2 else None)
+
+
+@dataclass(frozen=True)
+class WithoutTicket(Without):
+    rule: ClassVar[str] = "without_ticket"
+    words: ClassVar[str] = "without ticket"
+    form: ClassVar[str] = "without ticket CITY - CITY"
+    what: ClassVar[str] = "ticket"
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, tuple(children))
+
+
+@dataclass(frozen=True)
+class WithoutCity(Without):
+    rule: ClassVar[str] = "without_city"
+    words: ClassVar[str] = "without city"
+    form: ClassVar[str] = "without city NAME"
+    what: ClassVar[str] = "city"
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, tuple(children))
 
 
 @dataclass(frozen=True)
 class EndWhen(Stmt):
+    rule: ClassVar[str] = "end_when"
+    words: ClassVar[str] = "end when"
+    form: ClassVar[str] = "end when trains <= N"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
     trains_at_most: Num
 
 
 @dataclass(frozen=True)
-class TableEntry:
-    key: Num
-    value: Num
-    open_ended: bool  # "15+: 56" covers every key from 15 up
-
-
-@dataclass(frozen=True)
 class RoutePoints(Stmt):
-    entries: tuple[TableEntry, ...]
-
-
-@dataclass(frozen=True)
-class LongestPath(Stmt):
-    bonus: Num
-
-
-@dataclass(frozen=True)
-class StationBonus(Stmt):
-    points: Num
-
-
-@dataclass(frozen=True)
-class GoodsRanking(Stmt):
-    players: Num
-    points: tuple[Num, ...]
-
-
-@dataclass(frozen=True)
-class Company(Stmt):
-    name: Name
-    shares: Num
-    points: tuple[Num, ...]
-
-
-@dataclass(frozen=True)
-class Globetrotter(Stmt):
-    bonus: Num
-
-
-@dataclass(frozen=True)
-class RegionPoints(Stmt):
+    rule: ClassVar[str] = "route_points"
+    words: ClassVar[str] = "route points"
+    form: ClassVar[str] = "route points LENGTH:POINTS …"
+    merge: ClassVar[str] = SCALAR
+    required: ClassVar[bool] = True
     entries: tuple[TableEntry, ...]
 
 
 @dataclass(frozen=True)
 class Tiebreak(Stmt):
+    rule: ClassVar[str] = "tiebreak"
+    words: ClassVar[str] = "tiebreak"
+    form: ClassVar[str] = "tiebreak KEY, KEY, … (e.g. most tickets, longest path)"
+    merge: ClassVar[str] = SCALAR
     keys: tuple[Name, ...]  # as written: "most tickets", "longest path", …
 
-
-@dataclass(frozen=True)
-class TunnelReveal(Stmt):
-    count: Num
-
-
-@dataclass(frozen=True)
-class FerrySpent(Stmt):
-    place: str  # "return" (to the ferry pile) or "removed"
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, tuple(children))
 
 
-@dataclass(frozen=True)
-class StationUse(Stmt):
-    keys: tuple[str, ...]  # "most_points", "most_tickets"
-
-
-@dataclass(frozen=True)
-class GoodsTies(Stmt):
-    mode: str  # "share" or "split"
-
-
-@dataclass(frozen=True)
-class GoodsWithout(Stmt):
-    mode: str  # "nothing" or "rank"
-
-
-@dataclass(frozen=True)
-class ShareTies(Stmt):
-    mode: str  # "lowest_number" or "shared"
-
-
-@dataclass(frozen=True)
-class NeutralShareholder(Stmt):
-    low: Num
-    high: Num
-    takes: str     # "route" (one of the claimed route's companies) or "any"
-    rounding: str  # "up" or "down": how half of its shares is rounded
-
-
-@dataclass(frozen=True)
-class RegionScoring(Stmt):
-    mode: str  # "per_network" or "together"
-
-
-@dataclass(frozen=True)
-class DoubleRegions(Stmt):
-    mode: str  # "every_city" or "one_city"
+#: The core's node classes, in the order their statements are documented.
+CORE_NODES: tuple[type, ...] = (
+    VariantName, Extends, Source, Provisional, Players, Trains, Hand, Card, Locomotives, Market, Deal,
+    Returned, Action, DrawCards, ClaimRoute, DrawTickets, City, Route, Ticket, TicketForm,
+    WithoutRoute, WithoutTicket, WithoutCity, EndWhen, RoutePoints, Tiebreak,
+)
 
 
 @dataclass(frozen=True)

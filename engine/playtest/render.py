@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..compiler import ir
 from ..compiler.base.rng import SplitMix64
+from ..compiler.mechanic import Looks
 
 #: Fill colours of the card colours the stock specs name; other names get a colour of
 #: their own from their name.
@@ -140,12 +141,23 @@ GROUP_COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4
                  "#dcbeff", "#aaffc3")
 
 
+def looks(variant: ir.Variant) -> Looks:
+    """What the variant's mechanics ask a drawn map to show, together: dashed routes,
+    route badges (joined by a space), city groups and city markers, in registry order."""
+    dashed, badges, groups, markers = set(), {}, [], []
+    for mechanic, rule in variant.present():
+        seen = mechanic.looks(variant, rule)
+        dashed |= seen.dashed
+        for route, badge in seen.badges.items():
+            badges[route] = f"{badges[route]} {badge}" if route in badges else badge
+        groups.extend(seen.groups)
+        markers.extend(seen.city_markers)
+    return Looks(frozenset(dashed), badges, tuple(groups), tuple(markers))
+
+
 def map_groups(variant: ir.Variant) -> list[tuple[str, tuple[int, ...]]]:
     """The city groups the variant's mechanics ask a map to tell apart."""
-    groups = []
-    for mechanic, rule in variant.present():
-        groups.extend(mechanic.map_groups(variant, rule))
-    return groups
+    return list(looks(variant).groups)
 
 
 def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float] | None = None,
@@ -155,7 +167,8 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
     drawn as a heat map instead of the routes' colours. Cities in a group a mechanic names
     (Italy's regions) get a ring of the group's colour, listed in a legend."""
     places = layout(variant)
-    groups = map_groups(variant)
+    shown = looks(variant)
+    groups = list(shown.groups)
     ring = {}
     for i, (_, cities) in enumerate(groups):
         for c in cities:
@@ -177,7 +190,7 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
         offset = (r.track - (r.tracks + 1) / 2) * 7.0  # tracks of a double side by side
         xa2, ya2, xb2, yb2 = xa + nx * offset, ya + ny * offset, xb + nx * offset, yb + ny * offset
         fill = heat_colour(heat[r.id]) if heat is not None else colour_of(r.colour_name)
-        dash = ' stroke-dasharray="9 4"' if r.tunnel else ""
+        dash = ' stroke-dasharray="9 4"' if r.id in shown.dashed else ""
         name = quoteattr(r.name)
         out.append(f'<g class="route" data-route={name}><title>{escape(r.name)} ({r.length}, '
                    f'{escape(r.colour_name)})</title>')
@@ -191,24 +204,26 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
                        f'stroke-width="3" class="claimed"/>')
         mx, my = (xa2 + xb2) / 2, (ya2 + yb2) / 2
         mark = str(r.length)
-        if r.ferry_locomotives or r.wave_spaces:
-            mark += f" F{r.ferry_locomotives or r.wave_spaces}"
+        if r.id in shown.badges:
+            mark += f" {escape(shown.badges[r.id])}"
         out.append(f'<text x="{mx:.1f}" y="{my + 3:.1f}" font-size="9" text-anchor="middle" '
                    f'fill="#111">{mark}</text></g>')
-    stations = state.get("station_owner") if state else None
+    markers = [state[name] for name in shown.city_markers if name in state] if state else []
     for c in variant.cities:
         x, y = places[c.id]
         if c.id in ring:
             out.append(f'<circle class="group" cx="{x:.1f}" cy="{y:.1f}" r="10" fill="none" '
                        f'stroke="{ring[c.id]}" stroke-width="3"/>')
-        if c.zone:
-            out.append(f'<rect class="city zone" x="{x - 7:.1f}" y="{y - 7:.1f}" width="14" height="14" '
+        if c.dead_end:
+            out.append(f'<rect class="city dead-end" x="{x - 7:.1f}" y="{y - 7:.1f}" width="14" height="14" '
                        f'fill="#ddd" stroke="#333"/>')
         else:
             out.append(f'<circle class="city" cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#fff" stroke="#333"/>')
-        if stations is not None and stations[c.id] >= 0:
-            player = PLAYER_COLOURS[stations[c.id] % len(PLAYER_COLOURS)]
-            out.append(f'<path class="station" d="M{x - 5:.1f},{y - 8:.1f} l5,-6 l5,6 z" fill="{player}"/>')
+        for k, marker in enumerate(markers):
+            if marker[c.id] >= 0:
+                player = PLAYER_COLOURS[marker[c.id] % len(PLAYER_COLOURS)]
+                out.append(f'<path class="marker" d="M{x - 5 + 12 * k:.1f},{y - 8:.1f} l5,-6 l5,6 z" '
+                           f'fill="{player}"/>')
         out.append(f'<text x="{x + 8:.1f}" y="{y - 6:.1f}" font-size="11">{escape(c.name)}</text>')
     for i, (name, _) in enumerate(groups):  # the legend, right of the map
         y = MARGIN + 14 * i

@@ -97,7 +97,7 @@ def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64)
 
     # Gather: every hidden card id, and every hidden ticket by its kind (long or not).
     cards: list[int] = []
-    tickets: dict[bool, list[int]] = {False: [], True: []}
+    tickets: dict[str, list[int]] = {}  # by deck: the regular one (""), a mechanic's
     hidden = []
     for f in fields:
         rows = [r for r in set.intersection(*(set(hidden_rows(f, state, p) or ()) for p in seen_by))]
@@ -114,10 +114,10 @@ def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64)
                 cards.extend(c for c in row if c >= 0)
             else:
                 for t in row:
-                    tickets[variant.tickets[t].long].append(t)
+                    tickets.setdefault(variant.tickets[t].deck, []).append(t)
     rng.shuffle(cards)
-    rng.shuffle(tickets[False])
-    rng.shuffle(tickets[True])
+    for deck in sorted(tickets):  # the regular deck first
+        rng.shuffle(tickets[deck])
 
     # Deal back into the same places, in field order.
     next_card = iter(cards)
@@ -135,7 +135,7 @@ def _draw_world(variant, state: dict, seen_by: tuple[int, ...], rng: SplitMix64)
             elif field.pile == schema.CARD_IDS:
                 table[r] = [next(next_card) if c >= 0 else c for c in row]
             else:
-                table[r] = [next(next_ticket[variant.tickets[t].long]) for t in row]
+                table[r] = [next(next_ticket[variant.tickets[t].deck]) for t in row]
         if not field.per_player:
             world[field.name] = table[0]
     world["rng"] = rng.next()

@@ -145,6 +145,20 @@ def check_variant(variant: ir.Variant, position: dict) -> None:
                             f"'spec_hash': {variant.spec_hash!r}")
 
 
+def position_of_state(variant: ir.Variant, state: dict) -> dict:
+    """The described position of a state's board: per player the routes owned, the tickets
+    held and each mechanic's keys (``Mechanic.seat_position``). Scored, it gives the state's
+    own breakdown."""
+    seats = []
+    for p in range(state["players"]):
+        seat = {"routes": [r.name for r in variant.routes if state["owner"][r.id] == p],
+                "tickets": [variant.tickets[t].name for t in state["tickets"][p]]}
+        for mechanic, rule in variant.present():
+            seat.update(mechanic.seat_position(variant, rule, state, p))
+        seats.append(seat)
+    return {"variant": variant.key, "players": seats}
+
+
 def position_fields(variant: ir.Variant, position: dict) -> dict:
     """The state fields a described position determines (``players``, ``owner``,
     ``tickets``, ``trains``, ``route_score`` and the mechanics' own), rejecting anything

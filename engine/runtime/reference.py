@@ -73,7 +73,7 @@ class Rules:
         # Shuffle the train cards, then the destination tickets.
         state.deck = [c.id for c in v.colours for _ in range(c.count)] + [self.loco] * v.locomotives
         shuffle_in_state(state, state.deck)
-        state.ticket_deck = [t.id for t in v.tickets if not t.long]
+        state.ticket_deck = [t.id for t in v.tickets if not t.deck]
         shuffle_in_state(state, state.ticket_deck)
         for hook in self.hooks["setup_piles"]:
             hook(state)

@@ -225,7 +225,7 @@ def phase_problems(variant: ir.Variant, state: dict) -> list[str]:
         if keep:
             problems.append(f"state field 'offer_keep': {keep} tickets to keep outside the keep phase (phase "
                             f"{phase!r})")
-    dealt = variant.deal_regular + variant.deal_long
+    dealt = variant.deal_total
     least = max(1, variant.deal_keep)  # a keep action keeps one ticket at least
     setup = phase == PH_SETUP_KEEP
     for p, dealt_offer in enumerate(state["setup_offer"]):

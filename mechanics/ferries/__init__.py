@@ -1,26 +1,37 @@
 """Ferries: routes that need some locomotives among the cards paid (Europe, Pennsylvania).
 
 Europe rulebook, Traghetti: one locomotive for each locomotive symbol on the route, the
-usual set of one colour for the other spaces. Written as a route attribute, ``ferry N``.
-The claim catalogue lays out a ferry's payments with at least N locomotives each (the
-payment block's least locomotives), so both engines play ferries with no code of their
-own: the mechanic is its checker stage and its place in the contract.
+usual set of one colour for the other spaces. Written as a route attribute, ``ferry N``
+(``syntax.py``, ``grammar.lark``). The mechanic lays out a ferry's payments itself
+(:meth:`Ferries.payment_shapes`): every payment block of the route needs N more
+locomotives and has N fewer spaces paid by cards of one colour. Past that the claim is
+any claim, so both engines play ferries with no code of their own.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import Looks, Mechanic, Tables
+from .syntax import FerryAttr
 
 
 @dataclass(frozen=True)
 class FerriesRule(ir.Rule):
     mechanic: ClassVar[str] = "ferries"
-    routes: tuple[int, ...]  # the ferry routes
+    locomotives: tuple[tuple[int, int], ...]  # (route id, locomotives it needs), each ferry
     span: Span | None = field(default=None, compare=False)
+
+    @property
+    def routes(self) -> tuple[int, ...]:
+        """The ferry routes."""
+        return tuple(route for route, _ in self.locomotives)
+
+    def needs(self, route: int) -> int:
+        """The locomotives a claim of ``route`` must include (0: not a ferry)."""
+        return dict(self.locomotives).get(route, 0)
 
 
 class FerriesReference:
@@ -43,16 +54,30 @@ class Ferries(Mechanic):
     score_items = ()
     tiebreaks = ()
     position_keys = ()
+    statements = (FerryAttr,)
 
     def check(self, ctx) -> FerriesRule | None:
         for stmt, length in ctx.board.attributed:
-            ferry = stmt.ferry.value if stmt.ferry else 0
-            if stmt.ferry and not 0 < ferry <= length:
-                ctx.errors.add(stmt.ferry.span, f"a ferry of length {length} cannot need {ferry} locomotives")
-        ferries = [r for r in ctx.board.routes if r.ferry_locomotives]
+            attr = stmt.attr(FerryAttr.name)
+            if attr is not None and not 0 < attr.value.value <= length:
+                ctx.errors.add(attr.value_span, f"a ferry of length {length} cannot need {attr.value.value} "
+                                                f"locomotives")
+        ferries = [(route, attr.value.value) for route, attr in ctx.routes_with(FerryAttr.name)
+                   if 0 < attr.value.value <= route.length]
         if not ferries:
             return None
-        return FerriesRule(routes=tuple(r.id for r in ferries), span=ferries[0].span)
+        return FerriesRule(locomotives=tuple((route.id, n) for route, n in ferries), span=ferries[0][0].span)
+
+    def payment_shapes(self, variant, rule: FerriesRule, route, shapes):
+        """Traghetti: N of the spaces are paid by locomotives only."""
+        n = rule.needs(route.id)
+        if not n:
+            return shapes
+        return [replace(s, base_locomotives=s.base_locomotives + n, plain=s.plain - n) for s in shapes]
+
+    def looks(self, variant, rule: FerriesRule) -> Looks:
+        """A ferry's badge: F and its locomotives."""
+        return Looks(badges={route: f"F{n}" for route, n in rule.locomotives})
 
     def actions(self, variant, rule) -> list[dict]:
         return []

@@ -4,23 +4,31 @@ Italy rulebook, Comprar 1 carta de Balsa and Controlar uma Rota: an action takes
 ferry card (a player holds at most the limit); on a ferry route each space with a wave
 is paid by a locomotive, or by ferry cards, one ferry card covering up to two wave
 spaces; ferry cards pay nothing else. Written ``ferry cards N max M``, ``action draw
-ferry card`` and the route attribute ``waves N``. The rulebook does not say where spent
-ferry cards go: ``ferry cards spent return`` (back to the ferry pile, the default) or
-``ferry cards spent removed`` (out of the game).
+ferry card`` and the route attribute ``waves N`` (``syntax.py``, ``grammar.lark``). The
+rulebook does not say where spent ferry cards go: ``ferry cards spent return`` (back to
+the ferry pile, the default) or ``ferry cards spent removed`` (out of the game).
+
+Ferry cards are a payment column of claims (``ferry_cards``, written ``+1ferry`` in action
+names): a route with wave spaces has one payment block per number of ferry cards it may
+take (:meth:`FerryCards.payment_shapes`), and a block is open to a player who holds that
+many (the ``payment_ok`` hook, per block in both engines).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ...compiler import ir
-from ...compiler.base import limits
 from ...compiler.base.errors import Span
+from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
-from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Tables
+from .syntax import DrawFerryCard, FerrySpent, WavesAttr
+from .syntax import FerryCards as FerryCardsStmt
 
 DRAW_FERRY = "draw_ferry"
+#: The payment column of ferry cards.
+FERRY_COLUMN = ir.PaymentColumn("ferry_cards", "ferry_cards", "ferry")
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,11 @@ class FerryCardsRule(ir.Rule):
     cards: int       # ferry cards in the game
     hand_limit: int  # the most a player may hold
     spent: str       # where ferry cards go once spent: "return" (to the ferry pile) or "removed"
+    waves: tuple[tuple[int, int], ...] = ()  # (route id, wave spaces), each route with waves
     span: Span | None = field(default=None, compare=False)
+
+    def wave_spaces(self, route: int) -> int:
+        return dict(self.waves).get(route, 0)
 
 
 class FerryCardsReference:
@@ -52,10 +64,10 @@ class FerryCardsReference:
         self.rules.end_turn(state, passed=False)
 
     def payment_ok(self, state, action, player: int) -> bool:
-        return action.ferry_cards <= state.ferry_cards[player]
+        return self.rules.variant.paid(action, FERRY_COLUMN.name) <= state.ferry_cards[player]
 
     def claim_pay(self, state, action) -> None:
-        spent = action.ferry_cards
+        spent = self.rules.variant.paid(action, FERRY_COLUMN.name)
         state.ferry_cards[state.current] -= spent
         if self.rule.spent == "return":
             state.ferry_pile += spent
@@ -78,52 +90,76 @@ class FerryCards(Mechanic):
     )
     phases = ()
     kinds = (DRAW_FERRY,)
-    agent_rules = {DRAW_FERRY: "ferry_draw"}
     hooks = frozenset({"definitions", "turn_actions", "apply", "claim_block", "claim_pay"})
     reference = FerryCardsReference
     score_items = ()
     tiebreaks = ()
     position_keys = ()
+    statements = (FerryCardsStmt, FerrySpent, DrawFerryCard, WavesAttr)
+    payment_columns = (FERRY_COLUMN,)
+    limits = (Limit("ferry cards N max M", f"1 ≤ M ≤ N ≤ {MAX_PILE:,}", "the size of a pile"),)
+
     def check(self, ctx) -> FerryCardsRule | None:
-        stmt = ctx.one(ast.FerryCards)
+        stmt = ctx.one(FerryCardsStmt)
         action = ctx.action("draw_ferry_card")
         if action and not stmt:
             ctx.errors.add(action.span, "'action draw ferry card' needs a 'ferry cards N max M' statement")
         if stmt and not action:
             ctx.errors.add(stmt.span, "ferry cards are declared but no 'action draw ferry card' draws them")
         for route, length in ctx.board.attributed:
-            ferry = route.ferry.value if route.ferry else 0
-            waves = route.waves.value if route.waves else 0
-            if route.waves and not 0 < waves <= length:
-                ctx.errors.add(route.waves.span, f"a route of length {length} cannot have {waves} wave spaces")
-            elif route.ferry and route.waves and 0 < ferry <= length and ferry + waves > length:
-                ctx.errors.add(route.waves.span, f"a route of length {length} cannot have {ferry} ferry "
-                                                 f"locomotives and {waves} wave spaces")
-            if route.waves and not stmt:
-                ctx.errors.add(route.waves.span, "wave spaces need ferry cards: add 'ferry cards N max M'")
-        spent = ctx.one(ast.FerrySpent)
+            waves = route.attr(WavesAttr.name)
+            if waves is not None and not 0 < waves.value.value <= length:
+                ctx.errors.add(waves.value_span, f"a route of length {length} cannot have {waves.value.value} wave "
+                                                 f"spaces")
+            if waves is not None and not stmt:
+                ctx.errors.add(waves.value_span, "wave spaces need ferry cards: add 'ferry cards N max M'")
+        spent = ctx.one(FerrySpent)
         if spent and not stmt:
             ctx.errors.add(spent.span, "'ferry cards spent' needs ferry cards: add 'ferry cards N max M'")
         if not stmt:
             return None
-        cards = ctx.positive(stmt.count, "the number of ferry cards", most=limits.MAX_FERRY_CARDS)
+        cards = ctx.positive(stmt.count, "the number of ferry cards", most=MAX_PILE)
         hand_limit = ctx.positive(stmt.hand_limit, "the ferry card hand limit")
         if cards and hand_limit > cards:
             ctx.errors.add(stmt.hand_limit.span, f"a ferry card hand limit of {hand_limit}, but the game has {cards} "
                                                  f"ferry cards")
-        return FerryCardsRule(cards=cards, hand_limit=hand_limit,
-                              spent=spent.place if spent else "return", span=stmt.span)
+        waves = tuple((route.id, attr.value.value) for route, attr in ctx.routes_with(WavesAttr.name)
+                      if 0 < attr.value.value <= route.length)
+        return FerryCardsRule(cards=cards, hand_limit=hand_limit, spent=spent.place if spent else "return",
+                              waves=waves, span=stmt.span)
+
+    def payment_shapes(self, variant, rule: FerryCardsRule, route, shapes):
+        """Controlar uma Rota: each wave space is paid by a locomotive, or by ferry cards, one
+        covering up to two wave spaces: a block for each number of ferry cards, 0 first."""
+        waves = rule.wave_spaces(route.id)
+        if not waves:
+            return shapes
+        return [replace(s, base_locomotives=s.base_locomotives + max(0, waves - 2 * ferry), plain=s.plain - waves,
+                        paid=s.paid + ((FERRY_COLUMN.name, ferry),))
+                for s in shapes for ferry in range((waves + 1) // 2 + 1)]
 
     def actions(self, variant, rule) -> list[dict]:
         return [dict(kind=DRAW_FERRY, name="draw ferry card")]
+
+    def looks(self, variant, rule: FerryCardsRule) -> Looks:
+        """A route with wave spaces: F and their number."""
+        return Looks(badges={route: f"F{n}" for route, n in rule.waves})
+
+    def agent_play(self, variant, rule) -> AgentPlay:
+        """A ferry card is drawn for a wanted route that takes ferry cards."""
+        return AgentPlay(rules={DRAW_FERRY: "payment_draw"})
 
     def dimensions(self, variant, rule: FerryCardsRule) -> dict[str, int]:
         return {"FERRY_CARDS": rule.cards, "FERRY_HAND_LIMIT": rule.hand_limit}
 
     def tables(self, variant: ir.Variant, rule: FerryCardsRule) -> Tables:
         draw = next(a.id for a in variant.actions if a.kind == DRAW_FERRY)
+        layout = variant.claim_layout
+        # the ferry cards of each payment block past a route's first (the emitter's "extra" blocks)
+        extra = [b for r in variant.routes for b in layout.blocks_of(r.id)[1:]]
         return Tables(constants=[("ACT_DRAW_FERRY", draw), ("FERRY_RETURN", int(rule.spent == "return"))],
-                      arrays=[("T_ACT_FERRY", [a.ferry_cards for a in variant.actions])])
+                      arrays=[("T_ACT_FERRY", [variant.paid(a, FERRY_COLUMN.name) for a in variant.actions]),
+                              ("T_EXTRA_FERRY", [variant.paid_by_block(b, FERRY_COLUMN.name) for b in extra] or [0])])
 
     def state_problems(self, variant, rule: FerryCardsRule, state: dict) -> list[str]:
         held = sum(state["ferry_cards"])

@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables
+from .syntax import Globetrotter as GlobetrotterStmt
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,14 @@ class Globetrotter(Mechanic):
     kinds = ()
     hooks = frozenset({"definitions", "score_awards"})
     reference = GlobetrotterReference
+    statements = (GlobetrotterStmt,)
     score_items = (ScoreItem("globetrotter", "the bonus, to every player with the most tickets completed (above 0)",
                              True, "globetrotter"),)
     tiebreaks = ()
     position_keys = ()
 
     def check(self, ctx) -> GlobetrotterRule | None:
-        stmt = ctx.one(ast.Globetrotter)
+        stmt = ctx.one(GlobetrotterStmt)
         bonus = ctx.points(stmt.bonus if stmt else None, "the Globetrotter bonus")
         return GlobetrotterRule(bonus=bonus, span=stmt.span) if stmt else None
 

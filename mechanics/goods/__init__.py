@@ -4,10 +4,11 @@ Amsterdam rulebook, Controllare una linea and Fine della partita: claiming a rou
 cart symbol takes one goods card (one per route, whatever its length); at the end the
 players are ranked by their goods cards and score the ranking table for the player
 count. Written ``goods cards N``, the route attribute ``goods`` and ``goods ranking N
-players: P1 P2 …``. Ties: ``goods ties share`` (every tied player scores the place, the
-places after it are skipped; the default, Amsterdam) or ``goods ties split`` (the tied
-players split the points of the places they fill, rounded down). ``goods without cards
-score nothing`` (the default, Amsterdam) or ``goods without cards rank``.
+players: P1 P2 …`` (``syntax.py``, ``grammar.lark``). Ties: ``goods ties share`` (every
+tied player scores the place, the places after it are skipped; the default, Amsterdam) or
+``goods ties split`` (the tied players split the points of the places they fill, rounded
+down). ``goods without cards score nothing`` (the default, Amsterdam) or ``goods without
+cards rank``.
 """
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ir
-from ...compiler.base import limits
 from ...compiler.base.errors import PositionError, Span
+from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
-from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
+from .syntax import GoodsAttr, GoodsCards, GoodsRanking, GoodsTies, GoodsWithout
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class GoodsRule(ir.Rule):
     ranking: tuple[tuple[int, tuple[int, ...]], ...]  # (players, points by place)
     ties: str      # "share": every tied player scores the place; "split": they split the places' points
     without: str   # a player without goods cards: "nothing" (scores nothing) or "rank" (is ranked)
+    routes: tuple[int, ...] = ()  # the routes with the goods symbol
     span: Span | None = field(default=None, compare=False)
 
     def table(self, players: int) -> tuple[int, ...]:
@@ -56,9 +58,10 @@ def goods_points(rule: GoodsRule, cards: list[int]) -> list[int]:
 class GoodsReference:
     def __init__(self, rules, rule: GoodsRule):
         self.rule = rule
+        self.goods_routes = set(rule.routes)
 
     def after_claim(self, state, route, player: int) -> None:
-        if route.goods and state.goods_pile > 0:
+        if route.id in self.goods_routes and state.goods_pile > 0:
             state.goods[player] += 1
             state.goods_pile -= 1
 
@@ -90,16 +93,20 @@ class Goods(Mechanic):
     )
     tiebreaks = ()
     position_keys = (PositionKey("goods", "how many goods cards the player holds"),)
+    statements = (GoodsCards, GoodsRanking, GoodsTies, GoodsWithout, GoodsAttr)
+    limits = (Limit("goods cards N", f"1 … {MAX_PILE:,}", "the size of a pile"),
+              Limit("goods ranking N players: P…", "at most N places", "places beyond the players are never reached"))
+
     def check(self, ctx) -> GoodsRule | None:
-        stmt = ctx.one(ast.GoodsCards)
-        cards = ctx.positive(stmt.count, "the number of goods cards", most=limits.MAX_GOODS_CARDS) if stmt else 0
+        stmt = ctx.one(GoodsCards)
+        cards = ctx.positive(stmt.count, "the number of goods cards", most=MAX_PILE) if stmt else 0
         for route, _length in ctx.board.attributed:
-            if route.goods and not stmt:
+            if route.attr(GoodsAttr.name) and not stmt:
                 ctx.errors.add(route.span, "a goods route needs goods cards: add 'goods cards N'")
         players = ctx.players
         ranking = []
-        seen: dict[int, ast.GoodsRanking] = {}
-        for gr in ctx.many(ast.GoodsRanking):
+        seen: dict[int, GoodsRanking] = {}
+        for gr in ctx.many(GoodsRanking):
             n = gr.players.value
             if n in seen:
                 ctx.errors.add(gr.span, f"goods ranking for {n} players is given twice")
@@ -119,15 +126,16 @@ class Goods(Mechanic):
             for n in range(players.low, players.high + 1):
                 if n not in seen:
                     ctx.errors.add(stmt.span, f"goods cards need a 'goods ranking {n} players: …' table")
-        ties = ctx.one(ast.GoodsTies)
-        without = ctx.one(ast.GoodsWithout)
+        ties = ctx.one(GoodsTies)
+        without = ctx.one(GoodsWithout)
         for given, words in ((ties, "goods ties"), (without, "goods without cards")):
             if given and not stmt:
                 ctx.errors.add(given.span, f"'{words}' needs goods cards: add 'goods cards N'")
         if not stmt:
             return None
         return GoodsRule(cards=cards, ranking=tuple(sorted(ranking)), ties=ties.mode if ties else "share",
-                         without=without.mode if without else "nothing", span=stmt.span)
+                         without=without.mode if without else "nothing",
+                         routes=tuple(route.id for route, _attr in ctx.routes_with(GoodsAttr.name)), span=stmt.span)
 
     def actions(self, variant, rule) -> list[dict]:
         return []
@@ -149,13 +157,16 @@ class Goods(Mechanic):
         return Tables(constants=[("GOODS_PLACES", places), ("GOODS_SPLIT", int(rule.ties == "split")),
                                  ("GOODS_RANK_EMPTY", int(rule.without == "rank"))],
                       arrays=[("T_GOODS_POINTS", table), ("T_GOODS_PLACE_COUNT", counts),
-                              ("T_ROUTE_GOODS", [int(r.goods) for r in variant.routes] or [0])])
+                              ("T_ROUTE_GOODS", [int(r.id in rule.routes) for r in variant.routes] or [0])])
 
     def state_problems(self, variant, rule: GoodsRule, state: dict) -> list[str]:
         held = sum(state["goods"])
         if held + state["goods_pile"] != rule.cards:
             return [f"{held} goods cards held and {state['goods_pile']} left, the game has {rule.cards}"]
         return []
+
+    def seat_position(self, variant, rule: GoodsRule, state: dict, player: int) -> dict:
+        return {"goods": state["goods"][player]}
 
     def position(self, variant, rule: GoodsRule, player: int, seat: dict, fields: dict) -> None:
         count = seat.get("goods", 0)

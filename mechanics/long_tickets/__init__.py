@@ -2,10 +2,12 @@
 
 Europe rulebook, Preparazione del gioco: each player is dealt one long ticket with the
 regular ones; the long tickets not dealt go back in the box, and so do those not kept.
-The spec deals them with ``deal tickets N long L keep K`` and says where long tickets not
-kept go with ``returned long PLACE``: ``removed`` (back in the box with those never dealt,
-the default) or ``bottom`` (with the regular tickets returned beside them, wherever
-``returned setup`` / ``returned tickets`` send those).
+The spec declares them with ``ticket long A - B N``, deals them with ``deal tickets N long
+L keep K`` and says where long tickets not kept go with ``returned long PLACE``:
+``removed`` (back in the box with those never dealt, the default) or ``bottom`` (with the
+regular tickets returned beside them, wherever ``returned setup`` / ``returned tickets``
+send those). The mechanic's ``grammar.lark`` adds the deck ``long`` to the core's ticket
+forms, deal parts and returned decks; a ticket of the deck has ``deck == "long"``.
 
 The box is the field ``long_deck``: shuffled at set-up (after the regular deck), dealt
 from its front, after the player's regular tickets (so the long ones take the last offer
@@ -22,6 +24,7 @@ from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import TICKETS, Field, hidden
 from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
+from .syntax import DECK, LongDeal, LongTicket
 
 REMOVED = "removed"
 
@@ -39,8 +42,8 @@ class LongTicketsReference:
 
     def __init__(self, rules, rule: LongTicketsRule):
         self.rule = rule
-        self.long = [t.id for t in rules.variant.tickets if t.long]
-        self.is_long = {t.id: t.long for t in rules.variant.tickets}
+        self.long = [t.id for t in rules.variant.tickets if t.deck == DECK]
+        self.is_long = {t.id: t.deck == DECK for t in rules.variant.tickets}
 
     def setup_piles(self, state) -> None:
         state.long_deck = list(self.long)
@@ -75,45 +78,46 @@ class LongTickets(Mechanic):
     score_items = ()
     tiebreaks = ()
     position_keys = ()
+    statements = (LongTicket, LongDeal)
 
     def check(self, ctx) -> LongTicketsRule | None:
         """The long deck must be able to deal ``long`` tickets to each player."""
-        long_statements = [t for t in ctx.many(ast.Ticket) if t.long]
+        long_statements = [t for t in ctx.many(ast.Ticket) if t.deck == DECK]
         deal = ctx.one(ast.Deal)
-        players, turn = ctx.players, ctx.turn
+        players, dealt = ctx.players, ctx.dealt(DECK)
         if deal:
-            if turn.deal_long and not long_statements:
+            if dealt and not long_statements:
                 ctx.errors.add(deal.span, "long tickets are dealt but no 'ticket long' is declared")
-            elif players.ok and len(long_statements) < turn.deal_long * players.high:
-                ctx.errors.add(deal.span, f"{len(long_statements)} long tickets cannot deal {turn.deal_long} to "
+            elif players.ok and len(long_statements) < dealt * players.high:
+                ctx.errors.add(deal.span, f"{len(long_statements)} long tickets cannot deal {dealt} to "
                                           f"each of {players.high} players")
-        returned = turn.returned["long"]
+        returned = ctx.turn.returned.get(DECK, REMOVED)
         if returned not in (REMOVED, "bottom"):
-            stmt = next(r for r in ctx.many(ast.Returned) if r.deck == "long")
+            stmt = next(r for r in ctx.many(ast.Returned) if r.deck == DECK)
             ctx.errors.add(stmt.span, "long tickets not kept go back in the box ('returned long removed') or "
                                       "with the other tickets returned ('returned long bottom')")
-        if not turn.deal_long and not long_statements:
+        if not dealt and not long_statements:
             return None
         span = long_statements[0].span if long_statements else deal.span
-        return LongTicketsRule(deal=turn.deal_long, returned=returned, span=span)
+        return LongTicketsRule(deal=dealt, returned=returned, span=span)
 
     def actions(self, variant, rule) -> list[dict]:
         return []
 
     def dimensions(self, variant, rule) -> dict[str, int]:
-        return {"LONG_CAP": max(1, sum(1 for t in variant.tickets if t.long))}
+        return {"LONG_CAP": max(1, sum(1 for t in variant.tickets if t.deck == DECK))}
 
     def tables(self, variant: ir.Variant, rule: LongTicketsRule) -> Tables:
-        long = [t.id for t in variant.tickets if t.long]
+        long = [t.id for t in variant.tickets if t.deck == DECK]
         return Tables(constants=[("N_LONG", len(long)), ("DEAL_LONG", rule.deal),
                                  ("LONG_RETURN_REMOVED", int(rule.returned == REMOVED))],
                       arrays=[("T_LONG_TICKETS", long or [0]),
-                              ("T_TICKET_LONG", [int(t.long) for t in variant.tickets] or [0])])
+                              ("T_TICKET_LONG", [int(t.deck == DECK) for t in variant.tickets] or [0])])
 
     def state_problems(self, variant, rule: LongTicketsRule, state: dict) -> list[str]:
         """The box holds long tickets only; no long ticket is in the regular deck unless
         returned long tickets join the others; a set-up offer has at most ``deal`` long ones."""
-        long = {t.id for t in variant.tickets if t.long}
+        long = {t.id for t in variant.tickets if t.deck == DECK}
         problems = []
         if any(t not in long for t in state["long_deck"]):
             problems.append("a regular ticket is in the long deck")

@@ -13,8 +13,8 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables, TieBreak
+from .syntax import LongestPath as LongestPathStmt
 
 #: The compiled engine walks every trail of a component with at most this many independent
 #: cycles (routes - cities + 1), and searches the others by removing routes (its
@@ -118,6 +118,7 @@ class LongestPath(Mechanic):
     kinds = ()
     hooks = frozenset({"definitions", "engine_methods", "score_player", "score_awards"})
     reference = LongestPathReference
+    statements = (LongestPathStmt,)
     score_items = (
         ScoreItem("longest_path", "the player's longest continuous path, in train cars", False, "longest_path",
                   label="longest"),
@@ -134,7 +135,7 @@ class LongestPath(Mechanic):
     position_keys = ()
 
     def check(self, ctx) -> LongestPathRule | None:
-        longest = ctx.one(ast.LongestPath)
+        longest = ctx.one(LongestPathStmt)
         if longest is None:
             return None
         return LongestPathRule(ctx.points(longest.bonus, "the longest path bonus"), span=longest.span)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...compiler import ir
+from ...compiler.base.limits import MAX_TRACKS, Limit
 from ...compiler.base.schema import Field
-from ...compiler.check import MAX_TRACKS
-from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
+from .syntax import TracksUsable
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,9 @@ class MultiTrack(Mechanic):
     kinds = ()
     hooks = frozenset({"definitions", "derive", "route_open"})
     reference = MultiTrackReference
+    statements = (TracksUsable,)
+    limits = (Limit("tracks usable N for LOW..HIGH players", f"N 1 … {MAX_TRACKS}; ranges inside the game's, apart",
+                    "a range's count applies to every route of the map"),)
     score_items = ()
     tiebreaks = ()
     position_keys = ()
@@ -68,7 +71,7 @@ class MultiTrack(Mechanic):
         and not overlapping."""
         players = ctx.players
         tracks_usable: list[tuple[int, int, int]] = []
-        for tu in ctx.many(ast.TracksUsable):
+        for tu in ctx.many(TracksUsable):
             n = ctx.positive(tu.tracks, "the number of usable tracks")
             if n > MAX_TRACKS:
                 ctx.errors.add(tu.tracks.span, f"{n} usable tracks, but a route has at most {MAX_TRACKS}")

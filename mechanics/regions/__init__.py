@@ -15,9 +15,13 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.base.limits import MAX_REGIONS
-from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, ScoreItem, Tables
+from ...compiler.base.limits import Limit
+from ...compiler.mechanic import Looks, Mechanic, ScoreItem, Tables
+from .syntax import DoubleRegions, RegionPoints, RegionScoring
+from .syntax import Region as RegionStmt
+
+#: Regions: a network's regions are a 64-bit mask in the compiled engine.
+MAX_REGIONS = 64
 
 
 @dataclass(frozen=True)
@@ -103,11 +107,15 @@ class Regions(Mechanic):
                                        "connects", True, "regions"),)
     tiebreaks = ()
     position_keys = ()
+    statements = (RegionStmt, RegionPoints, RegionScoring, DoubleRegions)
+    limits = (Limit("region NAME …", f"at most {MAX_REGIONS} regions",
+                    "a network's regions are a bit mask in the compiled engine"),)
+
     def check(self, ctx) -> RegionsRule | None:
         regions: list[Region] = []
-        declared: dict[str, ast.Region] = {}
+        declared: dict[str, RegionStmt] = {}
         region_of: dict[int, int] = {}
-        for reg in ctx.many(ast.Region):
+        for reg in ctx.many(RegionStmt):
             if reg.name.text in declared:
                 ctx.errors.add(reg.name.span, f"region '{reg.name.text}' is declared twice "
                                               f"(first at {ctx.line_of(declared[reg.name.text].span, reg.span)})")
@@ -125,23 +133,23 @@ class Regions(Mechanic):
                 region_of[cid] = len(regions)
                 members.append(cid)
             regions.append(Region(len(regions), reg.name.text, tuple(members), reg.counts_double))
-        points_stmt = ctx.one(ast.RegionPoints)
+        points_stmt = ctx.one(RegionPoints)
         points: tuple = ()
         if points_stmt:
             ctx.table(points_stmt.entries, "region points", points_stmt.span, open_allowed=True, from_one=False)
             points = tuple((e.key.value, e.value.value, e.open_ended) for e in points_stmt.entries)
             if not regions:
                 ctx.errors.add(points_stmt.span, "'region points' needs regions: add 'region NAME: CITY, …'")
-        scoring = ctx.one(ast.RegionScoring)
-        doubles = ctx.one(ast.DoubleRegions)
+        scoring = ctx.one(RegionScoring)
+        doubles = ctx.one(DoubleRegions)
         for given, words in ((scoring, "regions scored"), (doubles, "double regions")):
             if given and not regions:
                 ctx.errors.add(given.span, f"'{words}' needs regions: add 'region NAME: CITY, …'")
         if len(regions) > MAX_REGIONS:
-            ctx.errors.add(ctx.many(ast.Region)[MAX_REGIONS].span, f"at most {MAX_REGIONS} regions are supported")
+            ctx.errors.add(ctx.many(RegionStmt)[MAX_REGIONS].span, f"at most {MAX_REGIONS} regions are supported")
         if not regions:
             return None
-        first = ctx.many(ast.Region)[0]
+        first = ctx.many(RegionStmt)[0]
         return RegionsRule(regions=tuple(regions), points=points,
                            per_network=scoring is None or scoring.mode == "per_network",
                            doubles_whole=doubles is None or doubles.mode == "every_city", span=first.name.span)
@@ -175,9 +183,10 @@ class Regions(Mechanic):
                               ("T_REGION_CITY_FIRST", first), ("T_REGION_CITY_END", end),
                               ("T_REGION_CITIES", cities or [0]), ("T_REGION_POINTS", table)])
 
-    def map_groups(self, variant, rule: RegionsRule) -> list[tuple[str, tuple[int, ...]]]:
-        return [(region.name + (" (counts double)" if region.counts_double else ""), tuple(region.cities))
-                for region in rule.regions]
+    def looks(self, variant, rule: RegionsRule) -> Looks:
+        """Each region's cities ringed in a colour of their own, named in the legend."""
+        return Looks(groups=tuple((region.name + (" (counts double)" if region.counts_double else ""),
+                                   tuple(region.cities)) for region in rule.regions))
 
     def state_problems(self, variant, rule, state) -> list[str]:
         return []

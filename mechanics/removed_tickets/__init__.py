@@ -2,7 +2,8 @@
 
 Europe rulebook, Inizio della partita: the tickets players do not keep at set-up go back
 in the box. The spec says ``returned setup removed`` (or ``returned tickets removed`` for
-the tickets returned after a draw). They go to the field ``tickets_out``, in the order
+the tickets returned after a draw): this mechanic's ``grammar.lark`` adds the place
+``removed`` to the core's ``returned`` statement. They go to the field ``tickets_out``, in the order
 they were returned: hidden, as the box is, but their number is public.
 """
 from __future__ import annotations
@@ -63,7 +64,8 @@ class RemovedTickets(Mechanic):
         setup = ctx.turn.returned["setup"] == REMOVED
         if not (draws or setup):
             return None
-        span = next((r.span for r in ctx.many(ast.Returned) if r.place == REMOVED and r.deck != "long"), None)
+        span = next((r.span for r in ctx.many(ast.Returned) if r.place == REMOVED and r.deck in ("tickets", "setup")),
+                    None)
         return RemovedTicketsRule(draws=draws, setup=setup, span=span)
 
     def actions(self, variant, rule) -> list[dict]:

@@ -23,11 +23,16 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import PositionError, Span
-from ...compiler.base.limits import MAX_COMPANIES
+from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import PH_OVER, PH_TURN, Field
-from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
+from ...compiler.mechanic import AgentPlay, Mechanic, PositionKey, ScoreItem, Tables
+from .syntax import Company, NeutralShareholder, SharesAttr, ShareTies
+
+#: Companies: a route's companies are a bit mask in the compiled engine.
+MAX_COMPANIES = 30
+#: The shares of one company: every share has an owner in the state.
+MAX_SHARES = 100
 
 TAKE_SHARE = "take_share"
 NEUTRAL_SHARE = "neutral_share"
@@ -41,6 +46,7 @@ class ShareCompany:
     name: str
     shares: int
     points: tuple[int, ...]
+    span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,12 @@ class SharesRule(ir.Rule):
     companies: tuple[ShareCompany, ...]
     ties: str                 # equal share counts: "lowest_number" or "shared"
     neutral: Neutral | None   # the neutral shareholder, when the spec seats one
+    route_companies: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (route id, its companies), routes with any
     span: Span | None = field(default=None, compare=False)
+
+    def companies_of(self, route: int) -> tuple[int, ...]:
+        """The companies a route shows (company ids, as written)."""
+        return dict(self.route_companies).get(route, ())
 
     def first_share(self, company: int) -> int:
         """The index of a company's share number 1 among all shares (companies in order)."""
@@ -119,8 +130,8 @@ class SharesReference:
     def __init__(self, rules, rule: SharesRule):
         self.rules, self.rule = rules, rule
         actions = rules.variant.actions
-        self.take = {a.company: a.id for a in actions if a.kind == TAKE_SHARE}
-        self.give = {a.company: a.id for a in actions if a.kind == NEUTRAL_SHARE}
+        self.take = {a.param: a.id for a in actions if a.kind == TAKE_SHARE}
+        self.give = {a.param: a.id for a in actions if a.kind == NEUTRAL_SHARE}
         self.phase_legal = {PH_SHARE: self.legal_take, PH_NEUTRAL_SHARE: self.legal_give}
         self.apply = {TAKE_SHARE: self.take_share, NEUTRAL_SHARE: self.give_share}
 
@@ -137,11 +148,11 @@ class SharesReference:
         if neutral and self.rule.neutral.takes == "any":
             on_route = range(len(self.rule.companies))
         else:
-            on_route = self.rules.variant.routes[state.share_route].companies
+            on_route = self.rule.companies_of(state.share_route)
         return [c for c in sorted(set(on_route)) if self.top(state, c) >= 0]
 
     def after_claim(self, state, route, player: int) -> None:
-        if any(self.top(state, c) >= 0 for c in route.companies):
+        if any(self.top(state, c) >= 0 for c in self.rule.companies_of(route.id)):
             state.share_route = route.id
             state.phase = PH_SHARE
 
@@ -152,7 +163,7 @@ class SharesReference:
         return [self.give[c] for c in self.offered(state, neutral=True)]
 
     def take_share(self, state, action) -> None:
-        state.share_owner[self.top(state, action.company)] = state.current
+        state.share_owner[self.top(state, action.param)] = state.current
         neutral = self.rule.neutral
         if neutral is not None and neutral.seats(state.players) and self.offered(state, neutral=True):
             state.phase = PH_NEUTRAL_SHARE
@@ -160,7 +171,7 @@ class SharesReference:
         self.done(state)
 
     def give_share(self, state, action) -> None:
-        state.share_owner[self.top(state, action.company)] = state.players
+        state.share_owner[self.top(state, action.param)] = state.players
         self.done(state)
 
     def done(self, state) -> None:
@@ -200,21 +211,24 @@ class Shares(Mechanic):
     )
     phases = (PH_SHARE, PH_NEUTRAL_SHARE)
     kinds = (TAKE_SHARE, NEUTRAL_SHARE)
-    agent_rules = {TAKE_SHARE: "company", NEUTRAL_SHARE: "company"}
     hooks = frozenset({"definitions", "after_claim", "phase_legal", "apply", "game_over", "score_awards"})
     reference = SharesReference
     score_items = (ScoreItem("shares", "the majority points of every company", True, "shares"),)
     tiebreaks = ()
     position_keys = (PositionKey("shares", "the shares the player holds: {company: [share numbers]}"),)
+    statements = (Company, ShareTies, NeutralShareholder, SharesAttr)
+    limits = (Limit("company NAME shares N points P…", f"at most {MAX_COMPANIES} companies; N 1 … {MAX_SHARES}; "
+                    f"at most HIGH + 1 places", "a route's companies are a bit mask in the compiled engine; every "
+                    "share has an owner row in the state; places beyond the shareholders (players and the neutral "
+                    "one) are never reached"),)
 
     def check(self, ctx) -> SharesRule | None:
-        ties = ctx.one(ast.ShareTies)
-        stmt = ctx.one(ast.NeutralShareholder)
+        companies, ids = self._companies(ctx)
+        ties = ctx.one(ShareTies)
+        stmt = ctx.one(NeutralShareholder)
         for given, words in ((ties, "share ties"), (stmt, "neutral shareholder")):
-            if given and not ctx.companies:
+            if given and not companies:
                 ctx.errors.add(given.span, f"'{words}' needs companies: add 'company NAME shares N points …'")
-        if len(ctx.companies) > MAX_COMPANIES:
-            ctx.errors.add(ctx.companies[MAX_COMPANIES].span, f"at most {MAX_COMPANIES} companies are supported")
         neutral = None
         if stmt:
             low, high, players = stmt.low.value, stmt.high.value, ctx.players
@@ -225,18 +239,66 @@ class Shares(Mechanic):
                 ctx.errors.add(stmt.low.span, f"a neutral shareholder for {seats} players, but the game is "
                                               f"for {players.low}..{players.high}")
             neutral = Neutral(low=low, high=high, takes=stmt.takes, rounding=stmt.rounding)
-        if not ctx.companies:
+        route_companies = []
+        for route, attr in ctx.routes_with(SharesAttr.name):
+            named = []
+            for share in attr.value:
+                if share.text in ids:
+                    named.append(ids[share.text])
+            if named:
+                route_companies.append((route.id, tuple(named)))
+        for stmt_route, _length in ctx.board.attributed:  # every route statement, a route or not
+            attr = stmt_route.attr(SharesAttr.name)
+            for share in attr.value if attr is not None else ():
+                if share.text not in ids:
+                    hint = "" if ctx.errors.full(share.span.file) else ctx.suggest(share.text, ids)
+                    ctx.errors.add(share.span, f"unknown company '{share.text}'{hint}")
+        if not companies:
             return None
-        companies = tuple(ShareCompany(c.id, c.name, c.shares, c.points) for c in ctx.companies)
-        return SharesRule(companies=companies, ties=ties.mode if ties else "lowest_number", neutral=neutral,
-                          span=ctx.companies[0].span)
+        return SharesRule(companies=tuple(companies), ties=ties.mode if ties else "lowest_number", neutral=neutral,
+                          route_companies=tuple(route_companies), span=companies[0].span)
+
+    @staticmethod
+    def _companies(ctx) -> tuple[list[ShareCompany], dict[str, int]]:
+        """Companies: a name once, a share count and a majority table within bounds (no more
+        places than the shareholders of the largest game: the players and a neutral one)."""
+        companies: list[ShareCompany] = []
+        ids: dict[str, int] = {}
+        for co in ctx.many(Company):
+            if co.name.text in ids:
+                first = companies[ids[co.name.text]].span
+                ctx.errors.add(co.name.span, f"company '{co.name.text}' is declared twice "
+                                             f"(first at {ctx.line_of(first, co.span)})")
+                continue
+            if len(companies) == MAX_COMPANIES:
+                ctx.errors.add(co.name.span, f"at most {MAX_COMPANIES} companies are supported")
+            shares = ctx.positive(co.shares, f"the number of {co.name.text} shares", most=MAX_SHARES)
+            points = tuple(ctx.points(p, "a share points entry") for p in co.points)
+            players = ctx.players
+            if players.ok and len(co.points) > players.high + 1:
+                ctx.errors.add(co.points[players.high + 1].span,
+                               f"company {co.name.text} has {len(co.points)} places, more than the "
+                               f"{players.high + 1} shareholders a game can have ({players.high} players and a "
+                               f"neutral one)")
+            ids[co.name.text] = len(companies)
+            companies.append(ShareCompany(len(companies), co.name.text, shares, points, co.name.span))
+        return companies, ids
 
     def actions(self, variant, rule: SharesRule) -> list[dict]:
-        out = [dict(kind=TAKE_SHARE, name=f"take share {co.name}", company=co.id) for co in rule.companies]
+        out = [dict(kind=TAKE_SHARE, name=f"take share {co.name}", param=co.id) for co in rule.companies]
         if rule.neutral is not None:
-            out += [dict(kind=NEUTRAL_SHARE, name=f"neutral share {co.name}", company=co.id)
+            out += [dict(kind=NEUTRAL_SHARE, name=f"neutral share {co.name}", param=co.id)
                     for co in rule.companies]
         return out
+
+    def agent_play(self, variant, rule: SharesRule) -> AgentPlay:
+        """A share (the player's or the neutral's) of the company whose routes the player holds
+        the most length of: each share action is about the routes showing its company."""
+        showing = {c.id: [r for r, shown in rule.route_companies for x in shown if x == c.id]
+                   for c in rule.companies}
+        return AgentPlay(rules={TAKE_SHARE: "by_routes", NEUTRAL_SHARE: "by_routes"},
+                         routes={a.id: tuple(showing[a.param]) for a in variant.actions
+                                 if a.kind in (TAKE_SHARE, NEUTRAL_SHARE)})
 
     def variant_score_items(self, variant, rule: SharesRule) -> tuple[ScoreItem, ...]:
         return self.score_items + tuple(
@@ -266,7 +328,8 @@ class Shares(Mechanic):
                        ("NEUTRAL_HIGH", neutral.high if neutral else -1),
                        ("NEUTRAL_ANY", int(bool(neutral) and neutral.takes == "any")),
                        ("NEUTRAL_ROUND_UP", int(bool(neutral) and neutral.rounding == "up"))],
-            arrays=[("T_ROUTE_COMPANIES", [sum(1 << c for c in set(r.companies)) for r in variant.routes] or [0]),
+            arrays=[("T_ROUTE_COMPANIES", [sum(1 << c for c in set(rule.companies_of(r.id))) for r in variant.routes]
+                     or [0]),
                     ("T_COMPANY_FIRST", [rule.first_share(c.id) for c in rule.companies]),
                     ("T_COMPANY_SHARES", [c.shares for c in rule.companies]),
                     ("T_COMPANY_PLACES", [len(c.points) for c in rule.companies]),
@@ -306,25 +369,35 @@ class Shares(Mechanic):
         """A pending share choice that play could not have opened, or that offers nothing."""
         player, players, phase, owner = state["current"], state["players"], state["phase"], state["share_owner"]
         route = variant.routes[state["share_route"]]
+        shown = rule.companies_of(route.id)
         problems = []
         if state["owner"][route.id] != player:
             problems.append(f"state field 'share_route': a share is chosen for {route.name}, which player {player} "
                             f"to move does not own")
-        if not route.companies:
+        if not shown:
             problems.append(f"state field 'share_route': a share is chosen for {route.name}, which shows no company")
         neutral = phase == PH_NEUTRAL_SHARE
         if neutral and (rule.neutral is None or not rule.neutral.seats(players)):
             problems.append(f"state field 'phase': 'neutral_share', but a {players}-player game has no neutral "
                             f"shareholder")
             return problems
-        companies = range(len(rule.companies)) if neutral and rule.neutral.takes == "any" else set(route.companies)
+        companies = range(len(rule.companies)) if neutral and rule.neutral.takes == "any" else set(shown)
         left = [c for c in companies
                 if any(owner[rule.first_share(c) + n] == -1 for n in range(rule.companies[c].shares))]
-        if route.companies and not left:
+        if shown and not left:
             who = "the neutral shareholder" if neutral else f"player {player}"
             problems.append(f"state field 'share_owner': {who} is to take a share, but none is left of the "
                             f"companies it may choose from")
         return problems
+
+    def seat_position(self, variant, rule: SharesRule, state: dict, player: int) -> dict:
+        shares = {}
+        for company in rule.companies:
+            first = rule.first_share(company.id)
+            held = [n + 1 for n in range(company.shares) if state["share_owner"][first + n] == player]
+            if held:
+                shares[company.name] = held
+        return {"shares": shares}
 
     def position(self, variant, rule: SharesRule, player: int, seat: dict, fields: dict) -> None:
         self._place(rule, fields, seat.get("shares", {}), player, f"player {player}")

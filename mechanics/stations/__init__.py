@@ -27,16 +27,29 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base import limits
 from ...compiler.base.errors import PositionError, Span
+from ...compiler.base.limits import MAX_ROUTE_LENGTH, Limit
 from ...compiler.base.schema import PH_TURN, Field
 from ...compiler.catalogue import payment_text
-from ...compiler.check import MAX_ROUTE_LENGTH
-from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak, lookup_name, names_in
+from ...compiler.mechanic import (
+    AgentPlay,
+    Looks,
+    Mechanic,
+    PositionKey,
+    ScoreItem,
+    Tables,
+    TieBreak,
+    lookup_name,
+    names_in,
+)
+from .syntax import BuildStation, StationBonus, StationKey, StationUse
+from .syntax import Stations as StationsStmt
 
 BUILD_STATION = "build_station"
 STATION_PAY = "station_pay"
 PH_STATION = "station"
 NO_ROUTE = -1  # a station that uses no route, in the breakdown and in the choice's order
+#: Stations per player: the end of the game tries every use of a player's stations.
+MAX_STATIONS = 5
 
 
 @dataclass(frozen=True)
@@ -152,9 +165,11 @@ class Stations(Mechanic):
     )
     phases = (PH_STATION,)
     kinds = (BUILD_STATION, STATION_PAY)
-    agent_rules = {STATION_PAY: "pay", BUILD_STATION: "never"}
     hooks = frozenset({"definitions", "turn_actions", "phase_legal", "apply", "score_graph"})
     reference = StationsReference
+    statements = (StationsStmt, StationBonus, StationUse, StationKey, BuildStation)
+    limits = (Limit("stations N cost C…", f"N 1 … {MAX_STATIONS}; each C 1 … {MAX_ROUTE_LENGTH}",
+                    "the end of the game tries every use of a player's stations: the work grows as a power of N"),)
     score_items = (
         ScoreItem("stations", "the station bonus for each station not built", True, "stations"),
         ScoreItem("stations_built", "how many stations the player built", False, "stations", label="built"),
@@ -167,13 +182,13 @@ class Stations(Mechanic):
     )
 
     def check(self, ctx) -> StationsRule | None:
-        stmt = ctx.one(ast.Stations)
+        stmt = ctx.one(StationsStmt)
         count = 0
         costs: tuple[int, ...] = ()
         if stmt:
             count = ctx.positive(stmt.count, "the number of stations")
-            if count > limits.MAX_STATIONS:
-                ctx.errors.add(stmt.count.span, f"at most {limits.MAX_STATIONS} stations per player are supported, "
+            if count > MAX_STATIONS:
+                ctx.errors.add(stmt.count.span, f"at most {MAX_STATIONS} stations per player are supported, "
                                                 f"got {limits.shown_number(count)}")
                 count = 0
             costs = tuple(ctx.positive(c, "a station cost") for c in stmt.costs)
@@ -188,11 +203,11 @@ class Stations(Mechanic):
             ctx.errors.add(action.span, "'action build station' needs a 'stations N cost C…' statement")
         if stmt and not action:
             ctx.errors.add(stmt.span, "stations are declared but no 'action build station' uses them")
-        bonus_stmt = ctx.one(ast.StationBonus)
+        bonus_stmt = ctx.one(StationBonus)
         bonus = ctx.points(bonus_stmt.points if bonus_stmt else None, "the station bonus")
         if bonus_stmt and not stmt:
             ctx.errors.add(bonus_stmt.span, "'station bonus' needs a 'stations' statement")
-        choose_stmt = ctx.one(ast.StationUse)
+        choose_stmt = ctx.one(StationUse)
         choose = ("most_points", "most_tickets")
         if choose_stmt:
             if not stmt:
@@ -207,11 +222,11 @@ class Stations(Mechanic):
         return StationsRule(count=count, costs=costs, bonus=bonus, choose=choose, span=stmt.span)
 
     def actions(self, variant: ir.Variant, rule: StationsRule) -> list[dict]:
-        """Two decisions: ``build station CITY`` (a city, never a zone), then the payment,
+        """Two decisions: ``build station CITY`` (a city, never a dead end), then the payment,
         ``station pay 2red+1loco``, one id per way to pay any of the costs. One action per
         city and payment would be 47 × 51 ids on Europe's map, most never legal."""
         out = [dict(kind=BUILD_STATION, name=f"build station {city.name}", city=city.id)
-               for city in variant.cities if not city.zone]
+               for city in variant.cities if not city.dead_end]
         for cost in sorted(set(rule.costs)):
             for c in variant.colours:
                 for locos in range(0, cost):
@@ -221,6 +236,13 @@ class Stations(Mechanic):
             out.append(dict(kind=STATION_PAY, name=f"station pay {cost}loco", colour=ir.NO_COLOUR,
                             colour_cards=0, locomotives=cost))
         return out
+
+    def looks(self, variant, rule) -> Looks:
+        """A station: a marker in its owner's colour at its city."""
+        return Looks(city_markers=("station_owner",))
+
+    def agent_play(self, variant, rule) -> AgentPlay:
+        return AgentPlay(rules={STATION_PAY: "pay", BUILD_STATION: "never"})
 
     def variant_score_items(self, variant, rule: StationsRule) -> tuple[ScoreItem, ...]:
         return self.score_items + tuple(
@@ -256,7 +278,7 @@ class Stations(Mechanic):
                     ("T_CITY_ROUTES", city_routes or [0]), ("T_CITY_NODE", city_node or [0])])
 
     def state_problems(self, variant, rule: StationsRule, state: dict) -> list[str]:
-        """Stations only in cities (not zones), at most ``count`` a player; a station is
+        """Stations only in cities (not dead ends), at most ``count`` a player; a station is
         being paid for exactly in the station phase, in a free city, by a player with a
         station left and the cards to pay for it (one colour, locomotives wild: what
         ``build station`` asked before opening the phase)."""
@@ -267,8 +289,8 @@ class Stations(Mechanic):
                 problems.append(f"state field 'station_owner': player {p} has built {owner.count(p)} stations, "
                                 f"of {rule.count}")
         for city in variant.cities:
-            if city.zone and owner[city.id] != -1:
-                problems.append(f"state field 'station_owner': a station stands in {city.name}, a zone")
+            if city.dead_end and owner[city.id] != -1:
+                problems.append(f"state field 'station_owner': a station stands in {city.name}, a dead end")
         pending = state["station_city"]
         if (pending != -1) != (state["phase"] == PH_STATION):
             problems.append(f"state field 'station_city': {pending} in phase {state['phase']!r}, but a station is "
@@ -276,7 +298,7 @@ class Stations(Mechanic):
         elif pending != -1:
             player = state["current"]
             built = owner.count(player)
-            if owner[pending] != -1 or variant.cities[pending].zone:
+            if owner[pending] != -1 or variant.cities[pending].dead_end:
                 problems.append(f"state field 'station_city': a station is being paid for in "
                                 f"{variant.cities[pending].name}, where none can be built")
             if built >= rule.count:
@@ -290,7 +312,7 @@ class Stations(Mechanic):
         return problems
 
     def position(self, variant, rule: StationsRule, player: int, seat: dict, fields: dict) -> None:
-        """``"stations": [city names]``: at most ``count``, a city (not a zone) each, one
+        """``"stations": [city names]``: at most ``count``, a city (not a dead end) each, one
         station a city over all players."""
         where = f"player {player}"
         owner = fields.setdefault("station_owner", [-1] * len(variant.cities))
@@ -300,12 +322,15 @@ class Stations(Mechanic):
             raise PositionError(f"{where}: {len(cities)} stations, but a player has {rule.count}")
         for name in cities:
             city = lookup_name(names, name, "city", where)
-            if variant.cities[city].zone:
-                raise PositionError(f"{where}: {name!r} is a zone, where no station can be built")
+            if variant.cities[city].dead_end:
+                raise PositionError(f"{where}: {name!r} is a dead end, where no station can be built")
             if owner[city] != -1:
                 who = "already" if owner[city] == player else f"by player {owner[city]}"
                 raise PositionError(f"{where}: {name!r} has a station {who}")
             owner[city] = player
+
+    def seat_position(self, variant, rule: StationsRule, state: dict, player: int) -> dict:
+        return {"stations": [c.name for c in variant.cities if state["station_owner"][c.id] == player]}
 
     def borrowed_routes(self, variant, rule: StationsRule, row: dict) -> set[int]:
         """The routes the player's stations used."""

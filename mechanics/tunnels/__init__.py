@@ -5,7 +5,7 @@ top three cards of the deck are revealed; each revealed card of the colour playe
 each revealed locomotive, costs one more card of that colour (or a locomotive). A player
 who cannot or will not pay takes the cards back and the turn ends. Written as the route
 attribute ``tunnel``; ``tunnels reveal N`` says how many cards are revealed (3 when the
-spec does not say).
+spec does not say): ``syntax.py`` and ``grammar.lark``.
 
 In both engines (docs/engine.md, "Tunnels"): the claim's payment leaves the hand, then
 the cards are revealed one by one from the deck (``draw_card``: the discards are
@@ -25,15 +25,17 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.base.limits import MAX_REVEALED
+from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
-from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Tables
+from .syntax import TunnelAttr, TunnelReveal
 
 TUNNEL_PAY = "tunnel_pay"
 TUNNEL_DECLINE = "tunnel_decline"
 PH_TUNNEL = "tunnel"
 REVEALED_CARDS = 3  # the default of 'tunnels reveal N' (Europe, Gallerie)
+#: The most cards a tunnel may reveal: the catalogue has a payment per extra card count.
+MAX_REVEALED = 6
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,22 @@ def _claimable_problems(variant: ir.Variant, route: ir.Route, state: dict) -> li
     return problems
 
 
+def _is_payment_of(variant: ir.Variant, route: ir.Route, committed: list[int]) -> bool:
+    """Whether the cards ``committed`` (a count per card) are one of the route's payments in
+    the catalogue: so many cards of one colour it accepts and so many locomotives."""
+    loco = len(variant.colours)
+    colours = [card for card in range(loco) if committed[card]]
+    if len(colours) > 1:
+        return False
+    for a in variant.actions[variant.claim_layout.blocks_of(route.id)[0].start:
+                             variant.claim_layout.blocks_of(route.id)[-1].end]:
+        if a.locomotives == committed[loco] and (
+                (a.colour_cards == 0 and not colours) or (colours and a.colour == colours[0]
+                                                          and a.colour_cards == committed[colours[0]])):
+            return True
+    return False
+
+
 class TunnelsReference:
     """Tunnels in plain Python."""
 
@@ -83,6 +101,7 @@ class TunnelsReference:
         self.rules, self.rule = rules, rule
         self.loco = rules.loco
         actions = rules.variant.actions
+        self.tunnels = set(rule.routes)
         self.pays = [a for a in actions if a.kind == TUNNEL_PAY]
         self.decline = next(a.id for a in actions if a.kind == TUNNEL_DECLINE)
         self.phase_legal = {PH_TUNNEL: self.legal_tunnel}
@@ -90,7 +109,7 @@ class TunnelsReference:
 
     def before_claim_completes(self, state, action) -> bool:
         route = self.rules.variant.routes[action.route]
-        if not route.tunnel:
+        if route.id not in self.tunnels:
             return True
         for _ in range(self.rule.reveal):
             card = self.rules.draw_from_deck(state)
@@ -168,22 +187,24 @@ class Tunnels(Mechanic):
     )
     phases = (PH_TUNNEL,)
     kinds = (TUNNEL_PAY, TUNNEL_DECLINE)
-    agent_rules = {TUNNEL_PAY: "pay", TUNNEL_DECLINE: "withdraw"}
     hooks = frozenset({"definitions", "before_claim_completes", "phase_legal", "apply", "end_of_turn"})
     reference = TunnelsReference
     score_items = ()
     tiebreaks = ()
     position_keys = ()
+    statements = (TunnelAttr, TunnelReveal)
+    limits = (Limit("tunnels reveal N", f"1 … {MAX_REVEALED}",
+                    "a tunnel's extra payment is one action per card count"),)
 
     def check(self, ctx) -> TunnelsRule | None:
-        tunnels = [r for r in ctx.board.routes if r.tunnel]
-        stmt = ctx.one(ast.TunnelReveal)
+        tunnels = [route for route, _attr in ctx.routes_with(TunnelAttr.name)]
+        stmt = ctx.one(TunnelReveal)
         reveal = REVEALED_CARDS
         if stmt:
             reveal = ctx.positive(stmt.count, "the number of cards a tunnel reveals")
             if reveal > MAX_REVEALED:
                 ctx.errors.add(stmt.count.span, f"a tunnel reveals at most {MAX_REVEALED} cards, got {reveal}")
-            if not any(route.tunnel for route, _length in ctx.board.attributed):
+            if not any(route.attr(TunnelAttr.name) for route, _length in ctx.board.attributed):
                 ctx.errors.add(stmt.span, "'tunnels reveal' needs a tunnel: add 'tunnel' to a route")
         if not tunnels:
             return None
@@ -202,6 +223,13 @@ class Tunnels(Mechanic):
         out.append(dict(kind=TUNNEL_DECLINE, name="tunnel decline"))
         return out
 
+    def looks(self, variant, rule: TunnelsRule) -> Looks:
+        """Tunnels are drawn dashed."""
+        return Looks(dashed=frozenset(rule.routes))
+
+    def agent_play(self, variant, rule) -> AgentPlay:
+        return AgentPlay(rules={TUNNEL_PAY: "pay", TUNNEL_DECLINE: "withdraw"})
+
     def dimensions(self, variant, rule: TunnelsRule) -> dict[str, int]:
         return {"TUNNEL_REVEAL": rule.reveal}
 
@@ -210,7 +238,7 @@ class Tunnels(Mechanic):
         decline = next(a.id for a in variant.actions if a.kind == TUNNEL_DECLINE)
         return Tables(constants=[("ACT_TUNNEL_PAY_FIRST", pays[0]), ("ACT_TUNNEL_PAY_END", pays[-1] + 1),
                                  ("ACT_TUNNEL_DECLINE", decline)],
-                      arrays=[("T_ROUTE_TUNNEL", [int(r.tunnel) for r in variant.routes] or [0])])
+                      arrays=[("T_ROUTE_TUNNEL", [int(r.id in rule.routes) for r in variant.routes] or [0])])
 
     def state_problems(self, variant, rule: TunnelsRule, state: dict) -> list[str]:
         """A tunnel decision is pending exactly in the tunnel phase, on a free tunnel, with
@@ -235,7 +263,7 @@ class Tunnels(Mechanic):
             return problems
         route = variant.routes[route_id]
         problems = []
-        if not route.tunnel or state["owner"][route_id] != -1:
+        if route_id not in rule.routes or state["owner"][route_id] != -1:
             problems.append(f"state field 'tunnel_route': the pending tunnel claim is on {route.name}, which is "
                             f"not a free tunnel")
         else:
@@ -243,13 +271,9 @@ class Tunnels(Mechanic):
         if sum(committed) != route.length:
             problems.append(f"state field 'tunnel_committed': {sum(committed)} cards are committed to {route.name}, "
                             f"of length {route.length}")
-        colours = [card for card in range(loco) if committed[card]]
-        if len(colours) > 1 or (colours and route.colour != ir.GRAY and colours[0] != route.colour):
-            problems.append(f"state field 'tunnel_committed': the cards committed to {route.name} are not of one "
-                            f"colour it accepts")
-        if committed[loco] < route.ferry_locomotives:
-            problems.append(f"state field 'tunnel_committed': {route.name} needs {route.ferry_locomotives} "
-                            f"locomotives")
+        if not _is_payment_of(variant, route, committed):
+            problems.append(f"state field 'tunnel_committed': the cards committed to {route.name} are not a way "
+                            f"to pay for it")
         if not extra_due(revealed, committed_colour(committed, loco), loco):
             problems.append(f"state field 'tunnel_revealed': nothing extra is due for {route.name}, but its claim "
                             f"is pending")

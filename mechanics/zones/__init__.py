@@ -3,10 +3,11 @@ Pennsylvania's Ontario).
 
 Italy rulebook, Países vizinhos e Monaco: every route leading into a neighbouring country
 is a dead end of its own; two routes into the same country are not connected. Written
-``zone NAME``. The core's checker gives each route end at a zone a graph node of its own,
-and the core counts a ticket end as joined when any of its nodes is, so both engines play
-zones with no code of their own: for tickets, the longest path and regions alike, no
-chain of routes passes through a zone.
+``zone NAME [at X Y]`` (``syntax.py``, ``grammar.lark``), a kind of place whose statement
+says it is a dead end (``ast.PlaceDecl.dead_end``): the core's graph gives each route end
+at a dead end a node of its own, and counts a ticket end as joined when any of its nodes
+is. So both engines play zones with no code of their own: for tickets, the longest path
+and regions alike, no chain of routes passes through a zone.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.mechanic import Mechanic, Tables
+from .syntax import Zone
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,12 @@ class Zones(Mechanic):
     score_items = ()
     tiebreaks = ()
     position_keys = ()
+    statements = (Zone,)
 
     def check(self, ctx) -> ZonesRule | None:
-        zones = [i for i, c in enumerate(ctx.places.cities) if c["zone"]]
+        declared = [stmt for stmt in ctx.many(Zone) if stmt.name.text in ctx.places.ids]
+        zones = sorted({ctx.places.ids[stmt.name.text] for stmt in declared
+                        if ctx.places.cities[ctx.places.ids[stmt.name.text]]["dead_end"]})
         if not zones:
             return None
         return ZonesRule(zones=tuple(zones), span=ctx.places.cities[zones[0]]["span"])

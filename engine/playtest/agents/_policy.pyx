@@ -54,7 +54,7 @@ cdef enum:
     GREEDY = 4
 
 # What an action is to the styles: the core kinds, then the generic rules a mechanic's
-# kinds are played by (Mechanic.agent_rules).
+# kinds are played by (Mechanic.agent_play: docs/agents.md).
 cdef enum:
     K_OTHER = 0        # a kind no rule covers: taken only when nothing else is legal
     K_DRAW_BLIND = 1
@@ -65,8 +65,8 @@ cdef enum:
     K_PASS = 6
     K_PAY = 7          # a payment completing something started: the fewest locomotives
     K_WITHDRAW = 8     # giving up what was started: only when no payment is legal
-    K_COMPANY = 9      # a company's share: the one whose routes the player holds most of
-    K_FERRY_DRAW = 10  # a ferry card, drawn for a route with wave spaces
+    K_BY_ROUTES = 9    # a choice among options tied to routes: the one whose routes the player holds most of
+    K_PAYMENT_DRAW = 10  # drawing what a claim may pay besides cards: for a wanted route that takes it
     N_KINDS = 11
 
 DEF UNREACHABLE = 1 << 30
@@ -78,7 +78,7 @@ STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_F
 #: The code of a kind no rule covers.
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
-RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "company": K_COMPANY, "ferry_draw": K_FERRY_DRAW,
+RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
          "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
@@ -149,11 +149,9 @@ cdef class Policy:
     cdef int* route_len
     cdef int* route_colour     # -1 for gray
     cdef int* route_points
-    cdef int* route_waves      # 1 when the route has wave spaces
+    cdef int* route_paid       # 1 when some payment of the route pays in a payment column
     cdef int* sib_start        # siblings of route r: sib[sib_start[r]:sib_start[r+1]]
     cdef int* sib
-    cdef int* company_start    # companies of route r: company[company_start[r]:...]
-    cdef int* company
     cdef int* adj_start        # edges at node n: adj_node/adj_route[adj_start[n]:adj_start[n+1]]
     cdef int* adj_node
     cdef int* adj_route
@@ -166,9 +164,10 @@ cdef class Policy:
     cdef int* act_route
     cdef int* act_card         # the card an action pays or draws (loco for locomotives only), -1
     cdef int* act_locos
-    cdef int* act_ferry
+    cdef int* act_paid         # what a claim pays in payment columns, all together
     cdef int* act_mask
-    cdef int* act_company
+    cdef int* act_rel_start    # the routes action a is about (by_routes): act_rel[act_rel_start[a]:...]
+    cdef int* act_rel
     cdef int usable[MAX_PLAYERS + 1]
     # scratch for one decision (a Policy decides one thing at a time)
     cdef int* best_pay         # [n_routes]: the best legal claim of each route, or -1
@@ -201,11 +200,9 @@ cdef class Policy:
         self.route_len = _array(tables["route_len"])
         self.route_colour = _array(tables["route_colour"])
         self.route_points = _array(tables["route_points"])
-        self.route_waves = _array(tables["route_waves"])
+        self.route_paid = _array(tables["route_paid"])
         self.sib_start = _array(tables["sib_start"])
         self.sib = _array(tables["sib"])
-        self.company_start = _array(tables["company_start"])
-        self.company = _array(tables["company"])
         self.adj_start = _array(tables["adj_start"])
         self.adj_node = _array(tables["adj_node"])
         self.adj_route = _array(tables["adj_route"])
@@ -218,9 +215,10 @@ cdef class Policy:
         self.act_route = _array(tables["act_route"])
         self.act_card = _array(tables["act_card"])
         self.act_locos = _array(tables["act_locos"])
-        self.act_ferry = _array(tables["act_ferry"])
+        self.act_paid = _array(tables["act_paid"])
         self.act_mask = _array(tables["act_mask"])
-        self.act_company = _array(tables["act_company"])
+        self.act_rel_start = _array(tables["act_rel_start"])
+        self.act_rel = _array(tables["act_rel"])
         if self.n_cards > 64:
             raise ValueError(f"{self.n_cards} card kinds; the scripted styles handle at most 64")
         self.view_cap = RV_HEADER + self.n_cards + self.n_routes + 2 * self.n_tickets + 8
@@ -244,15 +242,15 @@ cdef class Policy:
             self.best_pay[k] = -1
 
     def __dealloc__(self):
-        cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_waves,
-                             self.sib_start, self.sib, self.company_start, self.company, self.adj_start,
+        cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_paid,
+                             self.sib_start, self.sib, self.act_rel_start, self.act_rel, self.adj_start,
                              self.adj_node, self.adj_route, self.city_start, self.city_node, self.ticket_a,
                              self.ticket_b, self.ticket_points, self.act_kind, self.act_route, self.act_card,
-                             self.act_locos, self.act_ferry, self.act_mask, self.act_company, self.best_pay,
+                             self.act_locos, self.act_paid, self.act_mask, self.best_pay,
                              self.claimable, self.list_a, self.list_b, self.count, self.dist, self.via,
                              self.offer_cost, self.scratch_legal, self.scratch_view]
         cdef int k
-        for k in range(33):
+        for k in range(32):
             free(arrays[k])
         free(self.mark)
         free(self.heap)
@@ -400,8 +398,8 @@ cdef class Policy:
         return t.hand[card] if card >= 0 else t.hand[self.loco]
 
     cdef void ready_claims(self, Turn* t) noexcept nogil:
-        """Each route's best legal claim: the fewest locomotives, then ferry cards, then the
-        colour held most, then the lowest id."""
+        """Each route's best legal claim: the fewest locomotives, then the least paid in
+        payment columns (ferry cards), then the colour held most, then the lowest id."""
         cdef int k, a, r, old
         if t.claims_ready:
             return
@@ -426,8 +424,8 @@ cdef class Policy:
     cdef inline bint pay_key_less(self, Turn* t, int a, int b) noexcept nogil:
         if self.act_locos[a] != self.act_locos[b]:
             return self.act_locos[a] < self.act_locos[b]
-        if self.act_ferry[a] != self.act_ferry[b]:
-            return self.act_ferry[a] < self.act_ferry[b]
+        if self.act_paid[a] != self.act_paid[b]:
+            return self.act_paid[a] < self.act_paid[b]
         if self.hand_of(t, self.act_card[a]) != self.hand_of(t, self.act_card[b]):
             return self.hand_of(t, self.act_card[a]) > self.hand_of(t, self.act_card[b])
         return a < b
@@ -500,8 +498,8 @@ cdef class Policy:
                 best_key = key
         if target != -1:
             self.deficit(t, target, &missing, &card)
-            if t.kind_count[K_FERRY_DRAW] and self.route_waves[target] and t.hand[self.loco] < 1:
-                return t.kind_first[K_FERRY_DRAW]
+            if t.kind_count[K_PAYMENT_DRAW] and self.route_paid[target] and t.hand[self.loco] < 1:
+                return t.kind_first[K_PAYMENT_DRAW]
             if t.faceup[card] != -1:
                 return t.faceup[card]
             if takes_locomotives and missing >= 2 and t.faceup[self.loco] != -1:
@@ -515,8 +513,8 @@ cdef class Policy:
                 best = a
         if best != -1:
             return best
-        if t.kind_count[K_FERRY_DRAW]:
-            return t.kind_first[K_FERRY_DRAW]
+        if t.kind_count[K_PAYMENT_DRAW]:
+            return t.kind_first[K_PAYMENT_DRAW]
         return -1
 
     # --- the named choices ---------------------------------------------------------------
@@ -730,20 +728,19 @@ cdef class Policy:
         n = self.wanted(t, plan, self.list_a)
         return self.draw_towards(t, self.list_a, n, t.style != ROUTE_FOCUS)
 
-    cdef int company_choice(self, Turn* t) noexcept nogil:
-        """The share of the company whose routes the player holds the most length of."""
-        cdef int k, j, r, c, a, best = -1, held, best_held = 0
+    cdef int by_routes_choice(self, Turn* t) noexcept nogil:
+        """The option whose routes the player holds the most length of (the first of equals):
+        a share of the company whose routes they hold most of."""
+        cdef int k, j, r, a, best = -1, held, best_held = 0
         for k in range(t.n_legal):
             a = t.legal[k]
-            if self.act_kind[a] != K_COMPANY:
+            if self.act_kind[a] != K_BY_ROUTES:
                 continue
-            c = self.act_company[a]
             held = 0
-            for r in range(self.n_routes):
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
                 if t.owner[r] == t.player:
-                    for j in range(self.company_start[r], self.company_start[r + 1]):
-                        if self.company[j] == c:
-                            held += self.route_len[r]
+                    held += self.route_len[r]
             if best == -1 or held > best_held:
                 best = a
                 best_held = held
@@ -777,8 +774,8 @@ cdef class Policy:
             return self.fewest_locomotives(&t)
         if t.kind_count[K_WITHDRAW]:
             return t.kind_first[K_WITHDRAW]
-        if t.kind_count[K_COMPANY]:
-            return self.company_choice(&t)
+        if t.kind_count[K_BY_ROUTES]:
+            return self.by_routes_choice(&t)
         if t.kind_count[K_CLAIM]:
             choice = self.claim(&t, plan)
             if choice != -1:

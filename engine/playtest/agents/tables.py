@@ -1,9 +1,10 @@
 """A variant's map and catalogue as the flat int lists the compiled styles read
 (:class:`railspec.agents._policy.Policy`), built once per variant from its IR.
 
-The graph is the IR's: route ends are graph nodes, so a zone stays a dead end. Each action
-gets one of the policy's kinds: the core kinds by name, a mechanic's kinds by the generic
-rule the mechanic names for them (``Mechanic.agent_rules``), anything else ``K_OTHER``.
+The graph is the IR's: route ends are graph nodes, so a dead-end place stays one. Each
+action gets one of the policy's kinds: the core kinds by name, a mechanic's kinds by the
+generic rule the mechanic names for them (``Mechanic.agent_play``), anything else
+``K_OTHER``.
 """
 from __future__ import annotations
 
@@ -14,17 +15,22 @@ from .kernel import kernel
 MAX_PLAYERS = 16
 
 
-def kind_codes(variant: ir.Variant) -> dict[str, int]:
-    """Each action kind of the variant, as the policy's kind code."""
+def kind_codes(variant: ir.Variant, plays=None) -> dict[str, int]:
+    """Each action kind of the variant, as the policy's kind code (``plays``: each present
+    mechanic with its AgentPlay, when the caller has them)."""
     _policy = kernel()
     codes = dict(_policy.CORE_KINDS)
-    for mechanic, _rule in variant.present():
-        for kind, rule in mechanic.agent_rules.items():
+    for mechanic, play in plays or _plays(variant):
+        for kind, rule in play.rules.items():
             if rule not in _policy.RULES:
                 raise ValueError(f"mechanic {mechanic.name}: no agent rule named {rule!r} for {kind!r} "
                                  f"(the rules are {', '.join(_policy.RULES)})")
             codes[kind] = _policy.RULES[rule]
     return codes
+
+
+def _plays(variant: ir.Variant) -> list:
+    return [(mechanic, mechanic.agent_play(variant, rule)) for mechanic, rule in variant.present()]
 
 
 def policy_tables(variant: ir.Variant) -> dict:
@@ -33,7 +39,11 @@ def policy_tables(variant: ir.Variant) -> dict:
     loco = len(variant.colours)
     n_nodes = variant.node_count
     _policy = kernel()
-    codes = kind_codes(variant)
+    plays = _plays(variant)
+    codes = kind_codes(variant, plays)
+    related: dict[int, tuple[int, ...]] = {}
+    for _mechanic, play in plays:
+        related.update(play.routes)
     multi = variant.rule("multi_track")
     usable = [multi.usable(players) if multi is not None else 1 for players in range(MAX_PLAYERS + 1)]
 
@@ -45,7 +55,8 @@ def policy_tables(variant: ir.Variant) -> dict:
         return start, flat
 
     sib_start, sib = csr([o.id for o in routes if o.group == r.group and o.id != r.id] for r in routes)
-    company_start, company = csr(r.companies for r in routes)
+    act_rel_start, act_rel = csr(related.get(a.id, ()) for a in variant.actions)
+    layout = variant.claim_layout
     edges: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     for r in routes:
         edges[r.node_a].append((r.node_b, r.id))
@@ -60,8 +71,8 @@ def policy_tables(variant: ir.Variant) -> dict:
         route_len=[r.length for r in routes],
         route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
         route_points=[variant.route_points[r.length] if r.length < len(variant.route_points) else 0 for r in routes],
-        route_waves=[1 if r.wave_spaces else 0 for r in routes],
-        sib_start=sib_start, sib=sib, company_start=company_start, company=company,
+        route_paid=[int(any(any(b.paid) for b in layout.blocks_of(r.id))) for r in routes],
+        sib_start=sib_start, sib=sib, act_rel_start=act_rel_start, act_rel=act_rel,
         adj_start=adj_start, adj_node=[node for node, _ in adj], adj_route=[route for _, route in adj],
         city_start=city_start, city_node=city_node,
         ticket_a=[t.a for t in variant.tickets], ticket_b=[t.b for t in variant.tickets],
@@ -70,9 +81,8 @@ def policy_tables(variant: ir.Variant) -> dict:
         act_route=[a.route for a in actions],
         act_card=[a.colour if a.colour >= 0 else loco for a in actions],
         act_locos=[a.locomotives for a in actions],
-        act_ferry=[a.ferry_cards for a in actions],
+        act_paid=[sum(a.paid) for a in actions],
         act_mask=[a.mask for a in actions],
-        act_company=[a.company for a in actions],
     )
 
 

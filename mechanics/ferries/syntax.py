@@ -1,0 +1,20 @@
+"""The route attribute of ferries: ``ferry N``, the locomotives a claim must include."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...compiler.lang import ast
+
+
+@dataclass(frozen=True)
+class FerryAttr(ast.RouteAttr):
+    rule: ClassVar[str] = "ferry_attr"
+    form: ClassVar[str] = "ferry N"
+    name: ClassVar[str] = "ferry"
+
+    def spaces(self) -> int:
+        return self.value.value
+
+    def spaces_text(self) -> str:
+        return f"{self.value.value} ferry locomotives"

@@ -1,0 +1,26 @@
+"""The statement of double and triple routes: ``tracks usable N for LOW..HIGH players``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...compiler.lang import ast
+
+
+@dataclass(frozen=True)
+class TracksUsable(ast.Stmt):
+    rule: ClassVar[str] = "tracks_usable"
+    words: ClassVar[str] = "tracks usable"
+    form: ClassVar[str] = "tracks usable N for LOW..HIGH players"
+    merge: ClassVar[str] = ast.KEYED
+    tracks: ast.Num
+    low: ast.Num
+    high: ast.Num
+
+    @classmethod
+    def parsed(cls, span, children):
+        low, high = children[1]
+        return cls(span, children[0], low, high)
+
+    def key(self) -> tuple:
+        return ("tracks usable", self.low.value, self.high.value)
