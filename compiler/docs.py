@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .base.limits import LIMITS
 from .base.schema import CORE_FIELDS, Field, markdown_table
-from .mechanic import Registry, default_registry
+from .mechanic import Registry, stock_registry
 
 
 def documented_fields(registry: Registry) -> list[Field]:
@@ -75,5 +75,5 @@ def rewrite(root: Path, registry: Registry) -> list[Path]:
 
 
 if __name__ == "__main__":
-    for path in rewrite(Path.cwd(), default_registry()):
+    for path in rewrite(Path.cwd(), stock_registry()):
         print(f"wrote {path}")

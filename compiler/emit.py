@@ -30,11 +30,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-import jinja2
-from jinja2 import nodes
-from jinja2.ext import Extension
-
-from . import ir, observation
+from . import hooks, ir, observation
 from .assembly import Assembly, assemble, refuse_unimplemented
 from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
@@ -61,44 +57,24 @@ def comment_text(text: str) -> str:
     return ascii(str(text))[1:-1]
 
 
-# --- hooks ----------------------------------------------------------------------------------
+# --- templates ------------------------------------------------------------------------------
 
-class HookExtension(Extension):
-    """``{% hook "NAME", INDENT %}``: the fragments of the variant's mechanics for hook NAME,
-    each indented by INDENT spaces, in registry order; nothing when none has one."""
-
-    tags = {"hook"}
-
-    def parse(self, parser):
-        lineno = next(parser.stream).lineno
-        args = [parser.parse_expression()]
-        args.append(parser.parse_expression() if parser.stream.skip_if("comma") else nodes.Const(0))
-        call = self.call_method("_render", [nodes.ContextReference(), *args])
-        return nodes.Output([call]).set_lineno(lineno)
-
-    def _render(self, context, name: str, indent: int) -> str:
-        return context["render_hook"](name, indent)
-
-
-@lru_cache(maxsize=1)
-def _environment() -> jinja2.Environment:
+@lru_cache(maxsize=None)
+def _environment(folder: Path = TEMPLATE_DIR):
+    """The Jinja environment reading one folder of templates: the core's, or a mechanic's.
+    (jinja2 is imported here, on first use: loading a variant whose engine is built needs
+    no templates.)"""
+    import jinja2
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+        loader=jinja2.FileSystemLoader(str(folder)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
         trim_blocks=True,
         lstrip_blocks=True,
-        extensions=[HookExtension],
     )
     env.filters["py_literal"] = py_literal
     return env
-
-
-@lru_cache(maxsize=None)
-def _fragment_environment(template_dir: Path) -> jinja2.Environment:
-    """An environment reading one mechanic's template folder (same settings as the core's)."""
-    return _environment().overlay(loader=jinja2.FileSystemLoader(str(template_dir)))
 
 
 # --- the core's tables ----------------------------------------------------------------------
@@ -173,15 +149,13 @@ def tables(assembly: Assembly) -> dict:
         city_node_end.append(len(city_nodes))
     deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
     regular_tickets = [t.id for t in tickets if not t.deck]
-    # each route's first payment block in route-indexed tables, the others ("extra" blocks,
-    # where a mechanic lays out several: wave spaces paid by ferry cards) in a list of their own
+    # payment blocks by their ids in the layout (the payment_ok hook's ``block``); each
+    # route's first also in tables indexed by route, the fast path of the legal claims.
+    # The others ("extra" blocks, where a mechanic lays out several: wave spaces paid by
+    # ferry cards) are only read when some route has them.
     first = [layout.blocks_of(r.id)[0] for r in routes]
-    extra = [b for r in routes for b in layout.blocks_of(r.id)[1:]]
-    extra_range, at = [], 0
-    for r in routes:
-        count = len(layout.blocks_of(r.id)) - 1
-        extra_range.append((at, at + count))
-        at += count
+    extra = len(layout.blocks) - len(routes)
+    blocks = layout.blocks if extra else ()
     constants = [(name, dims[name]) for name in (
         "N_COLOURS", "N_CARDS", "LOCO", "CARD_TOTAL", "DECK_CAP", "N_CITIES", "N_ROUTES", "ROUTE_CAP", "ROUTE_WORDS",
         "N_NODES", "NODE_CAP", "N_TICKETS", "TICKET_CAP", "NP_MIN", "NP_MAX", "MARKET", "MARKET_CAP",
@@ -201,7 +175,7 @@ def tables(assembly: Assembly) -> dict:
         ("ACT_PASS", _one_id(actions, ir.PASS)),
         ("KEEP_BASE", keep_base),
         ("KEEP_END", keep_end),
-        ("EXTRA_BLOCKS", len(extra)),
+        ("EXTRA_BLOCKS", extra),
     ]
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
     constants += [(f"B_{item.enum}", i) for i, item in enumerate(assembly.score_items)]
@@ -219,13 +193,13 @@ def tables(assembly: Assembly) -> dict:
             ("T_CLAIM_BASE_LOCOS", _pad([b.base_locomotives for b in first])),
             ("T_CLAIM_PLAIN", _pad([b.plain for b in first])),
             ("T_CLAIM_CHOICES", _pad([b.choices for b in first])),
-            ("T_ROUTE_EXTRA_FIRST", _pad([a for a, _ in extra_range])),
-            ("T_ROUTE_EXTRA_END", _pad([b for _, b in extra_range])),
-            ("T_EXTRA_START", _pad([b.start for b in extra])),
-            ("T_EXTRA_END", _pad([b.end for b in extra])),
-            ("T_EXTRA_BASE_LOCOS", _pad([b.base_locomotives for b in extra])),
-            ("T_EXTRA_PLAIN", _pad([b.plain for b in extra])),
-            ("T_EXTRA_CHOICES", _pad([b.choices for b in extra])),
+            ("T_ROUTE_FIRST_BLOCK", _pad([layout.route_blocks[r.id][0] for r in routes])),
+            ("T_ROUTE_BLOCK_END", _pad([layout.route_blocks[r.id][1] for r in routes] if extra else [])),
+            ("T_BLOCK_START", _pad([b.start for b in blocks])),
+            ("T_BLOCK_END", _pad([b.end for b in blocks])),
+            ("T_BLOCK_BASE_LOCOS", _pad([b.base_locomotives for b in blocks])),
+            ("T_BLOCK_PLAIN", _pad([b.plain for b in blocks])),
+            ("T_BLOCK_CHOICES", _pad([b.choices for b in blocks])),
             # a ticket's ends are cities; a city is one graph node, a zone one node per route end
             ("T_TICKET_CITY_A", _pad([t.a for t in tickets])),
             ("T_TICKET_CITY_B", _pad([t.b for t in tickets])),
@@ -432,19 +406,63 @@ def emit(variant: ir.Variant) -> str:
         observe=observation_fill(assembly),
     )
 
-    def render_hook(name: str, indent: int) -> str:
-        lines = []
-        for mechanic, _rule in assembly.present:
-            if name not in mechanic.hooks:
-                continue
-            template = _fragment_environment(mechanic.template_dir()).get_template(f"{name}.pyx.j2")
-            text = template.render(**context, **mechanic_context[mechanic.name])
-            lines.extend(" " * indent + line if line.strip() else "" for line in text.splitlines())
-        return "".join(line + "\n" for line in lines)
-    context["render_hook"] = render_hook
+    engines, methods = [], []
+    for mechanic, _rule in assembly.present:
+        own = dict(context, **mechanic_context[mechanic.name])
+        engines.append(_mechanic_text(mechanic, "engine.pyx.j2", own))
+        methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own, indent=4))
+    context["mechanic_engines"] = "\n\n".join(text for text in engines if text)
+    context["mechanic_methods"] = "".join(methods)
+    context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
     text = _environment().get_template("module.pyx.j2").render(**context)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return text.replace(_HASH_PLACEHOLDER, digest)
+
+
+def _mechanic_text(mechanic, name: str, context: dict, indent: int = 0) -> str:
+    """A mechanic's template ``name`` (``engine.pyx.j2``: its C functions, its hooks among
+    them; ``methods.pyx.j2``: the game's methods it adds), rendered; "" when it has none."""
+    folder = mechanic.template_dir()
+    if not (folder / name).is_file():
+        return ""
+    text = _environment(folder).get_template(name).render(**context)
+    return "".join((" " * indent + line if line.strip() else "") + "\n" for line in text.splitlines())
+
+
+def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dict[str, bool]]:
+    """What templates/hooks.pyx.j2 writes: per hook its C signature and the mechanics whose
+    functions it chains (for a phase or kind hook, with the test that picks the mechanic);
+    and per hook whether any mechanic fills it. A mechanic fills the hooks its reference
+    class overrides (and ``derive`` when it has derived state fields); its engine text must
+    define each one's function, and no other hook function."""
+    filled_by = {h.name: [] for h in hooks.HOOKS}
+    for (mechanic, _rule), text in zip(assembly.present, engines):
+        filled = mechanic.filled_hooks()
+        for h in hooks.HOOKS:
+            defined = re.search(rf"\bcdef\b[^\n(]*\b{re.escape(h.function(mechanic.name))}\s*\(", text) is not None
+            if defined != (h.name in filled):
+                raise ValueError(
+                    f"mechanic {mechanic.name}: " + (
+                        f"its reference fills the hook {h.name}, but its engine.pyx.j2 defines no "
+                        f"{h.function(mechanic.name)}({h.params})" if h.name in filled else
+                        f"its engine.pyx.j2 defines {h.function(mechanic.name)} but its reference does not "
+                        f"fill {h.name}: the two engines would differ"))
+            if defined:
+                filled_by[h.name].append(mechanic)
+    chains = []
+    for h in hooks.HOOKS:
+        if h.protocol in ("phase", "kind"):
+            mechanics = []
+            for m in filled_by[h.name]:
+                names = [f"PH_{x.upper()}" for x in m.phases] if h.protocol == "phase" else \
+                    [f"K_{x.upper()}" for x in m.kinds]
+                var = "phase" if h.protocol == "phase" else "kind"
+                mechanics.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+        else:
+            mechanics = [m.name for m in filled_by[h.name]]
+        chains.append(dict(name=h.name, protocol=h.protocol, returns=h.returns, params=h.params, names=h.names,
+                           threaded=h.threaded, mechanics=mechanics))
+    return chains, {h.name: bool(filled_by[h.name]) for h in hooks.HOOKS}
 
 
 def source_hash(source: str) -> str | None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import pkgutil
+import re
 import reprlib
 import sys
 from dataclasses import dataclass, field
@@ -40,80 +41,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from . import ir
+from . import hooks, ir
 from .base.errors import PositionError
 from .base.limits import Limit
 from .base.schema import Field
+from .hooks import MechanicReference
+from .lang.ast import ActionKind, DealPart, RouteAttr, Stmt, TicketForm
 from .lang.parse import Language, language
-
-# --- hook points --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Hook:
-    """A fixed point where both engines call the mechanics.
-
-    ``compiled``: where the generated module renders the fragments, and the C names a
-    fragment may use there. ``reference``: what the interpreter calls at the same point, a
-    method (or a table) of the mechanic's reference class; None for a hook of the compiled
-    engine only (its definitions, its derived caches)."""
-
-    name: str
-    compiled: str
-    reference: str | None
-
-    @property
-    def attribute(self) -> str | None:
-        """The name the reference class defines for this hook."""
-        if self.reference is None:
-            return None
-        return self.reference.split("(")[0].split(":")[0].strip()
-
-
-HOOKS: tuple[Hook, ...] = (
-    Hook("definitions", "module level, before the legal-move code: C structs and functions of the mechanic",
-         None),
-    Hook("engine_methods", "the body of the Engine class: Python methods over `self.s`",
-         "methods: dict name -> callable(state, *args), exposed on the reference engine"),
-    Hook("derive", "after set-up and after a state is loaded: recompute derived fields of `s`", None),
-    Hook("setup_piles", "set-up, after the train and ticket decks are shuffled (`s`)",
-         "setup_piles(state)"),
-    Hook("setup_offer", "set-up, after player `p` is dealt regular tickets (`s`, `p`)",
-         "setup_offer(state, player)"),
-    Hook("returned_tickets", "return_tickets(): `items[0:n]` are about to go under the ticket deck in "
-         "this order; a fragment may reorder them or take some (lowering `n`); `at_setup`",
-         "returned_tickets(state, tickets, at_setup) -> the tickets still going under the deck"),
-    Hook("route_open", "legal claims, per free route `r` short enough for player `p`: `continue` to skip it",
-         "route_open(state, route, player) -> bool"),
-    Hook("claim_block", "legal claims, per payment block `b` of route `r`: `continue` to skip the block",
-         "payment_ok(state, action, player) -> bool"),
-    Hook("turn_actions", "legal_turn(), after the ticket draw: append legal ids to `out[n]` (ascending)",
-         "turn_actions(state) -> legal ids, ascending"),
-    Hook("phase_legal", "legal(): `if phase == PH_X: return …` for the mechanic's own phases",
-         "phase_legal: dict phase -> callable(state) -> legal ids"),
-    Hook("apply", "apply_action(): `if kind == K_X: …; return` for the mechanic's own kinds",
-         "apply: dict kind -> callable(state, action)"),
-    Hook("claim_pay", "claim(), after the colour cards and locomotives leave the hand (`s`, `p`, `r`, "
-         "`action`)", "claim_pay(state, action)"),
-    Hook("before_claim_completes", "claim(), after payment and before the paid cards are discarded: `return` "
-         "leaves the claim pending in a phase of the mechanic, which then holds the payment (`card`, `cards`, "
-         "`locos`) until it discards it (`discard_payment`) or gives it back (`s`, `p`, `r`, `action`)",
-         "before_claim_completes(state, action) -> False to leave the claim pending, holding its payment"),
-    Hook("after_claim", "complete_claim(), after the route is owned; may open a phase (`s`, `p`, `r`)",
-         "after_claim(state, route, player)"),
-    Hook("end_of_turn", "end_turn(), before the market is refilled (`s`)", "end_of_turn(state)"),
-    Hook("game_over", "end_turn(), as the phase becomes over (`s`)", "game_over(state)"),
-    Hook("score_graph", "score(), player `p`'s `network` (a union-find over nodes, a copy of `parent`, "
-         "the player's own routes) before tickets are checked: a fragment may join more nodes, and fill "
-         "`row[B_…]` of its items",
-         "score_graph(state, player, network, row): network[node] is a component label; relabel to join"),
-    Hook("score_player", "score(), after player `p`'s routes and tickets; fills `row[B_…]` of its items "
-         "(`parent`: the player's own routes; `network`: as tickets saw it)",
-         "score_player(state, player, row, network)"),
-    Hook("score_awards", "score(), after every player's row (`out`, `s.players`): cross-player awards",
-         "score_awards(state, rows)"),
-)
-HOOK_NAMES = tuple(h.name for h in HOOKS)
-
 
 # --- what a mechanic declares ---------------------------------------------------------------
 
@@ -200,20 +134,17 @@ class Tables:
     context: dict = field(default_factory=dict)
 
 
-#: The parts every implemented mechanic must define in its own class body.
-PARTS = ("rule", "check", "state_fields", "phases", "kinds", "actions", "tables", "hooks", "reference",
-         "score_items", "tiebreaks", "position_keys", "state_problems")
-#: The parts a mechanic the engines do not implement yet defines: its language, its IR
-#: record and its catalogue entries (the catalogue is part of the IR).
-LANGUAGE_PARTS = ("rule", "check", "actions")
-
-
 class Mechanic:
-    """A mechanic: subclass it, define every part of :data:`PARTS` in the class body (an
-    empty tuple where a part does not apply), and add an instance to a registry.
+    """A mechanic: subclass it in a folder of its own, declare what it adds (each part has a
+    default that adds nothing), and it is found by the registry (:func:`discover`).
 
-    ``implemented`` is False while the engines lack the mechanic: a spec using it checks,
-    and ``load`` refuses it by name."""
+    ``name`` and ``title`` name it; ``rule`` is its record in the IR (an ``ir.Rule``
+    subclass) and :meth:`check` makes it from the spec. Its state fields, decision phases,
+    action kinds, score items, tie-break keys and position keys are the tuples below; its
+    reference class (a :class:`~railspec.compiler.hooks.MechanicReference` subclass) fills
+    the hooks it needs in the reference interpreter, and its ``engine.pyx.j2`` the same
+    hooks in the compiled engine. ``implemented`` is False while the engines lack the
+    mechanic: a spec using it checks, and ``load`` refuses it by name."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -223,14 +154,13 @@ class Mechanic:
     #: steps of 10; a mechanic from elsewhere comes after them unless it says otherwise.
     order: ClassVar[int] = 1000
     rule: ClassVar[type]
-    state_fields: ClassVar[tuple[Field, ...]]
-    phases: ClassVar[tuple[str, ...]]
-    kinds: ClassVar[tuple[str, ...]]
-    hooks: ClassVar[frozenset[str]]
-    reference: ClassVar[type | None]
-    score_items: ClassVar[tuple[ScoreItem, ...]]
-    tiebreaks: ClassVar[tuple[TieBreak, ...]]
-    position_keys: ClassVar[tuple[PositionKey, ...]]
+    state_fields: ClassVar[tuple[Field, ...]] = ()
+    phases: ClassVar[tuple[str, ...]] = ()
+    kinds: ClassVar[tuple[str, ...]] = ()
+    reference: ClassVar[type] = MechanicReference
+    score_items: ClassVar[tuple[ScoreItem, ...]] = ()
+    tiebreaks: ClassVar[tuple[TieBreak, ...]] = ()
+    position_keys: ClassVar[tuple[PositionKey, ...]] = ()
     #: Its language: the node classes (``lang.ast.Node`` subclasses) of its statements and
     #: of the parts it adds to the core's extension points (route attributes, ticket forms,
     #: deal parts, action kinds); their grammar rules are ``grammar.lark`` in its folder.
@@ -249,10 +179,20 @@ class Mechanic:
 
     def actions(self, variant: ir.Variant, rule) -> list[dict]:
         """Catalogue entries (``dict(kind=…, name=…, …)`` of ``ir.Action`` fields)."""
-        raise NotImplementedError
+        return []
 
     def tables(self, variant: ir.Variant, rule) -> Tables:
-        raise NotImplementedError
+        """The constants and tables its ``engine.pyx.j2`` reads."""
+        return Tables()
+
+    @classmethod
+    def filled_hooks(cls) -> frozenset[str]:
+        """The hooks it fills: those its reference class overrides, and ``derive`` when it
+        keeps derived state fields (the compiled engine's caches)."""
+        filled = set(hooks.filled(cls.reference))
+        if any(f.derived for f in cls.state_fields):
+            filled.add("derive")
+        return frozenset(filled)
 
     def payment_shapes(self, variant: ir.Variant, rule, route: ir.Route,
                        shapes: list[ir.PaymentShape]) -> list[ir.PaymentShape]:
@@ -285,7 +225,7 @@ class Mechanic:
 
     def state_problems(self, variant: ir.Variant, rule, state: dict) -> list[str]:
         """What is wrong with a (shape-checked) state, from this mechanic's point of view."""
-        raise NotImplementedError
+        return []
 
     def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
         """Write a seat's position keys into the state ``fields`` being scored."""
@@ -340,6 +280,36 @@ class Mechanic:
         return None
 
     @classmethod
+    def written_forms(cls) -> list[str]:
+        """How each statement and part of its language is written, in the spec's terms
+        (``tunnels reveal N``, ``route … [tunnel]``): what ``railspec mechanics`` lists."""
+        out = []
+        for node in cls.statements:
+            if issubclass(node, Stmt):
+                out.append(node.form)
+            elif issubclass(node, RouteAttr):
+                out.append(f"route … [{node.form}]")
+            elif issubclass(node, ActionKind):
+                out.append(f"action {node.form}")
+            elif issubclass(node, TicketForm):
+                out.append(f"ticket {node.form} CITY - CITY POINTS")
+            elif issubclass(node, DealPart):
+                out.append(f"deal tickets N {node.form} keep K")
+        keyword_points = r'%extend\s+(returned_deck|return_place)\s*:\s*((?:"[^"]*"\s*)+)'
+        for point, words in re.findall(keyword_points, cls.grammar()):
+            word = " ".join(re.findall(r'"([^"]*)"', words))
+            out.append(f"returned {word} PLACE" if point == "returned_deck" else f"returned DECK {word}")
+        return out
+
+    @classmethod
+    def documentation(cls) -> str:
+        """Where the mechanic is documented: its module (the docstring holds its rules and
+        how they are written), and docs/language.md for railspec's own."""
+        module = sys.modules[cls.__module__]
+        where = f"{cls.__module__} ({Path(module.__file__).resolve()})"
+        return where + (', docs/language.md' if cls.__module__.startswith(STOCK_PACKAGE + ".") else "")
+
+    @classmethod
     def grammar(cls) -> str:
         """Its grammar fragment (``grammar.lark`` in its folder), or "" when it has none."""
         path = cls._own("grammar.lark")
@@ -347,11 +317,10 @@ class Mechanic:
 
     @classmethod
     def template_dir(cls) -> Path:
-        return cls._own("templates") or cls.folder() / "templates"
-
-    @classmethod
-    def fragment(cls, hook: str) -> Path:
-        return cls.template_dir() / f"{hook}.pyx.j2"
+        """The folder of its templates: ``engine.pyx.j2`` (its C functions, the hooks it
+        fills among them) and ``methods.pyx.j2`` (the game's methods it adds)."""
+        found = cls._own("engine.pyx.j2") or cls._own("methods.pyx.j2")
+        return found.parent if found is not None else cls.folder()
 
     def __repr__(self) -> str:
         return f"<mechanic {self.name}>"
@@ -477,6 +446,10 @@ def _installed_mechanics() -> list[type]:
     return found
 
 
+def _ordered(classes) -> Registry:
+    return Registry(cls() for cls in sorted(classes, key=lambda cls: (cls.order, cls.name)))
+
+
 def discover() -> Registry:
     """Every mechanic this installation has: the stock ones and the installed ones, in the
     order of their ``order`` (then their names)."""
@@ -486,10 +459,11 @@ def discover() -> Registry:
             raise ValueError(f"two mechanics are named {cls.name!r}: {classes[cls.name].__module__} and "
                              f"{cls.__module__}")
         classes[cls.name] = cls
-    return Registry(cls() for cls in sorted(classes.values(), key=lambda cls: (cls.order, cls.name)))
+    return _ordered(classes.values())
 
 
 _DEFAULT: Registry | None = None
+_STOCK: Registry | None = None
 
 
 def default_registry() -> Registry:
@@ -498,6 +472,15 @@ def default_registry() -> Registry:
     if _DEFAULT is None:
         _DEFAULT = discover()
     return _DEFAULT
+
+
+def stock_registry() -> Registry:
+    """The registry of railspec's own mechanics only, whatever else is installed: what the
+    documentation describes."""
+    global _STOCK
+    if _STOCK is None:
+        _STOCK = _ordered(_stock_mechanics())
+    return _STOCK
 
 
 # --- reading a mechanic's keys of a described position ---------------------------------------

@@ -1,97 +1,75 @@
-"""The mechanic registry's contract, and a mechanic added from outside railspec.
+"""The mechanics' contract: what every registered mechanic declares, and that both engines
+fill the same hooks for it (docs/architecture.md, "Adding a mechanic").
 
-Every registered mechanic declares all its parts, and both engines implement every hook
-it uses (docs/architecture.md, "Adding a mechanic"). The toy mechanic of tests/toy_mechanic
-(postcards: one state field, one action, one scoring item) is registered in a test-only
-registry and shown to reach both engines, the state JSON, validation, observation and the
-breakdown, without a core file edited.
+A mechanic is one folder: its class (the parts it adds, each defaulting to nothing), its
+rule record, its language (``statements`` and ``grammar.lark``), its reference class (a
+``MechanicReference`` subclass: the hooks it overrides are the hooks it fills) and its
+``engine.pyx.j2`` (one C function per hook it fills, named after it and the hook).
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
-from toy_mechanic import SEND_POSTCARD, Postcards
 
 import railspec
 from railspec.compiler import ir
 from railspec.compiler.base.schema import Field
-from railspec.compiler.mechanic import HOOK_NAMES, HOOKS, LANGUAGE_PARTS, PARTS, default_registry
-from railspec.tools import conformance
+from railspec.compiler.hooks import HOOKS, MechanicReference
+from railspec.compiler.lang import ast
+from railspec.compiler.mechanic import default_registry, stock_registry
 
 REGISTRY = default_registry()
 MECHANICS = list(REGISTRY)
 
 
-def _declares(cls, part: str) -> bool:
-    """Whether the class body of the mechanic (not the base class) defines ``part``."""
-    return any(part in vars(klass) for klass in cls.__mro__ if klass.__name__ != "Mechanic" and klass is not object)
-
-
 @pytest.mark.parametrize("mechanic", MECHANICS, ids=lambda m: m.name)
-def test_every_mechanic_declares_its_parts(mechanic):
-    cls = type(mechanic)
-    needed = PARTS if mechanic.implemented else LANGUAGE_PARTS
-    missing = [part for part in needed if not _declares(cls, part)]
-    assert not missing, f"{mechanic.name} does not declare {missing}"
+def test_every_mechanic_declares_what_it_is(mechanic):
     assert dataclasses.is_dataclass(mechanic.rule) and issubclass(mechanic.rule, ir.Rule)
     assert mechanic.rule.mechanic == mechanic.name
-    assert mechanic.__doc__ is None or mechanic.title  # a title for messages
-    assert type(mechanic).__module__.startswith("railspec.mechanics.")
-    assert Path(type(mechanic).folder()).name == mechanic.name, "a mechanic lives in its own folder"
+    assert mechanic.title
+    assert issubclass(mechanic.reference, MechanicReference)
+    assert all(isinstance(node, type) and issubclass(node, ast.Node) and node.rule for node in mechanic.statements)
+    assert not mechanic.statements or type(mechanic).grammar(), "node classes come with their grammar rules"
 
 
-# Specs that between them use every implemented mechanic: the stock specs the engines run,
-# and small ones for what no stock spec the engines run uses yet.
-EXTRA_SPECS = {
-    "shuffled-returns": "extends \"usa\"\nvariant \"USA, shuffled returns\"\nreturned tickets shuffled bottom\n",
-    "ferry": "extends \"usa\"\nvariant \"USA, a ferry\"\nwithout route Sault St. Marie - Winnipeg\n"
-             "route Sault St. Marie - Winnipeg 6 gray ferry 2\n",
-    "zone": "extends \"usa\"\nvariant \"USA, a zone\"\nzone Canada\nroute Seattle - Canada 2 gray\n"
-            "route Duluth - Canada 3 gray\nticket Canada - Miami 20\n",
-}
-
-
-@pytest.fixture(scope="module")
-def reference_parts(tmp_path_factory):
-    """mechanic name -> the reference part the interpreter built for it, from real variants."""
-    from railspec.compiler import stock_names
-    from railspec.runtime.reference import rules_for
-    variants = []
-    for name in stock_names():
-        try:
-            variants.append(railspec.load(name).ir)
-        except railspec.UnsupportedMechanicError:
-            pass
-    folder = tmp_path_factory.mktemp("specs")
-    for name, text in EXTRA_SPECS.items():
-        (folder / f"{name}.rail").write_text(text, encoding="utf-8")
-        variants.append(railspec.load(folder / f"{name}.rail").ir)
-    parts = {}
-    for variant in variants:
-        for mechanic, part in rules_for(variant).parts:
-            parts.setdefault(mechanic.name, part)
-    return parts
+@pytest.mark.parametrize("mechanic", list(stock_registry()), ids=lambda m: m.name)
+def test_a_stock_mechanic_lives_in_its_own_folder(mechanic):
+    assert type(mechanic).__module__ == f"railspec.mechanics.{mechanic.name}"
+    assert Path(type(mechanic).folder()).name == mechanic.name
 
 
 @pytest.mark.parametrize("mechanic", [m for m in MECHANICS if m.implemented], ids=lambda m: m.name)
-def test_both_engines_implement_every_hook_a_mechanic_uses(mechanic, reference_parts):
-    assert mechanic.hooks <= set(HOOK_NAMES), f"unknown hooks {sorted(mechanic.hooks - set(HOOK_NAMES))}"
-    fragments = {p.name[:-len(".pyx.j2")] for p in mechanic.template_dir().glob("*.pyx.j2")}
-    assert fragments == set(mechanic.hooks), "one template fragment per hook the mechanic declares, no other"
-    assert mechanic.name in reference_parts, \
-        f"no spec of this test uses {mechanic.name}: add one to EXTRA_SPECS"
-    part = reference_parts[mechanic.name]
-    for hook in HOOKS:
-        if hook.attribute is None:
-            continue
-        if hook.name in mechanic.hooks:
-            assert hasattr(part, hook.attribute), f"{mechanic.name}: the reference lacks {hook.attribute}"
-        else:
-            assert not hasattr(part, hook.attribute), \
-                f"{mechanic.name}: the reference has {hook.attribute} but the mechanic does not declare {hook.name}"
+def test_both_engines_fill_the_same_hooks(mechanic):
+    """The reference class's overrides are the hooks; the engine text defines exactly their
+    functions (the emitter refuses anything else, with a message naming the hook)."""
+    engine = mechanic.template_dir() / "engine.pyx.j2"
+    text = engine.read_text(encoding="utf-8") if engine.is_file() else ""
+    defined = {h.name for h in HOOKS if re.search(rf"\bcdef\b[^\n(]*\b{h.function(mechanic.name)}\s*\(", text)}
+    assert defined == set(mechanic.filled_hooks())
+    if mechanic.phases:
+        assert "phase_legal" in defined, "a mechanic with phases of its own says what is legal in them"
+    if mechanic.kinds:
+        assert "apply" in defined, "a mechanic with action kinds of its own plays them"
+
+
+def test_the_emitter_names_a_hook_function_that_is_missing(tmp_path):
+    from railspec.compiler import check_file
+    from railspec.compiler.emit import emit
+    from railspec.mechanics.multi_track import MultiTrack, MultiTrackReference
+
+    class Closing(MultiTrackReference):
+        def end_of_turn(self, state) -> None:
+            pass
+
+    class Half(MultiTrack):
+        reference = Closing
+    variant = check_file(railspec.compiler.stock_path("usa"), REGISTRY.replacing(Half()))
+    with pytest.raises(ValueError, match="multi_track: its reference fills the hook end_of_turn, but its "
+                                         "engine.pyx.j2 defines no multi_track_end_of_turn"):
+        emit(variant)
 
 
 @pytest.mark.parametrize("mechanic", [m for m in MECHANICS if m.implemented], ids=lambda m: m.name)
@@ -99,6 +77,7 @@ def test_what_a_mechanic_adds_is_marked_as_its_own(mechanic):
     assert all(isinstance(f, Field) and f.owner == mechanic.name for f in mechanic.state_fields)
     assert all(item.owner == mechanic.name for item in mechanic.score_items)
     assert all(tb.owner == mechanic.name for tb in mechanic.tiebreaks)
+    assert all(c.owner == mechanic.name for c in mechanic.payment_columns)
 
 
 def test_supported_mechanics_follow_from_the_registry():
@@ -111,84 +90,18 @@ def test_supported_mechanics_follow_from_the_registry():
 
     class DraftStations(Stations):
         implemented = False
-    assert all(m.implemented for m in MECHANICS), "every stock mechanic plays"
+    assert all(m.implemented for m in MECHANICS), "every installed mechanic plays"
     drafts = REGISTRY.replacing(DraftTunnels()).replacing(DraftStations())
     with pytest.raises(railspec.UnsupportedMechanicError, match="do not implement tunnels, stations yet"):
         railspec.load("europe", registry=drafts)
     assert railspec.load("usa", registry=drafts).key == "usa"
 
 
-# --- a mechanic from outside railspec --------------------------------------------------
-
-TOY = REGISTRY.with_mechanics(Postcards())
-
-
-@pytest.fixture(scope="module")
-def toy_usa():
-    return railspec.load("usa", registry=TOY)
-
-
-def test_the_toy_mechanic_is_outside_the_package():
-    package = Path(railspec.__file__).resolve().parent
-    assert package not in Path(Postcards.folder()).parents
-    assert "postcards" not in railspec.load("usa").ir.mechanics
-
-
-def test_the_toy_reaches_the_catalogue_and_the_state(toy_usa):
-    usa = railspec.load("usa")
-    names = [a.name for a in toy_usa.actions]
-    assert names[-2:] == ["send postcard", "pass"]
-    assert names[:-2] == [a.name for a in usa.actions][:-1]  # registry order: before pass
-    state = toy_usa.new_game(players=3, seed=2, engine="reference").state()
-    assert list(state)[-1] == "postcards" and state["postcards"] == [0, 0, 0]
-
-
-@pytest.mark.parametrize("engine", ["reference", "compiled"])
-def test_the_toy_plays_in_both_engines(toy_usa, engine, tmp_path, monkeypatch):
-    monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path))
-    g = toy_usa.new_game(players=2, seed=5, engine=engine)
-    while g.state()["phase"] == "setup_keep":
-        g.apply(g.legal_actions()[0])
-    send = toy_usa.action_id("send postcard")
-    for _ in range(3 * 2):
-        assert send in g.legal_actions()
-        g.apply(send)
-    assert g.state()["postcards"] == [3, 3]
-    assert send not in g.legal_actions()
-    rows = g.score_breakdown()
-    assert list(rows[0])[-2:] == ["postcard_points", "total"]
-    assert [r["postcard_points"] for r in rows] == [6, 6]
-    assert all(r["total"] == r["routes"] + r["tickets"] + r["longest_bonus"] + 6 for r in rows)
-    assert g.observation(0)["postcards"] == [3, 3]
-
-
-def test_both_engines_agree_with_the_toy(toy_usa, tmp_path, monkeypatch):
-    """The differential suite, with the validator and the re-derived scores, on the toy."""
-    monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path))
-    report = conformance.run(toy_usa, range(12), lambda s: 2 + s % 4, api_every=20)
-    assert report.ok, "\n".join(str(p) for p in report.problems[:5])
-    assert report.games == 12
-
-
-def test_the_validator_checks_the_toys_field(toy_usa):
-    good = toy_usa.new_game(players=2, seed=1, engine="reference").state()
-    for bad in ([4, 0], [-1, 0], [0], "x"):
-        state = copy.deepcopy(good)
-        state["postcards"] = bad
-        with pytest.raises(railspec.StateError, match="postcards"):
-            toy_usa.game_from_state(state, engine="reference")
-    state = copy.deepcopy(good)
-    del state["postcards"]
-    with pytest.raises(railspec.StateError, match="missing postcards"):
-        toy_usa.game_from_state(state, engine="reference")
-
-
-def test_positions_score_the_toy_with_the_reference_when_no_module_is_built(toy_usa):
-    rows = toy_usa.score({"players": [{"routes": ["Calgary-Helena"], "tickets": []},
-                                      {"routes": [], "tickets": []}]})
-    assert [r["postcard_points"] for r in rows] == [0, 0] and rows[0]["winner"]
-
-
-def test_a_kind_the_toy_adds_has_a_code_in_both_engines(toy_usa):
-    assert toy_usa.assembly.kinds[-1] == SEND_POSTCARD
-    assert toy_usa.assembly.kind_code(ir.PASS) < toy_usa.assembly.kind_code(SEND_POSTCARD)
+def test_the_order_of_the_stock_mechanics_is_fixed():
+    """Catalogue ids, state keys and hook calls follow the registry's order: the stock
+    mechanics keep theirs whatever else is installed (an installed one comes after)."""
+    assert [m.name for m in stock_registry()] == [
+        "multi_track", "longest_path", "shuffled_returns", "long_tickets", "removed_tickets", "zones", "ferries",
+        "ferry_cards", "tunnels", "stations", "goods", "shares", "globetrotter", "regions"]
+    stock = [m.name for m in stock_registry()]
+    assert [m.name for m in REGISTRY if m.name in stock] == stock

@@ -9,7 +9,7 @@ from test_bad_specs import BASE
 from railspec.compiler import check, check_file, docs, parse
 from railspec.compiler.base import limits
 from railspec.compiler.base.errors import SpecCheckError
-from railspec.compiler.mechanic import default_registry
+from railspec.compiler.mechanic import stock_registry
 
 
 def refused(tmp_path, text: str) -> SpecCheckError:
@@ -149,4 +149,4 @@ def test_language_md_lists_the_limits():
     `railspec.compiler.docs.limits_table` when a bound changes)."""
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
-    assert docs.limits_table(default_registry()) in text
+    assert docs.limits_table(stock_registry()) in text

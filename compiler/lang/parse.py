@@ -258,10 +258,10 @@ def _unknown_statement(language: Language, word: str) -> str:
 
 def _form_of(language: Language, stmt: str) -> str | None:
     """The written form of the statement ``stmt`` begins, by its longest known first words;
-    by its first word alone, every form that word begins."""
+    when even its first word is no statement's whole words, every form that word begins."""
     words = stmt.split()
     found = None
-    for n in (3, 2):
+    for n in (3, 2, 1):
         key = " ".join(words[:n])
         if len(words) >= n and key in language.forms:
             found = language.forms[key]

@@ -21,7 +21,7 @@ from ..compiler.assembly import assemble, refuse_unimplemented
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import agent_for, shuffle_in_state
 from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
-from ..compiler.mechanic import HOOKS
+from ..compiler.hooks import HOOKS
 
 EMPTY = -1
 
@@ -44,23 +44,22 @@ class Rules:
         self.keeps = [a for a in variant.actions if a.kind == ir.KEEP_TICKETS]
         self.draw_tickets = [a for a in variant.actions if a.kind == ir.DRAW_TICKETS]
         # the mechanics' reference parts, and for each hook the methods that fill it, in
-        # registry order (a mechanic fills the hooks it declares, in both engines)
+        # registry order (a mechanic fills the hooks its reference class overrides; the
+        # compiled engine chains the same ones)
         self.parts = [(mech, mech.reference(self, rule)) for mech, rule in self.assembly.present]
-        self.hooks = {hook.name: [getattr(part, hook.attribute) for mech, part in self.parts if hook.name in mech.hooks]
-                      for hook in HOOKS if hook.attribute}
-        self.methods = {}
+        self.hooks = {hook.name: [getattr(part, hook.name) for mech, part in self.parts
+                                  if hook.name in mech.filled_hooks()]
+                      for hook in HOOKS if not hook.compiled_only}
         self.phase_legal = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
                             PH_KEEP: self.legal_keep, PH_SETUP_KEEP: self.legal_keep}
         self.kind_apply = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
                            ir.CLAIM: self.apply_claim, ir.DRAW_TICKETS: self.apply_draw_tickets,
                            ir.KEEP_TICKETS: self.apply_keep_tickets, ir.PASS: self.apply_pass}
-        # the hooks that are tables rather than calls
-        for table in self.hooks.pop("engine_methods"):
-            self.methods.update(table)
-        for table in self.hooks.pop("phase_legal"):
-            self.phase_legal.update(table)
-        for table in self.hooks.pop("apply"):
-            self.kind_apply.update(table)
+        self.methods = {}
+        for mech, part in self.parts:
+            self.phase_legal.update({phase: part.phase_legal for phase in mech.phases})
+            self.kind_apply.update({kind: part.apply for kind in mech.kinds})
+            self.methods.update(part.methods())
 
     # --- set-up ----------------------------------------------------------------------
     def new_state(self, players: int, seed: int) -> PlainState:
@@ -117,11 +116,28 @@ class Rules:
         plain = sum(1 for c in outside if c != self.loco) + sum(state.discard[:self.loco])
         return min(self.variant.market_size, total) - plain < self.variant.market_reset_locomotives
 
+    def market_resets(self, state) -> bool:
+        """Three face-up locomotives, and a market with fewer can be dealt (the mechanics'
+        market_resets hooks may say otherwise)."""
+        resets = state.faceup.count(self.loco) >= self.variant.market_reset_locomotives \
+            and self.market_can_change(state)
+        for hook in self.hooks["market_resets"]:
+            resets = hook(state, resets)
+        return resets
+
+    def faceup_cost(self, state, card: int) -> int:
+        """What taking a face-up card costs of a two-card draw: 2 (the whole draw) for a
+        locomotive, else 1, as the mechanics' faceup_cost hooks leave it."""
+        cost = 2 if card == self.loco else 1
+        for hook in self.hooks["faceup_cost"]:
+            cost = hook(state, card, cost)
+        return cost
+
     def reset_market_if_needed(self, state) -> None:
         """Three face-up locomotives: discard all five and turn five new ones (USA: Train
         Car Cards), again and again, unless no market with fewer can be dealt."""
         v = self.variant
-        while state.faceup.count(self.loco) >= v.market_reset_locomotives and self.market_can_change(state):
+        while self.market_resets(state):
             for card in state.faceup:
                 if card != EMPTY:
                     state.discard[card] += 1
@@ -162,7 +178,7 @@ class Rules:
                     out.append(a.id)
             else:
                 card = self.loco if a.colour == ir.NO_COLOUR else a.colour
-                if card in state.faceup and not (second and card == self.loco):
+                if card in state.faceup and not (second and self.faceup_cost(state, card) >= 2):
                     out.append(a.id)
         return out
 
@@ -170,28 +186,33 @@ class Rules:
         """The second card: blind, or any face-up card but a locomotive."""
         return self.legal_draws(state, second=True)
 
+    def route_claimable(self, state, route: ir.Route, player: int) -> bool:
+        """A free route that no mechanic closes to the player (whatever their cards and trains)."""
+        return state.owner[route.id] == -1 and all(hook(state, route, player) for hook in self.hooks["route_open"])
+
     def route_open(self, state, route: ir.Route, player: int) -> bool:
-        """A free route the player has the trains for, that no mechanic closes."""
-        if state.owner[route.id] != -1 or state.trains[player] < route.length:
-            return False
-        return all(hook(state, route, player) for hook in self.hooks["route_open"])
+        """A claimable route the player has the trains for."""
+        return state.trains[player] >= route.length and self.route_claimable(state, route, player)
 
     def can_pay(self, state, action: ir.Action, player: int) -> bool:
         hand = state.hands[player]
         if hand[self.loco] < action.locomotives:
             return False
-        if action.colour_cards and hand[action.colour] < action.colour_cards:
-            return False
-        return all(ok(state, action, player) for ok in self.hooks["claim_block"])
+        return not action.colour_cards or hand[action.colour] >= action.colour_cards
 
     def legal_turn(self, state) -> list[int]:
         """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
-        else is legal."""
+        else is legal. A claim is legal when its route is open to the player, its payment
+        block too (the payment_ok hooks), and the hand holds its cards."""
         player = state.current
         out = self.legal_draws(state, second=False)
+        layout = self.variant.claim_layout
         for route in self.variant.routes:
             if self.route_open(state, route, player):
-                out.extend(a.id for a in self.claims_of_route[route.id] if self.can_pay(state, a, player))
+                for block in layout.blocks_of(route.id):
+                    if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
+                        out.extend(a.id for a in self.actions[block.start:block.end]
+                                   if self.can_pay(state, a, player))
         if state.ticket_deck:
             out.extend(a.id for a in self.draw_tickets)
         for hook in self.hooks["turn_actions"]:
@@ -217,8 +238,9 @@ class Rules:
 
     def apply_draw_faceup(self, state, action) -> None:
         card = self.loco if action.colour == ir.NO_COLOUR else action.colour
+        cost = self.faceup_cost(state, card)  # as the market is before the card is taken
         self.take_faceup(state, card)
-        self.after_card_drawn(state, locomotive_from_market=card == self.loco)
+        self.after_card_drawn(state, locomotive_from_market=cost >= 2)
 
     def apply_claim(self, state, action) -> None:
         """Take the payment from the hand, then (unless a mechanic holds the claim pending,
@@ -299,7 +321,8 @@ class Rules:
         if state.final_turns > 0:
             state.final_turns -= 1
             over = state.final_turns == 0
-        elif state.final_turns == -1 and state.trains[state.current] <= self.variant.end_trains:
+        elif state.final_turns == -1 and (state.trains[state.current] <= self.variant.end_trains
+                                          or any(hook(state, state.current) for hook in self.hooks["end_triggered"])):
             state.final_turns = state.players
         # Nobody able to act for a whole round ends the game (docs/rules.md).
         state.passes = state.passes + 1 if passed else 0
@@ -336,6 +359,12 @@ class Rules:
         v = self.variant
         points = completed = 0
         for ticket_id in state.tickets[player]:
+            scored = next((s for s in (hook(state, player, ticket_id, network) for hook in self.hooks["ticket_score"])
+                           if s is not None), None)
+            if scored is not None:  # a mechanic's ticket
+                points += scored[0]
+                completed += int(scored[1])
+                continue
             ticket = v.tickets[ticket_id]
             ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
             if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):

@@ -279,7 +279,7 @@ def end_problems(variant: ir.Variant, state: dict) -> list[str]:
             problems.append(f"state field 'passes': {passes} turns in a row passed, a full round of "
                             f"{players}: the game should be over")
     end = variant.end_trains
-    if final >= 0 and min(trains) > end:
+    if final >= 0 and min(trains) > end and not _mechanic_triggered(variant, state):
         problems.append(f"state field 'final_turns': {final} turns left in the last round, but no player has "
                         f"{end} trains or fewer to have started it")
     if final == -1:
@@ -288,6 +288,15 @@ def end_problems(variant: ir.Variant, state: dict) -> list[str]:
                 problems.append(f"state field 'final_turns': -1 (the last round not started), but player {p} "
                                 f"ended a turn with {left} trains, {end} or fewer")
     return problems
+
+
+def _mechanic_triggered(variant: ir.Variant, state: dict) -> bool:
+    """Whether a mechanic's end trigger (the end_triggered hook) holds for some player."""
+    rules = reference.rules_for(variant)
+    if not rules.hooks["end_triggered"]:
+        return False
+    view = schema.PlainState(rules.assembly.fields, {f.name: state[f.name] for f in rules.assembly.exported_fields})
+    return any(hook(view, p) for p in range(state["players"]) for hook in rules.hooks["end_triggered"])
 
 
 def legal_problem(variant: ir.Variant, state: dict) -> str | None:

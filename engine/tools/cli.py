@@ -1,6 +1,7 @@
 """The ``railspec`` command line. VARIANT is a stock name (``usa``) or a ``.rail`` file.
 
     railspec check VARIANT                   check a spec, print located errors
+    railspec mechanics [--json]              the mechanics installed and their statements
     railspec compile VARIANT                 check, generate and build its engine
     railspec simulate VARIANT --players N --games N --seed S
     railspec score VARIANT position.json     per-player breakdown of a described board
@@ -27,6 +28,7 @@ from ..compiler import check_file
 from ..compiler.base.errors import PositionError, RailspecError, SpecError
 from ..compiler.build import build
 from ..compiler.emit import emit
+from ..compiler.mechanic import default_registry
 from ..runtime.game import spec_path
 from ..runtime.position import read
 from . import cli_play, conformance, perft, trace
@@ -68,6 +70,27 @@ def cmd_compile(args) -> int:
         return 0
     module = build(v.ir, source)
     print(f"{v.name}: engine ready in {time.perf_counter() - start:.2f} s ({module.__file__})")
+    return 0
+
+
+def cmd_mechanics(args) -> int:
+    """``mechanics``: every mechanic installed, railspec's own and those other distributions
+    register (the railspec.mechanics entry-point group), with how its statements are
+    written and where it is documented."""
+    listed = []
+    for mechanic in default_registry():
+        listed.append({"name": mechanic.name, "title": mechanic.title, "order": mechanic.order,
+                       "implemented": mechanic.implemented, "statements": type(mechanic).written_forms(),
+                       "hooks": sorted(type(mechanic).filled_hooks()), "documented": type(mechanic).documentation()})
+    if args.json:
+        print(json.dumps(listed, indent=2, ensure_ascii=False))
+        return 0
+    for m in listed:
+        print(f"{m['name']}: {m['title']}" + ("" if m["implemented"] else " (not implemented yet)"))
+        for form in m["statements"]:
+            print(f"    {form}")
+        print(f"    hooks: {', '.join(m['hooks']) or 'none'}")
+        print(f"    documented in {m['documented']}")
     return 0
 
 
@@ -236,6 +259,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="check a spec file and print located errors", formatter_class=formatter)
     p.add_argument("file", help=variant_help)
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("mechanics", help="list the mechanics installed, with their statements",
+                       formatter_class=formatter)
+    p.add_argument("--json", action="store_true", help="print them as JSON")
+    p.set_defaults(run=cmd_mechanics)
 
     p = sub.add_parser("compile", help="generate and build the engine of a spec or stock variant",
                        formatter_class=formatter)

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Looks, Mechanic, Tables
+from ...compiler.mechanic import Looks, Mechanic
 from .syntax import FerryAttr
 
 
@@ -34,26 +34,11 @@ class FerriesRule(ir.Rule):
         return dict(self.locomotives).get(route, 0)
 
 
-class FerriesReference:
-    """Nothing to do: a ferry's payments come from the catalogue like any route's."""
-
-    def __init__(self, rules, rule: FerriesRule):
-        self.rule = rule
-
-
 class Ferries(Mechanic):
     name = "ferries"
     order = 70
     title = "ferries"
     rule = FerriesRule
-    state_fields = ()
-    phases = ()
-    kinds = ()
-    hooks = frozenset()
-    reference = FerriesReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
     statements = (FerryAttr,)
 
     def check(self, ctx) -> FerriesRule | None:
@@ -79,11 +64,4 @@ class Ferries(Mechanic):
         """A ferry's badge: F and its locomotives."""
         return Looks(badges={route: f"F{n}" for route, n in rule.locomotives})
 
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
-    def tables(self, variant, rule) -> Tables:
-        return Tables()
-
-    def state_problems(self, variant, rule, state) -> list[str]:
-        return []

@@ -22,6 +22,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Tables
 from .syntax import DrawFerryCard, FerrySpent, WavesAttr
 from .syntax import FerryCards as FerryCardsStmt
@@ -44,13 +45,12 @@ class FerryCardsRule(ir.Rule):
         return dict(self.waves).get(route, 0)
 
 
-class FerryCardsReference:
+class FerryCardsReference(MechanicReference):
     """Ferry cards in plain Python: a count per player and a pile (the cards are alike)."""
 
     def __init__(self, rules, rule: FerryCardsRule):
-        self.rules, self.rule = rules, rule
+        super().__init__(rules, rule)
         self.draw = next(a.id for a in rules.variant.actions if a.kind == DRAW_FERRY)
-        self.apply = {DRAW_FERRY: self.take}
 
     def turn_actions(self, state) -> list[int]:
         """Comprar 1 carta de Balsa: while the pile has one and the hand fewer than the limit."""
@@ -58,13 +58,15 @@ class FerryCardsReference:
             return [self.draw]
         return []
 
-    def take(self, state, action) -> None:
+    def apply(self, state, action) -> None:
+        """Comprar 1 carta de Balsa: the whole turn."""
         state.ferry_pile -= 1
         state.ferry_cards[state.current] += 1
         self.rules.end_turn(state, passed=False)
 
-    def payment_ok(self, state, action, player: int) -> bool:
-        return self.rules.variant.paid(action, FERRY_COLUMN.name) <= state.ferry_cards[player]
+    def payment_ok(self, state, block, player: int) -> bool:
+        """A payment block paying ferry cards is open to a player holding that many."""
+        return self.rules.variant.paid_by_block(block, FERRY_COLUMN.name) <= state.ferry_cards[player]
 
     def claim_pay(self, state, action) -> None:
         spent = self.rules.variant.paid(action, FERRY_COLUMN.name)
@@ -88,13 +90,8 @@ class FerryCards(Mechanic):
         Field("ferry_removed", "ferry cards spent and out of the game ('ferry cards spent removed')",
               owner="ferry_cards", high="FERRY_CARDS"),
     )
-    phases = ()
     kinds = (DRAW_FERRY,)
-    hooks = frozenset({"definitions", "turn_actions", "apply", "claim_block", "claim_pay"})
     reference = FerryCardsReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
     statements = (FerryCardsStmt, FerrySpent, DrawFerryCard, WavesAttr)
     payment_columns = (FERRY_COLUMN,)
     limits = (Limit("ferry cards N max M", f"1 ≤ M ≤ N ≤ {MAX_PILE:,}", "the size of a pile"),)
@@ -154,12 +151,10 @@ class FerryCards(Mechanic):
 
     def tables(self, variant: ir.Variant, rule: FerryCardsRule) -> Tables:
         draw = next(a.id for a in variant.actions if a.kind == DRAW_FERRY)
-        layout = variant.claim_layout
-        # the ferry cards of each payment block past a route's first (the emitter's "extra" blocks)
-        extra = [b for r in variant.routes for b in layout.blocks_of(r.id)[1:]]
+        blocks = variant.claim_layout.blocks
         return Tables(constants=[("ACT_DRAW_FERRY", draw), ("FERRY_RETURN", int(rule.spent == "return"))],
                       arrays=[("T_ACT_FERRY", [variant.paid(a, FERRY_COLUMN.name) for a in variant.actions]),
-                              ("T_EXTRA_FERRY", [variant.paid_by_block(b, FERRY_COLUMN.name) for b in extra] or [0])])
+                              ("T_BLOCK_FERRY", [variant.paid_by_block(b, FERRY_COLUMN.name) for b in blocks])])
 
     def state_problems(self, variant, rule: FerryCardsRule, state: dict) -> list[str]:
         held = sum(state["ferry_cards"])

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables
 from .syntax import Globetrotter as GlobetrotterStmt
 
@@ -29,10 +30,7 @@ def globetrotter_bonus(rule: GlobetrotterRule, completed: list[int]) -> list[int
     return [rule.bonus if best > 0 and n == best else 0 for n in completed]
 
 
-class GlobetrotterReference:
-    def __init__(self, rules, rule: GlobetrotterRule):
-        self.rule = rule
-
+class GlobetrotterReference(MechanicReference):
     def score_awards(self, state, rows: list[dict]) -> None:
         for row, bonus in zip(rows, globetrotter_bonus(self.rule, [r["tickets_completed"] for r in rows])):
             row["globetrotter"] = bonus
@@ -43,24 +41,15 @@ class Globetrotter(Mechanic):
     order = 130
     title = "the Globetrotter bonus"
     rule = GlobetrotterRule
-    state_fields = ()
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"definitions", "score_awards"})
     reference = GlobetrotterReference
     statements = (GlobetrotterStmt,)
     score_items = (ScoreItem("globetrotter", "the bonus, to every player with the most tickets completed (above 0)",
                              True, "globetrotter"),)
-    tiebreaks = ()
-    position_keys = ()
 
     def check(self, ctx) -> GlobetrotterRule | None:
         stmt = ctx.one(GlobetrotterStmt)
         bonus = ctx.points(stmt.bonus if stmt else None, "the Globetrotter bonus")
         return GlobetrotterRule(bonus=bonus, span=stmt.span) if stmt else None
-
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
     def score_bound(self, variant, rule: GlobetrotterRule) -> int:
         return rule.bonus
@@ -68,5 +57,3 @@ class Globetrotter(Mechanic):
     def tables(self, variant, rule: GlobetrotterRule) -> Tables:
         return Tables(constants=[("GLOBETROTTER_BONUS", rule.bonus)])
 
-    def state_problems(self, variant, rule, state) -> list[str]:
-        return []

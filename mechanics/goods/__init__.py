@@ -19,6 +19,7 @@ from ...compiler import ir
 from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
 from .syntax import GoodsAttr, GoodsCards, GoodsRanking, GoodsTies, GoodsWithout
 
@@ -55,9 +56,9 @@ def goods_points(rule: GoodsRule, cards: list[int]) -> list[int]:
     return out
 
 
-class GoodsReference:
+class GoodsReference(MechanicReference):
     def __init__(self, rules, rule: GoodsRule):
-        self.rule = rule
+        super().__init__(rules, rule)
         self.goods_routes = set(rule.routes)
 
     def after_claim(self, state, route, player: int) -> None:
@@ -83,15 +84,11 @@ class Goods(Mechanic):
               high="GOODS_CARDS"),
         Field("goods_pile", "goods cards not yet taken", owner="goods", high="GOODS_CARDS", initial="GOODS_CARDS"),
     )
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"definitions", "after_claim", "score_player", "score_awards"})
     reference = GoodsReference
     score_items = (
         ScoreItem("goods_cards", "how many goods cards the player holds", False, "goods"),
         ScoreItem("goods", "the goods bonus: the ranking table's points for the player's place", True, "goods"),
     )
-    tiebreaks = ()
     position_keys = (PositionKey("goods", "how many goods cards the player holds"),)
     statements = (GoodsCards, GoodsRanking, GoodsTies, GoodsWithout, GoodsAttr)
     limits = (Limit("goods cards N", f"1 … {MAX_PILE:,}", "the size of a pile"),
@@ -136,9 +133,6 @@ class Goods(Mechanic):
         return GoodsRule(cards=cards, ranking=tuple(sorted(ranking)), ties=ties.mode if ties else "share",
                          without=without.mode if without else "nothing",
                          routes=tuple(route.id for route, _attr in ctx.routes_with(GoodsAttr.name)), span=stmt.span)
-
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
     def dimensions(self, variant, rule: GoodsRule) -> dict[str, int]:
         return {"GOODS_CARDS": rule.cards}

@@ -22,6 +22,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import TICKETS, Field, hidden
+from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
 from .syntax import DECK, LongDeal, LongTicket
@@ -37,11 +38,11 @@ class LongTicketsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class LongTicketsReference:
+class LongTicketsReference(MechanicReference):
     """The long deck in plain Python."""
 
     def __init__(self, rules, rule: LongTicketsRule):
-        self.rule = rule
+        super().__init__(rules, rule)
         self.long = [t.id for t in rules.variant.tickets if t.deck == DECK]
         self.is_long = {t.id: t.deck == DECK for t in rules.variant.tickets}
 
@@ -71,13 +72,7 @@ class LongTickets(Mechanic):
                            "removed'; the first entry is the next dealt", owner="long_tickets", cap="LONG_CAP",
               high="N_TICKETS-1", view=hidden(), pile=TICKETS),
     )
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"definitions", "setup_piles", "setup_offer", "returned_tickets"})
     reference = LongTicketsReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
     statements = (LongTicket, LongDeal)
 
     def check(self, ctx) -> LongTicketsRule | None:
@@ -100,9 +95,6 @@ class LongTickets(Mechanic):
             return None
         span = long_statements[0].span if long_statements else deal.span
         return LongTicketsRule(deal=dealt, returned=returned, span=span)
-
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
     def dimensions(self, variant, rule) -> dict[str, int]:
         return {"LONG_CAP": max(1, sum(1 for t in variant.tickets if t.deck == DECK))}

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, ScoreItem, Tables, TieBreak
 from .syntax import LongestPath as LongestPathStmt
 
@@ -82,13 +83,15 @@ def holds_the_card(row: dict, rows: list[dict]) -> int:
     return int(best > 0 and row["longest_path"] == best)
 
 
-class LongestPathReference:
+class LongestPathReference(MechanicReference):
     """Scoring the longest path in plain Python."""
 
     def __init__(self, rules, rule: LongestPathRule):
-        self.rule = rule
+        super().__init__(rules, rule)
         self.routes = rules.variant.routes
-        self.methods = {"longest_path": self.checked_longest_path}
+
+    def methods(self) -> dict:
+        return {"longest_path": self.checked_longest_path}
 
     def longest_path(self, state, player: int) -> int:
         return longest_trail([(r.node_a, r.node_b, r.length) for r in self.routes if state.owner[r.id] == player])
@@ -113,10 +116,6 @@ class LongestPath(Mechanic):
     order = 20
     title = "the longest-path bonus"
     rule = LongestPathRule
-    state_fields = ()
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"definitions", "engine_methods", "score_player", "score_awards"})
     reference = LongestPathReference
     statements = (LongestPathStmt,)
     score_items = (
@@ -132,7 +131,6 @@ class LongestPath(Mechanic):
                  lambda row, rows: holds_the_card(row, rows), owner="longest_path",
                  unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus"),
     )
-    position_keys = ()
 
     def check(self, ctx) -> LongestPathRule | None:
         longest = ctx.one(LongestPathStmt)
@@ -140,14 +138,9 @@ class LongestPath(Mechanic):
             return None
         return LongestPathRule(ctx.points(longest.bonus, "the longest path bonus"), span=longest.span)
 
-    def actions(self, variant, rule) -> list[dict]:
-        return []
-
     def score_bound(self, variant, rule: LongestPathRule) -> int:
         return rule.bonus
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
         return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES})
 
-    def state_problems(self, variant, rule, state) -> list[str]:
-        return []

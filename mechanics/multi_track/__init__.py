@@ -14,6 +14,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.limits import MAX_TRACKS, Limit
 from ...compiler.base.schema import Field
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Tables
 from .syntax import TracksUsable
 
@@ -31,11 +32,11 @@ class MultiTrackRule(ir.Rule):
         return MAX_TRACKS
 
 
-class MultiTrackReference:
+class MultiTrackReference(MechanicReference):
     """The group rule in plain Python (docs/engine.md, "A turn": claim)."""
 
     def __init__(self, rules, rule: MultiTrackRule):
-        self.rule = rule
+        super().__init__(rules, rule)
         routes = rules.variant.routes
         self.other_tracks = {r.id: [o.id for o in routes if o.group == r.group and o.id != r.id] for r in routes}
 
@@ -55,16 +56,10 @@ class MultiTrack(Mechanic):
     # the compiled engine's copy of usable(players), read for every route a turn considers
     state_fields = (Field("tracks_usable", "tracks of one route that may be owned (from players)",
                           owner="multi_track", high="3", derived=True),)
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"definitions", "derive", "route_open"})
     reference = MultiTrackReference
     statements = (TracksUsable,)
     limits = (Limit("tracks usable N for LOW..HIGH players", f"N 1 … {MAX_TRACKS}; ranges inside the game's, apart",
                     "a range's count applies to every route of the map"),)
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
 
     def check(self, ctx) -> MultiTrackRule | None:
         """``tracks usable N for LOW..HIGH players``: N at most 3, ranges inside the game's
@@ -87,9 +82,6 @@ class MultiTrack(Mechanic):
         if not any(r.tracks > 1 for r in ctx.board.routes):
             return None
         return MultiTrackRule(tuple(tracks_usable))
-
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
     def tables(self, variant: ir.Variant, rule: MultiTrackRule) -> Tables:
         siblings = []

@@ -16,6 +16,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Looks, Mechanic, ScoreItem, Tables
 from .syntax import DoubleRegions, RegionPoints, RegionScoring
 from .syntax import Region as RegionStmt
@@ -59,11 +60,11 @@ def points_table(rule: RegionsRule) -> list[int]:
     return out
 
 
-class RegionsReference:
+class RegionsReference(MechanicReference):
     """The region bonus in plain Python."""
 
     def __init__(self, rules, rule: RegionsRule):
-        self.rules, self.rule = rules, rule
+        super().__init__(rules, rule)
         self.region_of = {city: g.id for g in rule.regions for city in g.cities}
         self.table = points_table(rule)
 
@@ -98,15 +99,9 @@ class Regions(Mechanic):
     order = 140
     title = "regions and the region bonus"
     rule = RegionsRule
-    state_fields = ()
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"definitions", "score_player"})
     reference = RegionsReference
     score_items = (ScoreItem("regions", "the region bonus: the table's points for the regions each network "
                                        "connects", True, "regions"),)
-    tiebreaks = ()
-    position_keys = ()
     statements = (RegionStmt, RegionPoints, RegionScoring, DoubleRegions)
     limits = (Limit("region NAME …", f"at most {MAX_REGIONS} regions",
                     "a network's regions are a bit mask in the compiled engine"),)
@@ -154,9 +149,6 @@ class Regions(Mechanic):
                            per_network=scoring is None or scoring.mode == "per_network",
                            doubles_whole=doubles is None or doubles.mode == "every_city", span=first.name.span)
 
-    def actions(self, variant, rule) -> list[dict]:
-        return []
-
     def score_bound(self, variant, rule: RegionsRule) -> int:
         """The table's best entry, once per network a player can have: each network holds a
         route, and each route takes a train."""
@@ -188,5 +180,3 @@ class Regions(Mechanic):
         return Looks(groups=tuple((region.name + (" (counts double)" if region.counts_double else ""),
                                    tuple(region.cities)) for region in rule.regions))
 
-    def state_problems(self, variant, rule, state) -> list[str]:
-        return []

@@ -14,6 +14,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.schema import TICKETS, Field, hidden
+from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
 from ...compiler.mechanic import Mechanic, Tables
 
@@ -31,10 +32,7 @@ class RemovedTicketsRule(ir.Rule):
         return self.setup if at_setup else self.draws
 
 
-class RemovedTicketsReference:
-    def __init__(self, rules, rule: RemovedTicketsRule):
-        self.rule = rule
-
+class RemovedTicketsReference(MechanicReference):
     def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
         if not self.rule.removes(at_setup):
             return tickets
@@ -51,13 +49,7 @@ class RemovedTickets(Mechanic):
         Field("tickets_out", "tickets returned that left the game, in the order returned", owner="removed_tickets",
               cap="TICKET_CAP", high="N_TICKETS-1", view=hidden("tickets_out_count"), pile=TICKETS),
     )
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"returned_tickets"})
     reference = RemovedTicketsReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
 
     def check(self, ctx) -> RemovedTicketsRule | None:
         draws = ctx.turn.returned["tickets"] == REMOVED
@@ -67,9 +59,6 @@ class RemovedTickets(Mechanic):
         span = next((r.span for r in ctx.many(ast.Returned) if r.place == REMOVED and r.deck in ("tickets", "setup")),
                     None)
         return RemovedTicketsRule(draws=draws, setup=setup, span=span)
-
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
     def tables(self, variant, rule: RemovedTicketsRule) -> Tables:
         return Tables(constants=[("REMOVE_SETUP_RETURNS", int(rule.setup)),

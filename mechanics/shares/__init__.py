@@ -26,6 +26,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import PH_OVER, PH_TURN, Field
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import AgentPlay, Mechanic, PositionKey, ScoreItem, Tables
 from .syntax import Company, NeutralShareholder, SharesAttr, ShareTies
 
@@ -124,16 +125,14 @@ def majorities(rule: SharesRule, owner: list[int], players: int) -> tuple[list[i
     return points, places
 
 
-class SharesReference:
+class SharesReference(MechanicReference):
     """Shares in plain Python."""
 
     def __init__(self, rules, rule: SharesRule):
-        self.rules, self.rule = rules, rule
+        super().__init__(rules, rule)
         actions = rules.variant.actions
         self.take = {a.param: a.id for a in actions if a.kind == TAKE_SHARE}
         self.give = {a.param: a.id for a in actions if a.kind == NEUTRAL_SHARE}
-        self.phase_legal = {PH_SHARE: self.legal_take, PH_NEUTRAL_SHARE: self.legal_give}
-        self.apply = {TAKE_SHARE: self.take_share, NEUTRAL_SHARE: self.give_share}
 
     def top(self, state, company: int) -> int:
         """The index of a company's top share (the lowest number left), or -1."""
@@ -155,6 +154,12 @@ class SharesReference:
         if any(self.top(state, c) >= 0 for c in self.rule.companies_of(route.id)):
             state.share_route = route.id
             state.phase = PH_SHARE
+
+    def phase_legal(self, state) -> list[int]:
+        return self.legal_take(state) if state.phase == PH_SHARE else self.legal_give(state)
+
+    def apply(self, state, action) -> None:
+        (self.take_share if action.kind == TAKE_SHARE else self.give_share)(state, action)
 
     def legal_take(self, state) -> list[int]:
         return [self.take[c] for c in self.offered(state, neutral=False)]
@@ -211,10 +216,8 @@ class Shares(Mechanic):
     )
     phases = (PH_SHARE, PH_NEUTRAL_SHARE)
     kinds = (TAKE_SHARE, NEUTRAL_SHARE)
-    hooks = frozenset({"definitions", "after_claim", "phase_legal", "apply", "game_over", "score_awards"})
     reference = SharesReference
     score_items = (ScoreItem("shares", "the majority points of every company", True, "shares"),)
-    tiebreaks = ()
     position_keys = (PositionKey("shares", "the shares the player holds: {company: [share numbers]}"),)
     statements = (Company, ShareTies, NeutralShareholder, SharesAttr)
     limits = (Limit("company NAME shares N points P…", f"at most {MAX_COMPANIES} companies; N 1 … {MAX_SHARES}; "

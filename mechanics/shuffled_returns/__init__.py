@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.rng import shuffle_in_state
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Tables
 
 SHUFFLED = "shuffled_bottom"
@@ -25,10 +26,7 @@ class ShuffledReturnsRule(ir.Rule):
     setup: bool  # tickets returned at set-up are shuffled
 
 
-class ShuffledReturnsReference:
-    def __init__(self, rules, rule: ShuffledReturnsRule):
-        self.rule = rule
-
+class ShuffledReturnsReference(MechanicReference):
     def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
         if self.rule.setup if at_setup else self.rule.draws:
             shuffle_in_state(state, tickets)
@@ -40,26 +38,14 @@ class ShuffledReturns(Mechanic):
     order = 30
     title = "returned tickets shuffled under the deck"
     rule = ShuffledReturnsRule
-    state_fields = ()
-    phases = ()
-    kinds = ()
-    hooks = frozenset({"returned_tickets"})
     reference = ShuffledReturnsReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
 
     def check(self, ctx) -> ShuffledReturnsRule | None:
         draws = ctx.turn.returned["tickets"] == SHUFFLED
         setup = ctx.turn.returned["setup"] == SHUFFLED
         return ShuffledReturnsRule(draws=draws, setup=setup) if draws or setup else None
 
-    def actions(self, variant, rule) -> list[dict]:
-        return []
-
     def tables(self, variant, rule: ShuffledReturnsRule) -> Tables:
         return Tables(constants=[("SHUFFLE_DRAW_RETURNS", int(rule.draws)),
                                  ("SHUFFLE_SETUP_RETURNS", int(rule.setup))])
 
-    def state_problems(self, variant, rule, state) -> list[str]:
-        return []

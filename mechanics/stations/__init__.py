@@ -30,6 +30,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_ROUTE_LENGTH, Limit
 from ...compiler.base.schema import PH_TURN, Field
 from ...compiler.catalogue import payment_text
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import (
     AgentPlay,
     Looks,
@@ -76,18 +77,17 @@ def join(labels: list[int], a: int, b: int) -> None:
                 labels[node] = new
 
 
-class StationsReference:
+class StationsReference(MechanicReference):
     """Stations in plain Python; the use of stations by trying every assignment."""
 
     def __init__(self, rules, rule: StationsRule):
-        self.rules, self.rule, self.loco = rules, rule, rules.loco
+        super().__init__(rules, rule)
+        self.loco = rules.loco
         v = rules.variant
         self.routes = v.routes
         self.build = {a.city: a.id for a in v.actions if a.kind == BUILD_STATION}
         self.pays = [a for a in v.actions if a.kind == STATION_PAY]
         self.routes_at = {c.id: [r for r in v.routes if c.id in (r.a, r.b)] for c in v.cities}
-        self.phase_legal = {PH_STATION: self.legal_pay}
-        self.apply = {BUILD_STATION: self.choose_city, STATION_PAY: self.pay}
 
     def next_cost(self, state, player: int) -> int | None:
         """The cost of the player's next station, None when all are built."""
@@ -103,6 +103,12 @@ class StationsReference:
         if cost is None or not any(hand[c] + hand[self.loco] >= cost for c in range(self.loco)):
             return []
         return [self.build[c] for c in sorted(self.build) if state.station_owner[c] == -1]
+
+    def phase_legal(self, state) -> list[int]:
+        return self.legal_pay(state)
+
+    def apply(self, state, action) -> None:
+        (self.choose_city if action.kind == BUILD_STATION else self.pay)(state, action)
 
     def choose_city(self, state, action) -> None:
         state.station_city = action.city
@@ -165,7 +171,6 @@ class Stations(Mechanic):
     )
     phases = (PH_STATION,)
     kinds = (BUILD_STATION, STATION_PAY)
-    hooks = frozenset({"definitions", "turn_actions", "phase_legal", "apply", "score_graph"})
     reference = StationsReference
     statements = (StationsStmt, StationBonus, StationUse, StationKey, BuildStation)
     limits = (Limit("stations N cost C…", f"N 1 … {MAX_STATIONS}; each C 1 … {MAX_ROUTE_LENGTH}",

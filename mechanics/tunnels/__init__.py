@@ -27,6 +27,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
+from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Tables
 from .syntax import TunnelAttr, TunnelReveal
 
@@ -94,18 +95,16 @@ def _is_payment_of(variant: ir.Variant, route: ir.Route, committed: list[int]) -
     return False
 
 
-class TunnelsReference:
+class TunnelsReference(MechanicReference):
     """Tunnels in plain Python."""
 
     def __init__(self, rules, rule: TunnelsRule):
-        self.rules, self.rule = rules, rule
+        super().__init__(rules, rule)
         self.loco = rules.loco
         actions = rules.variant.actions
         self.tunnels = set(rule.routes)
         self.pays = [a for a in actions if a.kind == TUNNEL_PAY]
         self.decline = next(a.id for a in actions if a.kind == TUNNEL_DECLINE)
-        self.phase_legal = {PH_TUNNEL: self.legal_tunnel}
-        self.apply = {TUNNEL_PAY: self.pay, TUNNEL_DECLINE: self.withdraw}
 
     def before_claim_completes(self, state, action) -> bool:
         route = self.rules.variant.routes[action.route]
@@ -125,6 +124,12 @@ class TunnelsReference:
         state.tunnel_route = route.id
         state.phase = PH_TUNNEL
         return False
+
+    def phase_legal(self, state) -> list[int]:
+        return self.legal_tunnel(state)
+
+    def apply(self, state, action) -> None:
+        (self.pay if action.kind == TUNNEL_PAY else self.withdraw)(state, action)
 
     def legal_tunnel(self, state) -> list[int]:
         hand = state.hands[state.current]
@@ -187,11 +192,7 @@ class Tunnels(Mechanic):
     )
     phases = (PH_TUNNEL,)
     kinds = (TUNNEL_PAY, TUNNEL_DECLINE)
-    hooks = frozenset({"definitions", "before_claim_completes", "phase_legal", "apply", "end_of_turn"})
     reference = TunnelsReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
     statements = (TunnelAttr, TunnelReveal)
     limits = (Limit("tunnels reveal N", f"1 … {MAX_REVEALED}",
                     "a tunnel's extra payment is one action per card count"),)

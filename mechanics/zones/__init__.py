@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import Mechanic
 from .syntax import Zone
 
 
@@ -27,26 +27,11 @@ class ZonesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class ZonesReference:
-    """Nothing to do: a zone's dead ends are nodes of the IR's graph."""
-
-    def __init__(self, rules, rule: ZonesRule):
-        self.rule = rule
-
-
 class Zones(Mechanic):
     name = "zones"
     order = 60
     title = "zones (dead-end places)"
     rule = ZonesRule
-    state_fields = ()
-    phases = ()
-    kinds = ()
-    hooks = frozenset()
-    reference = ZonesReference
-    score_items = ()
-    tiebreaks = ()
-    position_keys = ()
     statements = (Zone,)
 
     def check(self, ctx) -> ZonesRule | None:
@@ -57,11 +42,4 @@ class Zones(Mechanic):
             return None
         return ZonesRule(zones=tuple(zones), span=ctx.places.cities[zones[0]]["span"])
 
-    def actions(self, variant, rule) -> list[dict]:
-        return []
 
-    def tables(self, variant, rule) -> Tables:
-        return Tables()
-
-    def state_problems(self, variant, rule, state) -> list[str]:
-        return []

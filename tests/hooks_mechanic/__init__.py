@@ -12,8 +12,13 @@ order of random draws. Its rules:
   an inspection, ``inspect no`` withdraws it (the cards stay paid);
 - after a claim: claiming a 1-car route opens an inspection too (``yes`` counts one);
 - end of turn: the face-up locomotives showing before the refill are counted;
+- end trigger: a player with five inspections or more starts the last round;
+- draws: a face-up card of the first colour is the whole draw for a player holding three
+  inspections or more; the market is not dealt again while a claim waits for its inspection;
 - game over: a flag is set;
 - scoring graph: every player's network joins the two ends of route 0;
+- one ticket: a ticket whose id is a multiple of 7 is worth twice its points, completed or
+  not;
 - per player: one point per inspection; awards: 3 to the players with the most;
 - tie-break ``most inspections``; position key ``inspections``; an engine method
   ``inspections_of``; a derived field (the compiled engine's total of inspections).
@@ -26,6 +31,7 @@ from typing import ClassVar
 from railspec.compiler import ir
 from railspec.compiler.base.rng import shuffle_in_state
 from railspec.compiler.base.schema import PH_TURN, Field
+from railspec.compiler.hooks import MechanicReference
 from railspec.compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
 
 INSPECT_YES, INSPECT_NO, INSPECTION = "inspect_yes", "inspect_no", "inspection"
@@ -38,17 +44,39 @@ class InspectorRule(ir.Rule):
     award: int
 
 
-class InspectorReference:
+class InspectorReference(MechanicReference):
     def __init__(self, rules, rule: InspectorRule):
-        self.rules, self.rule = rules, rule
+        super().__init__(rules, rule)
         self.routes = rules.variant.routes
-        yes = next(a.id for a in rules.variant.actions if a.kind == INSPECT_YES)
-        no = next(a.id for a in rules.variant.actions if a.kind == INSPECT_NO)
-        self.phase_legal = {INSPECTION: lambda state: [yes, no]}
-        self.apply = {INSPECT_YES: lambda state, action: self.inspect(state, True),
-                      INSPECT_NO: lambda state, action: self.inspect(state, False)}
-        self.methods = {"inspections_of": lambda state, player: state.inspections[player],
-                        "inspected_total": lambda state: sum(state.inspections)}
+        self.yes = next(a.id for a in rules.variant.actions if a.kind == INSPECT_YES)
+        self.no = next(a.id for a in rules.variant.actions if a.kind == INSPECT_NO)
+
+    def methods(self) -> dict:
+        return {"inspections_of": lambda state, player: state.inspections[player],
+                "inspected_total": lambda state: sum(state.inspections)}
+
+    def phase_legal(self, state) -> list[int]:
+        return [self.yes, self.no]
+
+    def apply(self, state, action) -> None:
+        self.inspect(state, action.kind == INSPECT_YES)
+
+    def faceup_cost(self, state, card: int, cost: int) -> int:
+        return 2 if card == 0 and state.inspections[state.current] >= 3 else cost
+
+    def market_resets(self, state, resets: bool) -> bool:
+        return resets and state.pending_route == -1
+
+    def end_triggered(self, state, player: int) -> bool:
+        return state.inspections[player] >= 5
+
+    def ticket_score(self, state, player: int, ticket: int, network: list[int]):
+        if ticket % 7:
+            return None
+        t = self.rules.variant.tickets[ticket]
+        nodes = self.rules.variant.city_nodes
+        done = any(network[n] in {network[m] for m in nodes[t.a]} for n in nodes[t.b])
+        return (2 * t.points if done else -2 * t.points), done
 
     def inspect(self, state, yes: bool) -> None:
         player, route = state.current, state.pending_route
@@ -124,9 +152,6 @@ class Inspector(Mechanic):
     )
     phases = (INSPECTION,)
     kinds = (INSPECT_YES, INSPECT_NO)
-    hooks = frozenset({"definitions", "engine_methods", "derive", "setup_piles", "setup_offer", "phase_legal",
-                       "apply", "claim_pay", "before_claim_completes", "after_claim", "end_of_turn", "game_over",
-                       "score_graph", "score_player", "score_awards"})
     reference = InspectorReference
     score_items = (ScoreItem("inspection_points", "a point per inspection", True, "inspector"),
                    ScoreItem("inspection_award", "to the players with the most inspections", True, "inspector"))

@@ -1,0 +1,242 @@
+"""The hook points: where both engines call the mechanics a variant uses, in registry order.
+
+A hook is a function with a fixed signature in each engine:
+
+- in the compiled engine, a ``cdef inline`` C function a mechanic defines in its
+  ``engine.pyx.j2``, named after the mechanic and the hook (``multi_track_route_open``);
+  the emitter chains the functions of the variant's mechanics into one ``hook_<name>``
+  function per hook (:data:`HOOKS` says how: every one called, all must agree, a value
+  passed along …), which the core's templates call at the hook's point. A hook no
+  mechanic fills is its default, which the C compiler folds away;
+- in the reference interpreter, a method of the mechanic's reference class: a subclass
+  of :class:`MechanicReference`, whose methods are the hooks' documented defaults (the way
+  python-chess's variants override a board's methods). The methods a mechanic overrides
+  are the hooks it fills, in both engines: nothing else declares them.
+
+``derive`` is the compiled engine's alone (it recomputes the caches a mechanic keeps as
+derived state fields, which the reference does not have); a mechanic fills it exactly when
+it has derived fields.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: How the emitter chains the mechanics' functions of one hook (``hook_<name>``):
+#: ``each``: called in turn; ``all``: True unless one says False (the rest are not asked);
+#: ``any``: False unless one says True; ``thread``: a value passed through each, the
+#: core's first; ``first``: the first that says True handled it; ``phase``/``kind``:
+#: called for the mechanic's own phases or action kinds only.
+PROTOCOLS = ("each", "all", "any", "thread", "first", "phase", "kind")
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One hook point. ``args`` are the C parameters after the state (``State* s``) as
+    ``(type, name)``; ``returns`` the C type; ``threaded`` the parameter a ``thread`` hook
+    passes along (and returns). ``call`` is the reference method's signature, ``where``
+    the point in play where both engines call it."""
+
+    name: str
+    protocol: str
+    returns: str
+    args: tuple[tuple[str, str], ...]
+    call: str
+    where: str
+    threaded: str = ""
+
+    def __post_init__(self) -> None:
+        if self.protocol not in PROTOCOLS:
+            raise ValueError(f"hook {self.name}: unknown protocol {self.protocol!r}")
+
+    def function(self, owner: str) -> str:
+        """The C name of ``owner``'s function for this hook (``owner``: a mechanic's name,
+        or ``hook`` for the chain)."""
+        return f"{owner}_{self.name}"
+
+    @property
+    def params(self) -> str:
+        """The C parameter list: ``State* s, int r, int p``."""
+        return ", ".join(["State* s"] + [f"{kind} {name}" for kind, name in self.args])
+
+    @property
+    def names(self) -> str:
+        """The C argument list of a call: ``s, r, p``."""
+        return ", ".join(["s"] + [name for _, name in self.args])
+
+    @property
+    def compiled_only(self) -> bool:
+        return self.call == ""
+
+
+HOOKS: tuple[Hook, ...] = (
+    Hook("setup_piles", "each", "void", (), "setup_piles(state)",
+         "set-up, after the train and ticket decks are shuffled"),
+    Hook("setup_offer", "each", "void", (("int", "p"),), "setup_offer(state, player)",
+         "set-up, after player p is dealt their regular tickets"),
+    Hook("derive", "each", "void", (), "",
+         "after set-up and after a state is loaded: the compiled engine's derived fields"),
+    Hook("returned_tickets", "thread", "int", (("int*", "items"), ("int", "n"), ("bint", "at_setup")),
+         "returned_tickets(state, tickets, at_setup) -> the tickets still going under the deck",
+         "the tickets a player did not keep (items[0:n]), before they go under the deck: a mechanic may "
+         "reorder them or take some", threaded="n"),
+    Hook("route_open", "all", "bint", (("int", "r"), ("int", "p")), "route_open(state, route, player) -> bool",
+         "whether a free route is open to a player: legal claims, and the route_claimable service"),
+    Hook("payment_ok", "all", "bint", (("int", "block"), ("int", "p")),
+         "payment_ok(state, block, player) -> bool",
+         "legal claims: whether a payment block of an open route (ir.PaymentBlock) is open to the player"),
+    Hook("turn_actions", "thread", "int", (("int*", "out"), ("int", "n")), "turn_actions(state) -> legal ids",
+         "the legal moves of a turn, after the ticket draw: more ids (ascending)", threaded="n"),
+    Hook("phase_legal", "phase", "int", (("int", "phase"), ("int*", "out")), "phase_legal(state) -> legal ids",
+         "the legal moves of the mechanic's own phases"),
+    Hook("apply", "kind", "void", (("int", "kind"), ("int", "action")), "apply(state, action)",
+         "the transitions of the mechanic's own action kinds"),
+    Hook("faceup_cost", "thread", "int", (("int", "card"), ("int", "cost")),
+         "faceup_cost(state, card, cost) -> cost",
+         "what taking a face-up card costs of a two-card draw (2: the whole draw, and never the second card; "
+         "the core's is 2 for a locomotive, else 1)", threaded="cost"),
+    Hook("market_resets", "thread", "bint", (("bint", "resets"),), "market_resets(state, resets) -> bool",
+         "whether the face-up market is discarded and dealt again (the core's: the reset number of "
+         "locomotives showing, and a market with fewer can be dealt); False once a reset cannot change it",
+         threaded="resets"),
+    Hook("claim_pay", "each", "void", (("int", "p"), ("int", "action")), "claim_pay(state, action)",
+         "a claim, after its colour cards and locomotives leave the hand: what the mechanic's payment "
+         "columns take"),
+    Hook("before_claim_completes", "all", "bint", (("int", "p"), ("int", "r"), ("int", "action")),
+         "before_claim_completes(state, action) -> False to hold the claim",
+         "a claim, after payment and before the paid cards are discarded: False leaves the claim pending in a "
+         "phase of the mechanic, which then holds the payment until it discards it or gives it back"),
+    Hook("after_claim", "each", "void", (("int", "p"), ("int", "r")), "after_claim(state, route, player)",
+         "after a route is owned; may open a phase"),
+    Hook("end_of_turn", "each", "void", (), "end_of_turn(state)", "the end of a turn, before the market is refilled"),
+    Hook("end_triggered", "any", "bint", (("int", "p"),), "end_triggered(state, player) -> bool",
+         "the end of a turn: whether player p's turn starts the last round (besides the core's trigger, "
+         "their trains at most the end number)"),
+    Hook("game_over", "each", "void", (), "game_over(state)", "as the game ends"),
+    Hook("score_graph", "each", "void", (("int", "p"), ("int*", "network"), ("int*", "row")),
+         "score_graph(state, player, network, row)",
+         "scoring: player p's network (a union-find over the graph's nodes, first their own routes) before "
+         "tickets are checked: a mechanic may join more of it, and fill its items of the row"),
+    Hook("ticket_score", "first", "bint", (("int", "p"), ("int", "t"), ("int*", "network"), ("int*", "points"),
+                                            ("int*", "completed")),
+         "ticket_score(state, player, ticket, network) -> (points, completed) or None",
+         "scoring one ticket a player holds against their network: a mechanic that scores it (a ticket of "
+         "several destinations) says what it is worth and whether it counts as completed"),
+    Hook("score_player", "each", "void", (("int", "p"), ("int*", "row"), ("int*", "parent"), ("int*", "network")),
+         "score_player(state, player, row, network)",
+         "scoring: a player's own items, after their routes and tickets (parent: their own routes)"),
+    Hook("score_awards", "each", "void", (("int*", "out"),), "score_awards(state, rows)",
+         "scoring: bonuses comparing the players, after every player's row"),
+)
+HOOK_NAMES = tuple(h.name for h in HOOKS)
+BY_NAME = {h.name: h for h in HOOKS}
+
+
+class MechanicReference:
+    """A mechanic's rules in the reference interpreter. Subclass it and override the hooks
+    the mechanic fills; each method here is the hook's default, which changes nothing.
+
+    ``rules`` is the variant's :class:`railspec.runtime.reference.Rules`, whose services a
+    mechanic uses: ``variant``, ``loco`` (the locomotive's card id), ``draw_from_deck``,
+    ``discard_payment``, ``complete_claim``, ``end_turn``, ``refill_market``, ``network``,
+    ``ticket_score`` and ``route_claimable`` (a free route the player may claim, whatever
+    their cards and trains). ``rule`` is the mechanic's record in the IR."""
+
+    def __init__(self, rules, rule):
+        self.rules = rules
+        self.rule = rule
+
+    def setup_piles(self, state) -> None:
+        """Set-up, after the train and ticket decks are shuffled."""
+
+    def setup_offer(self, state, player: int) -> None:
+        """Set-up, after ``player`` is dealt their regular tickets."""
+
+    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+        """The tickets a player did not keep, about to go under the deck in this order: the
+        ones still going there (a mechanic may reorder them or take some)."""
+        return tickets
+
+    def route_open(self, state, route, player: int) -> bool:
+        """Whether a free route is open to ``player``."""
+        return True
+
+    def payment_ok(self, state, block, player: int) -> bool:
+        """Whether a payment block (``ir.PaymentBlock``) of an open route is open to ``player``."""
+        return True
+
+    def turn_actions(self, state) -> list[int]:
+        """More legal ids of a turn, ascending."""
+        return []
+
+    def phase_legal(self, state) -> list[int]:
+        """The legal ids in one of the mechanic's own phases (``Mechanic.phases``)."""
+        raise NotImplementedError(f"{type(self).__name__} declares phases but no phase_legal")
+
+    def apply(self, state, action) -> None:
+        """Play one of the mechanic's own action kinds (``Mechanic.kinds``)."""
+        raise NotImplementedError(f"{type(self).__name__} declares action kinds but no apply")
+
+    def faceup_cost(self, state, card: int, cost: int) -> int:
+        """What taking face-up ``card`` costs of a two-card draw (``cost``: what the core
+        and the mechanics before this one say)."""
+        return cost
+
+    def market_resets(self, state, resets: bool) -> bool:
+        """Whether the market is discarded and dealt again (``resets``: what the core and
+        the mechanics before this one say); False once a reset cannot change it."""
+        return resets
+
+    def claim_pay(self, state, action) -> None:
+        """A claim, after its colour cards and locomotives leave the hand."""
+
+    def before_claim_completes(self, state, action) -> bool:
+        """A claim, after payment and before the paid cards are discarded: False leaves it
+        pending in a phase of the mechanic, which then holds the payment."""
+        return True
+
+    def after_claim(self, state, route, player: int) -> None:
+        """After ``route`` is owned by ``player``; may open a phase."""
+
+    def end_of_turn(self, state) -> None:
+        """The end of a turn, before the market is refilled."""
+
+    def end_triggered(self, state, player: int) -> bool:
+        """Whether ``player``'s turn starts the last round (besides the core's trigger)."""
+        return False
+
+    def game_over(self, state) -> None:
+        """As the game ends."""
+
+    def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
+        """Scoring: ``network[node]`` labels the component of each graph node (the
+        player's own routes); relabel to join more of it for the tickets."""
+
+    def ticket_score(self, state, player: int, ticket: int, network: list[int]):
+        """Scoring one ticket: (points, completed) when the mechanic scores it, else None."""
+        return None
+
+    def score_player(self, state, player: int, row: dict, network: list[int]) -> None:
+        """Scoring: the player's own items, after their routes and tickets."""
+
+    def score_awards(self, state, rows: list[dict]) -> None:
+        """Scoring: bonuses comparing the players."""
+
+    def methods(self) -> dict:
+        """Methods the game offers for the mechanic: name -> callable(state, *args) (the
+        compiled engine's are in the mechanic's ``methods.pyx.j2``)."""
+        return {}
+
+
+def filled(reference: type) -> frozenset[str]:
+    """The hooks a reference class fills: the methods of :class:`MechanicReference` it overrides."""
+    return frozenset(h.name for h in HOOKS if not h.compiled_only
+                     and getattr(reference, h.name) is not getattr(MechanicReference, h.name))
+
+
+def markdown_table() -> str:
+    """The hook table of docs/architecture.md."""
+    rows = ["| hook | called | chained | compiled function | reference method |", "|---|---|---|---|---|"]
+    for h in HOOKS:
+        rows.append(f"| `{h.name}` | {h.where} | {h.protocol} | `{h.returns} NAME_{h.name}({h.params})` | "
+                    + (f"`{h.call}`" if h.call else "— (the compiled engine's alone)") + " |")
+    return "\n".join(rows) + "\n"
