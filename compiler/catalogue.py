@@ -44,7 +44,8 @@ def route_blocks(variant: ir.Variant, route: ir.Route, shapers):
     """Every way to pay for a route, as blocks of (colour, colour_cards, locomotives), one
     block per shape (see :func:`route_shapes`). Within a block, step k pays k more
     locomotives than the block's least; an all-locomotive payment carries the route's own
-    colour (NO_COLOUR for gray) so each payment appears once."""
+    colour (NO_COLOUR for gray) so each payment appears once. Where locomotives are not
+    wild, a block has step 0 alone."""
     choices = colour_choices(route, variant.colours)
     all_loco_colour = route.colour if route.colour != ir.GRAY else ir.NO_COLOUR
     blocks = []
@@ -53,7 +54,7 @@ def route_blocks(variant: ir.Variant, route: ir.Route, shapers):
             raise ValueError(f"{route.name}: a payment shape with {shape.plain} plain spaces and "
                              f"{shape.base_locomotives} locomotives")
         payments = []
-        for extra in range(shape.plain + 1):
+        for extra in range(shape.plain + 1 if shape.wild else 1):
             cards = shape.plain - extra
             if cards:
                 payments.extend((colour, cards, shape.base_locomotives + extra) for colour in choices)
@@ -94,7 +95,7 @@ def build(variant: ir.Variant, mechanic_entries: list[dict], shapers) -> tuple[t
                                   colour=colour, colour_cards=cards, locomotives=locos, paid=paid))
             blocks.append(ir.PaymentBlock(route=r.id, start=start, end=len(specs),
                                           base_locomotives=shape.base_locomotives, plain=shape.plain,
-                                          choices=choices, paid=paid))
+                                          choices=choices, paid=paid, wild=shape.wild))
         route_blocks_index.append((first, len(blocks)))
 
     if variant.draw_tickets:

@@ -123,11 +123,14 @@ class PaymentShape:
     amount paid in each payment column (by column name). The catalogue starts every route
     with one shape (no locomotive needed, every space plain) and each mechanic may reshape
     it (``Mechanic.payment_shapes``): a ferry needs locomotives, a wave space may be paid
-    by ferry cards instead."""
+    by ferry cards instead. ``wild`` says whether locomotives may stand in for the plain
+    spaces' cards (a rule may keep them for tunnels and ferries); the ``base_locomotives``
+    are paid either way."""
 
     base_locomotives: int
     plain: int
     paid: tuple[tuple[str, int], ...] = ()
+    wild: bool = True
 
     def amount(self, column: str) -> int:
         return dict(self.paid).get(column, 0)
@@ -141,7 +144,9 @@ class PaymentBlock:
     pays ``base_locomotives + k`` locomotives and ``plain - k`` cards of one colour, one id
     per colour choice (``choices``), except the last step, all locomotives, which has a
     single id. The legal payments for a hand are then a contiguous window of the block.
-    ``paid`` holds its amounts in the variant's payment columns, in their order."""
+    ``paid`` holds its amounts in the variant's payment columns, in their order. When
+    locomotives are not ``wild`` on the block, it holds step 0 alone (the window is cut
+    short by ``end``)."""
 
     route: int
     start: int
@@ -150,6 +155,7 @@ class PaymentBlock:
     plain: int
     choices: int
     paid: tuple[int, ...] = ()
+    wild: bool = True
 
 
 @dataclass(frozen=True)

@@ -199,7 +199,9 @@ class Mechanic:
         """The ways to pay for ``route`` (one payment block each), given those the core and
         the mechanics before this one made: a mechanic reshapes the routes its rules touch
         (a ferry needs locomotives; a wave space may be paid by ferry cards instead, one
-        block per number of them) and returns the others unchanged."""
+        block per number of them; ``wild=False`` keeps locomotives off a route's plain
+        spaces) and returns the others unchanged. Payments are fixed when the catalogue is
+        built; what depends on the state goes in the ``payment_ok`` hook."""
         return shapes
 
     def dimensions(self, variant: ir.Variant, rule) -> dict[str, int]:

@@ -6,7 +6,8 @@ order of random draws. Its rules:
 
 - set-up piles: the inspectors 0 … 4 are shuffled (with the game's generator) into a pile;
 - set-up offer: a player whose first dealt ticket has an even id starts with one inspection;
-- claim payment: each claim a player pays for is counted;
+- claim payment: each claim a player pays for is counted; locomotives are not wild on
+  3-car routes (their cards must all be of one colour);
 - before a claim completes: a claim of a 2-car route waits for an inspection (a phase of
   the mechanic, the payment discarded at once): ``inspect yes`` completes it and counts
   an inspection, ``inspect no`` withdraws it (the cards stay paid);
@@ -25,7 +26,7 @@ order of random draws. Its rules:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from railspec.compiler import ir
@@ -168,6 +169,9 @@ class Inspector(Mechanic):
 
     def dimensions(self, variant, rule) -> dict[str, int]:
         return {"INSPECTORS": INSPECTORS}
+
+    def payment_shapes(self, variant, rule, route, shapes):
+        return [replace(s, wild=False) for s in shapes] if route.length == 3 else shapes
 
     def tables(self, variant, rule: InspectorRule) -> Tables:
         ids = {a.kind: a.id for a in variant.actions}
