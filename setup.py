@@ -29,10 +29,10 @@ modules = [
     for pyx in sorted((HERE / "generated").glob("*.pyx"))
 ]
 # The scripted agents' compiled styles: one module for every variant, speaking to the
-# engines through compiler/templates/engine_api.h.
+# engines through compiler/templates/engine_api.h (declared to Cython by engine_api.pxd).
 modules.append(Extension("railspec.playtest.agents._policy", ["engine/playtest/agents/_policy.pyx"],
                          include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
 setup(packages=packages(),
-      ext_modules=cythonize(modules, language_level=3, quiet=True,
+      ext_modules=cythonize(modules, language_level=3, quiet=True, include_path=["compiler/templates"],
                             compiler_directives={"boundscheck": False, "wraparound": False,
                                                  "cdivision": True, "initializedcheck": False}))

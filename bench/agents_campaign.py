@@ -53,8 +53,8 @@ def main() -> int:
             start = time.perf_counter()
             records = []
             for k, opponent in enumerate(SCRIPTED):
-                share = args.ismcts_games // len(SCRIPTED) + (k < args.ismcts_games % len(SCRIPTED))
-                plan = balance.CampaignPlan(name, 2, share, ("ismcts", opponent), seed=1 + k,
+                games_each = args.ismcts_games // len(SCRIPTED) + (k < args.ismcts_games % len(SCRIPTED))
+                plan = balance.CampaignPlan(name, 2, games_each, ("ismcts", opponent), seed=1 + k,
                                             agent_options={"ismcts": {"iterations": args.ismcts_iterations}})
                 records += balance.run_campaign(plan, workers=args.workers)
             print(f"  ISMCTS ({args.ismcts_iterations} iterations) against each other agent in turn, 2 players, "

@@ -8,9 +8,11 @@ Prints the machine, the random generator, and, for every stock variant the engin
   - random playouts at the variant's largest player count up to 4: games/s and
     decisions/s in the batch loop (no GIL) and through the Python API (legal_actions()
     lists, and legal_actions_into() buffers), each as a ratio to the reference;
-then a summary line per variant; for each variant with the longest path:
-  - its time on end-of-game boards and on dense clusters spending a player's every train
-    (the worst case), mean and worst µs per player, against the reference;
+then a summary line per variant; for each question a mechanic of the variant answers per
+player (``Mechanic.queries``: the longest path):
+  - its time on end-of-game boards and on the boards the mechanic names as its hard case
+    (the longest path's: dense clusters spending a player's every train), mean and worst
+    µs per player, against the reference;
 and for USA:
   - games of the four scripted playing styles (4 players, one core): games/s and
     decisions/s on each engine; ISMCTS decisions/s at a stated number of iterations;
@@ -37,9 +39,9 @@ from pathlib import Path
 import railspec
 from railspec.compiler import stock_names
 from railspec.compiler.base.rng import AGENT_SALT, agent_for
-from railspec.mechanics.longest_path import dense_network, longest_trail
 from railspec.playtest import agents
 from railspec.playtest.agents.ismcts import IsmctsAgent
+from railspec.runtime import reference
 
 
 def machine() -> str:
@@ -98,8 +100,8 @@ def _api_games_once(v, games: int, players: int, seed: int, engine: str, buffere
     return time.perf_counter() - start, decisions
 
 
-def full_networks(v, games: int):
-    """End-of-game boards: (engine, player, edges) for every player of some random games."""
+def end_boards(v, games: int) -> list[tuple[dict, int]]:
+    """End-of-game boards: (state, player) for every player of some random 4-player games."""
     out = []
     for i in range(games):
         g = v.new_game(players=4, seed=500 + i)
@@ -107,40 +109,40 @@ def full_networks(v, games: int):
         while not g.is_over:
             legal = g.legal_actions()
             g.apply(legal[agent.below(len(legal))])
-        owner = g.state()["owner"]
-        for p in range(4):
-            edges = [(r.node_a, r.node_b, r.length) for r in v.routes if owner[r.id] == p]
-            out.append((g, p, edges))
+        out += [(g.state(), p) for p in range(4)]
     return out
 
 
-def dense_networks(v, count: int):
-    """The worst case (``dense_network``: a player's every train on a tight cluster):
-    (engine, player, edges) for each, scored through ``Engine.for_scoring``."""
-    module = v.module()
+def hard_boards(v, query, count: int) -> list[tuple[dict, int]]:
+    """The query's hard case (``Query.hard_board``): (scoring fields, player 0) for each."""
     out = []
     for i in range(count):
-        chosen = set(dense_network(v.routes, v.ir.trains, random.Random(9000 + i)))
-        owner = [0 if r.id in chosen else -1 for r in v.routes]
-        edges = [(r.node_a, r.node_b, r.length) for r in v.routes if r.id in chosen]
-        out.append((module.Engine.for_scoring({"players": 2, "owner": owner}), 0, edges))
+        chosen = set(query.hard_board(v.ir, random.Random(9000 + i)))
+        out.append(({"players": 2, "owner": [0 if r.id in chosen else -1 for r in v.routes]}, 0))
     return out
 
 
-def longest_path_report(label: str, networks) -> None:
-    """Compiled and reference time of the longest path, mean and worst, µs per player."""
-    sizes = [sum(e[2] for e in edges) for _, _, edges in networks]
+def query_report(v, query, label: str, boards, whole_states: bool) -> None:
+    """Compiled and reference time of one query, mean and worst, µs per player; a board is
+    a whole state (``whole_states``) or the fields scoring reads."""
+    module = v.module()
+    cars = [sum(r.length for r in v.routes if state["owner"][r.id] == p) for state, p in boards]
     repeat = 20
-    compiled, reference = [], []
-    for game, player, edges in networks:
-        seconds, _ = timed(lambda game=game, player=player: [game.longest_path(player) for _ in range(repeat)])
+    compiled, slow = [], []
+    for state, player in boards:
+        if whole_states:
+            fast_game = module.Engine.from_state(state)
+            slow_game = reference.ReferenceEngine.from_state(v.ir, state)
+        else:
+            fast_game, slow_game = module.Engine.for_scoring(state), reference.for_scoring(v.ir, state)
+        ask_fast, ask_slow = getattr(fast_game, query.name), getattr(slow_game, query.name)
+        seconds, _ = timed(lambda ask=ask_fast, player=player: [ask(player) for _ in range(repeat)])
         compiled.append(seconds / repeat * 1e6)
-        reference.append(timed(longest_trail, edges)[0] * 1e6)
-    print(f"  {label}: {len(networks)} networks, {statistics.fmean(sizes):.0f} cars and "
-          f"{statistics.fmean(len(e) for _, _, e in networks):.1f} routes on average")
+        slow.append(timed(ask_slow, player)[0] * 1e6)
+    print(f"  {label}: {len(boards)} boards, {statistics.fmean(cars):.0f} of the player's cars on average")
     print(f"    compiled  mean {statistics.fmean(compiled):8,.1f} µs   worst {max(compiled):8,.1f} µs")
-    print(f"    reference mean {statistics.fmean(reference):8,.1f} µs   worst {max(reference):8,.1f} µs   "
-          f"({statistics.fmean(reference) / statistics.fmean(compiled):,.0f}× the compiled mean)")
+    print(f"    reference mean {statistics.fmean(slow):8,.1f} µs   worst {max(slow):8,.1f} µs   "
+          f"({statistics.fmean(slow) / statistics.fmean(compiled):,.0f}× the compiled mean)")
 
 
 COMPILE_SNIPPET = textwrap.dedent("""
@@ -287,12 +289,15 @@ def main() -> int:
     print()
     for name in names:
         v = railspec.load(name)
-        if "longest_path" not in v.ir.mechanics:
-            continue
-        print(f"{v.name}, longest path per player (each compiled time the best of {REPEAT} runs of 20):")
-        longest_path_report("end-of-game boards of random 4-player games", full_networks(v, max(5, int(50 * scale))))
-        longest_path_report(f"dense {v.ir.trains}-train clusters", dense_networks(v, max(20, int(200 * scale))))
-        print()
+        for mechanic, _rule in v.ir.present():
+            for query in (q for q in mechanic.queries if q.player):
+                print(f"{v.name}, {query.name} per player (each compiled time the best of {REPEAT} runs of 20):")
+                query_report(v, query, "end-of-game boards of random 4-player games",
+                             end_boards(v, max(5, int(50 * scale))), whole_states=True)
+                if query.hard_board is not None:
+                    query_report(v, query, f"{mechanic.name}'s hard case ({v.ir.trains} trains)",
+                                 hard_boards(v, query, max(20, int(200 * scale))), whole_states=False)
+                print()
     if "usa" not in names:
         return 0
     v = railspec.load("usa")

@@ -77,6 +77,15 @@ def _environment(folder: Path = TEMPLATE_DIR):
     return env
 
 
+@lru_cache(maxsize=None)
+def engine_api_declarations() -> str:
+    """The Cython declarations of engine_api.h from engine_api.pxd (its one source), without
+    the extern block's first line: a generated module puts them under the header's text."""
+    lines = (TEMPLATE_DIR / "engine_api.pxd").read_text(encoding="utf-8").splitlines()
+    body = lines[lines.index('cdef extern from "engine_api.h":') + 1:]
+    return "\n".join(body)
+
+
 # --- the core's tables ----------------------------------------------------------------------
 
 def _pad(values: list[int]) -> list[int]:
@@ -404,6 +413,7 @@ def emit(variant: ir.Variant) -> str:
         state_format=schema.FORMAT,
         agent_salt=f"0x{AGENT_SALT:016X}",
         observe=observation_fill(assembly),
+        engine_api_declarations=engine_api_declarations(),
     )
 
     engines, methods = [], []

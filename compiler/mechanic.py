@@ -6,22 +6,29 @@ Everything a map adds on top of it is a *mechanic*: tunnels, stations, the longe
 bonus, double routes… Each mechanic is one subpackage of this package, whose class
 declares everything about it in one place:
 
-=====================  ==================================================================
-part                   what it is
-=====================  ==================================================================
-``rule``               its record in the IR (a frozen dataclass, subclass of ``ir.Rule``)
-``check``              its checker stage: the spec's statements to its record, located errors
-``state_fields``       its fields of the state schema (``compiler/schema.py``)
-``phases``, ``kinds``  the decision phases and action kinds it adds
-``actions``            its entries of the action catalogue
-``tables``             the constants and tables it hands the emitter
-``hooks``              the hooks its template fragments (``templates/<hook>.pyx.j2``) fill
-``reference``          its plain-Python implementation of the same hooks
-``score_items``        the columns it adds to a score breakdown
-``tiebreaks``          the tie-break keys it defines
-``position_keys``      the keys it adds to a described position
-``state_problems``     the invariants it adds (state validation and conformance)
-=====================  ==================================================================
+=======================  ================================================================
+part                     what it is
+=======================  ================================================================
+``statements``           its language: node classes of its statements and of the parts it
+                         adds to the core's extension points; ``grammar.lark`` their rules
+``limits``               the bounds its statements' numbers keep
+``rule``, ``check``      its record in the IR and the checker stage that makes it
+``state_fields``         its fields of the state schema (``compiler/base/schema.py``)
+``phases``, ``kinds``    the decision phases and action kinds it adds
+``actions``              its entries of the action catalogue
+``payment_columns``,     what its claims pay besides cards, and how a route's payments
+``payment_shapes``       are laid out
+``tables``               the constants and tables it hands the emitter
+``engine.pyx.j2``        its compiled hooks, ``cdef inline`` functions (``compiler/hooks.py``)
+``reference``            its reference class: the same hooks, as methods
+``queries``              the questions a game answers for it (``game.longest_path(p)``)
+``score_items``,         the columns it adds to a score breakdown, the tie-break keys it
+``tiebreaks``            defines
+``position_keys``        the keys it adds to a described position
+``state_problems``       the invariants it adds (state validation and conformance)
+``agent_play``,          how the tools meet it: the scripted agents' rules, the drawn
+``looks``, ``sample``    map's marks, a small use of it for tools that write specs
+=======================  ================================================================
 
 Both engines call the mechanics a variant uses at the fixed hook points of :data:`HOOKS`,
 in registry order; a mechanic the spec does not use leaves no code in its module. Which
@@ -98,6 +105,40 @@ class PositionKey:
 
 
 @dataclass(frozen=True)
+class Query:
+    """A question about a game that a mechanic answers on both engines, offered by
+    ``Game`` as a method of that name (``game.longest_path(player)``): the compiled
+    Engine's method (the mechanic's ``methods.pyx.j2``) and the reference's (its
+    ``MechanicReference.methods``). ``player``: its one argument is a seat, which ``Game``
+    checks. ``absent``: the answer in a variant without the mechanic (None: such a game
+    has no such method). ``hard_board``: for the benchmark, a board on which the answer
+    is slow to find, as the ids of the routes one player owns (``hard_board(variant,
+    rng)``, ``rng`` a ``random.Random``)."""
+
+    name: str
+    doc: str
+    player: bool = True
+    absent: object = None
+    hard_board: Callable | None = None
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A small use of the mechanic that checks when added to a spec of a few cities and
+    routes, for the tools that write specs (the fuzzer): ``lines`` to add (``{city0}``,
+    ``{city1}``, … stand for the spec's cities, in order), and ``route`` an attribute to
+    append to a route line (with its leading space; "" for none)."""
+
+    lines: tuple[str, ...] = ()
+    route: str = ""
+
+    def written(self, cities: list[str]) -> list[str]:
+        """The lines, the spec's cities in place of the placeholders."""
+        names = {f"city{i}": city for i, city in enumerate(cities)}
+        return [line.format(**names) for line in self.lines]
+
+
+@dataclass(frozen=True)
 class AgentPlay:
     """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
     action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
@@ -161,6 +202,9 @@ class Mechanic:
     score_items: ClassVar[tuple[ScoreItem, ...]] = ()
     tiebreaks: ClassVar[tuple[TieBreak, ...]] = ()
     position_keys: ClassVar[tuple[PositionKey, ...]] = ()
+    queries: ClassVar[tuple[Query, ...]] = ()
+    #: A small use of it that tools writing specs may add (None: they leave it out).
+    sample: ClassVar[Sample | None] = None
     #: Its language: the node classes (``lang.ast.Node`` subclasses) of its statements and
     #: of the parts it adds to the core's extension points (route attributes, ticket forms,
     #: deal parts, action kinds); their grammar rules are ``grammar.lark`` in its folder.
@@ -252,12 +296,6 @@ class Mechanic:
         """Lines ``railspec score`` prints under the breakdown (what a column of numbers
         cannot say, e.g. the routes stations used)."""
         return []
-
-    def borrowed_routes(self, variant: ir.Variant, rule, row: dict) -> set[int]:
-        """Routes of other players that a player's tickets counted as their own at the end,
-        read from the player's score breakdown ``row`` (a station's route, say): what a
-        report needs to say which tickets were completed."""
-        return set()
 
     def looks(self, variant: ir.Variant, rule) -> Looks:
         """How a drawn map shows what the mechanic adds (nothing by default)."""
@@ -377,6 +415,18 @@ class Registry:
             out.append((mech, rule))
         order = {m.name: i for i, m in enumerate(self.mechanics)}
         return sorted(out, key=lambda pair: order[pair[0].name])
+
+    def queries(self, variant: ir.Variant) -> dict[str, tuple[Query, bool]]:
+        """Every query of the registry's mechanics, by name, with whether ``variant`` uses
+        the mechanic that answers it."""
+        used = {m.name for m, _ in self.present(variant)}
+        out: dict[str, tuple[Query, bool]] = {}
+        for m in self.mechanics:
+            for query in m.queries:
+                if query.name in out:
+                    raise ValueError(f"two mechanics answer the query {query.name!r}")
+                out[query.name] = (query, m.name in used)
+        return out
 
     def unimplemented(self, variant: ir.Variant) -> list[tuple[Mechanic, ir.Rule]]:
         return [(m, r) for m, r in self.present(variant) if not m.implemented]

@@ -19,11 +19,20 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from railspec.compiler.mechanic import default_registry
+
 from . import corpus
+
+#: The installed mechanics that offer a sample use of themselves (Mechanic.sample): the
+#: fuzzer writes them into specs without naming any.
+SAMPLED = tuple(m for m in default_registry() if m.sample is not None)
+#: The keys mechanics add to a described position's seat.
+POSITION_KEYS = tuple(k.name for m in default_registry() for k in m.position_keys)
 
 
 @dataclass
@@ -166,8 +175,8 @@ def mutate_json(draw, value, variant: str | None, descend: int = 6) -> tuple[obj
             del parent[key]
             hows.append(f"drop {key}")
         elif action == "add" and isinstance(parent, dict):
-            new = draw(st.sampled_from(["extra", "", "routes", "tickets", "stations", "goods", "shares",
-                                        "neutral_shares", "type", "step", "seed", "players", "phase", str(key) + "_"]))
+            new = draw(st.sampled_from(["extra", "", "routes", "tickets", *POSITION_KEYS, "type", "step", "seed",
+                                        "players", "phase", str(key) + "_"]))
             parent[new] = draw(odd_values())
             hows.append(f"add {new}")
         else:
@@ -394,24 +403,25 @@ UNICODE_CITIES = ["Z\u00fcrich", "S\u00e3o Paulo", "\u5317\u4eac", "A-B", "x y",
 COLOURS = ["red", "blue", "green", "black", "white", "orange", "pink", "yellow"]
 SPEC_JUNK = ["$", '"', "-", ";", ":", "..", "+", "#", "\u00e9", "\t", "\f", "\u2013", "\u2028", "0", "x", "\\",
              "{", "\ufeff", "<=", "\u00a0", "\r", "\x00", "\u0085"]
-STATEMENTS = ["trains 2147483648", "hand 2147483648", "locomotives 4294967296", "longest path 9223372036854775808",
+STATEMENTS = ["trains 2147483648", "hand 2147483648", "locomotives 4294967296",
               "ticket Alpha - Beta 4294967296", "route points 1:1 2:2 3:4 4:2147483648", "players 2..8",
               "players 2..6", "market 6 reset 3 locomotives", "deal tickets 6 keep 1", "hand 200",
               "card red 100000", 'extends "base.rail"', 'extends "usa"', 'extends "/dev/null"',
               'extends "/etc/hostname"', 'extends "."', 'extends ""', 'extends "nowhere.rail"',
-              "stations 3 cost 1 2 3; action build station", "tunnels reveal 3", "station bonus 4",
-              "ferry cards 10 max 3", "goods cards 16", "company PRR shares 15 points 30 21",
-              "region North: Alpha, Beta", "without route Alpha - Beta", "without city Epsilon",
-              "city \"" + "N" * 500 + "\"", "city \"Z\u00fcrich\"", "route Alpha - Beta 2 gray tunnel",
-              "end when trains <= 0", "action draw tickets 3 keep 3", "tracks usable 3 for 2..4 players",
-              'variant ""', "returned tickets shuffled bottom", "returned setup removed"]
+              "without route Alpha - Beta", "without city Epsilon",
+              "city \"" + "N" * 500 + "\"", "city \"Z\u00fcrich\"", "end when trains <= 0",
+              "action draw tickets 3 keep 3", 'variant ""',
+              # every installed mechanic's sample, on the base spec's cities
+              *(line for m in SAMPLED for line in m.sample.written(["Alpha", "Beta", "Gamma", "Delta", "Epsilon"])),
+              *(re.sub(r"\b\d+\b", "9223372036854775808", line, count=1)
+                for m in SAMPLED for line in m.sample.written(["Alpha", "Beta", "Gamma", "Delta", "Epsilon"])),
+              *(f"route Alpha - Beta 2 gray{m.sample.route}" for m in SAMPLED if m.sample.route)]
 NUMBERS = ["0", "-1", "1", "12", "13", "255", "256", "65535", "65536", "2147483647", "2147483648", "4294967296",
            "9223372036854775808", "18446744073709551616", "1" * 40]
 
 
 def _spec_line_mutation(draw, lines: list[str]) -> str:
     """One change to a spec's lines, in place; returns its description."""
-    import re
     i = draw(st.integers(0, max(0, len(lines) - 1)))
     line = lines[i] if lines else ""
     tokens = line.split(" ")
@@ -487,7 +497,9 @@ def structured_spec(draw) -> tuple[str, str]:
     for _ in range(draw(st.integers(0, count))):
         a, b = sorted(draw(st.lists(st.integers(0, count - 1), min_size=2, max_size=2, unique=True)))
         tracks[(a, b)] = min(3, tracks.get((a, b), 0) + 1)
-    tunnel = draw(st.booleans())
+    # each installed mechanic's sample, now and then: its lines, its route attribute on some routes
+    chosen = [m for m in SAMPLED if draw(st.integers(0, 3)) == 0]
+    attributes = [m.sample.route for m in chosen if m.sample.route]
     for (a, b), k in sorted(tracks.items()):
         length = draw(st.integers(1, longest))
         used = set()
@@ -495,7 +507,7 @@ def structured_spec(draw) -> tuple[str, str]:
             colour = draw(st.sampled_from(["gray", *colours]))
             colour = "gray" if colour in used else colour
             used.add(colour)
-            extra = " tunnel" if tunnel and draw(st.integers(0, 3)) == 0 else ""
+            extra = "".join(attr for attr in attributes if draw(st.integers(0, 3)) == 0)
             lines.append(f"route {cities[a]} - {cities[b]} {length} {colour}{extra}")
     lines.append("route points " + " ".join(f"{i}:{n(0, 20)}" for i in range(1, longest + 1)))
     deal = draw(st.integers(1, 4))
@@ -509,17 +521,11 @@ def structured_spec(draw) -> tuple[str, str]:
     if draw(st.booleans()):
         drawn = draw(st.integers(1, 5))
         lines.append(f"action draw tickets {drawn} keep {draw(st.integers(1, drawn))}")
-    if draw(st.integers(0, 3)) == 0:
-        stations = draw(st.integers(1, 3))
-        lines += [f"stations {stations} cost " + " ".join(str(n(1, 3)) for _ in range(stations)),
-                  "action build station", f"station bonus {n(0, 5)}"]
-    if tunnel:
-        lines.append(f"tunnels reveal {n(1, 4)}")
+    for mechanic in chosen:
+        lines += mechanic.sample.written(cities)
     lines.append(f"end when trains <= {n(0, 3)}")
-    if draw(st.booleans()):
-        lines += [f"longest path {n(0, 12)}", "tiebreak most tickets, longest path"]
-    else:
-        lines.append("tiebreak most tickets")
+    keys = ["most tickets", *(tb.words for m in chosen for tb in m.tiebreaks)]
+    lines.append("tiebreak " + ", ".join(draw(st.permutations(keys))))
     order = draw(st.permutations(range(len(lines)))) if draw(st.integers(0, 9)) == 0 else range(len(lines))
     return "\n".join(lines[i] for i in order) + "\n", f"structured{' wild' if wild else ''} {naming}"
 
@@ -554,7 +560,8 @@ def spec_cases(draw) -> Case:
     elif kind < 92:
         words = ["route", "city", "ticket", "card", "trains", "hand", "players", "market", "deal", "tickets",
                  "keep", "action", "end", "when", "<=", "-", "..", ":", ";", "\n", "Alpha", "Beta", "1", "2",
-                 "2147483648", "red", "gray", "variant", '"x"', "long", "extends", "without", "#", "tunnel"]
+                 "2147483648", "red", "gray", "variant", '"x"', "long", "extends", "without", "#",
+                 *(m.sample.route.strip() for m in SAMPLED if m.sample.route)]
         text = " ".join(draw(st.lists(st.sampled_from(words), max_size=60)))
         how = "random tokens"
     else:

@@ -14,7 +14,7 @@ from conftest import ENGINES, implemented_stock_variants
 import railspec
 from railspec.compiler.base.rng import SplitMix64
 from railspec.playtest import agents
-from railspec.playtest.agents.tables import kind_codes, policy_of, view_from_observation
+from railspec.playtest.agents.tables import kind_codes, policy_of
 from railspec.runtime import determinize
 
 VARIANTS = implemented_stock_variants()
@@ -118,18 +118,60 @@ def test_every_scripted_agent_finishes_games_legally(v):
         assert g.is_over
 
 
+def _observed_view(v, obs: dict) -> list[int]:
+    """The agent view's parts a player's observation holds (all but the open flags):
+    header, hand, owners, and then tickets and offer."""
+    player = obs["player"]
+    offer = obs["offer"] or obs["setup_offer"]
+    header = [player, obs["players"], obs["trains"][player], len(obs["tickets"]), len(offer), 0, 0, 0]
+    return header + list(obs["hand"]) + list(obs["owner"]), list(obs["tickets"]) + list(offer)
+
+
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
-def test_the_compiled_agent_view_is_the_observation(v):
-    """The view the compiled engine writes for the styles holds exactly what the player to
-    move sees (their hand, trains, tickets and offer, every route's owner): it equals the
-    view built from ``game.observation()`` at every decision, set-up and offers included."""
+def test_the_agent_view_is_the_same_on_both_engines_and_holds_only_the_observation(v):
+    """The view the compiled engine writes for the styles equals the reference engine's at
+    every decision, set-up and offers included; everything in it but the open flags is in
+    the player's observation, and the flags are the rules' (a route with a legal claim is
+    open, an owned one is not)."""
     checked = 0
+    n_routes = len(v.ir.routes)
     for g in _positions(v, games=6, every=1):
         if g.is_over:
             continue
-        assert g._e.agent_view() == view_from_observation(v.ir, g.observation()), g.state()["phase"]
+        view = g.agent_view()
+        assert view == v.game_from_state(g.state(), engine="reference").agent_view(), g.state()["phase"]
+        front, back = _observed_view(v, g.observation())
+        assert view[:len(front)] == front and view[len(front) + n_routes:] == back
+        flags = view[len(front):len(front) + n_routes]
+        owner = g.state()["owner"]
+        assert all(not flags[r] for r in range(n_routes) if owner[r] != -1)
+        claimed = {v.ir.actions[a].route for a in g.legal_actions() if v.ir.actions[a].kind == "claim"}
+        assert all(flags[r] for r in claimed)
         checked += 1
     assert checked > 200
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_full_double_route_is_closed_in_the_view(usa, engine):
+    """USA, 2–3 players: once one track of a double route is claimed the other is closed to
+    everyone (rulebook, "Double-Routes"); the view's flag says so though the route is free."""
+    g = usa.new_game(players=2, seed=4, engine=engine)
+    while g.state()["phase"] != "turn":
+        g.apply(g.legal_actions()[-1])
+    state = g.state()
+    twin = next(r for r in usa.ir.routes if sum(o.group == r.group for o in usa.ir.routes) == 2)
+    sibling = next(o for o in usa.ir.routes if o.group == twin.group and o.id != twin.id)
+    owner = list(state["owner"])
+    other = 1 - state["current"]
+    owner[twin.id] = other
+    state["owner"] = owner
+    state["trains"][other] -= twin.length
+    state["route_score"][other] += usa.ir.route_points[twin.length]
+    g = usa.game_from_state(state, engine=engine)
+    front = 8 + len(usa.ir.colours) + 1 + len(usa.ir.routes)
+    flags = g.agent_view()[front:front + len(usa.ir.routes)]
+    assert flags[sibling.id] == 0 and flags[twin.id] == 0
+    assert sum(flags) == sum(1 for o in owner if o == -1) - 1
 
 
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
@@ -303,7 +345,7 @@ def test_a_policy_refuses_a_view_it_cannot_read(usa, change, message):
     """Views and legal lists from Python are checked before the compiled styles index
     their tables with them: a clear ValueError, never a crash."""
     g = usa.new_game(players=2, seed=1)
-    view, legal = view_from_observation(usa.ir, g.observation()), g.legal_actions()
+    view, legal = g.agent_view(), g.legal_actions()
     policy = policy_of(usa.ir)
     with pytest.raises(ValueError, match=message):
         policy.decide(agents.make("one-step").seat, *change(view, legal))

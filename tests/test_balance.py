@@ -90,6 +90,12 @@ def test_the_report_has_every_section_and_plot(tmp_path, name):
     for src in page.images:  # embedded, so the file stands alone
         assert src.startswith("data:image/png;base64,") and len(src) > 2000
     assert page.svgs == 1 and page.tables >= 6
+    text = written[0].read_text(encoding="utf-8")
+    mechanics = text[text.index('<section id="mechanics">'):]
+    # each mechanic's own score items, named with their mechanic; the core's are not there
+    assert "longest_bonus (longest_path)" in mechanics and "<th>routes" not in mechanics
+    if name == "europe":
+        assert "stations_built (stations)" in mechanics
     with open(written[1], newline="") as f:
         assert len(list(csv.DictReader(f))) == 10
     with open(written[2], newline="") as f:
@@ -134,34 +140,11 @@ def test_a_local_ray_instance_gives_the_same_records():
     assert balance.run_campaign(plan, ray_address="local") == balance.run_campaign(plan, workers=1)
 
 
-def test_a_ticket_joined_through_a_station_counts_as_completed():
-    """The report's ticket completion reads the routes stations used through the stations
-    mechanic's ``borrowed_routes`` (Europe rulebook, "Train Stations": a station lets its
-    owner use one route of another player into that city)."""
-    europe = railspec.load("europe")
-    mech, rule = next((m, r) for m, r in europe.registry.present(europe.ir) if m.name == "stations")
-    row = {"station_1_route": 5, "station_2_route": -1, "station_3_route": 7}
-    assert mech.borrowed_routes(europe.ir, rule, row) == {5, 7}
-    # a ticket joined only by another player's routes counts once they are borrowed
-    v = europe.ir
-    ticket = v.tickets[0]
-    via = {ticket.a: None}
-    frontier = [ticket.a]
-    while ticket.b not in via:
-        city = frontier.pop(0)
-        for r in v.routes:
-            for here, there in ((r.a, r.b), (r.b, r.a)):
-                if here == city and there not in via:
-                    via[there] = r.id
-                    frontier.append(there)
-    path, city = set(), ticket.b
-    while via[city] is not None:
-        route = v.routes[via[city]]
-        path.add(route.id)
-        city = route.a if route.b == city else route.b
-    owner = [-1] * len(v.routes)
-    for r in path:
-        owner[r] = 1
-    assert balance._completed(v, owner, 0, path, [ticket.id]) == [ticket.id]
-    assert balance._completed(v, owner, 0, set(), [ticket.id]) == []
-    assert balance._completed(v, owner, 1, set(), [ticket.id]) == [ticket.id]
+def test_the_records_count_the_tickets_scoring_counts():
+    """A seat's completed tickets are the game's own (``Game.completed_tickets``, scoring's
+    count, a station's borrowed route included): as many as the breakdown says."""
+    records = balance.run_campaign(_plan(variant="europe", games=6), workers=1)
+    for record in records:
+        for seat in record["seats"]:
+            assert len(seat["completed"]) == seat["breakdown"]["tickets_completed"]
+            assert set(seat["completed"]) <= set(seat["tickets"])

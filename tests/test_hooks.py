@@ -13,6 +13,7 @@ import railspec
 from railspec.compiler.base.rng import agent_for
 from railspec.compiler.hooks import HOOK_NAMES
 from railspec.compiler.mechanic import default_registry
+from railspec.runtime.state_format import validate
 from railspec.tools import conformance
 
 REGISTRY = default_registry().with_mechanics(Inspector())
@@ -55,9 +56,10 @@ def test_the_hooks_leave_their_marks(inspected, engine):
         legal = g.legal_actions()
         g.apply(legal[agent.below(len(legal))])
     s = g.state()
-    assert seen_phase and pending and s["finished"] == 1 and s["locos_seen"] > 0
-    assert sum(s["payments"]) >= sum(1 for o in s["owner"] if o >= 0)
-    assert [g._e.inspections_of(p) for p in range(3)] == s["inspections"]
+    assert seen_phase and pending and s["game_finished"] == 1 and s["locos_seen"] > 0
+    assert sum(s["claims_paid"]) >= sum(1 for o in s["owner"] if o >= 0)
+    assert [g.inspections_of(p) for p in range(3)] == s["inspections"]
+    assert g.inspected_total() == sum(s["inspections"])
 
 
 def test_locomotives_are_not_wild_where_a_mechanic_says(inspected):
@@ -74,3 +76,22 @@ def test_locomotives_are_not_wild_where_a_mechanic_says(inspected):
             offered += sum(1 for a in legal if a in three)
             g.apply(legal[agent.below(len(legal))])
         assert offered > 0  # the 3-car routes stay claimable with cards of one colour
+
+
+def test_a_claim_under_way_must_be_one_the_player_may_make(inspected):
+    """A ``pending_claim`` field (the inspector's waiting claim) is checked by the core's
+    state check with the rules of every mechanic: a route someone took is refused."""
+    g = inspected.new_game(players=3, seed=5)
+    agent = agent_for(5)
+    while g.state()["pending_route"] < 0:
+        legal = g.legal_actions()
+        g.apply(legal[agent.below(len(legal))])
+    state = g.state()
+    validate(inspected.ir, state)
+    route = inspected.ir.routes[state["pending_route"]]
+    other = (state["current"] + 1) % 3
+    state["owner"][route.id] = other
+    state["trains"][other] -= route.length
+    state["route_score"][other] += inspected.ir.route_points[route.length]
+    with pytest.raises(railspec.StateError, match="'pending_route'.*not one they may claim"):
+        validate(inspected.ir, state)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import implemented_stock_variants
 
 import railspec
 from railspec.compiler import ir
@@ -20,6 +21,8 @@ from railspec.compiler.base.schema import Field
 from railspec.compiler.hooks import HOOKS, MechanicReference
 from railspec.compiler.lang import ast
 from railspec.compiler.mechanic import default_registry, stock_registry
+from railspec.runtime.reference import rules_for
+from railspec.tools import conformance
 
 REGISTRY = default_registry()
 MECHANICS = list(REGISTRY)
@@ -105,3 +108,58 @@ def test_the_order_of_the_stock_mechanics_is_fixed():
         "ferry_cards", "tunnels", "stations", "goods", "shares", "globetrotter", "regions"]
     stock = [m.name for m in stock_registry()]
     assert [m.name for m in REGISTRY if m.name in stock] == stock
+
+
+def test_a_game_answers_each_mechanics_queries_on_both_engines():
+    """Each query a stock mechanic declares is a method of its reference class's
+    ``methods()`` and of the compiled Engine, and ``Game`` offers it: the same answer on
+    both engines where the variant uses the mechanic, the stated one where it does not."""
+    asked = 0
+    for variant in implemented_stock_variants():
+        compiled = variant.new_game(players=variant.ir.min_players, seed=1)
+        for _ in range(60):  # into the game, so that answers differ from a blank board's
+            compiled.apply(compiled.legal_actions()[-1])
+        reference = variant.game_from_state(compiled.state(), engine="reference")
+        present = {m.name for m, _ in variant.ir.present()}
+        for mechanic in MECHANICS:
+            for query in mechanic.queries:
+                args = (0,) if query.player else ()
+                answers = [getattr(g, query.name)(*args) for g in (compiled, reference)]
+                if mechanic.name in present:
+                    methods = mechanic.reference(rules_for(variant.ir), variant.ir.rule(mechanic.name)).methods()
+                    assert query.name in methods and hasattr(variant.module().Engine, query.name)
+                    assert answers[0] == answers[1]
+                else:
+                    assert answers == [query.absent, query.absent]
+                assert query.name in dir(compiled)
+                asked += 1
+    assert asked >= 5
+    with pytest.raises(AttributeError):
+        compiled.no_such_query  # noqa: B018
+
+
+def _with_sample(mechanic) -> str:
+    """tests/base.rail without the mechanics it uses, then ``mechanic``'s sample: its lines,
+    and its route attribute on every route."""
+    lines = [line for line in (Path(__file__).parent / "base.rail").read_text(encoding="utf-8").splitlines()
+             if not line.startswith(("tracks usable", "longest path", "tiebreak"))]
+    cities = [line.split()[1] for line in lines if line.startswith("city ")]
+    sample = mechanic.sample
+    lines = [line + sample.route if line.startswith("route ") and " - " in line else line for line in lines]
+    return "\n".join(lines + sample.written(cities)) + "\n"
+
+
+@pytest.mark.parametrize("mechanic", [m for m in MECHANICS if m.sample is not None], ids=lambda m: m.name)
+def test_a_mechanics_sample_checks_and_plays_on_both_engines(mechanic, tmp_path):
+    """The sample a mechanic offers the tools that write specs (the fuzzer) checks on a small
+    spec, uses the mechanic, and plays the same seeded games on both engines."""
+    path = tmp_path / f"{mechanic.name}.rail"
+    path.write_text(_with_sample(mechanic), encoding="utf-8")
+    v = railspec.load(path)
+    assert mechanic.name in v.ir.mechanics
+    report = conformance.run(v, range(3), lambda seed: 2 + seed % 3)
+    assert report.ok, report.problems[:3]
+
+
+def test_most_stock_mechanics_offer_a_sample():
+    assert len([m for m in MECHANICS if m.sample is not None]) >= 12

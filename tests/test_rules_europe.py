@@ -443,6 +443,21 @@ def test_a_station_uses_the_route_that_completes_the_ticket(europe):
     assert rows[1]["tickets"] == 0 and rows[1]["station_1_route"] == -1  # the route's owner is unaffected
 
 
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_a_ticket_a_station_joins_is_completed(europe, engine):
+    """A game's completed tickets (what the balance report counts) are scoring's: Paris -
+    Wien is completed through the station's route at Frankfurt, not without the station."""
+    mine = ["Frankfurt-Paris/1", "München-Wien"]
+    held = ["Paris-Wien", "Brest-Venezia"]
+    for stations, done in ((["Frankfurt"], ["Paris-Wien"]), ([], [])):
+        fields = position_fields(europe.ir, {"variant": "europe",
+                                             "players": [seat(mine, held, stations), seat(AT_FRANKFURT)]})
+        game = (europe.module().Engine.for_scoring(fields) if engine == "compiled"
+                else reference.for_scoring(europe.ir, fields))
+        assert [europe.ir.tickets[t].name for t in game.completed_tickets(0)] == done
+        assert game.completed_tickets(1) == []
+
+
 def test_one_station_route_serves_several_tickets(europe):
     """CALCOLO DEI PUNTEGGI: 'Se un giocatore usa la stessa Stazione per ... vari Biglietti
     diversi, deve usare la stessa linea ... per tutti quei biglietti': one route, Frankfurt -

@@ -111,6 +111,7 @@ class Field:
     view: View = PUBLIC
     derived: bool = False
     pile: str | None = None
+    pending_claim: bool = False
 
     def __post_init__(self) -> None:
         if self.size and self.cap:

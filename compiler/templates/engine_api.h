@@ -6,13 +6,14 @@
  * copy it with memcpy(dst, src, state_size). An agent view is the player to move's part
  * of the observation as ints (docs/agents.md "The agent view").
  *
- * Included verbatim by compiler/templates/api.pyx.j2 and by engine/agents/_policy.pyx;
- * a change here raises RAILSPEC_ENGINE_API_VERSION. */
+ * Included verbatim by compiler/templates/api.pyx.j2 and by engine/playtest/agents/_policy.pyx
+ * (both declare it to Cython from engine_api.pxd); a change here raises
+ * RAILSPEC_ENGINE_API_VERSION. */
 #ifndef RAILSPEC_ENGINE_API_H
 #define RAILSPEC_ENGINE_API_H
 #include <stddef.h>
 
-#define RAILSPEC_ENGINE_API_VERSION 1
+#define RAILSPEC_ENGINE_API_VERSION 2
 #define RAILSPEC_ENGINE_API_NAME "railspec.engine_api"
 #define RAILSPEC_ENGINE_STATE_NAME "railspec.engine_state"
 
@@ -23,7 +24,10 @@ enum {
     RV_TRAINS = 2,      /* the player's trains left */
     RV_TICKETS_N = 3,   /* tickets the player holds */
     RV_OFFER_N = 4,     /* tickets the player is offered (0 outside a ticket choice) */
-    RV_HEADER = 8       /* then hand[n_cards], owner[n_routes], tickets[tickets_n], offer[offer_n] */
+    RV_HEADER = 8       /* then hand[n_cards], owner[n_routes], open[n_routes], tickets[tickets_n],
+                           offer[offer_n]; open[r] is 1 when the rules let the player to move
+                           claim route r, cards and trains aside (free, and no mechanic closes
+                           it to them: a full double route, a track of their own beside it) */
 };
 
 typedef struct {

@@ -18,7 +18,6 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
-from ..compiler import ir
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import SplitMix64
 from ..runtime.game import load
@@ -67,28 +66,6 @@ def check_plan(plan: CampaignPlan, variant) -> None:
                                            f"{', '.join(agents_module.AGENTS)}")
 
 
-def _completed(variant: ir.Variant, owner: list[int], player: int, extra_routes, tickets) -> list[int]:
-    """Which of ``tickets`` the player's routes (and the routes its stations used) join."""
-    parent = list(range(variant.node_count))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for r in variant.routes:
-        if owner[r.id] == player or r.id in extra_routes:
-            parent[find(r.node_a)] = find(r.node_b)
-    done = []
-    for t in tickets:
-        ticket = variant.tickets[t]
-        roots_a = {find(n) for n in variant.city_nodes[ticket.a]}
-        if any(find(n) in roots_a for n in variant.city_nodes[ticket.b]):
-            done.append(t)
-    return done
-
-
 def play_game(variant, plan: CampaignPlan, game: int) -> dict:
     """Play game ``game`` of the plan and return its record."""
     seed, agent_seeds = plan.game_seeds(game)
@@ -111,13 +88,10 @@ def play_game(variant, plan: CampaignPlan, game: int) -> dict:
     rows = g.score_breakdown()
     winners = set(g.winners())
     seats = []
-    present = variant.registry.present(variant.ir)
     for p, row in enumerate(rows):
-        used = set().union(*(mech.borrowed_routes(variant.ir, rule, row) for mech, rule in present))
-        held = list(state["tickets"][p])
         seats.append({"seat": p, "agent": names[p], "winner": p in winners, "score": row["total"],
-                      "breakdown": dict(row), "tickets": held,
-                      "completed": _completed(variant.ir, state["owner"], p, used, held),
+                      "breakdown": dict(row), "tickets": list(state["tickets"][p]),
+                      "completed": g.completed_tickets(p),
                       "actions": taken[p]})
     return {"game": game, "seed": seed, "players": plan.players, "decisions": state["decisions"],
             "turns": state["turn"], "ended_by": "passes" if state["passes"] >= plan.players else "trains",

@@ -20,8 +20,6 @@ from pathlib import Path
 from ..compiler.base.errors import RailspecError
 from .render import render_svg
 
-#: Breakdown items every variant has; the rest are the mechanics' (shown per mechanic).
-CORE_ITEMS = ("routes", "tickets", "tickets_completed", "longest_path", "longest_bonus", "total")
 #: A route claimed in fewer games than this share is listed as rarely claimed.
 RARE = 0.05
 
@@ -203,11 +201,15 @@ def build_html(variant, records: list[dict], plan=None, seconds: float | None = 
     parts["length"] = _png(fig) + game_table[["turns", "decisions"]].describe().to_html(float_format="%.1f")
     parts["endings"] = game_table["ended_by"].value_counts().rename_axis("ended by").reset_index().to_html(index=False)
 
-    items = [c for c in seat_table.columns if c.startswith("item:") and c[5:] not in CORE_ITEMS]
+    # the breakdown items each mechanic adds (ScoreItem.owner), by mechanic; the core's are
+    # in the sections above
+    owner = {item.name: item.owner for item in variant.assembly.score_items}
+    items = sorted((c for c in seat_table.columns if c.startswith("item:") and owner.get(c[5:], "core") != "core"),
+                   key=lambda c: (owner[c[5:]], list(owner).index(c[5:])))
     actions = [c for c in seat_table.columns if c.startswith("action:")]
     per_agent = seat_table.groupby("agent")[items + actions].mean()
-    per_agent.columns = [c.split(":", 1)[1] + (" (mean per game)" if c.startswith("action:") else "") for c in
-                         per_agent.columns]
+    per_agent.columns = [f"{c[5:]} ({owner[c[5:]]})" if c.startswith("item:") else f"{c[7:]} (mean per game)"
+                         for c in per_agent.columns]
     parts["mechanics"] = ("<p>Each mechanic's score items and the actions taken, per agent and game.</p>"
                           + per_agent.to_html(float_format="%.2f"))
 

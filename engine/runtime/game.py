@@ -220,6 +220,15 @@ class Game:
             mask[action] = 1
         return len(legal)
 
+    def agent_view(self) -> list[int]:
+        """The player to move's agent view, the ints compiled helpers decide from
+        (docs/agents.md, "The agent view"): what that player sees of their hand, trains,
+        tickets and offer, every route's owner, and which routes the rules let them claim.
+        The same list on both engines."""
+        if self.is_over:
+            raise ArgumentError("the game is over: nobody is to move")
+        return self._e.agent_view()
+
     def apply(self, action: int) -> None:
         """Play one decision by its id. An id that is not legal now raises
         :class:`IllegalActionError` and leaves the game exactly as it was."""
@@ -247,12 +256,36 @@ class Game:
         the board as if the game ended now."""
         return self._e.score_breakdown()
 
-    def longest_path(self, player: int) -> int:
-        """The player's longest continuous path now, in train cars (loops allowed, no
-        route used twice); 0 in a variant without a longest-path bonus."""
-        player = self._player(player)
-        method = getattr(self._e, "longest_path", None)
-        return 0 if method is None else method(player)
+    def completed_tickets(self, player: int) -> list[int]:
+        """The tickets ``player`` holds that their network completes now, as scoring counts
+        them (a station's borrowed route, a mechanic's own tickets included), in the order
+        held."""
+        return self._e.completed_tickets(self._player(player))
+
+    def __getattr__(self, name: str):
+        # a mechanic's queries (Mechanic.queries), e.g. longest_path(player): asked of the
+        # engine when the variant uses the mechanic, its stated answer when it does not
+        if name.startswith("_"):
+            raise AttributeError(name)
+        found = self.variant.queries().get(name)
+        if found is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        query, used = found
+
+        def ask(*args):
+            if query.player:
+                if len(args) != 1:
+                    raise ArgumentError(f"{name}() takes one player index, not {len(args)} arguments")
+                args = (self._player(args[0]),)
+            return getattr(self._e, name)(*args) if used else query.absent
+        ask.__name__ = name
+        ask.__doc__ = query.doc
+        if not used and query.absent is None:
+            raise AttributeError(f"{name}: this variant does not use the mechanic that answers it")
+        return ask
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.variant.queries()))
 
     def _player(self, player) -> int:
         """A seat index of this game, or the named error."""
@@ -316,6 +349,7 @@ class Variant:
         self.assembly = assemble(variant_ir)
         self._module = module
         self._names = {a.name: a.id for a in variant_ir.actions}
+        self._queries = None
 
     # --- facts -------------------------------------------------------------------
     key = property(lambda self: self.ir.key, doc="Short name (the spec file's stem).")
@@ -355,6 +389,17 @@ class Variant:
         """The layout of this variant's observation vectors, slice by slice
         (:func:`railspec.compiler.observation.observation_spec`)."""
         return observation.observation_spec(self.assembly)
+
+    def queries(self) -> dict:
+        """The questions a game of this variant answers for the installed mechanics
+        (``Mechanic.queries``), by name: (query, whether the variant uses its mechanic)."""
+        if self._queries is None:
+            found = self.ir.registry.queries(self.ir)
+            shadowed = sorted(name for name in found if hasattr(Game, name))
+            if shadowed:
+                raise RailspecError(f"a mechanic's query hides a method of Game: {', '.join(shadowed)}")
+            self._queries = found
+        return self._queries
 
     def check_players(self, players) -> int:
         """``players`` as an int when the variant is for that many, or the named error."""

@@ -353,26 +353,43 @@ class Rules:
                 parent[find(r.node_a)] = find(r.node_b)
         return [find(n) for n in range(self.variant.node_count)]
 
-    def ticket_score(self, state, player: int, network: list[int]) -> tuple[int, int]:
-        """The player's ticket points against ``network`` (component labels per node): plus
-        for each completed ticket, minus for each other; and how many are completed."""
+    def ticket_result(self, state, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]:
+        """One of the player's tickets against ``network`` (component labels per node): its
+        points (plus when completed, minus when not) and whether it is completed."""
+        for hook in self.hooks["ticket_score"]:
+            scored = hook(state, player, ticket_id, network)
+            if scored is not None:  # a mechanic's ticket
+                return scored[0], bool(scored[1])
         v = self.variant
+        ticket = v.tickets[ticket_id]
+        ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
+        if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
+            return ticket.points, True
+        return -ticket.points, False
+
+    def ticket_score(self, state, player: int, network: list[int]) -> tuple[int, int]:
+        """The player's ticket points against ``network``: plus for each completed ticket,
+        minus for each other; and how many are completed."""
         points = completed = 0
         for ticket_id in state.tickets[player]:
-            scored = next((s for s in (hook(state, player, ticket_id, network) for hook in self.hooks["ticket_score"])
-                           if s is not None), None)
-            if scored is not None:  # a mechanic's ticket
-                points += scored[0]
-                completed += int(scored[1])
-                continue
-            ticket = v.tickets[ticket_id]
-            ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
-            if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
-                points += ticket.points
-                completed += 1
-            else:
-                points -= ticket.points
+            worth, done = self.ticket_result(state, player, ticket_id, network)
+            points += worth
+            completed += done
         return points, completed
+
+    def player_network(self, state, player: int, row: dict) -> list[int]:
+        """The network the player's tickets are scored on: their routes' components, joined
+        further by the score_graph hooks (which write their items into ``row``)."""
+        network = self.network(state, player)  # a fresh list: the hooks may relabel it
+        for hook in self.hooks["score_graph"]:
+            hook(state, player, network, row)
+        return network
+
+    def completed_tickets(self, state, player: int) -> list[int]:
+        """The tickets the player holds that their network completes now, as scoring counts
+        them, in the order held."""
+        network = self.player_network(state, player, dict.fromkeys(self.assembly.breakdown_keys, 0))
+        return [t for t in state.tickets[player] if self.ticket_result(state, player, t, network)[1]]
 
     def score(self, state) -> list[dict]:
         """Each player's breakdown (docs/engine.md "Scoring"), keys as the assembly's items."""
@@ -382,9 +399,7 @@ class Rules:
         for player in range(state.players):
             row = dict.fromkeys(keys, 0)
             row["routes"] = sum(v.route_points[r.length] for r in v.routes if state.owner[r.id] == player)
-            network = self.network(state, player)  # a fresh list: the score_graph hooks may relabel it
-            for hook in self.hooks["score_graph"]:
-                hook(state, player, network, row)
+            network = self.player_network(state, player, row)
             row["tickets"], row["tickets_completed"] = self.ticket_score(state, player, network)
             for hook in self.hooks["score_player"]:
                 hook(state, player, row, network)
@@ -458,6 +473,29 @@ class ReferenceEngine:
             self._legal = (self.state.decisions, legal)
         return list(legal)
 
+    def completed_tickets(self, player: int) -> list[int]:
+        """As the compiled Engine's: the tickets ``player`` holds that scoring counts completed."""
+        if not isinstance(player, int) or not 0 <= player < self.state.players:
+            raise ValueError(f"no player {player!r} in a {self.state.players}-player game")
+        return self.rules.completed_tickets(self.state, player)
+
+    def agent_view(self) -> list[int]:
+        """The player to move's agent view (compiler/templates/engine_api.h): their header,
+        hand, every route's owner, which routes the rules let them claim (cards and trains
+        aside), their tickets and the offer in front of them, as the compiled Engine writes it."""
+        state = self.state
+        if state.phase == PH_OVER:
+            raise ValueError("the game is over: nobody is to move")
+        player = state.current
+        # the drawn offer while its player chooses; in set-up, the player's own offer
+        offer = state.offer if state.phase != PH_SETUP_KEEP and state.offer else state.setup_offer[player]
+        tickets = state.tickets[player]
+        claimable = self.rules.route_claimable
+        return ([player, state.players, state.trains[player], len(tickets), len(offer), 0, 0, 0]
+                + list(state.hands[player]) + list(state.owner)
+                + [int(claimable(state, route, player)) for route in self.rules.variant.routes]
+                + list(tickets) + list(offer))
+
     def apply(self, action_id: int) -> None:
         """Play one decision; raise IllegalActionError (state untouched) if it is not legal."""
         actions = self.rules.actions
@@ -491,14 +529,23 @@ class ReferenceEngine:
         raise AttributeError(name)
 
 
+def for_scoring(variant: ir.Variant, fields: dict) -> ReferenceEngine:
+    """A game holding only what scoring reads, as the compiled ``Engine.for_scoring``:
+    ``players`` and the fields of a described position, every other field at its value
+    before set-up. Not a position to play on."""
+    game = object.__new__(ReferenceEngine)
+    game.rules = rules_for(variant)
+    game.state = PlainState.blank(game.rules.assembly.fields, game.rules.assembly.dims, fields["players"])
+    for name, value in fields.items():
+        setattr(game.state, name, value)
+    game._legal = (-1, [])
+    return game
+
+
 def score_fields(variant: ir.Variant, fields: dict) -> list[dict]:
     """Score the fields of a described position (``players`` and those scoring reads);
     every other field at its value before set-up."""
-    rules = rules_for(variant)
-    state = PlainState.blank(rules.assembly.fields, rules.assembly.dims, fields["players"])
-    for name, value in fields.items():
-        setattr(state, name, value)
-    return rules.score(state)
+    return for_scoring(variant, fields).score_breakdown()
 
 
 def playout(variant: ir.Variant, games: int, players: int, seed: int) -> dict:

@@ -314,6 +314,28 @@ def legal_problem(variant: ir.Variant, state: dict) -> str | None:
     return f"state field 'phase': {phase!r}, but player {state['current']} has no legal action in it"
 
 
+def pending_claim_problems(variant: ir.Variant, state: dict) -> list[str]:
+    """Why a claim under way (a ``pending_claim`` field) is one the player to move could not
+    have started: the route taken, closed to them by a mechanic's rule, or longer than
+    their trains."""
+    rules = reference.rules_for(variant)
+    fields = [f for f in rules.assembly.exported_fields if f.pending_claim and state[f.name] != -1]
+    if not fields:
+        return []
+    view = schema.PlainState(rules.assembly.fields, {f.name: state[f.name] for f in rules.assembly.exported_fields})
+    player, problems = state["current"], []
+    for field in fields:
+        route = variant.routes[state[field.name]]
+        if not rules.route_claimable(view, route, player):
+            problems.append(f"state field {field.name!r}: player {player}'s claim of {route.name} is under way, "
+                            f"but the route is not one they may claim (taken, or closed to them)")
+        elif state["trains"][player] < route.length:
+            problems.append(f"state field 'trains[{player}]': player {player} has {state['trains'][player]} trains "
+                            f"left, too few for the claim of {route.name} ({route.length} cars) under way in "
+                            f"{field.name!r}")
+    return problems
+
+
 def validate(variant: ir.Variant, state) -> None:
     """Raise :class:`StateError` unless ``state`` is a complete, consistent position of
     ``variant`` that play could have reached: right keys, shapes and ranges; every card,
@@ -344,6 +366,8 @@ def validate(variant: ir.Variant, state) -> None:
     problems = core_problems(variant, state, assembly.fields)
     for mechanic, rule in assembly.present:
         problems += mechanic.state_problems(variant, rule, state)
+    if not problems:  # the rules run on a state that is sound so far
+        problems = pending_claim_problems(variant, state)
     if not problems:
         problem = legal_problem(variant, state)
         problems = [problem] if problem else []

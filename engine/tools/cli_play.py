@@ -119,7 +119,7 @@ def add_commands(sub, formatter) -> None:
 
     p = sub.add_parser("render", help="draw the map (and a game's claims) as SVG", formatter_class=formatter)
     p.add_argument("variant", help=variant_help)
-    p.add_argument("--state", help="a state JSON file (Game.to_json) whose claims and stations to draw "
+    p.add_argument("--state", help="a state JSON file (Game.to_json) whose claims and marks to draw "
                                    "(default: the empty map)")
     p.add_argument("--out", type=output_path, default="map.svg", help="the SVG file to write ('-': standard output)")
     p.set_defaults(run=cmd_render)

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Looks, Mechanic
+from ...compiler.mechanic import Looks, Mechanic, Sample
 from .syntax import FerryAttr
 
 
@@ -38,6 +38,7 @@ class Ferries(Mechanic):
     name = "ferries"
     order = 70
     title = "ferries"
+    sample = Sample(route=" ferry 1")
     rule = FerriesRule
     statements = (FerryAttr,)
 

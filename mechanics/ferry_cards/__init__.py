@@ -23,7 +23,7 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Tables
+from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
 from .syntax import DrawFerryCard, FerrySpent, WavesAttr
 from .syntax import FerryCards as FerryCardsStmt
 
@@ -81,6 +81,7 @@ class FerryCards(Mechanic):
     name = "ferry_cards"
     order = 80
     title = "ferry cards and wave spaces"
+    sample = Sample(("ferry cards 10 max 2", "action draw ferry card"), route=" waves 1")
     rule = FerryCardsRule
     state_fields = (
         Field("ferry_cards", "each player's ferry cards (alike: a count, public)", owner="ferry_cards",

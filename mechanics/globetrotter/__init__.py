@@ -13,7 +13,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, ScoreItem, Tables
+from ...compiler.mechanic import Mechanic, Sample, ScoreItem, Tables
 from .syntax import Globetrotter as GlobetrotterStmt
 
 
@@ -40,6 +40,7 @@ class Globetrotter(Mechanic):
     name = "globetrotter"
     order = 130
     title = "the Globetrotter bonus"
+    sample = Sample(("globetrotter 15",))
     rule = GlobetrotterRule
     reference = GlobetrotterReference
     statements = (GlobetrotterStmt,)

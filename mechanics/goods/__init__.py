@@ -20,7 +20,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables
+from ...compiler.mechanic import Mechanic, PositionKey, Sample, ScoreItem, Tables
 from .syntax import GoodsAttr, GoodsCards, GoodsRanking, GoodsTies, GoodsWithout
 
 
@@ -78,6 +78,8 @@ class Goods(Mechanic):
     name = "goods"
     order = 110
     title = "goods cards"
+    sample = Sample(("goods cards 16", "goods ranking 2 players: 8 4", "goods ranking 3 players: 8 5 2",
+                     "goods ranking 4 players: 8 6 4 2"), route=" goods")
     rule = GoodsRule
     state_fields = (
         Field("goods", "each player's goods cards (face up: public)", owner="goods", per_player=True,

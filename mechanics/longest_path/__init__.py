@@ -14,7 +14,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, ScoreItem, Tables, TieBreak
+from ...compiler.mechanic import Mechanic, Query, Sample, ScoreItem, Tables, TieBreak
 from .syntax import LongestPath as LongestPathStmt
 
 #: The compiled engine walks every trail of a component with at most this many independent
@@ -115,9 +115,13 @@ class LongestPath(Mechanic):
     name = "longest_path"
     order = 20
     title = "the longest-path bonus"
+    sample = Sample(("longest path 10",))
     rule = LongestPathRule
     reference = LongestPathReference
     statements = (LongestPathStmt,)
+    queries = (Query("longest_path", "The player's longest continuous path now, in train cars (loops allowed, "
+                                     "no route used twice); 0 in a variant without the bonus.", absent=0,
+                     hard_board=lambda variant, rng: dense_network(variant.routes, variant.trains, rng)),)
     score_items = (
         ScoreItem("longest_path", "the player's longest continuous path, in train cars", False, "longest_path",
                   label="longest"),

@@ -15,7 +15,7 @@ from ...compiler import ir
 from ...compiler.base.limits import MAX_TRACKS, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import Mechanic, Sample, Tables
 from .syntax import TracksUsable
 
 
@@ -52,6 +52,7 @@ class MultiTrack(Mechanic):
     name = "multi_track"
     order = 10
     title = "double and triple routes"
+    sample = Sample(("tracks usable 1 for 2..3 players",))
     rule = MultiTrackRule
     # the compiled engine's copy of usable(players), read for every route a turn considers
     state_fields = (Field("tracks_usable", "tracks of one route that may be owned (from players)",

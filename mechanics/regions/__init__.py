@@ -17,7 +17,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Looks, Mechanic, ScoreItem, Tables
+from ...compiler.mechanic import Looks, Mechanic, Sample, ScoreItem, Tables
 from .syntax import DoubleRegions, RegionPoints, RegionScoring
 from .syntax import Region as RegionStmt
 
@@ -98,6 +98,7 @@ class Regions(Mechanic):
     name = "regions"
     order = 140
     title = "regions and the region bonus"
+    sample = Sample(("region North: {city0}, {city1}", "region points 1:1 2:3"))
     rule = RegionsRule
     reference = RegionsReference
     score_items = (ScoreItem("regions", "the region bonus: the table's points for the regions each network "

@@ -16,7 +16,7 @@ from ...compiler.base.errors import Span
 from ...compiler.base.schema import TICKETS, Field, hidden
 from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import Mechanic, Sample, Tables
 
 REMOVED = "removed"
 
@@ -44,6 +44,7 @@ class RemovedTickets(Mechanic):
     name = "removed_tickets"
     order = 50
     title = "returned tickets removed from the game"
+    sample = Sample(("returned setup removed",))
     rule = RemovedTicketsRule
     state_fields = (
         Field("tickets_out", "tickets returned that left the game, in the order returned", owner="removed_tickets",

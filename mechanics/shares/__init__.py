@@ -27,7 +27,7 @@ from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import PH_OVER, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Mechanic, PositionKey, ScoreItem, Tables
+from ...compiler.mechanic import AgentPlay, Mechanic, PositionKey, Sample, ScoreItem, Tables
 from .syntax import Company, NeutralShareholder, SharesAttr, ShareTies
 
 #: Companies: a route's companies are a bit mask in the compiled engine.
@@ -206,6 +206,7 @@ class Shares(Mechanic):
     name = "shares"
     order = 120
     title = "stock shares"
+    sample = Sample(("company Red shares 4 points 10 5",), route=" shares Red")
     rule = SharesRule
     state_fields = (
         Field("share_owner", "each share's holder, companies in order, numbers from 1: -1 in its stack, a "

@@ -14,7 +14,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import Mechanic, Sample, Tables
 
 SHUFFLED = "shuffled_bottom"
 
@@ -37,6 +37,7 @@ class ShuffledReturns(Mechanic):
     name = "shuffled_returns"
     order = 30
     title = "returned tickets shuffled under the deck"
+    sample = Sample(("returned tickets shuffled bottom",))
     rule = ShuffledReturnsRule
     reference = ShuffledReturnsReference
 

@@ -36,6 +36,7 @@ from ...compiler.mechanic import (
     Looks,
     Mechanic,
     PositionKey,
+    Sample,
     ScoreItem,
     Tables,
     TieBreak,
@@ -162,6 +163,7 @@ class Stations(Mechanic):
     name = "stations"
     order = 100
     title = "train stations"
+    sample = Sample(("stations 3 cost 1 2 3", "action build station", "station bonus 4"))
     rule = StationsRule
     state_fields = (
         Field("station_owner", "each city's station: the player who built it (-1: none)", owner="stations",
@@ -336,10 +338,6 @@ class Stations(Mechanic):
 
     def seat_position(self, variant, rule: StationsRule, state: dict, player: int) -> dict:
         return {"stations": [c.name for c in variant.cities if state["station_owner"][c.id] == player]}
-
-    def borrowed_routes(self, variant, rule: StationsRule, row: dict) -> set[int]:
-        """The routes the player's stations used."""
-        return {row[route_item(k)] for k in range(1, rule.count + 1) if row[route_item(k)] != NO_ROUTE}
 
     def score_notes(self, variant, rule: StationsRule, rows: list[dict]) -> list[str]:
         """Which route of another player each station used."""

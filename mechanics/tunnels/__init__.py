@@ -28,7 +28,7 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Tables
+from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
 from .syntax import TunnelAttr, TunnelReveal
 
 TUNNEL_PAY = "tunnel_pay"
@@ -57,26 +57,6 @@ def extra_due(revealed: list[int], colour: int, loco: int) -> int:
     """Gallerie: one more card for each revealed card of the colour played and each
     revealed locomotive (only the locomotives when ``colour`` is the locomotive)."""
     return sum(1 for card in revealed if card == colour or card == loco)
-
-
-def _claimable_problems(variant: ir.Variant, route: ir.Route, state: dict) -> list[str]:
-    """Why the player to move could not have claimed ``route`` (the pending tunnel): too
-    few trains, or a double whose tracks are closed to them (Double-Routes)."""
-    player, players, owner = state["current"], state["players"], state["owner"]
-    problems = []
-    if state["trains"][player] < route.length:
-        problems.append(f"state field 'trains[{player}]': player {player} has {state['trains'][player]} trains "
-                        f"left, too few to claim the pending tunnel {route.name} ({route.length} cars)")
-    others = [r for r in variant.routes if r.group == route.group and r.id != route.id]
-    multi = variant.rule("multi_track")
-    usable = multi.usable(players) if multi is not None else len(others) + 1
-    if any(owner[r.id] == player for r in others):
-        problems.append(f"state field 'tunnel_route': player {player} claims {route.name} but owns another track "
-                        f"of that route")
-    elif sum(1 for r in others if owner[r.id] != -1) >= usable:
-        problems.append(f"state field 'tunnel_route': {route.name} is claimed, but the {usable} track(s) of that "
-                        f"route a {players}-player game may use are taken")
-    return problems
 
 
 def _is_payment_of(variant: ir.Variant, route: ir.Route, committed: list[int]) -> bool:
@@ -181,10 +161,11 @@ class Tunnels(Mechanic):
     name = "tunnels"
     order = 90
     title = "tunnels"
+    sample = Sample(("tunnels reveal 3",), route=" tunnel")
     rule = TunnelsRule
     state_fields = (
         Field("tunnel_route", "the tunnel whose claim waits for a decision (-1: none)", owner="tunnels",
-              low="-1", high="N_ROUTES-1", initial=-1),
+              low="-1", high="N_ROUTES-1", initial=-1, pending_claim=True),
         Field("tunnel_committed", "the cards played for that tunnel, a count per card: out of the hand, not yet "
                                   "discarded", owner="tunnels", size="N_CARDS", high="CARD_TOTAL", pile=CARD_COUNTS),
         Field("tunnel_revealed", "the cards revealed for a tunnel this turn, discarded at the end of the turn",
@@ -264,11 +245,10 @@ class Tunnels(Mechanic):
             return problems
         route = variant.routes[route_id]
         problems = []
-        if route_id not in rule.routes or state["owner"][route_id] != -1:
+        # that the player may claim it at all is the core's check (a pending claim field)
+        if route_id not in rule.routes:
             problems.append(f"state field 'tunnel_route': the pending tunnel claim is on {route.name}, which is "
-                            f"not a free tunnel")
-        else:
-            problems += _claimable_problems(variant, route, state)
+                            f"not a tunnel")
         if sum(committed) != route.length:
             problems.append(f"state field 'tunnel_committed': {sum(committed)} cards are committed to {route.name}, "
                             f"of length {route.length}")

@@ -33,7 +33,7 @@ from railspec.compiler import ir
 from railspec.compiler.base.rng import shuffle_in_state
 from railspec.compiler.base.schema import PH_TURN, Field
 from railspec.compiler.hooks import MechanicReference
-from railspec.compiler.mechanic import Mechanic, PositionKey, ScoreItem, Tables, TieBreak
+from railspec.compiler.mechanic import Mechanic, PositionKey, Query, ScoreItem, Tables, TieBreak
 
 INSPECT_YES, INSPECT_NO, INSPECTION = "inspect_yes", "inspect_no", "inspection"
 INSPECTORS = 5
@@ -99,7 +99,7 @@ class InspectorReference(MechanicReference):
             state.inspections[player] += 1
 
     def claim_pay(self, state, action) -> None:
-        state.payments[state.current] += 1
+        state.claims_paid[state.current] += 1
 
     def before_claim_completes(self, state, action) -> bool:
         if self.routes[action.route].length == 2:
@@ -117,7 +117,7 @@ class InspectorReference(MechanicReference):
         state.locos_seen += state.faceup.count(len(self.rules.variant.colours))
 
     def game_over(self, state) -> None:
-        state.finished = 1
+        state.game_finished = 1
 
     def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
         a, b = network[self.routes[0].node_a], network[self.routes[0].node_b]
@@ -142,12 +142,12 @@ class Inspector(Mechanic):
         Field("inspector_pile", "the inspectors, shuffled at set-up", owner="inspector", cap="INSPECTORS",
               high="INSPECTORS-1"),
         Field("inspections", "each player's inspections", owner="inspector", per_player=True, high="100000"),
-        Field("payments", "each player's claims paid for", owner="inspector", per_player=True, high="100000"),
+        Field("claims_paid", "each player's claims paid for", owner="inspector", per_player=True, high="100000"),
         Field("pending_route", "a claim waiting for its inspection (-1: none)", owner="inspector", low="-1",
-              high="N_ROUTES-1", initial=-1),
+              high="N_ROUTES-1", initial=-1, pending_claim=True),
         Field("locos_seen", "face-up locomotives at the ends of turns, before the refill", owner="inspector",
               high="100000000"),
-        Field("finished", "1 once the game is over", owner="inspector", high="1"),
+        Field("game_finished", "1 once the game is over", owner="inspector", high="1"),
         Field("inspected_total", "every player's inspections (derived)", owner="inspector", high="100000000",
               derived=True),
     )
@@ -160,6 +160,8 @@ class Inspector(Mechanic):
                           lambda row, rows: row["inspection_points"], owner="inspector",
                           unavailable="tie-break on inspections, but the variant has no inspectors"),)
     position_keys = (PositionKey("inspections", "how many inspections the player has"),)
+    queries = (Query("inspections_of", "The player's inspections."),
+               Query("inspected_total", "Every player's inspections.", player=False))
 
     def check(self, ctx) -> InspectorRule:
         return InspectorRule(award=3)

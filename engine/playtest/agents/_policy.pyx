@@ -5,9 +5,10 @@ A :class:`Policy` holds one variant's map and catalogue as C arrays (built by
 :mod:`railspec.agents.tables` from the IR). A :class:`Seat` is one agent's memory: its
 style, its generator and its cached plan. :meth:`Policy.decide` chooses from an agent
 view (the ints of engine_api.h: the player's hand, trains, tickets, the offer in front of
-them, every route's owner) and the legal ids, so the styles see what the player sees and
-nothing else. The view comes from the compiled engine's own C function, or from
-``game.observation()`` on the reference engine; the choice is the same either way.
+them, every route's owner and whether the rules let the player claim it) and the legal
+ids, so the styles see what the player sees and nothing else. The view comes from the
+compiled engine's own C function, or from the reference engine's ``agent_view()`` (the
+player's observation, and the rules' claimable routes); the choice is the same either way.
 
 :meth:`Policy.playout` plays a compiled game to its end with a style in every seat
 without leaving C, for the search agents' rollouts.
@@ -19,31 +20,9 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
-cdef extern from "engine_api.h":
-    enum:
-        RAILSPEC_ENGINE_API_VERSION
-        RV_PLAYER
-        RV_PLAYERS
-        RV_TRAINS
-        RV_TICKETS_N
-        RV_OFFER_N
-        RV_HEADER
-    const char* RAILSPEC_ENGINE_API_NAME
-    const char* RAILSPEC_ENGINE_STATE_NAME
-    ctypedef struct railspec_engine_api:
-        int version
-        int n_cards
-        int n_routes
-        int n_actions
-        int view_size
-        size_t state_size
-        int (*legal)(void* state, int* out) noexcept nogil
-        void (*apply)(void* state, int action) noexcept nogil
-        int (*is_over)(void* state) noexcept nogil
-        int (*current)(void* state) noexcept nogil
-        int (*players)(void* state) noexcept nogil
-        int (*view)(void* state, int* out) noexcept nogil
-        void (*totals)(void* state, int* out) noexcept nogil
+from engine_api cimport (RAILSPEC_ENGINE_API_NAME, RAILSPEC_ENGINE_API_VERSION, RAILSPEC_ENGINE_STATE_NAME,
+                         RV_HEADER, RV_OFFER_N, RV_PLAYER, RV_PLAYERS, RV_TICKETS_N, RV_TRAINS,
+                         railspec_engine_api)
 
 # The styles (railspec.agents.scripted names them).
 cdef enum:
@@ -113,7 +92,7 @@ cdef struct Plan:
     int players
     int valid
     int* owner_seen        # [n_routes]
-    char* open_route       # [n_routes]: claimable as far as ownership goes
+    char* open_route       # [n_routes]: the view's open flags the plan was made on
     int* planned           # [n_tickets]: 1 when cost/path below are current
     int* cost              # [n_tickets]: trains still to lay, UNREACHABLE if impossible
     int* path_start        # [n_tickets]: the ticket's open routes, path_routes[start:start+len]
@@ -129,6 +108,7 @@ cdef struct Turn:
     int trains
     const int* hand
     const int* owner
+    const int* open            # [n_routes]: 1 where the rules let the player claim (engine_api.h)
     const int* tickets
     int tickets_n
     const int* offer
@@ -150,8 +130,6 @@ cdef class Policy:
     cdef int* route_colour     # -1 for gray
     cdef int* route_points
     cdef int* route_paid       # 1 when some payment of the route pays in a payment column
-    cdef int* sib_start        # siblings of route r: sib[sib_start[r]:sib_start[r+1]]
-    cdef int* sib
     cdef int* adj_start        # edges at node n: adj_node/adj_route[adj_start[n]:adj_start[n+1]]
     cdef int* adj_node
     cdef int* adj_route
@@ -168,7 +146,6 @@ cdef class Policy:
     cdef int* act_mask
     cdef int* act_rel_start    # the routes action a is about (by_routes): act_rel[act_rel_start[a]:...]
     cdef int* act_rel
-    cdef int usable[MAX_PLAYERS + 1]
     # scratch for one decision (a Policy decides one thing at a time)
     cdef int* best_pay         # [n_routes]: the best legal claim of each route, or -1
     cdef int* claimable        # routes with a legal claim, ascending
@@ -195,14 +172,10 @@ cdef class Policy:
         self.n_tickets = tables["n_tickets"]
         self.n_actions = tables["n_actions"]
         self.longest = tables["longest"]
-        for k in range(MAX_PLAYERS + 1):
-            self.usable[k] = tables["usable"][k] if k < len(tables["usable"]) else 1
         self.route_len = _array(tables["route_len"])
         self.route_colour = _array(tables["route_colour"])
         self.route_points = _array(tables["route_points"])
         self.route_paid = _array(tables["route_paid"])
-        self.sib_start = _array(tables["sib_start"])
-        self.sib = _array(tables["sib"])
         self.adj_start = _array(tables["adj_start"])
         self.adj_node = _array(tables["adj_node"])
         self.adj_route = _array(tables["adj_route"])
@@ -221,7 +194,7 @@ cdef class Policy:
         self.act_rel = _array(tables["act_rel"])
         if self.n_cards > 64:
             raise ValueError(f"{self.n_cards} card kinds; the scripted styles handle at most 64")
-        self.view_cap = RV_HEADER + self.n_cards + self.n_routes + 2 * self.n_tickets + 8
+        self.view_cap = RV_HEADER + self.n_cards + 2 * self.n_routes + 2 * self.n_tickets + 8
         self.best_pay = <int*>malloc((self.n_routes + 1) * sizeof(int))
         self.claimable = <int*>malloc((self.n_routes + 1) * sizeof(int))
         self.list_a = <int*>malloc((self.n_routes + 1) * sizeof(int))
@@ -243,39 +216,20 @@ cdef class Policy:
 
     def __dealloc__(self):
         cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_paid,
-                             self.sib_start, self.sib, self.act_rel_start, self.act_rel, self.adj_start,
+                             self.act_rel_start, self.act_rel, self.adj_start,
                              self.adj_node, self.adj_route, self.city_start, self.city_node, self.ticket_a,
                              self.ticket_b, self.ticket_points, self.act_kind, self.act_route, self.act_card,
                              self.act_locos, self.act_paid, self.act_mask, self.best_pay,
                              self.claimable, self.list_a, self.list_b, self.count, self.dist, self.via,
                              self.offer_cost, self.scratch_legal, self.scratch_view]
         cdef int k
-        for k in range(32):
+        for k in range(30):
             free(arrays[k])
         free(self.mark)
         free(self.heap)
 
     # --- planning ----------------------------------------------------------------------
-    cdef void open_routes(self, const int* owner, int player, int players, char* out) noexcept nogil:
-        """Which routes ``player`` could still claim as far as ownership goes: unowned, no
-        sibling track of their own, the group not full at this player count."""
-        cdef int r, k, s, taken, mine
-        cdef int usable = self.usable[players if players <= MAX_PLAYERS else MAX_PLAYERS]
-        for r in range(self.n_routes):
-            out[r] = owner[r] == -1
-            if out[r] and self.sib_start[r + 1] > self.sib_start[r]:
-                taken = 0
-                mine = 0
-                for k in range(self.sib_start[r], self.sib_start[r + 1]):
-                    s = self.sib[k]
-                    if owner[s] != -1:
-                        taken += 1
-                        if owner[s] == player:
-                            mine = 1
-                if taken and (mine or taken >= usable):
-                    out[r] = 0
-
-    cdef int cheapest_path(self, const int* owner, int player, const char* usable, int ticket,
+    cdef int cheapest_path(self, const int* owner, int player, const char* open_route, int ticket,
                            int* routes_out, int* routes_n) noexcept nogil:
         """The cheapest way to join a ticket's cities (own routes free, open routes at their
         length, the rest closed): its cost, UNREACHABLE when there is none, and the open
@@ -313,7 +267,7 @@ cdef class Policy:
                 route = self.adj_route[e]
                 if owner[route] == player:
                     step = 0
-                elif usable[route]:
+                elif open_route[route]:
                     step = self.route_len[route]
                 else:
                     continue
@@ -332,12 +286,13 @@ cdef class Policy:
                 return self.adj_node[e]
         return node
 
-    cdef void refresh(self, Plan* plan, const int* owner, int player, int players) noexcept nogil:
-        """Forget the plan if the board or the seat changed since it was made."""
+    cdef void refresh(self, Plan* plan, const int* owner, const int* open, int player, int players) noexcept nogil:
+        """Forget the plan if the board, the routes open to the player or the seat changed
+        since it was made."""
         cdef int r
         if plan.valid and plan.player == player and plan.players == players:
             for r in range(self.n_routes):
-                if plan.owner_seen[r] != owner[r]:
+                if plan.owner_seen[r] != owner[r] or plan.open_route[r] != open[r]:
                     break
             else:
                 return
@@ -345,8 +300,9 @@ cdef class Policy:
         plan.players = players
         plan.valid = 1
         memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
+        for r in range(self.n_routes):
+            plan.open_route[r] = open[r] != 0
         memset(plan.planned, 0, self.n_tickets * sizeof(int))
-        self.open_routes(owner, player, players, plan.open_route)
 
     cdef int path_cost(self, Plan* plan, int ticket) noexcept nogil:
         """A ticket's cost on the current plan, planning it on first use."""
@@ -368,8 +324,9 @@ cdef class Policy:
         t.trains = view[RV_TRAINS]
         t.hand = view + RV_HEADER
         t.owner = t.hand + self.n_cards
+        t.open = t.owner + self.n_routes
         t.tickets_n = view[RV_TICKETS_N]
-        t.tickets = t.owner + self.n_routes
+        t.tickets = t.open + self.n_routes
         t.offer_n = view[RV_OFFER_N]
         t.offer = t.tickets + t.tickets_n
         t.legal = legal
@@ -767,7 +724,7 @@ cdef class Policy:
         if n_legal == 1:
             return legal[0]
         self.begin(&t, style, view, legal, n_legal)
-        self.refresh(plan, t.owner, t.player, t.players)
+        self.refresh(plan, t.owner, t.open, t.player, t.players)
         if t.kind_count[K_KEEP]:
             return self.keep(&t, plan)
         if t.kind_count[K_PAY]:
@@ -797,7 +754,7 @@ cdef class Policy:
         """Refuse a view whose header does not match its length or whose ids are not this
         variant's: the choices index tables by them."""
         cdef const int* v = self.scratch_view
-        cdef int k, base = RV_HEADER + self.n_cards + self.n_routes
+        cdef int k, base = RV_HEADER + self.n_cards + 2 * self.n_routes
         if not (0 < v[RV_PLAYERS] <= MAX_PLAYERS and 0 <= v[RV_PLAYER] < v[RV_PLAYERS]):
             raise ValueError(f"an agent view for player {v[RV_PLAYER]} of {v[RV_PLAYERS]}")
         if v[RV_TICKETS_N] < 0 or v[RV_OFFER_N] < 0 or base + v[RV_TICKETS_N] + v[RV_OFFER_N] != m:
@@ -811,6 +768,9 @@ cdef class Policy:
         for k in range(RV_HEADER, RV_HEADER + self.n_cards):
             if v[k] < 0:
                 raise ValueError(f"a hand cannot hold {v[k]} cards")
+        for k in range(RV_HEADER + self.n_cards + self.n_routes, base):
+            if v[k] != 0 and v[k] != 1:
+                raise ValueError(f"a route's open flag is 0 or 1, not {v[k]}")
 
     # --- the Python face -------------------------------------------------------------------
     def decide(self, Seat seat, view, legal):
@@ -819,7 +779,7 @@ cdef class Policy:
         cdef int n = len(legal), k, m = len(view)
         if n == 0:
             raise ValueError("no legal action to choose from")
-        if m > self.view_cap or m < RV_HEADER + self.n_cards + self.n_routes:
+        if m > self.view_cap or m < RV_HEADER + self.n_cards + 2 * self.n_routes:
             raise ValueError(f"an agent view of {m} ints does not fit this variant")
         for k in range(m):
             self.scratch_view[k] = view[k]

@@ -38,7 +38,7 @@ from array import array
 
 from ...compiler.base.rng import SplitMix64
 from .kernel import kernel
-from .tables import policy_of, view_from_observation
+from .tables import policy_of
 
 #: Salts the agent's seed (the worlds it draws and its tree walks share its generator).
 ISMCTS_SALT = 0x94D049BB133111EB
@@ -154,7 +154,7 @@ class IsmctsAgent:
         policy = policy_of(game.variant.ir)
         if game.engine == "compiled":
             return sorted({policy.decide_compiled(seat, game._e) for seat in self._proposers})
-        view = view_from_observation(game.variant.ir, game.observation())
+        view = game.agent_view()
         legal = game.legal_actions()
         return sorted({policy.decide(seat, view, legal) for seat in self._proposers})
 
@@ -207,7 +207,7 @@ class IsmctsAgent:
         while not world.is_over:
             seat = self._rollers[world.current_player]
             seat.style = styles[world.current_player]
-            view = view_from_observation(world.variant.ir, world.observation())
+            view = world.agent_view()
             world.apply(policy.decide(seat, view, world.legal_actions()))
         return _rewards_from_totals(world.scores())
 

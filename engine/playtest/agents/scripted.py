@@ -24,7 +24,7 @@ so each keeps its bonus).
 from __future__ import annotations
 
 from .kernel import kernel
-from .tables import policy_of, view_from_observation
+from .tables import policy_of
 
 #: Salts an agent's seed so two agents given the same seed still draw differently.
 SCRIPTED_SALT = 0x2545F4914F6CDD1D
@@ -43,7 +43,7 @@ class ScriptedAgent:
         policy = policy_of(game.variant.ir)
         if game.engine == "compiled":
             return policy.decide_compiled(self.seat, game._e)
-        return policy.decide(self.seat, view_from_observation(game.variant.ir, game.observation()),
+        return policy.decide(self.seat, game.agent_view(),
                              game.legal_actions())
 
     def __repr__(self) -> str:

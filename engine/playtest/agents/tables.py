@@ -11,9 +11,6 @@ from __future__ import annotations
 from ...compiler import ir
 from .kernel import kernel
 
-#: The player counts the usable-tracks table covers (the policy's MAX_PLAYERS).
-MAX_PLAYERS = 16
-
 
 def kind_codes(variant: ir.Variant, plays=None) -> dict[str, int]:
     """Each action kind of the variant, as the policy's kind code (``plays``: each present
@@ -44,8 +41,6 @@ def policy_tables(variant: ir.Variant) -> dict:
     related: dict[int, tuple[int, ...]] = {}
     for _mechanic, play in plays:
         related.update(play.routes)
-    multi = variant.rule("multi_track")
-    usable = [multi.usable(players) if multi is not None else 1 for players in range(MAX_PLAYERS + 1)]
 
     def csr(groups):
         start, flat = [0], []
@@ -54,7 +49,6 @@ def policy_tables(variant: ir.Variant) -> dict:
             start.append(len(flat))
         return start, flat
 
-    sib_start, sib = csr([o.id for o in routes if o.group == r.group and o.id != r.id] for r in routes)
     act_rel_start, act_rel = csr(related.get(a.id, ()) for a in variant.actions)
     layout = variant.claim_layout
     edges: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
@@ -67,12 +61,12 @@ def policy_tables(variant: ir.Variant) -> dict:
     return dict(
         n_routes=len(routes), n_nodes=n_nodes, n_cards=loco + 1, n_tickets=len(variant.tickets),
         n_actions=len(actions),
-        longest=max((r.length for r in routes), default=0), usable=usable,
+        longest=max((r.length for r in routes), default=0),
         route_len=[r.length for r in routes],
         route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
         route_points=[variant.route_points[r.length] if r.length < len(variant.route_points) else 0 for r in routes],
         route_paid=[int(any(any(b.paid) for b in layout.blocks_of(r.id))) for r in routes],
-        sib_start=sib_start, sib=sib, act_rel_start=act_rel_start, act_rel=act_rel,
+        act_rel_start=act_rel_start, act_rel=act_rel,
         adj_start=adj_start, adj_node=[node for node, _ in adj], adj_route=[route for _, route in adj],
         city_start=city_start, city_node=city_node,
         ticket_a=[t.a for t in variant.tickets], ticket_b=[t.b for t in variant.tickets],
@@ -96,11 +90,3 @@ def policy_of(variant: ir.Variant):
         entry = _POLICIES[id(variant)] = (variant, kernel().Policy(policy_tables(variant)))
     return entry[1]
 
-
-def view_from_observation(variant: ir.Variant, obs: dict) -> list[int]:
-    """The agent view (engine_api.h) of the player to move, from their observation: what
-    the compiled engine's own view function writes, built from the observation's keys."""
-    player = obs["player"]
-    offer = obs["offer"] or obs["setup_offer"]
-    header = [player, obs["players"], obs["trains"][player], len(obs["tickets"]), len(offer), 0, 0, 0]
-    return header + list(obs["hand"]) + list(obs["owner"]) + list(obs["tickets"]) + list(offer)
