@@ -12,7 +12,7 @@ $(BIN)/python:
 
 # Editable install: builds the stock engines from generated/*.pyx in place, with the
 # optional extras the tests cover (the core install needs none of them).
-$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx compiler/templates/engine_api.h tests/outside_mechanic/pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx compiler/templates/engine_api.h compiler/templates/engine_api.pxd tests/outside_mechanic/pyproject.toml
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@# a mechanic from outside railspec, as a user would install one (tests/test_outside_mechanic.py)

@@ -1,11 +1,13 @@
 """The parts of docs/ that are made from the code, so that they cannot drift from it:
-docs/engine.md's state table (from the state schema and the mechanics' fields) and
-docs/language.md's limits table (the core's bounds and each mechanic's). ``make docs``
-rewrites them; tests/test_docs.py and tests/test_spec_bounds.py compare them."""
+docs/engine.md's state table (from the state schema and the mechanics' fields),
+docs/language.md's limits table (the core's bounds and each mechanic's) and its table of
+the statements each mechanic adds, and docs/architecture.md's hook table (compiler/hooks.py).
+``make docs`` rewrites them; tests/test_docs.py and tests/test_spec_bounds.py compare them."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from . import hooks
 from .base.limits import LIMITS
 from .base.schema import CORE_FIELDS, Field, markdown_table
 from .mechanic import Registry, stock_registry
@@ -21,7 +23,7 @@ def documented_fields(registry: Registry) -> list[Field]:
     return fields
 
 
-_TABLE_START = ("<!-- state table: generated from the state schema (compiler/schema.py markdown_table); "
+_TABLE_START = ("<!-- state table: generated from the state schema (compiler/base/schema.py markdown_table); "
                 "a test compares -->\n")
 _TABLE_END = "<!-- end of state table -->"
 
@@ -60,17 +62,58 @@ def rewrite_limits_table(text: str, registry: Registry) -> str:
     return text[:start] + limits_table(registry) + text[end:]
 
 
+def statements_table(registry: Registry) -> str:
+    """docs/language.md's table of what each mechanic adds to the language: its written
+    forms (``Mechanic.written_forms``), mechanic by mechanic in registry order."""
+    rows = ["| mechanic | adds | written |", "|---|---|---|"]
+    for mechanic in registry:
+        # a "|" in a form (alternatives) is escaped: it would end the table's cell
+        forms = "<br>".join(f"`{form}`".replace("|", "\\|") for form in mechanic.written_forms())
+        rows.append(f"| `{mechanic.name}` | {mechanic.title} | {forms} |")
+    return "\n".join(rows) + "\n"
+
+
+def _between(start_marker: str, end_marker: str, make):
+    """A rewriter of the text between two marker lines, made by ``make(registry)``."""
+    def rewrite_text(text: str, registry: Registry) -> str:
+        start = text.index(start_marker) + len(start_marker)
+        return text[:start] + make(registry) + text[text.index(end_marker, start):]
+    return rewrite_text
+
+
+def between(text: str, start_marker: str, end_marker: str) -> str:
+    """The text between two marker lines, as written."""
+    start = text.index(start_marker) + len(start_marker)
+    return text[start:text.index(end_marker, start)]
+
+
+STATEMENTS_START = ("<!-- statements by mechanic: made by compiler/docs.py (statements_table) from the "
+                    "mechanics; a test compares -->\n")
+STATEMENTS_END = "<!-- end of statements by mechanic -->"
+HOOKS_START = "<!-- hook table: made by compiler/docs.py from compiler/hooks.py (HOOKS); a test compares -->\n"
+HOOKS_END = "<!-- end of hook table -->"
+
+#: Each generated part: (the file under docs/, how its text is rewritten).
+PARTS = (
+    ("engine.md", rewrite_documented_table),
+    ("language.md", rewrite_limits_table),
+    ("language.md", _between(STATEMENTS_START, STATEMENTS_END, statements_table)),
+    ("architecture.md", _between(HOOKS_START, HOOKS_END, lambda registry: hooks.markdown_table())),
+)
+
+
 def rewrite(root: Path, registry: Registry) -> list[Path]:
     """Rewrite every generated part of the docs under ``root`` (the repository); return the
     files changed."""
     changed = []
-    for name, rewrite_text in (("engine.md", rewrite_documented_table), ("language.md", rewrite_limits_table)):
+    for name, rewrite_text in PARTS:
         path = root / "docs" / name
         text = path.read_text(encoding="utf-8")
         new = rewrite_text(text, registry)
         if new != text:
             path.write_text(new, encoding="utf-8")
-            changed.append(path)
+            if path not in changed:
+                changed.append(path)
     return changed
 
 

@@ -13,6 +13,21 @@ A hook is a function with a fixed signature in each engine:
   python-chess's variants override a board's methods). The methods a mechanic overrides
   are the hooks it fills, in both engines: nothing else declares them.
 
+Both cores offer the mechanics services, so that no mechanic reads another's rule: in the
+reference, the methods of ``Rules`` :class:`MechanicReference` lists; in the compiled
+engine, these C functions (``State* s`` first where they take the state):
+
+- ``route_claimable(s, r, p)``: route ``r`` is free and no mechanic closes it to ``p``;
+- ``complete_claim(s, p, r)``, ``discard_payment(s, card, cards, locos)``: finish a claim
+  a mechanic held back, put paid cards on the discards;
+- ``draw_card(s)``, ``refill_market(s)``, ``faceup_locomotives(s)``: the train deck and
+  the market;
+- ``end_turn(s, passed)``: end the turn of the player to move;
+- ``player_network(s, p, parent)``, ``uf_find(parent, x)``, ``cities_joined(network, a,
+  b)``, ``ticket_score(s, p, network, &points, &completed)``: a player's network and
+  their tickets on it;
+- the game's generator, ``rs_below`` and ``rs_shuffle`` (compiler/templates/rng.pyx.j2).
+
 ``derive`` is the compiled engine's alone (it recomputes the caches a mechanic keeps as
 derived state fields, which the reference does not have); a mechanic fills it exactly when
 it has derived fields.
@@ -138,8 +153,9 @@ class MechanicReference:
     ``rules`` is the variant's :class:`railspec.runtime.reference.Rules`, whose services a
     mechanic uses: ``variant``, ``loco`` (the locomotive's card id), ``draw_from_deck``,
     ``discard_payment``, ``complete_claim``, ``end_turn``, ``refill_market``, ``network``,
-    ``ticket_score`` and ``route_claimable`` (a free route the player may claim, whatever
-    their cards and trains). ``rule`` is the mechanic's record in the IR."""
+    ``player_network``, ``ticket_result``, ``ticket_score`` and ``route_claimable`` (a free
+    route the player may claim, whatever their cards and trains). ``rule`` is the
+    mechanic's record in the IR."""
 
     def __init__(self, rules, rule):
         self.rules = rules

@@ -32,9 +32,9 @@ __version__ = "0.1.0"
 
 
 def score(variant: Variant | str, position: dict) -> list[dict]:
-    """Score a described position: per player routes, tickets, tickets_completed,
-    longest_path, longest_bonus, total and winner. ``variant`` is a loaded variant or a
-    stock name or spec path."""
+    """Score a described position: per player the core's items (routes, tickets,
+    tickets_completed), each mechanic's, total and winner. ``variant`` is a loaded variant
+    or a stock name or spec path."""
     if not isinstance(variant, Variant):
         variant = load(variant)
     return variant.score(position)

@@ -7,7 +7,7 @@ The learner is an actor-critic written with numpy alone (no deep-learning librar
 hidden layer feeding a policy head over the variant's fixed catalogue of actions and a
 value head. Illegal actions are masked out of the softmax with the mask the environment
 puts in ``info["action_mask"]``, so the agent never wastes a decision on them. Each
-episode is one game through ``railspec.gymnasium``: the learner holds one seat (a random
+episode is one game through ``railspec.rl.gymnasium``: the learner holds one seat (a random
 one each game), random agents hold the others.
 
 The reward is given at the end only: the learner's final score minus the best opponent's,

@@ -5,6 +5,7 @@ import argparse
 import json
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -344,3 +345,25 @@ def test_render_draws_a_games_claims(tmp_path, capsys):
     assert main(["render", "europe", "--state", str(state), "--out", str(svg)]) == 0
     text = svg.read_text(encoding="utf-8")
     assert text.startswith("<svg") and text.count('class="claimed"') == 5
+
+
+def test_check_and_the_reference_engine_work_without_the_agents_kernel(tmp_path):
+    """A checkout whose compiled agents' kernel is not built still checks specs and plays
+    the reference engine; asking for a scripted agent then says how to build it."""
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["railspec.playtest.agents._policy"] = None  # as if the extension were not built
+        from railspec.tools.cli import main
+        assert main(["check", "usa"]) == 0
+        import railspec
+        from railspec.playtest import agents
+        g = railspec.load("europe").new_game(players=3, seed=1, engine="reference")
+        g.apply(g.legal_actions()[0])
+        try:
+            agents.make("greedy").act(g)
+        except railspec.RailspecError as err:
+            print("refused:", err)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "refused: the scripted agents' compiled kernel" in done.stdout

@@ -1,12 +1,16 @@
 """The documents that describe the code say what the code does."""
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
+import pytest
+
 from railspec.compiler import docs
 from railspec.compiler.base import schema
-from railspec.compiler.mechanic import stock_registry
+from railspec.compiler.lang import ast
+from railspec.compiler.mechanic import Mechanic, stock_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,3 +56,92 @@ def test_the_machine_path_pattern_finds_what_it_should():
     for text in ("spec/usa.rail", "docs/language.md", "/dev/zero", "/etc/passwd", "bad1.rail:10:7",
                  "a/tmp/b", "~/work/x"):
         assert not _MACHINE_PATH.search(text), text
+
+
+@pytest.mark.parametrize("name, rewrite", docs.PARTS, ids=lambda p: getattr(p, "__name__", p))
+def test_each_generated_part_of_the_docs_is_current(name, rewrite):
+    """The state table, the limits table, the statements by mechanic and the hook table are
+    what compiler/docs.py makes from the code (`make docs` rewrites them)."""
+    text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    assert rewrite(text, stock_registry()) == text, f"docs/{name} is out of date: run `make docs` and commit"
+
+
+def _prose(name: str) -> str:
+    """A document without its generated statements table (the prose must say it too)."""
+    text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    return text.replace(docs.between(text, docs.STATEMENTS_START, docs.STATEMENTS_END), "")
+
+
+@pytest.mark.parametrize("mechanic", list(stock_registry()), ids=lambda m: m.name)
+def test_language_md_explains_every_part_of_a_mechanics_language(mechanic):
+    """docs/language.md's sections are checked against the mechanics' own statements: each
+    statement's words, each route attribute, action, ticket form and deal part a mechanic
+    adds begins a piece of code in the prose."""
+    prose = _prose("language.md")
+    for node in mechanic.statements:
+        if issubclass(node, ast.Stmt):
+            wanted = node.words
+        elif issubclass(node, ast.RouteAttr):
+            wanted = node.name
+        elif issubclass(node, ast.ActionKind):
+            wanted = f"action {node.form}"
+        elif issubclass(node, ast.DealPart):  # inside the deal statement: `deal tickets N [long L] keep K`
+            assert node.form in prose, f"docs/language.md does not explain {mechanic.name}'s {node.form!r}"
+            continue
+        else:  # a ticket form: its words before the cities
+            wanted = node.form.split(" CITY")[0]
+        assert f"`{wanted}" in prose, f"docs/language.md does not explain {mechanic.name}'s {wanted!r}"
+
+
+def test_architecture_md_lists_every_part_a_mechanic_declares():
+    """The table of "Mechanics, the registry and the hooks" names every public part of
+    ``Mechanic`` (a part added to the class is documented where authors look)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text[text.index("| part | what |"):text.index("The registry (`Registry`")]
+    parts = [name for name in vars(Mechanic) if not name.startswith("_")]
+    parts += ["name", "title", "rule"]
+    internal = {"filled_hooks", "folder", "written_forms", "documentation", "grammar", "template_dir"}
+    missing = [p for p in parts if p not in internal and f"`{p}" not in table]
+    assert not missing, f"docs/architecture.md's parts table lacks {missing}"
+
+
+_TOP = ("engine", "compiler", "mechanics", "generated", "spec", "tests", "bench", "fuzz", "docs", "examples")
+_REPO_PATH = re.compile(r"(?<![\w./-])((?:" + "|".join(_TOP) + r")/[\w./-]*[\w])")
+_MODULE = re.compile(r"(?<![\w./-])(railspec(?:\.[a-z_][a-z0-9_]*)+)")
+
+
+def _documents():
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "examples").glob("*.py"))]
+
+
+def test_every_file_a_document_names_exists():
+    """A path into the repository in README.md, docs/ or examples/ names a file or folder
+    that is there (the layout moved once; the documents followed)."""
+    missing = []
+    for doc in _documents():
+        for number, line in enumerate(doc.read_text(encoding="utf-8").split("\n"), 1):
+            for path in _REPO_PATH.findall(line):
+                if any(c in path for c in "<*{") or (ROOT / path).exists():
+                    continue
+                missing.append(f"{doc.relative_to(ROOT)}:{number}: {path}")
+    assert not missing, "documents name files that are not there:\n" + "\n".join(missing)
+
+
+def test_every_module_a_document_names_imports():
+    """``railspec.x.y`` in a document is a module of railspec, or an attribute of one."""
+    missing = set()
+    for doc in _documents():
+        for name in set(_MODULE.findall(doc.read_text(encoding="utf-8"))):
+            parts = name.split(".")
+            for cut in range(len(parts), 0, -1):
+                try:
+                    found = importlib.import_module(".".join(parts[:cut]))
+                except ImportError:
+                    continue
+                try:
+                    for attribute in parts[cut:]:
+                        found = getattr(found, attribute)
+                except AttributeError:
+                    missing.add(f"{doc.relative_to(ROOT)}: {name}")
+                break
+    assert not missing, "documents name modules that do not import:\n" + "\n".join(sorted(missing))

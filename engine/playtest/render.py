@@ -1,11 +1,14 @@
 """The map as an SVG picture: cities, routes in their colours with their lengths, and
-optionally a game's claims and stations, or a value per route as a heat map.
+optionally a game's claims and the marks of its mechanics, or a value per route as a
+heat map.
 
 Cities sit at the coordinates the spec gives (``city NAME at X Y``); a spec without them
 gets a computed layout, a seeded force-directed one, so the same spec always draws the
-same way. Double and triple routes are drawn side by side. Tunnels have a dashed edge,
-ferries carry an ``F`` with their locomotive count, zones (dead-end countries) are
-squares. Every name from the spec is escaped: a spec string never becomes markup.
+same way. Double and triple routes are drawn side by side; dead-end places are squares.
+What a mechanic adds is drawn as its ``Mechanic.looks`` says, without the renderer knowing
+the mechanic: dashed routes (tunnels), a badge after a route's length (a ferry's ``F2``),
+rings around named groups of cities (regions), markers on cities in a player's colour
+(stations). Every name from the spec is escaped: a spec string never becomes markup.
 """
 from __future__ import annotations
 
@@ -163,7 +166,7 @@ def map_groups(variant: ir.Variant) -> list[tuple[str, tuple[int, ...]]]:
 def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float] | None = None,
                title: str | None = None) -> str:
     """The map as SVG text. ``state``: a game's state (:meth:`Game.state`) whose claims and
-    stations are drawn in the players' colours. ``heat``: a value in [0, 1] per route id,
+    the marks mechanics put on cities are drawn in the players' colours. ``heat``: a value in [0, 1] per route id,
     drawn as a heat map instead of the routes' colours. Cities in a group a mechanic names
     (Italy's regions) get a ring of the group's colour, listed in a legend."""
     places = layout(variant)

@@ -3,10 +3,10 @@
 Every style works on any variant that loads, with no per-map code. The styles are
 compiled once for all variants (:mod:`._policy`, built from the IR by :mod:`.tables`):
 they plan by cheapest paths over the variant's graph, read the action catalogue for what
-each legal id does, and see only the player's agent view, the part of the observation
-they use (the hand, the trains, the tickets and the offer in front of the player, every
-route's owner). On the compiled engine the view is written by the engine in C; on the
-reference engine it is built from ``game.observation()``; the choice is the same.
+each legal id does, and see only the player's agent view (``game.agent_view()``: the
+hand, the trains, the tickets and the offer in front of the player, every route's owner
+and which routes the rules let the player claim). Each engine writes the view itself and
+the two agree, so the choice is the same on both.
 
 The styles share one turn skeleton and differ in four named choices (docs/agents.md):
 
@@ -16,10 +16,10 @@ The styles share one turn skeleton and differ in four named choices (docs/agents
 - ``wants_tickets``: whether to spend a turn drawing tickets.
 
 A mechanic's own decisions follow the generic rule the mechanic names for each of its
-kinds (``Mechanic.agent_rules``): pay with the fewest locomotives, withdraw only when
-nothing can be paid, take the share of the company whose routes the player holds most
-of, draw a ferry card for a route with wave spaces, or never (a station is never built,
-so each keeps its bonus).
+kinds (``Mechanic.agent_play``): pay with the fewest locomotives, withdraw only when
+nothing can be paid, choose the option whose routes the player holds most of, draw what
+a claim may pay besides cards for a route that takes it, or never (a station is never
+built, so each keeps its bonus).
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from railspec.compiler.base.errors import PositionError, Span
 from railspec.compiler.base.limits import MAX_PILE, MAX_POINTS, Limit
 from railspec.compiler.base.schema import Field
 from railspec.compiler.hooks import MechanicReference
-from railspec.compiler.mechanic import AgentPlay, Looks, Mechanic, PositionKey, ScoreItem, Tables, TieBreak
+from railspec.compiler.mechanic import AgentPlay, Looks, Mechanic, PositionKey, Sample, ScoreItem, Tables, TieBreak
 
 from .syntax import BuyPostcard, PostcardsStmt, ScenicAttr
 
@@ -82,6 +82,7 @@ class PostcardsReference(MechanicReference):
 class Postcards(Mechanic):
     name = "postcards"
     title = "postcards (a mechanic from outside railspec)"
+    sample = Sample(("postcards 12 max 3 score 2", "action buy postcard"), route=" scenic 1")
     rule = PostcardsRule
     statements = (PostcardsStmt, BuyPostcard, ScenicAttr)
     payment_columns = (POSTCARD_COLUMN,)
