@@ -22,7 +22,7 @@ named with --variant), at 2 players and at min(4, the variant's maximum):
   - import:   CPU ms of ``import railspec``, ``railspec.load(name)`` and fetching its engine
               module, in a fresh process (the best of every child process of that variant;
               reported, but not in the worst ratio);
-and for usa at 4 players, when ``railspec.agents`` (``make``, ``play``) exists on both
+and for usa at 4 players, when the agents' module (``make``, ``play``) exists on both
 sides: games/s of the four scripted styles seated together and of each style alone.
 Only the public API is used, through ``import railspec``; what one side lacks is
 reported as skipped there, not as a failure.
@@ -179,15 +179,24 @@ def child_info(railspec, spec: dict) -> dict:
             "agents_missing": agents if isinstance(agents, str) else None}
 
 
+#: Where the agents live, in the layouts railspec has had: railspec.playtest.agents since
+#: the folders were grouped by role, railspec.agents before.
+AGENTS_MODULES = ("railspec.playtest.agents", "railspec.agents")
+
+
 def _agents_module(railspec):
-    """``railspec.agents`` when it has ``make`` and ``play``; else why not (a string)."""
+    """The agents' module when it has ``make`` and ``play``; else why not (a string)."""
     import importlib
-    try:
-        agents = importlib.import_module("railspec.agents")
-    except ImportError as err:
-        return f"no railspec.agents ({err})"
-    missing = [f for f in ("make", "play") if not callable(getattr(agents, f, None))]
-    return f"railspec.agents has no {', '.join(missing)}" if missing else agents
+    errors = []
+    for name in AGENTS_MODULES:
+        try:
+            agents = importlib.import_module(name)
+        except ImportError as err:
+            errors.append(f"{name}: {err}")
+            continue
+        missing = [f for f in ("make", "play") if not callable(getattr(agents, f, None))]
+        return f"{name} has no {', '.join(missing)}" if missing else agents
+    return "no agents module (" + "; ".join(errors) + ")"
 
 
 def _has_style(agents, style: str) -> bool:

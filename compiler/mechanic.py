@@ -3,8 +3,9 @@
 The core game (train cards and the face-up market, claiming routes, destination tickets,
 the end of the game) lives in the compiler's templates and the reference interpreter.
 Everything a map adds on top of it is a *mechanic*: tunnels, stations, the longest-path
-bonus, double routes… Each mechanic is one subpackage of this package, whose class
-declares everything about it in one place:
+bonus, double routes… Each mechanic is one package (a folder of ``railspec.mechanics``, or
+one of another distribution registered under the ``railspec.mechanics`` entry-point
+group) whose ``Mechanic`` subclass declares everything about it in one place:
 
 =======================  ================================================================
 part                     what it is

@@ -262,31 +262,6 @@ class Game:
         held."""
         return self._e.completed_tickets(self._player(player))
 
-    def __getattr__(self, name: str):
-        # a mechanic's queries (Mechanic.queries), e.g. longest_path(player): asked of the
-        # engine when the variant uses the mechanic, its stated answer when it does not
-        if name.startswith("_"):
-            raise AttributeError(name)
-        found = self.variant.queries().get(name)
-        if found is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        query, used = found
-
-        def ask(*args):
-            if query.player:
-                if len(args) != 1:
-                    raise ArgumentError(f"{name}() takes one player index, not {len(args)} arguments")
-                args = (self._player(args[0]),)
-            return getattr(self._e, name)(*args) if used else query.absent
-        ask.__name__ = name
-        ask.__doc__ = query.doc
-        if not used and query.absent is None:
-            raise AttributeError(f"{name}: this variant does not use the mechanic that answers it")
-        return ask
-
-    def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self.variant.queries()))
-
     def _player(self, player) -> int:
         """A seat index of this game, or the named error."""
         player = _integer(player, "a player index")
@@ -339,6 +314,56 @@ class Game:
         return f"<Game {self.variant.key} {self.players}p {self.engine}: {status}>"
 
 
+#: The mechanics' queries made methods of Game so far, by name: whether each takes a player.
+_QUERY_METHODS: dict[str, bool] = {}
+
+
+def _query_method(name: str, doc: str, per_player: bool):
+    """The Game method of a mechanic's query ``name``: it asks the game's own variant which
+    mechanic answers it, then that engine, or gives the query's stated answer when the
+    variant does not use the mechanic."""
+    def answer(game, args):
+        found = game.variant.query_table.get(name)
+        if found is None:
+            raise RailspecError(f"{name}(): no mechanic of this variant's registry answers it")
+        query, used = found
+        if used:
+            return getattr(game._e, name)(*args)
+        if query.absent is None:
+            raise RailspecError(f"{name}(): this variant does not use the mechanic that answers it")
+        return query.absent
+
+    if per_player:
+        def ask(self, player):
+            return answer(self, (self._player(player),))
+    else:
+        def ask(self):
+            return answer(self, ())
+    ask.__name__ = ask.__qualname__ = name
+    ask.__doc__ = doc
+    return ask
+
+
+def offer_queries(registry) -> None:
+    """Make each query of ``registry``'s mechanics a method of :class:`Game`, once per name.
+    (Methods on the class, not a ``__getattr__``: that would slow every attribute of every
+    game.)"""
+    for mechanic in registry:
+        for query in mechanic.queries:
+            known = _QUERY_METHODS.get(query.name)
+            if known is not None:
+                if known != query.player:
+                    raise RailspecError(f"mechanic {mechanic.name}: its query {query.name!r} takes "
+                                        f"{'a player' if query.player else 'no argument'}, another mechanic's "
+                                        f"of that name does not")
+                continue
+            if hasattr(Game, query.name):
+                raise RailspecError(f"mechanic {mechanic.name}: its query {query.name!r} would hide "
+                                    f"Game.{query.name}")
+            setattr(Game, query.name, _query_method(query.name, query.doc, query.player))
+            _QUERY_METHODS[query.name] = query.player
+
+
 class Variant:
     """A compiled variant: its facts (``cities``, ``routes``, ``tickets``, ``actions``) and a
     factory for games. Get one with :func:`railspec.load`."""
@@ -349,7 +374,10 @@ class Variant:
         self.assembly = assemble(variant_ir)
         self._module = module
         self._names = {a.name: a.id for a in variant_ir.actions}
-        self._queries = None
+        #: each query of the registry's mechanics (Mechanic.queries), by name: (query, whether
+        #: this variant uses the mechanic that answers it)
+        self.query_table = variant_ir.registry.queries(variant_ir)
+        offer_queries(variant_ir.registry)
 
     # --- facts -------------------------------------------------------------------
     key = property(lambda self: self.ir.key, doc="Short name (the spec file's stem).")
@@ -389,17 +417,6 @@ class Variant:
         """The layout of this variant's observation vectors, slice by slice
         (:func:`railspec.compiler.observation.observation_spec`)."""
         return observation.observation_spec(self.assembly)
-
-    def queries(self) -> dict:
-        """The questions a game of this variant answers for the installed mechanics
-        (``Mechanic.queries``), by name: (query, whether the variant uses its mechanic)."""
-        if self._queries is None:
-            found = self.ir.registry.queries(self.ir)
-            shadowed = sorted(name for name in found if hasattr(Game, name))
-            if shadowed:
-                raise RailspecError(f"a mechanic's query hides a method of Game: {', '.join(shadowed)}")
-            self._queries = found
-        return self._queries
 
     def check_players(self, players) -> int:
         """``players`` as an int when the variant is for that many, or the named error."""

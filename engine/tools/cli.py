@@ -81,7 +81,9 @@ def cmd_mechanics(args) -> int:
     for mechanic in default_registry():
         listed.append({"name": mechanic.name, "title": mechanic.title, "order": mechanic.order,
                        "implemented": mechanic.implemented, "statements": type(mechanic).written_forms(),
-                       "hooks": sorted(type(mechanic).filled_hooks()), "documented": type(mechanic).documentation()})
+                       "hooks": sorted(type(mechanic).filled_hooks()),
+                       "queries": [query.name for query in mechanic.queries],
+                       "documented": type(mechanic).documentation()})
     if args.json:
         print(json.dumps(listed, indent=2, ensure_ascii=False))
         return 0
@@ -90,6 +92,8 @@ def cmd_mechanics(args) -> int:
         for form in m["statements"]:
             print(f"    {form}")
         print(f"    hooks: {', '.join(m['hooks']) or 'none'}")
+        if m["queries"]:
+            print(f"    game methods: {', '.join(m['queries'])}")
         print(f"    documented in {m['documented']}")
     return 0
 
