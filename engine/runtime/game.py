@@ -322,23 +322,28 @@ def _query_method(name: str, doc: str, per_player: bool):
     """The Game method of a mechanic's query ``name``: it asks the game's own variant which
     mechanic answers it, then that engine, or gives the query's stated answer when the
     variant does not use the mechanic."""
-    def answer(game, args):
-        found = game.variant.query_table.get(name)
+    def unanswered(game, found):
         if found is None:
             raise RailspecError(f"{name}(): no mechanic of this variant's registry answers it")
-        query, used = found
-        if used:
-            return getattr(game._e, name)(*args)
-        if query.absent is None:
+        if found[0].absent is None:
             raise RailspecError(f"{name}(): this variant does not use the mechanic that answers it")
-        return query.absent
+        return found[0].absent
 
+    # the common case first and flat: the game's variant uses the mechanic (a query may be
+    # asked in a search's inner loop)
     if per_player:
         def ask(self, player):
-            return answer(self, (self._player(player),))
+            player = self._player(player)
+            found = self.variant.query_table.get(name)
+            if found is not None and found[1]:
+                return getattr(self._e, name)(player)
+            return unanswered(self, found)
     else:
         def ask(self):
-            return answer(self, ())
+            found = self.variant.query_table.get(name)
+            if found is not None and found[1]:
+                return getattr(self._e, name)()
+            return unanswered(self, found)
     ask.__name__ = ask.__qualname__ = name
     ask.__doc__ = doc
     return ask

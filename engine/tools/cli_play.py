@@ -82,7 +82,7 @@ def cmd_balance(args) -> int:
 
 
 def cmd_render(args) -> int:
-    """``render``: the map (and a game's claims and stations) as SVG."""
+    """``render``: the map (and a game's claims and its mechanics' marks) as SVG."""
     variant = load_variant(args.variant)
     state = None
     if args.state:
