@@ -153,7 +153,7 @@ class MechanicReference:
     ``rules`` is the variant's :class:`railspec.runtime.reference.Rules`, whose services a
     mechanic uses: ``variant``, ``loco`` (the locomotive's card id), ``draw_from_deck``,
     ``discard_payment``, ``complete_claim``, ``end_turn``, ``refill_market``, ``network``,
-    ``player_network``, ``ticket_result``, ``ticket_score`` and ``route_claimable`` (a free
+    ``ticket_network``, ``ticket_result``, ``ticket_score`` and ``route_claimable`` (a free
     route the player may claim, whatever their cards and trains). ``rule`` is the
     mechanic's record in the IR."""
 

@@ -377,7 +377,7 @@ class Rules:
             completed += done
         return points, completed
 
-    def player_network(self, state, player: int, row: dict) -> list[int]:
+    def ticket_network(self, state, player: int, row: dict) -> list[int]:
         """The network the player's tickets are scored on: their routes' components, joined
         further by the score_graph hooks (which write their items into ``row``)."""
         network = self.network(state, player)  # a fresh list: the hooks may relabel it
@@ -388,7 +388,7 @@ class Rules:
     def completed_tickets(self, state, player: int) -> list[int]:
         """The tickets the player holds that their network completes now, as scoring counts
         them, in the order held."""
-        network = self.player_network(state, player, dict.fromkeys(self.assembly.breakdown_keys, 0))
+        network = self.ticket_network(state, player, dict.fromkeys(self.assembly.breakdown_keys, 0))
         return [t for t in state.tickets[player] if self.ticket_result(state, player, t, network)[1]]
 
     def score(self, state) -> list[dict]:
@@ -399,7 +399,7 @@ class Rules:
         for player in range(state.players):
             row = dict.fromkeys(keys, 0)
             row["routes"] = sum(v.route_points[r.length] for r in v.routes if state.owner[r.id] == player)
-            network = self.player_network(state, player, row)
+            network = self.ticket_network(state, player, row)
             row["tickets"], row["tickets_completed"] = self.ticket_score(state, player, network)
             for hook in self.hooks["score_player"]:
                 hook(state, player, row, network)
