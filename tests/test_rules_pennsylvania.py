@@ -9,7 +9,6 @@ import pytest
 from conftest import Arranged, names, start_turns
 
 import railspec
-from railspec.compiler.base.errors import IllegalActionError
 from railspec.compiler.base.rng import agent_for
 from railspec.runtime import reference
 from railspec.runtime.position import position_fields
@@ -85,13 +84,13 @@ def test_a_claim_takes_the_top_share_of_a_company_on_the_route(penn, engine):
     g = Arranged(penn, g).hand(0, green=2).game(engine)
     g.apply_name("claim Allentown-Reading green 2green")
     assert g.state()["phase"] == "share" and g.current_player == 0
-    assert names(g) == [f"take share {READING}"]
+    assert names(g) == [f"take share {READING}", "take no share"]
     g.apply_name(f"take share {READING}")
     s = g.state()
     assert s["share_owner"][share_index(penn, READING, 1)] == 0 and g.current_player == 1
     g = Arranged(penn, g).hand(1, black=3).game(engine)
     g.apply_name("claim Allentown-Philadelphia/1 black 3black")
-    assert names(g) == [f"take share {PRR}", f"take share {READING}"]  # the route shows both
+    assert names(g) == [f"take share {PRR}", f"take share {READING}", "take no share"]  # the route shows both
     g.apply_name(f"take share {READING}")
     assert g.state()["share_owner"][share_index(penn, READING, 2)] == 1
 
@@ -106,24 +105,37 @@ def test_an_exhausted_company_cannot_be_chosen(penn, engine):
         owner[share_index(penn, READING, number)] = 2
     g = a.game(engine)
     g.apply_name("claim Allentown-Philadelphia/1 black 3black")
-    assert names(g) == [f"take share {PRR}"]
+    assert names(g) == [f"take share {PRR}", "take no share"]
     g = Arranged(penn, g).set(phase="turn", share_route=-1, current=0).game(engine)
     g.apply_name("claim Allentown-Reading green 2green")  # Reading only: no share left
     assert g.state()["phase"] == "turn" and g.current_player == 1
 
 
-def test_a_route_without_companies_gives_no_share_and_a_share_cannot_be_declined(penn, engine):
-    """Quote azionistiche: 'those lines give no share'; and once a share is offered the
-    player takes one (docs/rules.md 18: no decline)."""
+def test_a_route_without_companies_gives_no_share(penn, engine):
+    """Quote azionistiche: 'those lines give no share': the turn ends with the claim."""
     g = start_turns(penn, 3, engine=engine, keep="keep tickets 1,2,3")
-    g = Arranged(penn, g).hand(0, pink=6, green=2).game(engine)
+    g = Arranged(penn, g).hand(0, pink=6).game(engine)
     g.apply_name("claim Albany-Binghamton pink 6pink")
     assert g.state()["phase"] == "turn" and g.current_player == 1
-    g = Arranged(penn, g).set(current=0).game(engine)
-    g.apply_name("claim Allentown-Reading green 2green")
-    assert names(g) == [f"take share {READING}"]
-    with pytest.raises(IllegalActionError):
-        g.apply_name("pass")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_share_may_be_declined(penn, engine, players):
+    """Quote azionistiche: a player who claims a route with company symbols "può anche
+    prendere" (may also take) a share: ``take no share`` is offered beside the shares at
+    every player count (docs/rules.md #18); it takes none, and with 2 players the neutral
+    shareholder takes none either (Regole per 2 giocatori: "Ogni volta che un giocatore prende
+    una Quota Azionistica, sceglie una Quota Azionistica per il Giocatore Neutrale")."""
+    g = start_turns(penn, players, engine=engine, keep="keep tickets 1,2,3")
+    g = Arranged(penn, g).hand(0, black=3).game(engine)
+    before = g.state()["share_owner"]
+    g.apply_name("claim Allentown-Philadelphia/1 black 3black")
+    assert names(g)[-1] == "take no share"
+    g.apply_name("take no share")
+    s = g.state()
+    assert s["share_owner"] == before and s["share_route"] == -1
+    assert s["phase"] == "turn" and g.current_player == 1
+    assert s["owner"][penn.ir.route_named("Allentown-Philadelphia/1").id] == 0
 
 
 # --- Calcolare il punteggio -------------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 Pennsylvania rulebook, Quote azionistiche and Calcolare il punteggio: each company's
 shares form a stack numbered from 1, share 1 on top; after claiming a route showing
-company symbols, the player takes the top share of one of those companies (a decision of
-its own, ``take share COMPANY``); a company whose stack is empty cannot be chosen, and a
-route without companies gives no share. At the end each company's shareholders are
+company symbols, the player "può anche prendere" (may also take) the top share of one of
+those companies (a decision of its own, ``take share COMPANY``, or ``take no share``); a
+company whose stack is empty cannot be chosen, and a route without companies gives no
+share. At the end each company's shareholders are
 ranked by their number of shares and score the company's table (``company NAME shares N
 points P1 P2 …``); equal counts go to the holder of the lowest-numbered share (``share
 ties lowest number``, the default) or share the place (``share ties shared``); places
@@ -12,7 +13,8 @@ beyond the table and players without shares score nothing.
 
 Regole per 2 giocatori: a neutral shareholder, written (never inferred) as ``neutral
 shareholder for 2 players takes route companies counts half rounded up``: each time a
-player takes a share they choose one for it (``neutral share COMPANY``); when the game
+player takes a share they choose one for it (``neutral share COMPANY``; a player who takes
+none chooses none); when the game
 ends half its shares, rounded up, are drawn with the game's generator and stored in the
 state; only those count in the majorities, and the neutral player scores nothing.
 """
@@ -36,6 +38,7 @@ MAX_COMPANIES = 30
 MAX_SHARES = 100
 
 TAKE_SHARE = "take_share"
+DECLINE_SHARE = "decline_share"
 NEUTRAL_SHARE = "neutral_share"
 PH_SHARE = "share"
 PH_NEUTRAL_SHARE = "neutral_share"
@@ -132,6 +135,7 @@ class SharesReference(MechanicReference):
         super().__init__(rules, rule)
         actions = rules.variant.actions
         self.take = {a.param: a.id for a in actions if a.kind == TAKE_SHARE}
+        self.decline = next(a.id for a in actions if a.kind == DECLINE_SHARE)
         self.give = {a.param: a.id for a in actions if a.kind == NEUTRAL_SHARE}
 
     def top(self, state, company: int) -> int:
@@ -159,10 +163,17 @@ class SharesReference(MechanicReference):
         return self.legal_take(state) if state.phase == PH_SHARE else self.legal_give(state)
 
     def apply(self, state, action) -> None:
-        (self.take_share if action.kind == TAKE_SHARE else self.give_share)(state, action)
+        if action.kind == TAKE_SHARE:
+            self.take_share(state, action)
+        elif action.kind == DECLINE_SHARE:  # no share, and none for the neutral either
+            self.done(state)
+        else:
+            self.give_share(state, action)
 
     def legal_take(self, state) -> list[int]:
-        return [self.take[c] for c in self.offered(state, neutral=False)]
+        """A share of each company offered, or none ("può anche prendere": may take)."""
+        offered = [self.take[c] for c in self.offered(state, neutral=False)]
+        return offered + [self.decline] if offered else []
 
     def legal_give(self, state) -> list[int]:
         return [self.give[c] for c in self.offered(state, neutral=True)]
@@ -216,7 +227,7 @@ class Shares(Mechanic):
               low="-1", high="N_ROUTES-1", initial=-1),
     )
     phases = (PH_SHARE, PH_NEUTRAL_SHARE)
-    kinds = (TAKE_SHARE, NEUTRAL_SHARE)
+    kinds = (TAKE_SHARE, DECLINE_SHARE, NEUTRAL_SHARE)
     reference = SharesReference
     score_items = (ScoreItem("shares", "the majority points of every company", True, "shares"),)
     position_keys = (PositionKey("shares", "the shares the player holds: {company: [share numbers]}"),)
@@ -290,6 +301,7 @@ class Shares(Mechanic):
 
     def actions(self, variant, rule: SharesRule) -> list[dict]:
         out = [dict(kind=TAKE_SHARE, name=f"take share {co.name}", param=co.id) for co in rule.companies]
+        out.append(dict(kind=DECLINE_SHARE, name="take no share"))
         if rule.neutral is not None:
             out += [dict(kind=NEUTRAL_SHARE, name=f"neutral share {co.name}", param=co.id)
                     for co in rule.companies]
@@ -297,7 +309,10 @@ class Shares(Mechanic):
 
     def agent_play(self, variant, rule: SharesRule) -> AgentPlay:
         """A share (the player's or the neutral's) of the company whose routes the player holds
-        the most length of: each share action is about the routes showing its company."""
+        the most length of: each share action is about the routes showing its company. The
+        styles always take one (``take no share`` is a kind without a rule: never chosen
+        while a share is offered); a share never costs its taker a place, and only in 2-player
+        games does one change what the neutral reveals."""
         showing = {c.id: [r for r, shown in rule.route_companies for x in shown if x == c.id]
                    for c in rule.companies}
         return AgentPlay(rules={TAKE_SHARE: "by_routes", NEUTRAL_SHARE: "by_routes"},
@@ -318,6 +333,7 @@ class Shares(Mechanic):
 
     def tables(self, variant: ir.Variant, rule: SharesRule) -> Tables:
         take = [a.id for a in variant.actions if a.kind == TAKE_SHARE]
+        decline = next(a.id for a in variant.actions if a.kind == DECLINE_SHARE)
         give = [a.id for a in variant.actions if a.kind == NEUTRAL_SHARE]
         places = max(len(c.points) for c in rule.companies)
         points = []
@@ -326,6 +342,7 @@ class Shares(Mechanic):
         neutral = rule.neutral
         return Tables(
             constants=[("N_COMPANIES", len(rule.companies)), ("ACT_TAKE_SHARE_0", take[0]),
+                       ("ACT_DECLINE_SHARE", decline),
                        ("ACT_NEUTRAL_SHARE_0", give[0] if give else -1), ("SHARE_PLACES", places),
                        ("SHARE_TIES_LOWEST", int(rule.ties == "lowest_number")),
                        ("NEUTRAL_LOW", neutral.low if neutral else 0),
