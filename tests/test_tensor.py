@@ -127,7 +127,7 @@ def test_mechanic_fields_reach_the_tensor():
     """Public fields of mechanics get slices with no code of their own: stations and
     tunnels (Europe), shares with the neutral owner (Pennsylvania), ferry cards (Italy)."""
     names = {v.key: set(tensor.observation_spec(v).names) for v in VARIANTS}
-    expect = {"europe": {"station_owner", "tunnel_route", "tunnel_revealed", "tickets_out_count"},
+    expect = {"europe": {"station_owner", "tunnel_route", "tunnel_revealed"},
               "pennsylvania": {"share_owner", "share_route"},
               "italy": {"ferry_cards", "ferry_pile"},
               "amsterdam": {"goods", "goods_pile"}}

@@ -4,7 +4,10 @@ Europe rulebook, Inizio della partita: the tickets players do not keep at set-up
 in the box. The spec says ``returned setup removed`` (or ``returned tickets removed`` for
 the tickets returned after a draw): this mechanic's ``grammar.lark`` adds the place
 ``removed`` to the core's ``returned`` statement. They go to the field ``tickets_out``, in the order
-they were returned: hidden, as the box is, but their number is public.
+they were returned: hidden, as the box is, their number too. The rulebook puts them back
+"senza che nessun altro giocatore possa vederli"; a public count of the regular tickets
+boxed would tell the others, set against the tickets a player kept, whether they kept
+their long ticket.
 """
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ class RemovedTickets(Mechanic):
     rule = RemovedTicketsRule
     state_fields = (
         Field("tickets_out", "tickets returned that left the game, in the order returned", owner="removed_tickets",
-              cap="TICKET_CAP", high="N_TICKETS-1", view=hidden("tickets_out_count"), pile=TICKETS),
+              cap="TICKET_CAP", high="N_TICKETS-1", view=hidden(), pile=TICKETS),
     )
     reference = RemovedTicketsReference
 
