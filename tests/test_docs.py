@@ -145,3 +145,19 @@ def test_every_module_a_document_names_imports():
                     missing.add(f"{doc.relative_to(ROOT)}: {name}")
                 break
     assert not missing, "documents name modules that do not import:\n" + "\n".join(sorted(missing))
+
+
+_READING = re.compile(r"^\| (\d+) \|", re.M)
+_CITATION = re.compile(r"rules\.md\s+#(\d+)")
+
+
+def test_every_reading_in_rules_md_has_a_test_that_cites_it():
+    """Each decision docs/rules.md records is pinned by a test that names it
+    (``docs/rules.md #N`` in the test's docstring or a comment)."""
+    readings = {int(n) for n in _READING.findall((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))}
+    cited = set()
+    for test in (ROOT / "tests").rglob("*.py"):
+        cited |= {int(n) for n in _CITATION.findall(test.read_text(encoding="utf-8"))}
+    assert len(readings) >= 29
+    missing = sorted(readings - cited)
+    assert not missing, f"readings of docs/rules.md no test cites (write 'docs/rules.md #N'): {missing}"

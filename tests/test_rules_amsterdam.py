@@ -113,6 +113,8 @@ def position(goods):
     ([4, 1], [8, 4]),                 # 2 players: 8, 4
     ([3, 3, 1, 2], [8, 8, 2, 4]),     # a tie for first: both score 8, the next scores third place
     ([3, 2, 2, 1], [8, 6, 6, 2]),     # a tie for second: 6 each, the next scores fourth place
+    ([2, 2, 2, 1], [8, 8, 8, 2]),     # three tied: each place the tie fills is skipped (docs/rules.md #28)
+    ([1, 1, 1, 1], [8, 8, 8, 8]),
     ([2, 0, 0, 1], [8, 0, 0, 6]),     # no goods card, no bonus
     ([0, 0], [0, 0]),
 ])
@@ -165,7 +167,7 @@ def test_last_round_after_two_carts_or_fewer(ams, engine):
 
 def test_ties_most_contracts_then_shared(ams):
     """Fine della Partita: equal points go to the player with the most contracts completed;
-    if still tied the win is shared."""
+    if still tied the win is shared (docs/rules.md #12)."""
     from railspec.runtime.scoring import winners
     rows = [dict(total=20, tickets_completed=2), dict(total=20, tickets_completed=3)]
     assert winners(ams.ir, rows) == [1]

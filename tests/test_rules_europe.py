@@ -112,8 +112,8 @@ def test_the_maps_tunnels(europe):
 ])
 def test_gallerie_example_1_two_red_one_red_revealed(europe, engine, hand, legal):
     """GALLERIE, Esempio 1: 2 red cards played, 1 red revealed: 1 more red card (or a
-    locomotive) is due; a player who cannot pay may only take the cards back (docs/rules.md
-    20: still a decision, with 'tunnel decline' the only legal action)."""
+    locomotive) is due; a player who cannot pay may only take the cards back (docs/rules.md #20:
+    still a decision, with 'tunnel decline' the only legal action)."""
     g = tunnel_game(europe, engine, hand, ("yellow", "red", "blue"))
     g.apply_name(f"claim {GRAY_TUNNEL} gray 2red")
     s = g.state()
@@ -258,7 +258,7 @@ def test_gallerie_the_discards_are_reshuffled_in_the_middle_of_the_reveal(europe
     """GALLERIE and PESCARE CARTE TRENO: the deck runs out after the first revealed card;
     the discards (4 yellow) are shuffled into a new deck and the reveal goes on from it. The
     cards played for the tunnel are held apart, not reshuffled: 2 yellow stay in the deck
-    (docs/rules.md 21)."""
+    (docs/rules.md #21)."""
     g = start_turns(europe, 2, engine=engine)
     a = Arranged(europe, g).hand(0, red=3).faceup(*MARKET)
     g = only_cards(a, deck=("red",), discard=("yellow",) * 4).game(engine)
@@ -338,6 +338,28 @@ def station_game(europe, engine, hand: dict, stations: dict | None = None):
     for city, player in (stations or {}).items():
         a.state["station_owner"][cid(europe, city)] = player
     return a.game(engine)
+
+
+def test_a_station_may_be_built_when_no_card_can_be_drawn(europe, engine):
+    """docs/rules.md #13: with the deck and the discards empty no train card may be drawn,
+    face-up ones included; the player may still claim, draw tickets, or build a station
+    (COSTRUIRE UNA STAZIONE FERROVIARIA is one of the four actions of a turn)."""
+    g = start_turns(europe, 2, engine=engine)
+    a = Arranged(europe, g).clear_hands()
+    s = a.state
+    for card in range(len(europe.colours) + 1):  # every card but two face-up ones in player 1's hand
+        s["hands"][1][card] += s["discard"][card] + s["deck"].count(card) + s["faceup"].count(card)
+        s["discard"][card] = 0
+    s["deck"], s["faceup"] = [], [-1] * 5
+    for slot, name in enumerate(("red", "blue")):
+        s["hands"][1][a.card(name)] -= 1
+        s["faceup"][slot] = a.card(name)
+    s["hands"][1][a.card("green")] -= 1
+    s["hands"][0][a.card("green")] += 1
+    g = a.game(engine)
+    legal = names(g)
+    assert not any(n.startswith("draw faceup") or n == "draw blind" for n in legal)
+    assert any(n.startswith("build station") for n in legal) and "draw tickets" in legal
 
 
 @pytest.mark.parametrize("hand,pay", [({"green": 1}, ["station pay 1green"]), ({"loco": 1}, ["station pay 1loco"]),
@@ -582,7 +604,7 @@ def test_tie_most_tickets_first(europe):
 
 def test_tie_fewest_stations_second(europe):
     """CALCOLO DEI PUNTEGGI: 'Se la parità permane, vince il giocatore che ha usato il
-    minor numero di Stazioni', before the European Express (docs/rules.md 23: stations
+    minor numero di Stazioni', before the European Express (docs/rules.md #23: stations
     built)."""
     rows = score(europe, seat(["Brest-Paris"], [], ["Wien"]), seat(DISJOINT_TWOS[:5]))
     assert rows[0]["total"] == rows[1]["total"] == 22
@@ -667,7 +689,7 @@ def is_long(europe, t: int) -> bool:
 def test_preparazione_three_regular_and_one_long_keep_two(europe, engine):
     """PREPARAZIONE DEL GIOCO: each player gets one long ticket (dealt at random; the others
     stay in the box) and three regular ones; INIZIO DELLA PARTITA: keep at least two. The
-    long ticket takes the last offer slot (docs/rules.md 22)."""
+    long ticket takes the last offer slot (docs/rules.md #22)."""
     g = europe.new_game(players=3, seed=5, engine=engine)
     s = g.state()
     for offer in s["setup_offer"]:
@@ -684,7 +706,7 @@ def test_inizio_tickets_not_kept_leave_the_game(europe, engine):
     """INIZIO DELLA PARTITA: 'Riponete tutti i Biglietti Destinazione scartati nella scatola
     del gioco ... sia linee lunghe che linee regolari': a regular ticket not kept leaves the
     game (tickets_out), a long one goes back to the box of long tickets; neither goes into
-    the ticket deck."""
+    the ticket deck (docs/rules.md #4)."""
     g = europe.new_game(players=3, seed=5, engine=engine)
     s = g.state()
     deck, box, offers = s["ticket_deck"], s["long_deck"], s["setup_offer"]

@@ -86,7 +86,7 @@ def test_wave_spaces_paid_with_locomotives_only(italy, engine):
 
 def test_wave_spaces_paid_with_ferry_cards_only(italy, engine):
     """Controlar uma Rota: one ferry card covers up to two wave spaces; a spent ferry card
-    goes back to the ferry pile (the spec's rule, docs/rules.md 14)."""
+    goes back to the ferry pile (the spec's rule, docs/rules.md #14)."""
     g = start_turns(italy, 4, engine=engine, keep="keep tickets 1,2,3")
     g = Arranged(italy, g).hand(0, red=2).set(ferry_cards=[1, 0, 0, 0], ferry_pile=9).game(engine)
     assert ferry_claims(g) == [f"claim {FERRY} gray 2red+1ferry"]

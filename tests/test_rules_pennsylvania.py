@@ -173,20 +173,52 @@ def test_the_rulebooks_neutral_example(penn):
 @pytest.mark.parametrize("completed,bonus", [([2, 2, 1], [15, 15, 0]), ([0, 3], [0, 15]), ([0, 0], [0, 0])])
 def test_globetrotter(penn, completed, bonus):
     """Calcolare il punteggio: the Globetrotter bonus, 15, to the player or players who
-    completed the most tickets; nobody completed one, nobody scores it (docs/rules.md 17)."""
+    completed the most tickets; nobody completed one, nobody scores it (docs/rules.md #17)."""
     from railspec.mechanics.globetrotter import globetrotter_bonus
     assert globetrotter_bonus(penn.ir.rule("globetrotter"), completed) == bonus
 
 
 def test_no_longest_path(penn):
-    assert "longest_path" not in penn.assembly.breakdown_keys and penn.ir.tiebreaks == ("most_tickets",)
+    """docs/rules.md #25: the rulebook gives no longest-path bonus and the map has none."""
+    assert "longest_path" not in penn.assembly.breakdown_keys
+
+
+@pytest.mark.parametrize("name", ["pennsylvania", "italy"])
+def test_ties_go_to_the_most_tickets_then_stay_shared(name):
+    """docs/rules.md #27: the Pennsylvania and Italy rulebooks say nothing of ties; the base
+    game's first tie-breaker, most tickets completed, is the one left (neither map has a
+    longest-path card), and players still tied share the win."""
+    from railspec.runtime.scoring import winners
+    v = railspec.load(name)
+    assert v.ir.tiebreaks == ("most_tickets",)
+    rows = [dict(total=60, tickets_completed=3), dict(total=60, tickets_completed=4)]
+    assert winners(v.ir, rows) == [1]
+    assert winners(v.ir, [dict(total=60, tickets_completed=4), dict(total=60, tickets_completed=4)]) == [0, 1]
+
+
+def test_the_neutral_takes_no_share_when_the_route_has_none_left(penn, engine):
+    """docs/rules.md #26: Regole per 2 giocatori, "Ogni volta che un giocatore prende una
+    Quota Azionistica, sceglie una Quota Azionistica per il Giocatore Neutrale", read as
+    "when one is left to choose": a player who takes the last share of the only company on
+    the route chooses none for the neutral (takes route companies), and the turn ends."""
+    g = start_turns(penn, 2, engine=engine, keep="keep tickets 1,2,3")
+    a = Arranged(penn, g).hand(0, green=2)
+    owner = a.state["share_owner"]
+    for number in range(1, 7):  # Reading Lines: 7 shares, 6 taken by player 1
+        owner[share_index(penn, READING, number)] = 1
+    g = a.game(engine)
+    g.apply_name("claim Allentown-Reading green 2green")
+    g.apply_name(f"take share {READING}")
+    s = g.state()
+    assert s["share_owner"][share_index(penn, READING, 7)] == 0
+    assert s["phase"] == "turn" and g.current_player == 1 and 2 not in s["share_owner"]
 
 
 # --- Regole per 2 giocatori ------------------------------------------------------------------
 
 def test_two_players_choose_a_share_for_the_neutral_too(penn, engine):
     """Regole per 2 giocatori: each time a player takes a share, they choose one for the
-    neutral player (here among the route's companies, docs/rules.md 15)."""
+    neutral player (here among the route's companies, docs/rules.md #15)."""
     g = start_turns(penn, 2, engine=engine, keep="keep tickets 1,2,3")
     g = Arranged(penn, g).hand(0, black=3).game(engine)
     g.apply_name("claim Allentown-Philadelphia/1 black 3black")
@@ -201,7 +233,8 @@ def test_two_players_choose_a_share_for_the_neutral_too(penn, engine):
 
 def test_half_the_neutral_shares_rounded_up_are_revealed_at_the_end(penn, engine):
     """Regole per 2 giocatori: at the end the neutral's shares are shuffled and half of them,
-    rounded up, are revealed; the draw is the game's generator's and is kept in the state."""
+    rounded up, are revealed; the draw is the game's generator's and is kept in the state
+    (docs/rules.md #19)."""
     g = penn.new_game(players=2, seed=9, engine=engine)
     agent = agent_for(9)
     while not g.is_over:

@@ -9,6 +9,7 @@ from conftest import Arranged, names, start_turns
 
 import railspec
 from railspec.compiler.base.errors import IllegalActionError
+from railspec.compiler.base.rng import SplitMix64
 
 # --- Components and Setting Up the Game -------------------------------------------------
 
@@ -41,7 +42,7 @@ def test_setup_keep_at_least_two_of_three(usa, engine):
 
 def test_setup_returned_tickets_go_to_the_bottom(usa, engine):
     """Setting Up the Game: returned tickets are placed on the bottom of the deck; each player
-    decides in seat order before the first turn (docs/rules.md: seat order)."""
+    decides in seat order before the first turn (docs/rules.md #4)."""
     g = usa.new_game(players=2, seed=5, engine=engine)
     offer = g.state()["setup_offer"][0]
     g.apply_name("keep tickets 1,3")
@@ -77,6 +78,16 @@ def test_faceup_card_is_replaced_from_the_deck(usa, engine):
     s = g.state()
     yellow = a.card("yellow")
     assert s["faceup"][1] == yellow and s["phase"] == "second_draw"
+
+
+def test_the_leftmost_of_two_like_cards_is_taken(usa, engine):
+    """docs/rules.md #8: with two face-up cards of one colour, the lowest slot's is taken
+    and refilled."""
+    g = start_turns(usa, 2, engine=engine)
+    a = Arranged(usa, g).faceup("red", "blue", "red", "green", "white").deck_top("yellow")
+    g = a.game(engine)
+    g.apply_name("draw faceup red")
+    assert g.state()["faceup"][:3] == [a.card("yellow"), a.card("blue"), a.card("red")]
 
 
 def test_faceup_locomotive_is_the_whole_draw(usa, engine):
@@ -122,7 +133,7 @@ def test_three_faceup_locomotives_reset_the_market(usa, engine):
 def test_three_faceup_locomotives_always_cause_a_redeal(usa, engine):
     """Train Car Cards: "If at any time, three of the five face-up cards are Locomotives,
     all five cards are immediately discarded and five new ones are turned face-up": again
-    and again, with no limit on redeals in a row (docs/rules.md, market)."""
+    and again, with no limit on redeals in a row (docs/rules.md #1)."""
     g = start_turns(usa, 2, engine=engine)
     a = Arranged(usa, g).clear_hands().faceup("loco", "loco", "blue", "green", "white")
     # draws in order: the blue slot's refill, then four redeals of five cards each; the
@@ -138,7 +149,7 @@ def test_three_faceup_locomotives_always_cause_a_redeal(usa, engine):
 
 
 def test_market_stays_when_no_market_with_fewer_locomotives_can_be_dealt(usa, engine):
-    """docs/rules.md, market: when the cards outside the players' hands cannot make a market
+    """docs/rules.md #1: when the cards outside the players' hands cannot make a market
     with fewer than three locomotives, the market stays as it is and play goes on."""
     g = start_turns(usa, 2, engine=engine)
     a = Arranged(usa, g).clear_hands().everything_to_discard()
@@ -177,7 +188,8 @@ def test_market_is_checked_again_when_cards_return_to_the_discards(usa, engine):
 
 
 def test_empty_deck_reshuffles_the_discards(usa, engine):
-    """Train Car Cards: when the deck is exhausted the discards are shuffled into a new deck."""
+    """Train Car Cards: when the deck is exhausted the discards are shuffled into a new deck
+    (docs/rules.md #2)."""
     g = start_turns(usa, 2, engine=engine)
     a = Arranged(usa, g).everything_to_discard()
     in_discard = sum(a.state["discard"])
@@ -221,7 +233,7 @@ def test_no_cards_in_deck_or_discards_means_no_draw_even_from_the_faceup_cards(u
     """Train Car Cards: "In the unlikely event that there are no cards left in the deck and
     there are no discards …, a player cannot draw Train Car cards. Instead he may only claim
     a route or draw Destination Ticket cards." The cards still face up cannot be taken
-    either (docs/rules.md, empty deck)."""
+    either (docs/rules.md #13)."""
     g = start_turns(usa, 2, engine=engine)
     a = Arranged(usa, g).clear_hands()
     _only_these_outside_hands(usa, a, faceup=("red", "blue", "green"))
@@ -235,8 +247,34 @@ def test_no_cards_in_deck_or_discards_means_no_draw_even_from_the_faceup_cards(u
         g.apply_name("draw faceup red")
 
 
+def test_a_slot_with_no_card_to_fill_it_stays_empty_until_cards_return(usa, engine):
+    """docs/rules.md #2: with no card in the deck or the discards a face-up slot stays empty;
+    once a claim pays cards into the discards, the end of the turn reshuffles them into a
+    deck and fills the empty slots."""
+    g = start_turns(usa, 2, engine=engine)
+    a = Arranged(usa, g).clear_hands()
+    _only_these_outside_hands(usa, a, faceup=("red", "blue", "green"))
+    a.state["hands"][0][a.card("blue")] += 2  # enough for a claim, from player 1's hand
+    a.state["hands"][1][a.card("blue")] -= 2
+    g = a.game(engine)
+    assert g.state()["faceup"][3:] == [-1, -1]
+    g.apply_name(next(n for n in names(g) if n.startswith("claim ") and n.endswith(" 2blue")))
+    s = g.state()
+    assert s["faceup"] == [a.card(c) for c in ("red", "blue", "green", "blue", "blue")] and g.current_player == 1
+
+
+def test_tickets_not_kept_go_under_the_deck_in_slot_order(usa, engine):
+    """docs/rules.md #5: the tickets a player does not keep go under the deck in the order of
+    their offer slots, the first offered first (so it lies above the next)."""
+    g = start_turns(usa, 2, engine=engine)
+    g.apply_name("draw tickets")
+    offer = g.state()["offer"]
+    g.apply_name("keep tickets 1")
+    assert g.state()["ticket_deck"][-2:] == [offer[1], offer[2]]
+
+
 def test_second_draw_with_nothing_left_ends_the_turn(usa, engine):
-    """docs/rules.md, second draw: when no second card can be drawn the turn ends with one.
+    """docs/rules.md #3: when no second card can be drawn the turn ends with one.
     The player takes the deck's last card blind; with the discards empty no other card may
     be drawn, not even the face-up ones."""
     g = start_turns(usa, 2, engine=engine)
@@ -322,7 +360,7 @@ def test_never_both_tracks_of_a_double(usa, engine):
 @pytest.mark.parametrize("players,open_", [(2, False), (3, False), (4, True), (5, True)])
 def test_double_routes_closed_in_two_and_three_player_games(usa, engine, players, open_):
     """Claiming Routes, Important Note: in 2 or 3 player games only one of the Double-Routes is
-    used; once a track is claimed the other is closed."""
+    used; once a track is claimed the other is closed (docs/rules.md #9)."""
     g = start_turns(usa, players, engine=engine)
     g = Arranged(usa, g).own(0, "Denver-Kansas City/1").hand(1, orange=4).set(current=1).game(engine)
     assert ("claim Denver-Kansas City/2 orange 4orange" in names(g)) is open_
@@ -346,7 +384,7 @@ def test_draw_three_tickets_keep_at_least_one(usa, engine):
 
 def test_fewer_than_three_tickets_left(usa, engine):
     """Drawing Destination Tickets: with fewer than 3 left, only those are drawn; with one left it
-    must be kept."""
+    must be kept (docs/rules.md #6)."""
     g = start_turns(usa, 2, engine=engine)
     a = Arranged(usa, g)
     s = a.state
@@ -389,6 +427,18 @@ def position(*players):
     return {"variant": "usa", "players": [dict(routes=list(r), tickets=list(t)) for r, t in players]}
 
 
+def test_a_score_before_the_end_scores_the_board_as_it_is(usa, engine):
+    """Before the end, scores() scores the board as if the game ended now (docs/rules.md
+    #10): held tickets not yet joined count against their holder. With no route on the
+    board nobody has a path, and nobody gets the longest-path bonus (docs/rules.md #11)."""
+    g = start_turns(usa, 3, engine=engine)
+    rows = g.score_breakdown()
+    for player, row in enumerate(rows):
+        held = sum(usa.ir.tickets[t].points for t in g.state()["tickets"][player])
+        assert row["tickets"] == -held and row["longest_path"] == 0 and row["longest_bonus"] == 0
+    assert g.scores() == [row["total"] for row in rows] and not g.is_over
+
+
 def test_completed_ticket_adds_and_failed_ticket_subtracts(usa):
     """Calculating Scores: a ticket whose cities are connected adds its points; otherwise its
     points are deducted."""
@@ -420,7 +470,8 @@ def test_longest_path_may_loop_but_uses_each_train_once(usa):
 
 def test_winner_ties_broken_by_tickets_then_longest_path(usa):
     """Calculating Scores: equal points go to the player with more completed tickets, then to
-    the holder of the Longest Continuous Path card."""
+    the holder of the Longest Continuous Path card; players still tied all win (docs/rules.md
+    #12)."""
     from railspec.runtime.scoring import winners
 
     def rows(*players):
@@ -508,7 +559,7 @@ route points 1:1 2:2 3:4
 
 
 def test_nobody_can_act_for_a_round_ends_the_game(tmp_path, engine):
-    """docs/rules.md, stalled games: every card in hands, no ticket left and no affordable
+    """docs/rules.md #7: every card in hands, no ticket left and no affordable
     route: a player with no legal action passes, and a full round of passes ends the game."""
     path = tmp_path / "stall.rail"
     path.write_text(STALLING_SPEC)
@@ -529,3 +580,27 @@ def test_nobody_can_act_for_a_round_ends_the_game(tmp_path, engine):
     assert sum(map(sum, s["hands"])) + in_market == 4
     assert [row["total"] for row in g.score_breakdown()] == [-2, -3] or sorted(
         row["tickets"] for row in g.score_breakdown()) == [-3, -2]
+
+
+@pytest.mark.parametrize("engine,games", [("compiled", 400), ("reference", 40)])
+def test_no_decision_meets_a_market_that_should_have_been_redealt(usa, engine, games):
+    """docs/rules.md #29 (and #1): the market is checked after every face-up draw, refill
+    and end of turn, and a blind draw never makes a better market possible; so no decision
+    of a game ever faces three face-up locomotives while the cards outside the hands could
+    make a market with fewer."""
+    loco = len(usa.ir.colours)
+    stuck = 0
+    for seed in range(games):
+        g = usa.new_game(players=2 + seed % 4, seed=seed, engine=engine)
+        rng = SplitMix64(seed)
+        while not g.is_over:
+            s = g.state()
+            if s["faceup"].count(loco) >= 3:
+                stuck += 1
+                outside = s["deck"] + [c for c in s["faceup"] if c >= 0]
+                plain = sum(1 for c in outside if c != loco) + sum(s["discard"][:loco])
+                total = len(outside) + sum(s["discard"])
+                assert min(5, total) - plain >= 3, f"seed {seed}, decision {s['decisions']}: a redeal was due"
+            legal = g.legal_actions()
+            g.apply(legal[rng.below(len(legal))])
+    assert stuck > 0  # the games do meet markets that must stay

@@ -1,5 +1,5 @@
 """The use of train stations at scoring, checked against brute force (Europe rulebook,
-CALCOLO DEI PUNTEGGI; docs/engine.md "Train stations"; docs/rules.md 16).
+CALCOLO DEI PUNTEGGI; docs/engine.md "Train stations"; docs/rules.md #16).
 
 Each station lets its owner use one route of another player at its city, the same route
 for all the owner's tickets. The engines pick, for each player, the assignment scoring the
