@@ -2,12 +2,10 @@
 and the chain a spec ``extends`` followed to its base; the stock variants' files."""
 from __future__ import annotations
 
-import os
-import stat
 from importlib import resources
 from pathlib import Path
 
-from .base import limits
+from .base import files
 from .base.errors import SpecCheckError, SpecError
 from .base.limits import shown
 from .lang import ast
@@ -24,66 +22,25 @@ def stock_names() -> list[str]:
     return sorted(p.name[:-5] for p in resources.files("railspec.spec").iterdir() if p.name.endswith(".rail"))
 
 
-class _Unreadable(Exception):
-    """Why a spec file cannot be read (its name is added by the caller)."""
-
-
 def read_spec(path: str | Path, language: Language) -> ast.SpecFile:
-    """Read and parse one spec file (no extends). Only a regular file of at most
-    ``limits.MAX_SPEC_BYTES`` is read: a pipe or a device could block the reader or never
-    end."""
+    """Read and parse one spec file (no extends): a regular file of at most
+    ``limits.MAX_SPEC_BYTES`` (:func:`railspec.compiler.base.files.read_bytes`)."""
     path = Path(path)
-    try:
-        text = _read_text(path)
-    except _Unreadable as err:
-        raise SpecError(f"{path}: {err}") from None
-    return parse(text, str(path), language)
+    return parse(_read_text(path), str(path), language)
 
 
 def _read_text(path: Path) -> str:
-    """The text of a spec file; raises _Unreadable saying why not (never with its contents)."""
+    """The text of a spec file, or a SpecError naming the file and why (never its contents)."""
     try:
-        # O_NONBLOCK: opening a named pipe must not wait for a writer; the checks below
-        # are made on the file actually opened, not on the name
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise _Unreadable("no such spec file") from None
-    except IsADirectoryError:
-        raise _Unreadable("not a regular file (a folder)") from None
-    except OSError as err:
-        raise _Unreadable(f"cannot read ({err.strerror})") from None
-    except ValueError:  # a NUL character in the name
-        raise _Unreadable("cannot read (the name holds a NUL character)") from None
-    limit = limits.MAX_SPEC_BYTES
-    too_big = f"larger than the {limit // (1024 * 1024)} MB a spec file may be"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a pipe" if stat.S_ISFIFO(info.st_mode)
-                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-                    else "a socket" if stat.S_ISSOCK(info.st_mode) else "a special file")
-            raise _Unreadable(f"not a regular file ({kind})")
-        if info.st_size > limit:
-            raise _Unreadable(f"{info.st_size:,} bytes, {too_big}")
-        chunks, size = [], 0
-        while size <= limit:  # a file growing while it is read stops at the limit too
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise _Unreadable(too_big)
-    except OSError as err:
-        raise _Unreadable(f"cannot read ({err.strerror})") from None
-    finally:
-        os.close(fd)
-    try:
-        text = b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise _Unreadable(f"not UTF-8 text ({err.reason} at byte {err.start})") from None
-    # line ends as a text-mode read gives them: \r\n and a lone \r are \n
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+        return _spec_text(path)
+    except files.UnreadableFile as err:
+        raise SpecError(str(err)) from None
+
+
+def _spec_text(path: Path) -> str:
+    """A spec file's text, line ends as a text-mode read gives them (\\r\\n and a lone \\r
+    are \\n), or UnreadableFile."""
+    return files.read_text(path, "spec file").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _present(path: Path) -> bool:
@@ -115,9 +72,9 @@ def resolve(path: str | Path, language: Language) -> list[ast.SpecFile]:
             spec = read_spec(current, language)
         else:
             try:
-                text = _read_text(current)
-            except _Unreadable as err:
-                raise _located(chain[0], via, f"extends {shown(via.target)!r}: {err}") from None
+                text = _spec_text(current)
+            except files.UnreadableFile as err:
+                raise _located(chain[0], via, f"extends {shown(via.target)!r}: {err.reason}") from None
             spec = parse(text, str(current), language)
         chain.insert(0, spec)
         ext = next((s for s in spec.statements if isinstance(s, ast.Extends)), None)

@@ -139,7 +139,7 @@ CORRUPTIONS = [
     ("not json", lambda s: "{"),
     ("not an object", lambda s: "[1, 2]"),
     ("missing key", lambda s: json.dumps({k: x for k, x in json.loads(s).items() if k != "deck"})),
-    ("other variant", lambda s: json.dumps({**json.loads(s), "variant": "europe"})),
+    ("other variant", lambda s: json.dumps({**json.loads(s), "variant": "europe", "spec_hash": "0123456789abcdef"})),
     ("card lost", lambda s: json.dumps({**json.loads(s), "deck": json.loads(s)["deck"][1:]})),
     ("card out of range", lambda s: json.dumps({**json.loads(s), "faceup": [99] * 5})),
     ("bad phase", lambda s: json.dumps({**json.loads(s), "phase": "dancing"})),

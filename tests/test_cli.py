@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -160,6 +161,11 @@ def files(tmp_path_factory):
         else:
             path.write_text(text, encoding="utf-8")
         paths[name] = str(path)
+    os.mkfifo(root / "fifo")  # a reader that opened it would wait for a writer forever
+    paths["fifo"] = str(root / "fifo")
+    with open(root / "huge", "wb") as huge:  # sparse: larger than any kind of file read
+        huge.truncate(65 * 1024 * 1024)
+    paths["huge"] = str(root / "huge")
     paths["missing"] = str(root / "missing.json")
     paths["no_dir"] = str(root / "no" / "such" / "dir" / "out.jsonl")
     return paths
@@ -193,6 +199,9 @@ BAD_COMMAND_LINES = [
     (["score", "usa", "{empty}"], 2, "{empty}: not JSON"),
     (["score", "usa", "{deep}"], 2, "{deep}: not a position"),
     (["score", "usa", "{dir}"], 2, "{dir}"),
+    (["score", "usa", "/dev/zero"], 2, "/dev/zero: not a regular file (a device)"),
+    (["score", "usa", "{fifo}"], 2, "{fifo}: not a regular file (a pipe)"),
+    (["score", "usa", "{huge}"], 2, "larger than the 4 MB a position file may be"),
     (["score", "usa", "{bad_route}"], 2, "{bad_route}: player 0: no route named 'Helena-Calgary'"),
     (["score", "usa", "{two_tracks}"], 2, "{two_tracks}: player 0"),
     (["score", "atlantis", "{bad_route}"], 2, "atlantis"),
@@ -201,7 +210,10 @@ BAD_COMMAND_LINES = [
     (["trace", "usa", "--players", "9"], 2, "not 9"),
     (["trace", "usa", "--players", "0"], 2, "--players"),
     (["trace", "usa", "--seed", "seven"], 2, "--seed"),
-    (["verify", "{missing}"], 2, "cannot read trace {missing}"),
+    (["verify", "{missing}"], 2, "{missing}: no such trace file"),
+    (["verify", "/dev/zero"], 2, "/dev/zero: not a regular file (a device)"),
+    (["verify", "{fifo}"], 2, "{fifo}: not a regular file (a pipe)"),
+    (["verify", "{huge}"], 2, "{huge}: 68,157,440 bytes, larger than the 64 MB a trace file may be"),
     (["verify", "{not_json}"], 2, "{not_json}: line 1: not JSON"),
     (["verify", "{empty}"], 2, "{empty}: an empty trace"),
     (["verify", "{deep}"], 2, "{deep}: line 1"),
@@ -211,7 +223,9 @@ BAD_COMMAND_LINES = [
     (["verify", "{trace_path}"], 2, "'/etc/passwd', which is not a stock variant"),
     (["verify", "{trace_custom}", "--spec", "atlantis"], 2, "atlantis"),
     (["verify", "{trace_custom}", "--engine", "quantum"], 2, "--engine"),
-    (["perft", "{missing}"], 2, "cannot read perft file {missing}"),
+    (["perft", "{missing}"], 2, "{missing}: no such perft file"),
+    (["perft", "/dev/zero"], 2, "/dev/zero: not a regular file (a device)"),
+    (["perft", "{fifo}"], 2, "{fifo}: not a regular file (a pipe)"),
     (["perft", "{not_json}"], 2, "{not_json}: line 1"),
     (["perft", "{perft_bad}"], 2, "{perft_bad}: line 2"),
     (["perft", "{perft_custom}"], 2, "not a stock variant: pass its spec file with --spec"),
@@ -233,6 +247,9 @@ BAD_COMMAND_LINES = [
     (["render", "usa", "--out", "{dir}"], 2, "is a directory"),
     (["render", "usa", "--state", "{missing}"], 2, "{missing}"),
     (["render", "usa", "--state", "{not_json}"], 2, "not a railspec state"),
+    (["render", "usa", "--state", "/dev/zero"], 2, "/dev/zero: not a regular file (a device)"),
+    (["render", "usa", "--state", "{fifo}"], 2, "{fifo}: not a regular file (a pipe)"),
+    (["render", "usa", "--state", "{huge}"], 2, "larger than the 8 MB a state file may be"),
     (["render", "atlantis"], 2, "atlantis"),
 ]
 
@@ -315,6 +332,21 @@ def test_help_gives_every_options_default():
 def test_help_exits_0(capsys):
     assert main(["simulate", "--help"]) == 0
     assert "(default: 1000)" in capsys.readouterr().out
+
+
+def test_render_accepts_a_state_with_a_byte_order_mark_from_a_renamed_spec(tmp_path, capsys):
+    """A state file is matched to a spec by its spec hash, as positions and traces are: a
+    copy of the USA spec under another name reads a state saved from USA; and a byte order
+    mark is skipped, as every other reader skips it."""
+    state = railspec.load("usa").new_game(players=2, seed=3).to_json()
+    (tmp_path / "state.json").write_text("\ufeff" + state, encoding="utf-8")
+    copy = tmp_path / "mine.rail"
+    copy.write_text((ROOT / "spec/usa.rail").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "map.svg"
+    assert main(["render", str(copy), "--state", str(tmp_path / "state.json"), "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<svg")
+    game = railspec.load(copy).game_from_json("\ufeff" + state)
+    assert game.state()["variant"] == "mine" and game.state()["spec_hash"] == railspec.load("usa").spec_hash
 
 
 def test_simulate_with_agents_summarizes_each_agent(capsys):

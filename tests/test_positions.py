@@ -55,8 +55,10 @@ def test_read_names_the_file(tmp_path):
     path.write_bytes(b"\xff\xfe{}")
     with pytest.raises(PositionError, match=f"^{path}: not UTF-8"):
         position.read(path)
-    with pytest.raises(PositionError, match=f"^{tmp_path / 'missing.json'}: cannot read"):
+    with pytest.raises(PositionError, match=f"^{tmp_path / 'missing.json'}: no such position file"):
         position.read(tmp_path / "missing.json")
+    with pytest.raises(PositionError, match="^/dev/zero: not a regular file"):
+        position.read("/dev/zero")
 
 
 # --- shapes ----------------------------------------------------------------------------

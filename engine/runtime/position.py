@@ -23,6 +23,7 @@ import reprlib
 from pathlib import Path
 
 from ..compiler import ir
+from ..compiler.base import files
 from ..compiler.base.errors import PositionError
 from ..compiler.mechanic import kind_of, names_in
 
@@ -66,13 +67,9 @@ def loads(text: str) -> dict:
 def read(path: str | Path) -> dict:
     """The position in a file (see :func:`loads`); every error names the file."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise PositionError(f"{path}: cannot read ({err.strerror or err})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise PositionError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        text = files.read_text(path, "position file")
+    except files.UnreadableFile as err:
+        raise PositionError(str(err)) from None
     try:
         return loads(text)
     except PositionError as err:

@@ -52,13 +52,16 @@ MAX_STATE_CHARS = 8 * 1024 * 1024
 
 
 def loads(text: str | bytes) -> dict:
-    """A state's JSON text as Python data, or :class:`StateError`: text that is not JSON,
+    """A state's JSON text as Python data (a leading byte order mark skipped), or
+    :class:`StateError`: text that is not JSON,
     text longer than :data:`MAX_STATE_CHARS`, nesting too deep for the parser, integers
     too long to be any field's value, and ``NaN``/``Infinity`` all are, with a message,
     never another exception. The result is not checked yet: :func:`validate` does that."""
     if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_STATE_CHARS:
         raise StateError(f"not a railspec state: {len(text):,} characters, more than any state holds "
                          f"({MAX_STATE_CHARS:,} at most)")
+    if isinstance(text, str):
+        text = text.removeprefix("\ufeff")  # a byte order mark, as every other reader skips it
     try:
         return json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except StateError:
@@ -357,7 +360,11 @@ def validate(variant: ir.Variant, state) -> None:
                          f"{len(keys)} keys, docs/engine.md)")
     if state["format"] != FORMAT:
         raise StateError(f"state format {_show(state['format'])} is not {FORMAT!r}")
-    if state["variant"] != variant.key or state["spec_hash"] != variant.spec_hash:
+    if not isinstance(state["variant"], str) or len(state["variant"]) > 1000:
+        raise StateError(f"state field 'variant': the name of a variant, not {_show(state['variant'])}")
+    # the spec hash says which game a state is of; a copy of the spec under another file
+    # name is the same game (positions and traces match the same way)
+    if state["spec_hash"] != variant.spec_hash:
         raise StateError(f"state is of variant {_show(state['variant'])} (spec {_show(state['spec_hash'])}), "
                          f"not {variant.key!r} (spec {variant.spec_hash})")
     players = _int(state["players"], "players", variant.min_players, variant.max_players)

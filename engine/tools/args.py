@@ -38,19 +38,6 @@ def progress(total: int, desc: str, quiet: bool):
     return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
-def read_text(path: str, what: str) -> str:
-    """A UTF-8 file's text (a byte order mark is left for the format's reader), or a
-    one-line error naming the file."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise UsageError(f"cannot read {what} {path}: {err.strerror or err}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise UsageError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
-
-
 def write_text(path: str, text: str) -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")

@@ -25,6 +25,7 @@ import sys
 import time
 
 from ..compiler import check_file
+from ..compiler.base import files
 from ..compiler.base.errors import PositionError, RailspecError, SpecError
 from ..compiler.build import build
 from ..compiler.emit import emit
@@ -40,7 +41,6 @@ from .args import (
     load_variant,
     output_path,
     progress,
-    read_text,
     stock_or_ask,
     whole,
     write_text,
@@ -191,7 +191,7 @@ def cmd_trace(args) -> int:
 
 def cmd_verify(args) -> int:
     try:
-        lines = trace.loads(read_text(args.file, "trace"))
+        lines = trace.loads(files.read_text(args.file, "trace file"))
     except trace.TraceError as err:
         raise trace.TraceError(f"{args.file}: {err}") from None
     header = lines[0]
@@ -211,7 +211,7 @@ def cmd_verify(args) -> int:
 
 def cmd_perft(args) -> int:
     try:
-        lines = perft.loads(read_text(args.file, "perft file"))
+        lines = perft.loads(files.read_text(args.file, "perft file"))
     except perft.PerftError as err:
         raise perft.PerftError(f"{args.file}: {err}") from None
     v = load_variant(args.spec) if args.spec else stock_or_ask(lines[0]["variant"], args.file, "perft file")

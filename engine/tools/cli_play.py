@@ -13,10 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+from ..compiler.base import files
 from ..playtest import balance, report
 from ..playtest.balance import DEFAULT_AGENTS
 from ..playtest.render import render_svg
-from .args import agent_list, integer, load_variant, output_folder, output_path, progress, read_text, whole
+from .args import agent_list, integer, load_variant, output_folder, output_path, progress, whole
 
 
 def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]):
@@ -86,7 +87,7 @@ def cmd_render(args) -> int:
     variant = load_variant(args.variant)
     state = None
     if args.state:
-        state = variant.game_from_json(read_text(args.state, "state")).state()
+        state = variant.game_from_json(files.read_text(args.state, "state file")).state()
     svg = render_svg(variant.ir, state)
     if args.out == "-":
         sys.stdout.write(svg)
