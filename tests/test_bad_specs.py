@@ -54,6 +54,8 @@ CASES = [
     # --- syntax -------------------------------------------------------------------
     ("unterminated-string", edit(1, 'variant "Base'), S, 1, 9,
      "unterminated string: a quoted name must end with '\"' on the same line"),
+    ("unknown-escape", edit(1, 'variant "US\\A\\n"'), S, 1, 12,
+     "unknown escape '\\A' in a quoted string: the escapes are \\\" (a quote) and \\\\ (a backslash)"),
     ("unterminated-city-name", edit(24, 'route Alpha - "Beta 2 red'), S, 24, 15, "unterminated string"),
     ("stray-character", edit(3, "trains 12 $"), S, 3, 11, "unexpected character '$'"),
     ("keyword-run-into-number", edit(3, "trains12"), S, 3, 7, "put a space between a word and a number"),

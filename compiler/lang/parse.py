@@ -138,9 +138,25 @@ def _span(path: str, tok) -> Span:
     return Span(path, tok.line, tok.column, tok.end_column if tok.end_line == tok.line else tok.column + 1)
 
 
-def _unquote(text: str) -> str:
-    body = text[1:-1]
-    return body.replace('\\"', '"').replace("\\\\", "\\")
+#: The escapes a quoted string may hold, and what each stands for.
+_ESCAPES = {'"': '"', "\\": "\\"}
+
+
+def _unquote(text: str) -> str | int:
+    """The text of a quoted string, its escapes resolved; or, for an escape the language
+    does not have, the offset of its backslash in ``text``."""
+    out, k, body = [], 1, text
+    while k < len(body) - 1:
+        char = body[k]
+        if char == "\\":
+            if body[k + 1] not in _ESCAPES:
+                return k
+            out.append(_ESCAPES[body[k + 1]])
+            k += 2
+        else:
+            out.append(char)
+            k += 1
+    return "".join(out)
 
 
 @v_args(meta=True)
@@ -171,7 +187,13 @@ class _CoreTransformer(Transformer):
         return ast.Name(str(tok), _span(self.path, tok))
 
     def STRING(self, tok: Token) -> str:
-        return _unquote(str(tok))
+        text = _unquote(str(tok))
+        if isinstance(text, int):  # an escape the language does not have, at this offset
+            escape = str(tok)[text:text + 2]
+            span = Span(self.path, tok.line, tok.column + text, tok.column + text + len(escape))
+            raise SpecSyntaxError(f"unknown escape '{escape}' in a quoted string: the escapes are \\\" (a quote) "
+                                  f"and \\\\ (a backslash)", span, _line_at(self.text, tok.start_pos))
+        return text
 
     # --- helper rules -----------------------------------------------------------------------
     def name(self, meta, children):
