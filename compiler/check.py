@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from . import catalogue, ir
 from .base import limits
-from .base.errors import Span, SpecCheckError, SpecError
+from .base.errors import Span, SpecCheckError, SpecError, SpecWarning
 from .lang import ast
 from .mechanic import Registry, default_registry
 
@@ -40,6 +40,7 @@ class _Errors:
                                   if len(text) > limits.NAME_SHOWN}, key=len, reverse=True)
         self.removed_cities: dict[str, Span] = {}
         self.items: list[SpecError] = []
+        self.warnings: list[SpecWarning] = []
         self.per_file: dict[str, int] = defaultdict(int)
 
     def add(self, span: Span, message: str) -> None:
@@ -47,6 +48,15 @@ class _Errors:
         line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
         self.items.append(SpecError(message, span, line))
         self.per_file[span.file] += 1
+
+    def warn(self, span: Span, message: str) -> None:
+        """A located warning: content that checks but does nothing (see SpecWarning)."""
+        lines = self.lines.get(span.file, [])
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
+        self.warnings.append(SpecWarning(self._shortened(message), span, line))
+
+    def sorted_warnings(self) -> tuple[SpecWarning, ...]:
+        return tuple(sorted(self.warnings, key=lambda w: (w.span.file, w.span.line, w.span.col)))
 
     def full(self, file: str) -> bool:
         """Whether the file has as many errors as are shown: further ones are only counted,
@@ -614,8 +624,9 @@ def _check_end(spec: _Statements, parts: _Components) -> int:
 class CheckContext:
     """What a mechanic's checker stage sees: the merged statements of the spec and what the
     core's stages made of them. A stage reports problems with ``ctx.errors.add(span,
-    message)`` and returns its mechanic's rule record, or None when the spec does not use
-    the mechanic."""
+    message)``, and content that checks but does nothing (a statement with no effect) with
+    ``ctx.warn(span, message)``; it returns its mechanic's rule record, or None when the
+    spec does not use the mechanic."""
 
     def __init__(self, spec: _Statements, players: _Players, parts: _Components, turn: _Turn,
                  places: _Places, board: _Map, tickets: list[ir.Ticket]):
@@ -628,6 +639,10 @@ class CheckContext:
         self.board = board
         self.tickets = tuple(tickets)
         self._spec = spec
+
+    def warn(self, span: Span, message: str) -> None:
+        """A located warning: the spec checks, but this part of it does nothing."""
+        self.errors.warn(span, message)
 
     def one(self, kind):
         """The statement of this (scalar) kind in force, or None."""
@@ -759,7 +774,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     for mechanic, rule in present:
         entries.extend(mechanic.actions(variant, rule))
     actions, layout = catalogue.build(variant, entries, present)
-    return _with_hash(replace(variant, actions=actions, claim_layout=layout))
+    return _with_hash(replace(variant, actions=actions, claim_layout=layout, warnings=errors.sorted_warnings()))
 
 
 def _check_playable(spec: _Statements, places: _Places, board: _Map) -> None:

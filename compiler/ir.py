@@ -218,6 +218,9 @@ class Variant:
     #: later stage (the assembly, both engines, the tools) asks this one, so a variant
     #: never meets another set of mechanics than its own. Not part of the spec hash.
     registry: object = field(default=None, compare=False, repr=False)
+    #: What the checker found that checks but does nothing (``base.errors.SpecWarning``),
+    #: in source order. Not part of the spec hash.
+    warnings: tuple = field(default=(), compare=False, repr=False)
 
     def present(self) -> list:
         """(mechanic, its rule record) for each mechanic the variant uses, in registry order."""
@@ -292,15 +295,15 @@ class Variant:
 
 
 def canonical_json(variant: Variant) -> str:
-    """The IR as deterministic JSON without spans, the file path or the registry: the spec
-    hash is a hash of it, and the builder's cache key includes it."""
+    """The IR as deterministic JSON without spans, the file path, the registry or the
+    warnings: the spec hash is a hash of it, and the builder's cache key includes it."""
     def strip(obj):
         if isinstance(obj, Rule):
             return {"mechanic": obj.mechanic, **{f.name: strip(getattr(obj, f.name)) for f in fields(obj)
                                                  if f.name != "span"}}
         if hasattr(obj, "__dataclass_fields__"):
             return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
-                    if f.name not in ("span", "spec_path", "spec_hash", "key", "at", "registry")}
+                    if f.name not in ("span", "spec_path", "spec_hash", "key", "at", "registry", "warnings")}
         if isinstance(obj, (list, tuple)):
             return [strip(x) for x in obj]
         if isinstance(obj, frozenset):

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from railspec.compiler import check_file, stock_path
+from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
+from railspec.tools.cli import main
 
 # Line numbers, for reading the table below:
 #  1 variant   9 deal      17 longest path   24-25 Alpha - Beta (a double route)
@@ -287,6 +288,9 @@ CASES = [
     ("goods-route-without-goods-cards", edit(26, "route Beta - Gamma 3 gray goods"), C, 26, 1,
      "a goods route needs goods cards: add 'goods cards N'"),
     ("unknown-company", edit(26, "route Beta - Gamma 3 gray shares PRR"), C, 26, 34, "unknown company 'PRR'"),
+    ("company-twice-on-a-route", add(19, "company PRR shares 15 points 30 21")
+     .replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray shares PRR, PRR"), C, 27, 39,
+     "company 'PRR' is listed twice on this route"),
     ("company-twice", add(19, "company PRR shares 15 points 30 21; company PRR shares 5 points 1"), C, 19, 45,
      "company 'PRR' is declared twice (first at line 19)"),
     ("company-without-shares", add(19, "company PRR shares 0 points 30"), C, 19, 20,
@@ -404,6 +408,45 @@ def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
     assert fragment in first, out
     assert source == "    " + shown.read_text(encoding="utf-8").split("\n")[line - 1], out
     assert re.fullmatch(r" {4}" + " " * (col - 1) + r"\^~*", caret), out
+
+
+# (id, spec text, line, col, message fragment): content that checks but does nothing
+WARNING_CASES = [
+    ("long-tickets-never-dealt", add(30, "ticket long Alpha - Epsilon 20"), 30, 1,
+     "long tickets are declared but never dealt: add 'long L' to 'deal tickets'"),
+    ("company-named-by-no-route", add(19, "company PRR shares 15 points 30 21"), 19, 9,
+     "company 'PRR' is named by no route: its shares are never taken"),
+    ("company-places-beyond-its-shares", add(19, "company PRR shares 2 points 30 21 14")
+     .replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray shares PRR"), 19, 9,
+     "company 'PRR' has 3 places, but only 2 can be reached: it has 2 shares"),
+    ("company-places-beyond-the-players", add(19, "company PRR shares 15 points 30 21 14 9 6")
+     .replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray shares PRR"), 19, 9,
+     "company 'PRR' has 5 places, but only 4 can be reached: at most 4 shareholders play"),
+    ("regions-without-points", add(24, "region North: Alpha, Beta"), 24, 1,
+     "regions score nothing without a 'region points N:P …' table"),
+    ("goods-cards-without-goods-routes", add(24, "goods cards 16; goods ranking 2 players: 8 4; "
+                                                  "goods ranking 3 players: 8 5 2; goods ranking 4 players: 8 6 4 2"),
+     24, 1, "goods cards are declared but no route is a goods route: none is ever taken"),
+]
+
+
+@pytest.mark.parametrize("text,line,col,fragment", [c[1:] for c in WARNING_CASES],
+                         ids=[c[0] for c in WARNING_CASES])
+def test_dead_content_is_a_located_warning(tmp_path, text, line, col, fragment):
+    """Content that checks but does nothing is a warning: the spec compiles, the warning is
+    located like an error, `railspec check` prints it, and `--strict` fails on it."""
+    path = tmp_path / "spec.rail"
+    path.write_text(text, encoding="utf-8")
+    variant = check_file(str(path))
+    assert [(w.span.line, w.span.col) for w in variant.warnings] == [(line, col)], variant.warnings
+    shown = variant.warnings[0].format()
+    assert shown.startswith(f"{path}:{line}:{col}: warning: ") and fragment in shown and "\n    " in shown
+    assert main(["check", str(path)]) == 0
+    assert main(["check", str(path), "--strict"]) == 1
+
+
+def test_the_stock_specs_have_no_warnings():
+    assert all(not check_file(stock_path(name)).warnings for name in stock_names())
 
 
 def test_the_table_is_big_enough():

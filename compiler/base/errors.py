@@ -75,6 +75,28 @@ class UnsupportedMechanicError(SpecError):
     """The spec is valid but asks for a mechanic the engines do not implement yet."""
 
 
+class SpecWarning:
+    """Something a spec says that checks but does nothing (dead content): a located
+    message, shown by ``railspec check`` as ``file:line:col: warning: …`` with the line and
+    a caret; ``railspec check --strict`` fails on it. Not an exception: a spec with
+    warnings compiles and plays."""
+
+    def __init__(self, message: str, span: Span | None = None, source_line: str | None = None):
+        self.message = message
+        self.span = span
+        self.source_line = source_line
+
+    def format(self) -> str:
+        """The located warning, as :meth:`SpecError.format` lays out an error."""
+        return SpecError(f"warning: {self.message}", self.span, self.source_line).format()
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"<SpecWarning {self.span}: {self.message}>"
+
+
 class ProvisionalSpecWarning(UserWarning):
     """A spec says some of its numbers are not the printed game's (``provisional "…"``)."""
 
@@ -117,4 +139,5 @@ MAX_POSITION_MESSAGE = 400
 
 
 __all__ = ["Span", "RailspecError", "SpecError", "SpecSyntaxError", "SpecCheckError", "UnsupportedMechanicError",
-           "ProvisionalSpecWarning", "IllegalActionError", "ArgumentError", "ArgumentTypeError", "PositionError"]
+           "SpecWarning", "ProvisionalSpecWarning", "IllegalActionError", "ArgumentError", "ArgumentTypeError",
+           "PositionError"]

@@ -48,10 +48,19 @@ from .args import (
 
 
 def cmd_check(args) -> int:
+    """``check``: the spec's located errors (status 1), or a summary; its warnings (content
+    that checks but does nothing) go to stderr, and fail the check with ``--strict``."""
     path, _ = spec_path(args.file)
     variant = check_file(path)
+    for warning in variant.warnings:
+        print(warning.format(), file=sys.stderr)
     mech = ", ".join(sorted(variant.mechanics)) or "base rules only"
-    print(f"{args.file}: ok — {variant.name}: {len(variant.cities)} cities, {len(variant.routes)} routes "
+    count = len(variant.warnings)
+    noted = f", {count} warning{'s' if count != 1 else ''}" if count else ""
+    if count and args.strict:
+        print(f"{args.file}: {count} warning{'s' if count != 1 else ''} (--strict)", file=sys.stderr)
+        return 1
+    print(f"{args.file}: ok{noted} — {variant.name}: {len(variant.cities)} cities, {len(variant.routes)} routes "
           f"({sum(r.length for r in variant.routes)} cars), {len(variant.tickets)} tickets, "
           f"{len(variant.actions)} actions; mechanics: {mech}; spec hash {variant.spec_hash}")
     return 0
@@ -262,6 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="check a spec file and print located errors", formatter_class=formatter)
     p.add_argument("file", help=variant_help)
+    p.add_argument("--strict", action="store_true",
+                   help="fail (status 1) on warnings too: content that checks but does nothing")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("mechanics", help="list the mechanics installed, with their statements",

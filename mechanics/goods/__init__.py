@@ -132,9 +132,12 @@ class Goods(Mechanic):
                 ctx.errors.add(given.span, f"'{words}' needs goods cards: add 'goods cards N'")
         if not stmt:
             return None
+        goods_routes = tuple(route.id for route, _attr in ctx.routes_with(GoodsAttr.name))
+        if not goods_routes:
+            ctx.warn(stmt.span, "goods cards are declared but no route is a goods route: none is ever taken")
         return GoodsRule(cards=cards, ranking=tuple(sorted(ranking)), ties=ties.mode if ties else "share",
                          without=without.mode if without else "nothing",
-                         routes=tuple(route.id for route, _attr in ctx.routes_with(GoodsAttr.name)), span=stmt.span)
+                         routes=goods_routes, span=stmt.span)
 
     def dimensions(self, variant, rule: GoodsRule) -> dict[str, int]:
         return {"GOODS_CARDS": rule.cards}

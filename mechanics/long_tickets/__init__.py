@@ -93,6 +93,9 @@ class LongTickets(Mechanic):
                                       "with the other tickets returned ('returned long bottom')")
         if not dealt and not long_statements:
             return None
+        if long_statements and not dealt:
+            ctx.warn(long_statements[0].span, "long tickets are declared but never dealt: add 'long L' to "
+                                              "'deal tickets'")
         span = long_statements[0].span if long_statements else deal.span
         return LongTicketsRule(deal=dealt, returned=returned, span=span)
 

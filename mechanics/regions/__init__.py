@@ -146,6 +146,8 @@ class Regions(Mechanic):
         if not regions:
             return None
         first = ctx.many(RegionStmt)[0]
+        if not points_stmt:
+            ctx.warn(first.span, "regions score nothing without a 'region points N:P …' table")
         return RegionsRule(regions=tuple(regions), points=points,
                            per_network=scoring is None or scoring.mode == "per_network",
                            doubles_whole=doubles is None or doubles.mode == "every_city", span=first.name.span)

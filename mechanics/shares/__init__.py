@@ -258,7 +258,9 @@ class Shares(Mechanic):
         for route, attr in ctx.routes_with(SharesAttr.name):
             named = []
             for share in attr.value:
-                if share.text in ids:
+                if share.text in ids and ids[share.text] in named:
+                    ctx.errors.add(share.span, f"company '{share.text}' is listed twice on this route")
+                elif share.text in ids:
                     named.append(ids[share.text])
             if named:
                 route_companies.append((route.id, tuple(named)))
@@ -270,8 +272,29 @@ class Shares(Mechanic):
                     ctx.errors.add(share.span, f"unknown company '{share.text}'{hint}")
         if not companies:
             return None
+        self._warn_dead_companies(ctx, companies, route_companies, neutral)
         return SharesRule(companies=tuple(companies), ties=ties.mode if ties else "lowest_number", neutral=neutral,
                           route_companies=tuple(route_companies), span=companies[0].span)
+
+    @staticmethod
+    def _warn_dead_companies(ctx, companies, route_companies, neutral) -> None:
+        """A company no route names (its shares are never taken), and table places no
+        shareholder can reach (more than its shares, or than the players and a seated
+        neutral of the largest game)."""
+        named = {c for _route, shown in route_companies for c in shown}
+        players = ctx.players
+        for company in companies:
+            if company.id not in named:
+                ctx.warn(company.span, f"company '{company.name}' is named by no route: its shares are never taken")
+            if not players.ok:
+                continue
+            holders = players.high + (1 if neutral is not None and neutral.seats(players.high) else 0)
+            reachable = min(company.shares, holders)
+            if len(company.points) > reachable:
+                why = (f"it has {company.shares} share{'s' if company.shares != 1 else ''}"
+                       if company.shares < holders else f"at most {holders} shareholders play")
+                ctx.warn(company.span, f"company '{company.name}' has {len(company.points)} places, but only "
+                                       f"{reachable} can be reached: {why}")
 
     @staticmethod
     def _companies(ctx) -> tuple[list[ShareCompany], dict[str, int]]:
