@@ -3,6 +3,7 @@ Ray test needs the ``cluster`` extra)."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ import pytest
 
 import railspec
 from railspec.playtest import balance
+from railspec.tools.cli import main
 
 pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
@@ -148,3 +150,18 @@ def test_the_records_count_the_tickets_scoring_counts():
         for seat in record["seats"]:
             assert len(seat["completed"]) == seat["breakdown"]["tickets_completed"]
             assert set(seat["completed"]) <= set(seat["tickets"])
+
+
+def test_a_campaign_on_the_reference_engine_plays_the_same_games():
+    """`simulate --engine reference --agents …` plays on the reference engine (it once
+    used the compiled one silently); the records are the same either way."""
+    plan = _plan(players=2, games=3, agents=("random", "one-step"))
+    compiled = balance.run_campaign(plan, workers=1)
+    reference = balance.run_campaign(dataclasses.replace(plan, engine="reference"), workers=1)
+    assert reference == compiled
+
+
+def test_simulate_with_agents_names_the_engine_it_used(capsys):
+    assert main(["simulate", "usa", "--players", "2", "--games", "2", "--agents", "random", "--workers", "1",
+                 "--engine", "reference"]) == 0
+    assert "reference engine" in capsys.readouterr().out

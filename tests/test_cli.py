@@ -167,6 +167,9 @@ def files(tmp_path_factory):
         huge.truncate(65 * 1024 * 1024)
     paths["huge"] = str(root / "huge")
     paths["missing"] = str(root / "missing.json")
+    (root / "state").write_text(railspec.load("usa").new_game(players=2, seed=1).to_json(), encoding="utf-8")
+    paths["state"] = str(root / "state")
+
     paths["no_dir"] = str(root / "no" / "such" / "dir" / "out.jsonl")
     return paths
 
@@ -251,6 +254,12 @@ BAD_COMMAND_LINES = [
     (["render", "usa", "--state", "{fifo}"], 2, "{fifo}: not a regular file (a pipe)"),
     (["render", "usa", "--state", "{huge}"], 2, "larger than the 8 MB a state file may be"),
     (["render", "atlantis"], 2, "atlantis"),
+    (["render", "usa", "--state", "{state}", "--out", "{state}"], 2,
+     "--out {state} is the --state file: the picture would overwrite the state"),
+    (["simulate", "usa", "--games", "2", "--workers", "2"], 2, "--workers is for games of agents (--agents)"),
+    (["balance", "usa", "--out", ""], 2, "an empty folder name"),
+    (["balance", "usa", "--out", "{no_dir}"], 2, "no directory"),
+    (["trace", "usa", "--out", ""], 2, "an empty file name"),
 ]
 
 
@@ -273,6 +282,17 @@ def test_bad_usage_in_a_real_process_is_status_2_without_a_traceback():
     p = run("conformance", "usa", "--games", "0")
     assert p.returncode == 2 and "PASS" not in p.stdout
     assert p.stderr.strip().count("\n") == 0 and "--games" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_spec_named_without_its_extension_gets_a_hint(tmp_path, monkeypatch, capsys):
+    """`railspec score fenland` next to fenland.rail: the one-line error says which file was
+    meant (a bare name is a stock variant's, so the file is not read unasked)."""
+    (tmp_path / "fenland.rail").write_text("# a spec\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["score", "fenland", "position.json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no stock variant or spec file named 'fenland'" in err
+    assert "did you mean fenland.rail?" in err
 
 
 def test_check_takes_a_stock_name(capsys):

@@ -33,7 +33,8 @@ DEFAULT_AGENTS = ("one-step", "long-route", "route-focus", "destination-hungry")
 @dataclass(frozen=True)
 class CampaignPlan:
     """What to play: a variant (a stock name or a spec path, as :func:`railspec.load`
-    takes it), a player count, how many games, which agents, and the seed."""
+    takes it), a player count, how many games, which agents, the seed, and the engine the
+    games run on (the same games on either)."""
 
     variant: str
     players: int
@@ -41,6 +42,7 @@ class CampaignPlan:
     agents: tuple[str, ...] = DEFAULT_AGENTS
     seed: int = 1
     agent_options: dict = field(default_factory=dict)
+    engine: str = "compiled"
 
     def seats(self, game: int) -> list[str]:
         """The agents of game ``game``, seat by seat."""
@@ -72,7 +74,7 @@ def play_game(variant, plan: CampaignPlan, game: int) -> dict:
     names = plan.seats(game)
     seated = [agents_module.make(name, seed=s, **plan.agent_options.get(name, {}))
               for name, s in zip(names, agent_seeds)]
-    g = variant.new_game(players=plan.players, seed=seed)
+    g = variant.new_game(players=plan.players, seed=seed, engine=plan.engine)
     kinds = [a.kind for a in variant.ir.actions]
     taken: list[dict[str, int]] = [{} for _ in range(plan.players)]
     while not g.is_over:

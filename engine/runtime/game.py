@@ -522,8 +522,9 @@ def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
         return stock, True
     if text and Path(text).is_file():
         return Path(text), False
+    hint = f"; did you mean {text}.rail?" if text and Path(f"{text}.rail").is_file() else ""
     raise RailspecError(f"no stock variant or spec file named {_show.repr(text)} "
-                        f"(stock: {', '.join(compiler.stock_names())})")
+                        f"(stock: {', '.join(compiler.stock_names())}){hint}")
 
 
 def _file_key(path: Path):

@@ -88,7 +88,9 @@ def output_path(text: str) -> str:
     if text == "-":
         return text
     path = Path(text)
-    if not text or path.is_dir():
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name: name the file to write")
+    if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a directory, not a file")
     parent = path.parent
     if not parent.is_dir():
@@ -120,13 +122,17 @@ def agent_list(text: str) -> tuple[str, ...]:
 
 
 def output_folder(text: str) -> str:
-    """An argparse type: a folder that exists and can be written, or can be made."""
+    """An argparse type: a folder that exists and can be written, or one that can be made
+    in a folder that exists (as ``output_path`` wants its file's folder: a mistyped path
+    never creates a chain of folders)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty folder name: name the folder to write into")
     path = Path(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
+    probe = path if path.exists() else path.parent
+    if not probe.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write into {text}: no directory {probe}")
     if not os.access(probe, os.W_OK):
         raise argparse.ArgumentTypeError(f"cannot write into {text}: permission denied")
     return text

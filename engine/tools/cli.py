@@ -137,6 +137,9 @@ def cmd_simulate(args) -> int:
     players, games = v.check_players(args.players), args.games
     if args.agents:
         return cli_play.cmd_simulate_agents(args, v)
+    if args.workers is not None:
+        raise UsageError("simulate: --workers is for games of agents (--agents); random games run in one "
+                         "process, inside the engine")
     if args.engine == "compiled":
         v.module()  # build or fetch the engine before the clock starts
     chunk = max(1, min(250, games // 40 or 1))

@@ -17,12 +17,12 @@ from ..compiler.base import files
 from ..playtest import balance, report
 from ..playtest.balance import DEFAULT_AGENTS
 from ..playtest.render import render_svg
-from .args import agent_list, integer, load_variant, output_folder, output_path, progress, whole
+from .args import UsageError, agent_list, integer, load_variant, output_folder, output_path, progress, whole
 
 
 def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]):
     plan = balance.CampaignPlan(variant=variant_name, players=args.players, games=args.games, agents=agents,
-                                seed=args.seed)
+                                seed=args.seed, engine=getattr(args, "engine", "compiled"))
     balance.check_plan(plan, variant)  # before the bar: no frame precedes an error
     bar = progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
     start = time.perf_counter()
@@ -58,7 +58,8 @@ def cmd_simulate_agents(args, variant) -> int:
     plan, records, seconds = _campaign(args, variant, _source(variant, args.variant), args.agents)
     print(f"{variant.name}: {len(records)} games of {args.players} players, agents {', '.join(args.agents)}")
     print("\n".join(agent_summary(records)))
-    print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s)")
+    print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s, {plan.engine} "
+          f"engine)")
     return 0
 
 
@@ -86,6 +87,8 @@ def cmd_render(args) -> int:
     """``render``: the map (and a game's claims and its mechanics' marks) as SVG."""
     variant = load_variant(args.variant)
     state = None
+    if args.state and args.out != "-" and _same_file(args.state, args.out):
+        raise UsageError(f"render: --out {args.out} is the --state file: the picture would overwrite the state")
     if args.state:
         state = variant.game_from_json(files.read_text(args.state, "state file")).state()
     svg = render_svg(variant.ir, state)
@@ -95,6 +98,13 @@ def cmd_render(args) -> int:
         Path(args.out).write_text(svg, encoding="utf-8")
         print(f"wrote {args.out}")
     return 0
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, RuntimeError):
+        return False
 
 
 def add_commands(sub, formatter) -> None:
