@@ -6,22 +6,30 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: demo test install generate docs bench conformance agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
 
+CORE    = $(VENV)/.core
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	@$(BIN)/pip install --quiet --upgrade pip 2> /dev/null || true
 
-# Editable install: builds the stock engines from generated/*.pyx in place, with the
-# optional extras the tests cover (the core install needs none of them).
-$(STAMP): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx compiler/templates/engine_api.h compiler/templates/engine_api.pxd tests/outside_mechanic/pyproject.toml
+# The core install, editable: builds the stock engines from generated/*.pyx in place and
+# pulls no optional extra. All the demo needs.
+$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx compiler/templates/engine_api.h compiler/templates/engine_api.pxd
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
-	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium]" > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
-	@# a mechanic from outside railspec, as a user would install one (tests/test_outside_mechanic.py)
+	@$(BIN)/pip install -e . > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@touch $(CORE)
+
+# Then the optional extras the tests cover, and a mechanic from outside railspec, installed
+# as a user would install one (tests/test_outside_mechanic.py).
+$(STAMP): $(CORE) tests/outside_mechanic/pyproject.toml
+	@echo "installing what the tests need: the optional extras (log: $(VENV)/install.log)"
+	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium]" >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@$(BIN)/pip install -e tests/outside_mechanic >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
 
-demo: install
+demo: $(CORE)
 	$(BIN)/railspec compile usa
 	$(BIN)/railspec simulate usa --players 4 --games 1000 --seed 1
 
