@@ -10,9 +10,13 @@ Each variant is a Python game named ``railspec_<key>`` with the parameters ``pla
 from) and ``reward`` (``"score"``, the default: each player's final score; or ``"win"``:
 1 shared among the winners after the tie-breakers, 0 for the others).
 
-- **Chance is sampled.** The game type is ``SAMPLED_STOCHASTIC``: there are no chance
-  nodes. The shuffles, blind draws and tunnel reveals happen inside the engine, from the
-  game's own generator, when a player's action calls for them. A state from
+- **Chance is inside the state.** There are no chance nodes: the shuffles, blind draws and
+  tunnel reveals happen inside the engine, from the generator the state carries, when a
+  player's action calls for them, so a state's future is a function of the state and the
+  actions (OpenSpiel's ``DETERMINISTIC`` chance mode; ``SAMPLED_STOCHASTIC`` would say the
+  game object holds the generator, whose state a Python game cannot give OpenSpiel to
+  save). A state serializes (``pyspiel.serialize_game_and_state``, pickle) as its state
+  JSON, generator included. A state from
   ``new_initial_state()`` deals its game when first used, from the next seed drawn from
   the game's ``seed``: the same program gives the same games. Clones spend no seed (they
   carry the engine and its generator, and replay the same draws); OpenSpiel's own shape
@@ -91,7 +95,7 @@ def _game_type(v, name: str):
         short_name=name,
         long_name=f"railspec {v.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -172,7 +176,10 @@ class RailspecGame(pyspiel.Game):
 
 class _Handle:
     """Holds a state's railspec game. OpenSpiel clones a Python state by deep-copying each
-    attribute; this one copies the engine (one struct copy) and not the variant."""
+    attribute; this one copies the engine (one struct copy) and not the variant. It
+    serializes (pickle, which ``pyspiel.serialize_game_and_state`` uses) as the game's
+    registered name, spec hash, engine and state JSON, generator included, so a game read
+    back plays on exactly as the original would."""
 
     __slots__ = ("game",)
 
@@ -181,6 +188,22 @@ class _Handle:
 
     def __deepcopy__(self, memo):
         return _Handle(None if self.game is None else self.game.clone())
+
+    def __reduce__(self):
+        g = self.game
+        if g is None:  # not dealt yet: it deals when first used, from the game's seeds
+            return (_Handle, (None,))
+        return (_restored_handle, (game_name(g.variant), g.variant.spec_hash, g.engine, g.to_json()))
+
+
+def _restored_handle(name: str, spec_hash: str, engine: str, state_json: str) -> _Handle:
+    """A handle read back: the variant registered under ``name``, which must be the same
+    spec, and the game its state JSON describes (checked as any state is)."""
+    variant = _REGISTERED.get(name)
+    if variant is None or variant.spec_hash != spec_hash:
+        raise RailspecError(f"a serialized {name} state (spec {spec_hash}) needs that variant registered first "
+                            f"(railspec.rl.openspiel.register)")
+    return _Handle(variant.game_from_json(state_json, engine=engine))
 
 
 class RailspecState(pyspiel.State):
