@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -165,3 +166,24 @@ def test_simulate_with_agents_names_the_engine_it_used(capsys):
     assert main(["simulate", "usa", "--players", "2", "--games", "2", "--agents", "random", "--workers", "1",
                  "--engine", "reference"]) == 0
     assert "reference engine" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("address,fragment", [
+    ("nonsense:1234", "cannot reach the Ray cluster at nonsense:1234"),
+    ("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
+    ("ray://127.0.0.1:1", "cannot reach the Ray cluster at ray://127.0.0.1:1"),
+    ("nonsense", "an address is HOST:PORT"),
+])
+def test_a_cluster_that_does_not_answer_is_one_line_within_seconds(address, fragment):
+    """`--ray nonsense:1234` once retried for over 10 minutes: the address is tried first,
+    with a timeout, and refused in one line."""
+    with pytest.raises(balance.ClusterError, match=re.escape(fragment)):
+        balance.reach_cluster(address, timeout=2.0)
+
+
+def test_the_command_line_refuses_a_bad_cluster_in_one_line(capsys):
+    pytest.importorskip("ray")
+    assert main(["balance", "usa", "--players", "2", "--games", "2", "--ray", "127.0.0.1:1", "--out",
+                 "report-never-written"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach the Ray cluster at 127.0.0.1:1" in err

@@ -13,12 +13,13 @@ the report (:mod:`railspec.report`) can turn it into tables.
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import time
 import warnings
 from dataclasses import dataclass, field
 
-from ..compiler.base.errors import IllegalActionError
+from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..compiler.base.rng import SplitMix64
 from ..runtime.game import load
 from . import agents as agents_module
@@ -166,6 +167,33 @@ def run_campaign(plan: CampaignPlan, workers: int | None = None, ray_address: st
     return [record for i in range(len(chunks)) for record in results[i]]
 
 
+class ClusterError(RailspecError):
+    """A Ray cluster that cannot be reached or used (``railspec balance --ray ADDRESS``)."""
+
+
+#: How long to wait for a cluster's address to answer before saying it cannot be reached
+#: (Ray itself retries for minutes).
+CONNECT_TIMEOUT = 5.0
+
+
+def reach_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Raise :class:`ClusterError` unless ``address`` (``HOST:PORT`` or ``ray://HOST:PORT``;
+    ``auto`` is left to Ray) accepts a connection within ``timeout`` seconds."""
+    if address == "auto":
+        return
+    hostport = address.split("://", 1)[1] if "://" in address else address
+    host, _, port = hostport.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(f"cannot use the Ray cluster at {address!r}: an address is HOST:PORT, "
+                           f"ray://HOST:PORT or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as err:
+        why = "no answer" if isinstance(err, TimeoutError) else (err.strerror or str(err))
+        raise ClusterError(f"cannot reach the Ray cluster at {address}: {why} (waited at most {timeout:g} s)") \
+            from None
+
+
 def _run_on_ray(plan: CampaignPlan, chunks, address: str, progress) -> dict[int, list[dict]]:
     try:
         import ray
@@ -173,10 +201,15 @@ def _run_on_ray(plan: CampaignPlan, chunks, address: str, progress) -> dict[int,
         raise ImportError("running on Ray needs the cluster extra: pip install 'railspec[cluster]'") from None
     started_here = not ray.is_initialized()
     if started_here:
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+        if address == "local":  # a Ray instance of this machine, reachable from it alone
+            ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
+                     _node_ip_address="127.0.0.1")
         else:
-            ray.init(address=address, log_to_driver=False)
+            reach_cluster(address)
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as err:
+                raise ClusterError(f"cannot use the Ray cluster at {address}: {str(err).splitlines()[0]}") from None
     try:
         task = ray.remote(play_chunk)
         refs = {task.remote(plan, chunk): i for i, chunk in enumerate(chunks)}
