@@ -14,7 +14,7 @@ from functools import lru_cache
 from . import ir
 from .base import schema
 from .base.errors import UnsupportedMechanicError
-from .mechanic import CORE_SCORE_ITEMS, ScoreItem
+from .mechanic import CORE_SCORE_ITEMS, SCORE_MEASURES, ScoreItem
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,10 @@ def assemble(variant: ir.Variant) -> Assembly:
                         ("score item", [i.name for i in items])):
         if len(set(names)) != len(names):
             raise ValueError(f"{variant.name}: a {what} is declared twice: {sorted(names)}")
+    for item in items:
+        if item.measure not in SCORE_MEASURES:
+            raise ValueError(f"{variant.name}: score item {item.name!r} measures {item.measure!r}, not one of "
+                             f"{', '.join(SCORE_MEASURES)}")
     if len({item.enum for item in items}) != len(items):
         raise ValueError(f"{variant.name}: two score items have the same C name")
     return Assembly(variant=variant, registry=registry, present=present, fields=tuple(fields), dims=dims,

@@ -59,6 +59,10 @@ from .lang.parse import Language, language
 
 # --- what a mechanic declares ---------------------------------------------------------------
 
+#: What a score item's value may be (``ScoreItem.measure``).
+SCORE_MEASURES = ("amount", "route", "place")
+
+
 @dataclass(frozen=True)
 class ScoreItem:
     """A column of the score breakdown. ``in_total`` items add up to ``total``. ``enum``
@@ -71,6 +75,11 @@ class ScoreItem:
     owner: str = "core"
     c_name: str | None = None
     label: str | None = None  # a short column heading (``railspec score``); the name by default
+    #: What the value is, for summaries over many games (the balance report): ``amount``
+    #: (points or a count: a mean per game means something), ``route`` (a route id, -1 for
+    #: none: a report counts how often there is one) or ``place`` (a rank from 1, 0 for
+    #: none: a report gives the mean place of those placed).
+    measure: str = "amount"
 
     @property
     def enum(self) -> str:

@@ -345,7 +345,7 @@ class Shares(Mechanic):
     def variant_score_items(self, variant, rule: SharesRule) -> tuple[ScoreItem, ...]:
         return self.score_items + tuple(
             ScoreItem(place_item(co), f"the player's place in {co.name}'s majority (0: no share)", False, "shares",
-                      c_name=f"SHARE_PLACE_{co.id}") for co in rule.companies)
+                      c_name=f"SHARE_PLACE_{co.id}", measure="place") for co in rule.companies)
 
     def dimensions(self, variant, rule: SharesRule) -> dict[str, int]:
         return {"SHARE_TOTAL": rule.total_shares}

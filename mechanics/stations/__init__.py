@@ -255,7 +255,7 @@ class Stations(Mechanic):
         return self.score_items + tuple(
             ScoreItem(route_item(k), f"the route of another player the player's station {k} (in city order) uses "
                                      f"(-1: none)", False, "stations", c_name=f"STATION_ROUTE_{k - 1}",
-                      label=f"st{k}")
+                      label=f"st{k}", measure="route")
             for k in range(1, rule.count + 1))
 
     def score_bound(self, variant, rule: StationsRule) -> int:
