@@ -48,7 +48,7 @@ def main() -> int:
         seconds = time.perf_counter() - start
         print(f"{v.name}: {games} games of {players} players, every scripted agent in {args.games} of them, "
               f"no illegal action ({games / seconds:,.1f} games/s)")
-        print("\n".join(agent_summary(records)))
+        print("\n".join(agent_summary(records, v)))
         if args.ismcts_games:
             start = time.perf_counter()
             records = []
@@ -59,7 +59,7 @@ def main() -> int:
                 records += balance.run_campaign(plan, workers=args.workers)
             print(f"  ISMCTS ({args.ismcts_iterations} iterations) against each other agent in turn, 2 players, "
                   f"{len(records)} games, no illegal action ({time.perf_counter() - start:.0f} s):")
-            print("  " + "\n  ".join(agent_summary(records)))
+            print("  " + "\n  ".join(agent_summary(records, v)))
         print()
     return 0
 

@@ -12,9 +12,13 @@ the report (:mod:`railspec.report`) can turn it into tables.
 """
 from __future__ import annotations
 
+import concurrent.futures as futures
+import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -104,8 +108,9 @@ def play_game(variant, plan: CampaignPlan, game: int) -> dict:
 _WORKER_VARIANTS: dict[str, object] = {}
 
 
-def play_chunk(plan: CampaignPlan, games: list[int]) -> list[dict]:
-    """Play the listed games of ``plan`` (in a worker: the variant is loaded once)."""
+def play_chunk(plan: CampaignPlan, games) -> list[dict]:
+    """Play the listed games of ``plan`` (a ``range`` or list of game numbers; in a worker
+    the variant is loaded once)."""
     variant = _WORKER_VARIANTS.get(plan.variant)
     if variant is None:
         with warnings.catch_warnings():
@@ -114,9 +119,21 @@ def play_chunk(plan: CampaignPlan, games: list[int]) -> list[dict]:
     return [play_game(variant, plan, g) for g in games]
 
 
-def _chunks(games: int, workers: int) -> list[list[int]]:
-    size = max(1, min(50, games // (workers * 8) or 1))
-    return [list(range(i, min(games, i + size))) for i in range(0, games, size)]
+#: Games in one chunk at most: a chunk is the unit a worker plays and a Ctrl-C may lose.
+CHUNK_GAMES = 50
+#: Chunks in flight per worker: enough to keep every worker busy, few enough that what the
+#: parent holds (pending chunks, records waiting for an earlier chunk) stays bounded.
+IN_FLIGHT_PER_WORKER = 3
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    return max(1, min(CHUNK_GAMES, games // (workers * 8) or 1))
+
+
+def _chunks(games: int, workers: int):
+    """The chunks of a campaign, as ranges of game numbers, made as they are needed."""
+    size = _chunk_size(games, workers)
+    return (range(i, min(games, i + size)) for i in range(0, games, size))
 
 
 def default_workers() -> int:
@@ -127,6 +144,19 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+class CampaignStopped(KeyboardInterrupt):
+    """The campaign was stopped (Ctrl-C, or SIGTERM to this process) before its end; the
+    workers are stopped and reaped. ``played``: the games whose records were handed on;
+    ``signum``: the signal that stopped it (SIGINT for Ctrl-C)."""
+
+    def __init__(self, played: int, games: int, signum: int = signal.SIGINT):
+        why = "stopped by SIGTERM" if signum == signal.SIGTERM else "interrupted"
+        super().__init__(f"{why} after {played:,} of {games:,} games")
+        self.played = played
+        self.games = games
+        self.signum = int(signum)
+
+
 def run_campaign(plan: CampaignPlan, workers: int | None = None, ray_address: str | None = None,
                  progress=None) -> list[dict]:
     """Play every game of ``plan`` and return the records in game order.
@@ -134,37 +164,152 @@ def run_campaign(plan: CampaignPlan, workers: int | None = None, ray_address: st
     ``workers``: processes on this machine (default: every core; 1 plays in this
     process). ``ray_address``: run the chunks as Ray tasks instead (``"local"`` starts a
     Ray instance here); needs ``pip install railspec[cluster]``. ``progress``: called
-    with the number of games just finished."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        variant = load(plan.variant)
-    check_plan(plan, variant)
-    variant.module()  # build (or fetch) the engine once, before any worker needs it
-    workers = default_workers() if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, not {workers!r}")
-    chunks = _chunks(plan.games, workers)
-    results: dict[int, list[dict]] = {}
-    if ray_address is not None:
-        results = _run_on_ray(plan, chunks, ray_address, progress)
-    elif workers == 1:
-        _WORKER_VARIANTS[plan.variant] = variant
-        for i, chunk in enumerate(chunks):
-            results[i] = play_chunk(plan, chunk)
-            if progress:
-                progress(len(chunk))
-    else:
-        import concurrent.futures as futures
-        import multiprocessing
-        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        with futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            pending = {pool.submit(play_chunk, plan, chunk): i for i, chunk in enumerate(chunks)}
-            for done in futures.as_completed(pending):
-                i = pending[done]
-                results[i] = done.result()
-                if progress:
-                    progress(len(chunks[i]))
-    return [record for i in range(len(chunks)) for record in results[i]]
+    with the number of games just finished. A campaign too large to hold in memory is
+    read record by record from a :class:`Campaign`."""
+    with Campaign(plan, workers, ray_address, progress) as records:
+        return list(records)
+
+
+class Campaign:
+    """A campaign being played: iterate it for the records of ``plan``'s games, in game
+    order, as they are played. Only a bounded window of chunks is in flight or waiting
+    for an earlier one, so memory does not grow with the number of games.
+
+    Use it as a ``with`` block: leaving the block, however it is left, stops the workers
+    (terminated and reaped) and ends the Ray tasks; Ctrl-C, or SIGTERM to this process,
+    anywhere in the block (while a game is awaited or while the caller handles a record)
+    leaves it with :class:`CampaignStopped` within a second. Arguments as
+    :func:`run_campaign`; the plan and the workers are checked here, before any process
+    starts."""
+
+    def __init__(self, plan: CampaignPlan, workers: int | None = None, ray_address: str | None = None,
+                 progress=None):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.variant = load(plan.variant)
+        check_plan(plan, self.variant)
+        workers = default_workers() if workers is None else workers
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive integer, not {workers!r}")
+        self.plan, self.workers, self.ray_address, self.progress = plan, workers, ray_address, progress
+        self.played = 0  # records handed on
+        self._batches = None
+        self._signals = _terminate_as_interrupt()
+
+    def __enter__(self) -> Campaign:
+        self.variant.module()  # build (or fetch) the engine once, before any worker needs it
+        self._signals.__enter__()
+        plan = self.plan
+        if self.ray_address is not None:
+            self._batches = _on_ray(plan, self.workers, self.ray_address)
+        elif self.workers == 1:
+            _WORKER_VARIANTS[plan.variant] = self.variant
+            self._batches = (play_chunk(plan, chunk) for chunk in _chunks(plan.games, 1))
+        else:
+            self._batches = _on_processes(plan, self.workers)
+        return self
+
+    def __iter__(self):
+        if self._batches is None:
+            raise RuntimeError("a Campaign is played inside its with block")
+        for batch in self._batches:
+            for record in batch:
+                yield record
+                self.played += 1
+            if self.progress:
+                self.progress(len(batch))
+
+    def __exit__(self, kind, value, traceback):
+        try:
+            if self._batches is not None:
+                self._batches.close()  # a generator's close runs its clean-up: the workers are reaped
+        finally:
+            self._signals.__exit__(kind, value, traceback)
+        if kind is not None and issubclass(kind, KeyboardInterrupt) and not issubclass(kind, CampaignStopped):
+            signum = signal.SIGTERM if issubclass(kind, _Terminated) else signal.SIGINT
+            raise CampaignStopped(self.played, self.plan.games, signum) from None
+        return False
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the main thread is, to unwind as Ctrl-C does."""
+
+
+class _terminate_as_interrupt:
+    """While a campaign runs in the main thread, SIGTERM stops it as Ctrl-C does (the
+    workers are reaped on the way out) instead of killing this process and orphaning them."""
+
+    def __enter__(self):
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            def stop(signum, frame):
+                raise _Terminated()
+            self.previous = signal.signal(signal.SIGTERM, stop)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
+def _ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C reaches the whole process group, but only the parent acts
+    on it (it stops the workers itself), so no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _in_order(submit, wait_any, chunks, window: int):
+    """The results of ``chunks`` in order, with at most ``window`` of them submitted and
+    not yet handed on: ``submit(chunk)`` starts one and returns a handle, ``wait_any(handles)``
+    returns {handle: result} for at least one finished."""
+    pending: dict = {}   # handle -> chunk index
+    finished: dict[int, list[dict]] = {}
+    chunks = iter(enumerate(chunks))
+    next_index, exhausted = 0, False
+    while True:
+        while not exhausted and len(pending) + len(finished) < window:
+            item = next(chunks, None)
+            if item is None:
+                exhausted = True
+                break
+            pending[submit(item[1])] = item[0]
+        if not pending and not finished:
+            return
+        if next_index not in finished:
+            for handle, result in wait_any(list(pending)).items():
+                finished[pending.pop(handle)] = result
+        while next_index in finished:
+            yield finished.pop(next_index)
+            next_index += 1
+
+
+def _on_processes(plan: CampaignPlan, workers: int):
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
+
+    def wait_any(handles):
+        # a short timeout so that Ctrl-C and SIGTERM are acted on promptly
+        done = set()
+        while not done:
+            done, _ = futures.wait(handles, timeout=0.2, return_when=futures.FIRST_COMPLETED)
+        return {f: f.result() for f in done}
+    finished = False
+    try:
+        yield from _in_order(lambda chunk: pool.submit(play_chunk, plan, chunk), wait_any,
+                             _chunks(plan.games, workers), workers * IN_FLIGHT_PER_WORKER)
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:  # stopped early: no chunk is worth waiting for
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(timeout=5)
 
 
 class ClusterError(RailspecError):
@@ -194,7 +339,8 @@ def reach_cluster(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
             from None
 
 
-def _run_on_ray(plan: CampaignPlan, chunks, address: str, progress) -> dict[int, list[dict]]:
+def _on_ray(plan: CampaignPlan, workers: int, address: str):
+    """The chunks as Ray tasks, results in order (see :func:`_in_order`)."""
     try:
         import ray
     except ImportError:
@@ -210,20 +356,30 @@ def _run_on_ray(plan: CampaignPlan, chunks, address: str, progress) -> dict[int,
                 ray.init(address=address, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as err:
                 raise ClusterError(f"cannot use the Ray cluster at {address}: {str(err).splitlines()[0]}") from None
+    task = ray.remote(play_chunk)
+    in_flight: list = []
+
+    def submit(chunk):
+        ref = task.remote(plan, chunk)
+        in_flight.append(ref)
+        return ref
+
+    def wait_any(refs):
+        ready = []
+        while not ready:
+            ready, _ = ray.wait(refs, num_returns=1, timeout=0.2)
+        for ref in ready:
+            in_flight.remove(ref)
+        return {ref: ray.get(ref) for ref in ready}
+    width = max(workers, int(ray.cluster_resources().get("CPU", workers)))
+    finished = False
     try:
-        task = ray.remote(play_chunk)
-        refs = {task.remote(plan, chunk): i for i, chunk in enumerate(chunks)}
-        results: dict[int, list[dict]] = {}
-        waiting = list(refs)
-        while waiting:
-            ready, waiting = ray.wait(waiting, num_returns=1)
-            for ref in ready:
-                i = refs[ref]
-                results[i] = ray.get(ref)
-                if progress:
-                    progress(len(chunks[i]))
-        return results
+        yield from _in_order(submit, wait_any, _chunks(plan.games, width), width * IN_FLIGHT_PER_WORKER)
+        finished = True
     finally:
+        if not finished:
+            for ref in in_flight:
+                ray.cancel(ref, force=True)
         if started_here:
             ray.shutdown()
 

@@ -17,48 +17,56 @@ from ..compiler.base import files
 from ..playtest import balance, report
 from ..playtest.balance import DEFAULT_AGENTS
 from ..playtest.render import render_svg
+from ..playtest.tally import CampaignTally
 from .args import UsageError, agent_list, integer, load_variant, output_folder, output_path, progress, whole
 
 
-def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]):
+def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]) -> balance.Campaign:
+    """The campaign the options ask for, checked (not started: use it in a with block),
+    with a progress bar on a terminal."""
     plan = balance.CampaignPlan(variant=variant_name, players=args.players, games=args.games, agents=agents,
                                 seed=args.seed, engine=getattr(args, "engine", "compiled"))
-    balance.check_plan(plan, variant)  # before the bar: no frame precedes an error
-    bar = progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
-    start = time.perf_counter()
-    try:
-        records = balance.run_campaign(plan, workers=args.workers, ray_address=getattr(args, "ray", None),
-                                       progress=bar.update if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
-    return plan, records, time.perf_counter() - start
+    campaign = balance.Campaign(plan, workers=args.workers, ray_address=getattr(args, "ray", None))
+    # the bar starts after the checks: no frame precedes an error
+    campaign.bar = progress(args.games, f"{variant_name} {args.players}p", getattr(args, "quiet", False))
+    campaign.progress = campaign.bar.update if campaign.bar is not None else None
+    return campaign
 
 
-def agent_summary(records: list[dict]) -> list[str]:
+def _close_bar(campaign: balance.Campaign) -> None:
+    if campaign.bar is not None:
+        campaign.bar.close()
+
+
+def agent_summary(records, variant) -> list[str]:
     """Per agent: seats played, win rate (a shared win counts as a fraction), mean score,
-    tickets completed per game."""
-    table: dict[str, list[float]] = {}
-    for rec in records:
-        winners = sum(1 for s in rec["seats"] if s["winner"])
-        for s in rec["seats"]:
-            row = table.setdefault(s["agent"], [0, 0.0, 0.0, 0.0])
-            row[0] += 1
-            row[1] += 1.0 / winners if s["winner"] else 0.0
-            row[2] += s["score"]
-            row[3] += len(s["completed"])
-    lines = [f"{'agent':20} {'seats':>6} {'win rate':>9} {'mean score':>11} {'tickets/game':>13}"]
-    for name, (n, wins, score, tickets) in sorted(table.items()):
-        lines.append(f"{name:20} {n:>6} {wins / n:>9.3f} {score / n:>11.1f} {tickets / n:>13.2f}")
-    return lines
+    tickets completed per game (``records``: any iterable of campaign records)."""
+    return CampaignTally(variant).add_all(records).agent_lines()
+
+
+def _stopped(command: str, stop: balance.CampaignStopped, what: str) -> int:
+    print(f"railspec: {command}: {stop}; {what}", file=sys.stderr)
+    return 128 + stop.signum
 
 
 def cmd_simulate_agents(args, variant) -> int:
-    """``simulate --agents``: games of the named agents, summarized per agent."""
-    plan, records, seconds = _campaign(args, variant, _source(variant, args.variant), args.agents)
-    print(f"{variant.name}: {len(records)} games of {args.players} players, agents {', '.join(args.agents)}")
-    print("\n".join(agent_summary(records)))
-    print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s, {plan.engine} "
+    """``simulate --agents``: games of the named agents, summarized per agent (added up
+    as they are played: memory does not grow with ``--games``)."""
+    campaign = _campaign(args, variant, _source(variant, args.variant), args.agents)
+    tally = CampaignTally(variant)
+    start = time.perf_counter()
+    try:
+        with campaign as records:
+            for record in records:
+                tally.add(record)
+    except balance.CampaignStopped as stop:
+        return _stopped("simulate", stop, "no summary")
+    finally:
+        _close_bar(campaign)
+    seconds = time.perf_counter() - start
+    print(f"{variant.name}: {tally.games} games of {args.players} players, agents {', '.join(args.agents)}")
+    print("\n".join(tally.agent_lines()))
+    print(f"{tally.games} games in {seconds:.2f} s ({tally.games / seconds:,.1f} games/s, {campaign.plan.engine} "
           f"engine)")
     return 0
 
@@ -71,14 +79,24 @@ def _source(variant, given: str) -> str:
 
 
 def cmd_balance(args) -> int:
-    """``balance``: play the campaign and write the report folder."""
+    """``balance``: play the campaign, writing the report folder as the games are played
+    (nothing is left of it if the campaign is stopped)."""
     variant = load_variant(args.variant)
     report.require_extra()  # before any game: the report needs pandas and matplotlib
-    plan, records, seconds = _campaign(args, variant, _source(variant, args.variant),
-                                       args.agents or DEFAULT_AGENTS)
-    written = report.write_report(variant, records, Path(args.out), plan, seconds)
-    print("\n".join(agent_summary(records)))
-    print(f"{len(records)} games in {seconds:.2f} s ({len(records) / seconds:,.1f} games/s); wrote "
+    campaign = _campaign(args, variant, _source(variant, args.variant), args.agents or DEFAULT_AGENTS)
+    start = time.perf_counter()
+    try:
+        with campaign as records, report.ReportWriter(variant, Path(args.out), campaign.plan) as writer:
+            for record in records:
+                writer.add(record)
+            seconds = time.perf_counter() - start
+            written = writer.finish(seconds)
+    except balance.CampaignStopped as stop:
+        return _stopped("balance", stop, f"nothing written to {args.out}")
+    finally:
+        _close_bar(campaign)
+    print("\n".join(writer.tally.agent_lines()))
+    print(f"{writer.tally.games} games in {seconds:.2f} s ({writer.tally.games / seconds:,.1f} games/s); wrote "
           + ", ".join(str(p) for p in written))
     return 0
 
