@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import html
 import os
 import random
 import re
@@ -294,3 +295,57 @@ def test_a_campaigns_memory_does_not_grow_with_its_games():
     a 10M-game campaign grew to 6.5 GB)."""
     small, large = _peak_memory_kb(2000), _peak_memory_kb(20000)
     assert large - small < 8 * 1024, (small, large)
+
+
+def _section(text: str, sid: str) -> str:
+    start = text.index(f'<section id="{sid}">')
+    return text[start:text.index("</section>", start)]
+
+
+def test_the_report_summarizes_each_item_by_what_it_measures(tmp_path):
+    """A station's route is a route id and a company's place a rank: the mechanics table
+    once averaged route ids (values like -0.86). Tickets never dealt were listed with NaN."""
+    plan = _plan(variant="europe", players=3, games=12)
+    written = report.write_report(railspec.load("europe"), balance.run_campaign(plan, workers=1),
+                                  tmp_path / "out", plan, seconds=1.0)
+    text = re.sub(r'src="data:[^"]*"', "", written[0].read_text(encoding="utf-8"))  # the plots' bytes
+    assert "NaN" not in text and ">nan<" not in text
+    mechanics = _section(text, "mechanics")
+    row = mechanics[mechanics.index("<th>station_1_route (stations)</th>"):]
+    row = row[:row.index("</tr>")]
+    cells = re.findall(r"<td>([^<]*)</td>", row)
+    assert cells and all(re.fullmatch(r"in \d+% of games", c) for c in cells), cells
+    assert not re.search(r"<td>-\d", mechanics), "a negative mean: an id or a 'none' was averaged"
+    # a mechanic's action no agent took is said, by kind and mechanic
+    tally = balance_tally(plan)
+    for kind, owner, _never in tally.unused_kinds():
+        assert f"{kind} ({owner})" in mechanics
+    # never-dealt tickets are named apart, not given a rate
+    tickets = _section(text, "tickets")
+    never_dealt = [t.name for t, held in zip(railspec.load("europe").ir.tickets, tally.ticket_held) if not held]
+    assert never_dealt and all(html.escape(name) in tickets.split("Never dealt")[1] for name in never_dealt)
+
+
+def balance_tally(plan):
+    from railspec.playtest.tally import CampaignTally
+    return CampaignTally(railspec.load(plan.variant)).add_all(balance.run_campaign(plan, workers=1))
+
+
+def test_a_double_routes_tracks_count_together_among_rare_connections(tmp_path):
+    """At 3 players only one track of a USA double route may be claimed: the other was
+    listed as never claimed. A connection is listed only when no track of it was claimed
+    in 5% of the games."""
+    plan = _plan(players=3, games=30)
+    records = balance.run_campaign(plan, workers=1)
+    written = report.write_report(railspec.load("usa"), records, tmp_path / "out", plan, seconds=1.0)
+    rare = _section(written[0].read_text(encoding="utf-8"), "rare-routes")
+    variant = railspec.load("usa").ir
+    claimed = {}
+    for rec in records:
+        for r in {(min(x.a, x.b), max(x.a, x.b)) for x, who in zip(variant.routes, rec["owner"]) if who >= 0}:
+            claimed[r] = claimed.get(r, 0) + 1
+    for (a, b), games in claimed.items():
+        if games >= 0.05 * len(records):
+            name = html.escape(f"{variant.cities[a].name}–{variant.cities[b].name}")
+            assert f"<td>{name}</td>" not in rare, name
+    assert "/2" not in rare

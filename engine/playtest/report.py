@@ -194,7 +194,7 @@ def _unused_note(tally: CampaignTally) -> str:
     lines = []
     for kind, owner, never in tally.unused_kinds():
         if len(never) == len(tally.by_agent):
-            lines.append(f"<li><b>No agent ever took {html.escape(kind)}</b> ({html.escape(owner)}): this campaign "
+            lines.append(f"<li><b>No agent ever took</b> {html.escape(kind)} ({html.escape(owner)}): this campaign "
                          f"says nothing of how that part of the rules plays.</li>")
         else:
             lines.append(f"<li>{html.escape(kind)} ({html.escape(owner)}) was never taken by "
