@@ -249,7 +249,11 @@ class Stations(Mechanic):
         return Looks(city_markers=("station_owner",))
 
     def agent_play(self, variant, rule) -> AgentPlay:
-        return AgentPlay(rules={STATION_PAY: "pay", BUILD_STATION: "never"})
+        # a station lets its owner use one route of another player at its city: the agents
+        # build one when that joins a ticket they can no longer join otherwise
+        return AgentPlay(rules={STATION_PAY: "pay", BUILD_STATION: "rescue"},
+                         routes={a.id: tuple(r.id for r in variant.routes if a.city in (r.a, r.b))
+                                 for a in variant.actions if a.kind == BUILD_STATION})
 
     def variant_score_items(self, variant, rule: StationsRule) -> tuple[ScoreItem, ...]:
         return self.score_items + tuple(

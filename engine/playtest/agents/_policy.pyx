@@ -46,7 +46,9 @@ cdef enum:
     K_WITHDRAW = 8     # giving up what was started: only when no payment is legal
     K_BY_ROUTES = 9    # a choice among options tied to routes: the one whose routes the player holds most of
     K_PAYMENT_DRAW = 10  # drawing what a claim may pay besides cards: for a wanted route that takes it
-    N_KINDS = 11
+    K_RESCUE = 11      # an option letting the player use one of its routes owned by another (a station):
+                       # taken when it joins a ticket that can no longer be joined otherwise
+    N_KINDS = 12
 
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
@@ -58,7 +60,7 @@ STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_F
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
-         "never": K_OTHER}
+         "rescue": K_RESCUE, "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 
@@ -98,6 +100,8 @@ cdef struct Plan:
     int* path_start        # [n_tickets]: the ticket's open routes, path_routes[start:start+len]
     int* path_len
     int* path_routes       # [n_tickets * n_nodes]
+    char* borrowed         # [n_routes]: another player's routes this seat's rescues let it use
+    int claimed_seen       # routes claimed when last planned: fewer means a new game
 
 
 cdef struct Turn:
@@ -229,11 +233,11 @@ cdef class Policy:
         free(self.heap)
 
     # --- planning ----------------------------------------------------------------------
-    cdef int cheapest_path(self, const int* owner, int player, const char* open_route, int ticket,
-                           int* routes_out, int* routes_n) noexcept nogil:
-        """The cheapest way to join a ticket's cities (own routes free, open routes at their
-        length, the rest closed): its cost, UNREACHABLE when there is none, and the open
-        routes on it from the far end back."""
+    cdef int cheapest_path(self, const int* owner, int player, const char* open_route, const char* borrowed,
+                           int ticket, int* routes_out, int* routes_n) noexcept nogil:
+        """The cheapest way to join a ticket's cities (own and borrowed routes free, open
+        routes at their length, the rest closed): its cost, UNREACHABLE when there is none,
+        and the open routes on it from the far end back."""
         cdef int n, k, e, node, other, route, step, nd, d, size = 0, child, parent
         cdef long long item, top
         cdef int a = self.ticket_a[ticket], b = self.ticket_b[ticket]
@@ -257,7 +261,7 @@ cdef class Policy:
                     # the path back, keeping the routes still to claim
                     while self.via[node] != -1:
                         route = self.via[node]
-                        if owner[route] != player:
+                        if owner[route] != player and not borrowed[route]:
                             routes_out[routes_n[0]] = route
                             routes_n[0] += 1
                         node = self.adj_node_other(route, node)
@@ -265,7 +269,7 @@ cdef class Policy:
             for e in range(self.adj_start[node], self.adj_start[node + 1]):
                 other = self.adj_node[e]
                 route = self.adj_route[e]
-                if owner[route] == player:
+                if owner[route] == player or borrowed[route]:
                     step = 0
                 elif open_route[route]:
                     step = self.route_len[route]
@@ -288,8 +292,14 @@ cdef class Policy:
 
     cdef void refresh(self, Plan* plan, const int* owner, const int* open, int player, int players) noexcept nogil:
         """Forget the plan if the board, the routes open to the player or the seat changed
-        since it was made."""
-        cdef int r
+        since it was made; forget the borrowed routes too when the board has fewer claims
+        than before (a new game)."""
+        cdef int r, claimed = 0
+        for r in range(self.n_routes):
+            claimed += owner[r] >= 0
+        if claimed < plan.claimed_seen:
+            memset(plan.borrowed, 0, self.n_routes)
+        plan.claimed_seen = claimed
         if plan.valid and plan.player == player and plan.players == players:
             for r in range(self.n_routes):
                 if plan.owner_seen[r] != owner[r] or plan.open_route[r] != open[r]:
@@ -309,8 +319,8 @@ cdef class Policy:
         cdef int n
         if not plan.planned[ticket]:
             plan.path_start[ticket] = ticket * self.n_nodes
-            plan.cost[ticket] = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, ticket,
-                                                   plan.path_routes + ticket * self.n_nodes, &n)
+            plan.cost[ticket] = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed,
+                                                   ticket, plan.path_routes + ticket * self.n_nodes, &n)
             plan.path_len[ticket] = n
             plan.planned[ticket] = 1
         return plan.cost[ticket]
@@ -703,6 +713,41 @@ cdef class Policy:
                 best_held = held
         return best
 
+    cdef int rescue(self, Turn* t, Plan* plan) noexcept nogil:
+        """When a held ticket can no longer be joined over the player's own and open routes,
+        the legal rescue option (a station) and the route of another player it would let
+        the player use (among the routes the option is about) that join the most ticket
+        points within the trains left; the route is remembered as borrowed for planning.
+        -1 when no ticket is stranded or no option saves one."""
+        cdef int k, j, m, a, r, ticket, gain, n, best = -1, best_route = -1, best_gain = 0, stranded = 0
+        for k in range(t.tickets_n):  # every ticket planned before any route is lent below
+            stranded += self.path_cost(plan, t.tickets[k]) >= UNREACHABLE
+        if not stranded:
+            return -1
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_RESCUE:
+                continue
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
+                if t.owner[r] < 0 or t.owner[r] == t.player or plan.borrowed[r]:
+                    continue
+                plan.borrowed[r] = 1
+                gain = 0
+                for m in range(t.tickets_n):
+                    ticket = t.tickets[m]
+                    if (plan.cost[ticket] >= UNREACHABLE
+                            and self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed,
+                                                   ticket, self.list_b, &n) <= t.trains):
+                        gain += self.ticket_points[ticket]
+                plan.borrowed[r] = 0
+                if gain > best_gain:  # equal gains: the lowest id, then the first route, stays
+                    best, best_route, best_gain = a, r, gain
+        if best != -1:
+            plan.borrowed[best_route] = 1
+            plan.valid = 0  # plan again with the borrowed route
+        return best
+
     cdef int fewest_locomotives(self, Turn* t) noexcept nogil:
         """Of the legal payments, the fewest locomotives, then the colour held most."""
         cdef int k, a, best = -1
@@ -733,6 +778,10 @@ cdef class Policy:
             return t.kind_first[K_WITHDRAW]
         if t.kind_count[K_BY_ROUTES]:
             return self.by_routes_choice(&t)
+        if t.kind_count[K_RESCUE]:
+            choice = self.rescue(&t, plan)
+            if choice != -1:
+                return choice
         if t.kind_count[K_CLAIM]:
             choice = self.claim(&t, plan)
             if choice != -1:
@@ -883,8 +932,9 @@ cdef class Seat:
         self.plan.path_start = <int*>malloc((policy.n_tickets + 1) * sizeof(int))
         self.plan.path_len = <int*>malloc((policy.n_tickets + 1) * sizeof(int))
         self.plan.path_routes = <int*>malloc((<size_t>policy.n_tickets * policy.n_nodes + 1) * sizeof(int))
+        self.plan.borrowed = <char*>calloc(policy.n_routes + 1, 1)
         if not (self.plan.owner_seen and self.plan.open_route and self.plan.planned and self.plan.cost
-                and self.plan.path_start and self.plan.path_len and self.plan.path_routes):
+                and self.plan.path_start and self.plan.path_len and self.plan.path_routes and self.plan.borrowed):
             self.release()
             raise MemoryError()
         self.plan.valid = 0
@@ -898,12 +948,15 @@ cdef class Seat:
         free(self.plan.path_start)
         free(self.plan.path_len)
         free(self.plan.path_routes)
+        free(self.plan.borrowed)
         memset(&self.plan, 0, sizeof(Plan))
         self.policy = None
 
     def forget(self):
-        """Drop the cached plan (a new game)."""
+        """Drop the cached plan and the borrowed routes (a new game)."""
         self.plan.valid = 0
+        if self.policy is not None:
+            memset(self.plan.borrowed, 0, (<Policy>self.policy).n_routes)
 
     def __dealloc__(self):
         self.release()

@@ -18,8 +18,8 @@ The styles share one turn skeleton and differ in four named choices (docs/agents
 A mechanic's own decisions follow the generic rule the mechanic names for each of its
 kinds (``Mechanic.agent_play``): pay with the fewest locomotives, withdraw only when
 nothing can be paid, choose the option whose routes the player holds most of, draw what
-a claim may pay besides cards for a route that takes it, or never (a station is never
-built, so each keeps its bonus).
+a claim may pay besides cards for a route that takes it, rescue a ticket that can no
+longer be joined by borrowing another player's route (a station), or never.
 """
 from __future__ import annotations
 
