@@ -171,6 +171,7 @@ def files(tmp_path_factory):
     paths["state"] = str(root / "state")
 
     paths["no_dir"] = str(root / "no" / "such" / "dir" / "out.jsonl")
+    paths["new"] = str(root / "written-by-a-row.json")  # a file a refused command must not write
     return paths
 
 
@@ -260,6 +261,13 @@ BAD_COMMAND_LINES = [
     (["balance", "usa", "--out", ""], 2, "an empty folder name"),
     (["balance", "usa", "--out", "{no_dir}"], 2, "no directory"),
     (["trace", "usa", "--out", ""], 2, "an empty file name"),
+    (["simulate", "usa", "--games", "2", "--save-state", "{state}"], 2,
+     "--save-state is for games of agents (--agents)"),
+    (["trace", "usa", "--state-at", "4"], 2, "--state-at says when to save the state: give --save-state FILE"),
+    (["trace", "usa", "--players", "2", "--seed", "3", "--save-state", "{new}", "--state-at", "100000"], 2,
+     "before --state-at 100000"),
+    (["trace", "usa", "--out", "{new}", "--save-state", "{new}"], 2, "--save-state {new} is the --out file"),
+    (["trace", "usa", "--save-state", "{no_dir}"], 2, "no directory"),
 ]
 
 
@@ -419,3 +427,35 @@ def test_check_and_the_reference_engine_work_without_the_agents_kernel(tmp_path)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "refused: the scripted agents' compiled kernel" in done.stdout
+
+
+def test_trace_saves_the_state_it_is_asked_for(tmp_path, capsys):
+    """`trace --save-state FILE [--state-at N]` keeps a random game's state for `render`
+    (the CLI had no way to write a played game's state)."""
+    import railspec
+    usa = railspec.load("usa")
+    state, at_end, trace_file = tmp_path / "at40.json", tmp_path / "end.json", tmp_path / "t.jsonl"
+    assert main(["trace", "usa", "--players", "3", "--seed", "5", "--out", str(trace_file),
+                 "--save-state", str(state), "--state-at", "40"]) == 0
+    assert main(["trace", "usa", "--players", "3", "--seed", "5", "--save-state", str(at_end)]) == 0
+    capsys.readouterr()
+    middle = usa.game_from_json(state.read_text(encoding="utf-8"))
+    assert middle.state()["decisions"] == 40 and not middle.is_over
+    end = usa.game_from_json(at_end.read_text(encoding="utf-8"))
+    assert end.is_over and end.state()["decisions"] == len(trace_file.read_text().splitlines()) - 2
+    svg = tmp_path / "map.svg"
+    assert main(["render", "usa", "--state", str(at_end), "--out", str(svg)]) == 0
+
+
+def test_simulate_with_agents_saves_the_first_games_final_state(tmp_path, capsys):
+    import railspec
+    from railspec.playtest import balance
+    state = tmp_path / "first.json"
+    assert main(["simulate", "europe", "--players", "3", "--games", "4", "--agents", "one-step,route-focus",
+                 "--workers", "2", "--seed", "9", "--save-state", str(state)]) == 0
+    assert f"wrote {state}" in capsys.readouterr().out
+    plan = balance.CampaignPlan("europe", 3, 4, ("one-step", "route-focus"), seed=9)
+    record = balance.run_campaign(plan, workers=1)[0]
+    saved = railspec.load("europe").game_from_json(state.read_text(encoding="utf-8"))
+    assert saved.is_over and saved.state()["owner"] == record["owner"]
+    assert [row["total"] for row in saved.score_breakdown()] == [s["score"] for s in record["seats"]]

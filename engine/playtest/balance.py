@@ -73,8 +73,9 @@ def check_plan(plan: CampaignPlan, variant) -> None:
                                            f"{', '.join(agents_module.AGENTS)}")
 
 
-def play_game(variant, plan: CampaignPlan, game: int) -> dict:
-    """Play game ``game`` of the plan and return its record."""
+def played_game(variant, plan: CampaignPlan, game: int):
+    """Play game ``game`` of the plan to its end; returns the finished game (a
+    :class:`railspec.Game`) and each seat's count of actions taken, by kind."""
     seed, agent_seeds = plan.game_seeds(game)
     names = plan.seats(game)
     seated = [agents_module.make(name, seed=s, **plan.agent_options.get(name, {}))
@@ -91,6 +92,14 @@ def play_game(variant, plan: CampaignPlan, game: int) -> dict:
             raise agents_module.AgentError(f"game {game}: agent {names[seat]!r} in seat {seat}: {err}") from None
         counts = taken[seat]
         counts[kinds[action]] = counts.get(kinds[action], 0) + 1
+    return g, taken
+
+
+def play_game(variant, plan: CampaignPlan, game: int) -> dict:
+    """Play game ``game`` of the plan and return its record."""
+    g, taken = played_game(variant, plan, game)
+    seed, _ = plan.game_seeds(game)
+    names = plan.seats(game)
     state = g.state()
     rows = g.score_breakdown()
     winners = set(g.winners())

@@ -38,6 +38,14 @@ def progress(total: int, desc: str, quiet: bool):
     return tqdm(total=total, desc=desc, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name the same file (so that writing one would overwrite the other)."""
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except (OSError, RuntimeError):
+        return False
+
+
 def write_text(path: str, text: str) -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")

@@ -5,11 +5,11 @@
     railspec compile VARIANT                 check, generate and build its engine
     railspec simulate VARIANT --players N --games N --seed S
     railspec score VARIANT position.json     per-player breakdown of a described board
-    railspec trace VARIANT --seed S --players N --out FILE
+    railspec trace VARIANT --seed S --players N --out FILE [--save-state FILE [--state-at N]]
     railspec verify FILE [--engine compiled|reference|both] [--spec VARIANT]
     railspec conformance VARIANT --games N
     railspec perft FILE [--engine compiled|reference|both] [--spec VARIANT]
-    railspec simulate VARIANT --agents one-step,route-focus,… [--workers N]
+    railspec simulate VARIANT --agents one-step,route-focus,… [--workers N] [--save-state FILE]
     railspec balance VARIANT --players N --games N --agents … --out DIR [--workers N | --ray ADDRESS]
     railspec render VARIANT [--state FILE] --out map.svg
 
@@ -41,6 +41,7 @@ from .args import (
     load_variant,
     output_path,
     progress,
+    same_file,
     stock_or_ask,
     whole,
     write_text,
@@ -137,9 +138,10 @@ def cmd_simulate(args) -> int:
     players, games = v.check_players(args.players), args.games
     if args.agents:
         return cli_play.cmd_simulate_agents(args, v)
-    if args.workers is not None:
-        raise UsageError("simulate: --workers is for games of agents (--agents); random games run in one "
-                         "process, inside the engine")
+    if args.workers is not None or args.save_state is not None:
+        option = "--workers" if args.workers is not None else "--save-state"
+        raise UsageError(f"simulate: {option} is for games of agents (--agents); random games run in one "
+                         "process, inside the engine (`railspec trace --save-state` keeps a random game's state)")
     if args.engine == "compiled":
         v.module()  # build or fetch the engine before the clock starts
     chunk = max(1, min(250, games // 40 or 1))
@@ -191,13 +193,31 @@ def cmd_score(args) -> int:
 
 def cmd_trace(args) -> int:
     v = load_variant(args.variant)
-    lines = trace.record(v, v.check_players(args.players), args.seed, engine=args.engine)
+    if args.state_at is not None and not args.save_state:
+        raise UsageError("trace: --state-at says when to save the state: give --save-state FILE too")
+    if args.save_state and args.out != "-" and same_file(args.save_state, args.out):
+        raise UsageError(f"trace: --save-state {args.save_state} is the --out file")
+    saved = {}
+
+    def keep(step, game):
+        if step == args.state_at or (args.state_at is None and game.is_over):
+            saved["state"] = game.to_json()
+    lines = trace.record(v, v.check_players(args.players), args.seed, engine=args.engine,
+                         each=keep if args.save_state else None)
+    if args.save_state:
+        if "state" not in saved:
+            raise UsageError(f"trace: the game ended after {len(lines) - 2} decisions, before --state-at "
+                             f"{args.state_at}")
+        write_text(args.save_state, saved["state"])
     text = trace.dumps(lines)
     if args.out != "-":
         write_text(args.out, text)
         print(f"wrote {args.out}: {len(lines) - 2} decisions, winners {lines[-1]['winners']}")
     else:
         sys.stdout.write(text)
+    if args.save_state:
+        when = "at the end" if args.state_at is None else f"after {args.state_at} decisions"
+        print(f"wrote {args.save_state}: the state {when}", file=sys.stderr if args.out == "-" else sys.stdout)
     return 0
 
 
@@ -313,6 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=whole(1), default=4, help="players in the game")
     p.add_argument("--out", type=output_path, default="-", help="the trace file to write; - for standard output")
     p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
+    p.add_argument("--save-state", metavar="FILE", type=output_path, default=None,
+                   help="also write the game's state (Game.to_json), for `railspec render --state FILE`")
+    p.add_argument("--state-at", metavar="N", type=whole(0), default=None,
+                   help="with --save-state: the state after N decisions (default: at the end)")
     p.set_defaults(run=cmd_trace)
 
     p = sub.add_parser("verify", help="replay a trace and report the first divergence", formatter_class=formatter)

@@ -18,7 +18,18 @@ from ..playtest import balance, report
 from ..playtest.balance import DEFAULT_AGENTS
 from ..playtest.render import render_svg
 from ..playtest.tally import CampaignTally
-from .args import UsageError, agent_list, integer, load_variant, output_folder, output_path, progress, whole
+from .args import (
+    UsageError,
+    agent_list,
+    integer,
+    load_variant,
+    output_folder,
+    output_path,
+    progress,
+    same_file,
+    whole,
+    write_text,
+)
 
 
 def _campaign(args, variant, variant_name: str, agents: tuple[str, ...]) -> balance.Campaign:
@@ -64,10 +75,17 @@ def cmd_simulate_agents(args, variant) -> int:
     finally:
         _close_bar(campaign)
     seconds = time.perf_counter() - start
+    if args.save_state:
+        # game 0 again, in this process: the same seeds make the same game
+        first, _ = balance.played_game(variant, campaign.plan, 0)
+        write_text(args.save_state, first.to_json())
     print(f"{variant.name}: {tally.games} games of {args.players} players, agents {', '.join(args.agents)}")
     print("\n".join(tally.agent_lines()))
     print(f"{tally.games} games in {seconds:.2f} s ({tally.games / seconds:,.1f} games/s, {campaign.plan.engine} "
           f"engine)")
+    if args.save_state:
+        print(f"wrote {args.save_state}: the final state of game 0 (railspec render {args.variant} --state "
+              f"{args.save_state})")
     return 0
 
 
@@ -105,7 +123,7 @@ def cmd_render(args) -> int:
     """``render``: the map (and a game's claims and its mechanics' marks) as SVG."""
     variant = load_variant(args.variant)
     state = None
-    if args.state and args.out != "-" and _same_file(args.state, args.out):
+    if args.state and args.out != "-" and same_file(args.state, args.out):
         raise UsageError(f"render: --out {args.out} is the --state file: the picture would overwrite the state")
     if args.state:
         state = variant.game_from_json(files.read_text(args.state, "state file")).state()
@@ -116,13 +134,6 @@ def cmd_render(args) -> int:
         Path(args.out).write_text(svg, encoding="utf-8")
         print(f"wrote {args.out}")
     return 0
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return Path(a).resolve() == Path(b).resolve()
-    except (OSError, RuntimeError):
-        return False
 
 
 def add_commands(sub, formatter) -> None:
@@ -161,6 +172,9 @@ def add_simulate_options(p) -> None:
                         "(default: the batch of random games inside the engine)")
     p.add_argument("--workers", type=whole(1), default=None,
                    help="processes for --agents (default: every core)")
+    p.add_argument("--save-state", metavar="FILE", type=output_path, default=None,
+                   help="with --agents: write the final state of the campaign's first game (Game.to_json), "
+                        "for `railspec render --state FILE`")
 
 
 __all__ = ["add_commands", "add_simulate_options", "cmd_simulate_agents", "agent_summary"]

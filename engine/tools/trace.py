@@ -38,8 +38,9 @@ class TraceError(RailspecError, ValueError):
     """A file that is not a well-formed railspec trace; the message names the line."""
 
 
-def record(variant, players: int, seed: int, engine: str = "compiled") -> list[dict]:
-    """Play one seeded random game and return its trace records."""
+def record(variant, players: int, seed: int, engine: str = "compiled", each=None) -> list[dict]:
+    """Play one seeded random game and return its trace records. ``each``: called as
+    ``each(decisions, game)`` before every decision and once at the end (to keep a state)."""
     players, seed = variant.check_players(players), _integer(seed, "a seed") % 2**64
     game = variant.new_game(players=players, seed=seed, engine=engine)
     agent = agent_for(seed)
@@ -47,12 +48,16 @@ def record(variant, players: int, seed: int, engine: str = "compiled") -> list[d
                           "spec_hash": variant.spec_hash, "players": players, "seed": seed}]
     step = 0
     while not game.is_over:
+        if each is not None:
+            each(step, game)
         legal = game.legal_actions()
         action = legal[agent.below(len(legal))]
         lines.append({"step": step, "player": game.current_player, "legal": len(legal),
                       "action": game.action_name(action)})
         game.apply(action)
         step += 1
+    if each is not None:
+        each(step, game)
     lines.append({"type": "result", "breakdown": game.score_breakdown(), "winners": game.winners()})
     return lines
 
