@@ -1,7 +1,7 @@
 """Train a small masked policy-gradient agent for Ticket to Ride USA against random players.
 
     pip install 'railspec[gymnasium]'
-    python examples/train_masked_pg.py --minutes 4
+    python examples/train_masked_pg.py --games 2400 --markdown
 
 The learner is an actor-critic written with numpy alone (no deep-learning library): one
 hidden layer feeding a policy head over the variant's fixed catalogue of actions and a
@@ -18,7 +18,10 @@ bonus, and Adam.
 It prints the learner's win rate against the random players over ``--eval-games`` games
 (a shared win counts as a fraction) before training, when the policy is close to uniform
 over the legal actions (a random player), and after, sampling the policy and playing its
-most likely legal action. docs/rl.md records one run.
+most likely legal action. Training is bounded by a number of games (``--games``; the
+same seed then gives the same run on any machine, only its time differs) or by time
+(``--minutes``). ``--markdown`` ends with the results as the table docs/rl.md shows: the
+figures there are this script's output, pasted.
 """
 from __future__ import annotations
 
@@ -161,8 +164,9 @@ def train(args) -> None:
     start = time.perf_counter()
     episodes = updates = 0
     recent: list[float] = []
+    passed_90 = None  # games played when the win rate over the last 200 first reached 90%
     episode_seed = args.seed * 10**6
-    while time.perf_counter() - start < args.minutes * 60:
+    while (episodes < args.games if args.minutes is None else time.perf_counter() - start < args.minutes * 60):
         X, M, A, G = [], [], [], []
         for _ in range(args.batch):
             obs, info = env.reset(seed=episode_seed)
@@ -185,22 +189,50 @@ def train(args) -> None:
         stats = policy.update(np.asarray(X, np.float32), np.asarray(M), np.asarray(A), np.asarray(G, np.float32),
                               args.lr, args.entropy)
         updates += 1
+        if passed_90 is None and len(recent) >= 200 and np.mean(recent[-200:]) >= 0.9:
+            passed_90 = episodes
         if updates % args.report == 0:
             print(f"  {time.perf_counter() - start:6.0f} s  {episodes:6d} games  win rate (last "
                   f"{len(recent[-200:])}) {np.mean(recent[-200:]):.1%}  entropy {stats['entropy']:.2f}")
     elapsed = time.perf_counter() - start
     print(f"trained on {episodes} games in {elapsed:.0f} s ({updates} updates)")
+    results = []
     for greedy, how in ((False, "sampling"), (True, "most likely action")):
         after = evaluate(policy, test_env, args.eval_games, seed=10**6, greedy=greedy)
+        results.append(after)
         print(f"after training ({how}): win rate {after[0]:.1%}, mean margin {after[1]:+.1f} "
               f"over {args.eval_games} games")
+    if args.markdown:
+        print()
+        print(markdown_table(args, before, results, episodes, elapsed, passed_90))
+
+
+def markdown_table(args, before, after, episodes: int, seconds: float, passed_90) -> str:
+    """The run's results as the table of docs/rl.md."""
+    share = f"{1 / args.players:.0%}"
+    rows = [f"| | win rate over {args.eval_games:,} games | mean margin |", "|---|---|---|",
+            f"| before training (close to uniform over the legal actions) | {before[0]:.1%} (a random "
+            f"player's share: {share}) | {_signed(before[1])} |",
+            f"| after {episodes:,} games (sampling the policy) | {after[0][0]:.1%} | {_signed(after[0][1])} |",
+            f"| after {episodes:,} games (its most likely action) | {after[1][0]:.1%} | {_signed(after[1][1])} |",
+            "",
+            f"Trained in {seconds:.0f} s; the win rate over the last 200 training games "
+            + (f"passed 90% after {passed_90:,} games." if passed_90 is not None else "never passed 90%.")]
+    return "\n".join(rows)
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}".replace("-", "\u2212")
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="usa")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--minutes", type=float, default=4.0, help="training time")
+    parser.add_argument("--games", type=int, default=2400, help="games to train on")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="train for this long instead of --games (how many games fit depends on the machine)")
+    parser.add_argument("--markdown", action="store_true", help="end with the results as docs/rl.md's table")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--batch", type=int, default=8, help="games per update")
     parser.add_argument("--hidden", type=int, default=64)
