@@ -161,18 +161,38 @@ class AgentPlay:
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
 
 
+#: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`
+#: that mark routes and cities, and ``dead_ends``, the squares the core draws for the
+#: places a mechanic declares as dead ends (``ir.City.dead_end``).
+LEGEND_KEYS = ("dashed", "badges", "groups", "city_markers", "route_groups", "dead_ends")
+
+
 @dataclass(frozen=True)
 class Looks:
     """How a drawn map shows what a mechanic adds (``railspec render``, the balance
     report's map): routes drawn dashed (tunnels), a badge after a route's length (a ferry's
     locomotives), named groups of cities ringed in a colour of their own (Italy's regions),
-    and state fields holding a seat per city (-1 for none), each drawn as a marker in that
-    player's colour (stations)."""
+    state fields holding a seat per city (-1 for none), each drawn as a marker in that
+    player's colour (stations), and named groups of routes, each route marked with a dot
+    in the colour of every group it belongs to (Pennsylvania's companies).
+
+    ``legend`` says what the map's legend writes for each of these looks, keyed by the
+    field's name (one of :data:`LEGEND_KEYS`; ``dead_ends`` explains the squares of
+    dead-end places). A look the mechanic gives without a legend text is listed under the
+    mechanic's ``title``, so every mark on a map is explained. The renderer never names a
+    mechanic: what it writes comes from here."""
 
     dashed: frozenset = frozenset()                # route ids
     badges: dict = field(default_factory=dict)     # route id -> a short text
     groups: tuple = ()                             # (name, city ids)
     city_markers: tuple[str, ...] = ()             # state field names
+    route_groups: tuple = ()                       # (name, route ids)
+    legend: dict = field(default_factory=dict)     # one of LEGEND_KEYS -> what the legend says of it
+
+    def __post_init__(self):
+        unknown = sorted(set(self.legend) - set(LEGEND_KEYS))
+        if unknown:  # a typo would otherwise silently fall back to the title
+            raise ValueError(f"Looks.legend: unknown look {unknown[0]!r}; the looks are {', '.join(LEGEND_KEYS)}")
 
 
 @dataclass

@@ -28,9 +28,12 @@ def test_every_route_and_city_is_drawn(v):
 
 def test_tunnels_ferries_and_regions_are_told_apart():
     europe = railspec.load("europe")
-    text = render_svg(europe.ir)
-    assert text.count('stroke-dasharray="9 4"') == len(europe.ir.rule("tunnels").routes)
-    assert text.count(" F") >= len(europe.ir.rule("ferries").routes)
+    root = _tree(render_svg(europe.ir))
+    dashed = [g.get("data-route") for g in root.findall(f".//{SVG}g[@class='route']")
+              if g.find(f"{SVG}polygon[@class='space dashed']") is not None]
+    assert dashed == [europe.routes[r].name for r in europe.ir.rule("tunnels").routes]
+    badges = [t.text for t in root.findall(f".//{SVG}text[@class='length']")]
+    assert sum(" F" in b for b in badges) == len(europe.ir.rule("ferries").routes)
     italy = railspec.load("italy")
     root = _tree(render_svg(italy.ir))
     regions = italy.ir.rule("regions").regions
@@ -43,8 +46,11 @@ def test_claims_and_stations_take_the_players_colours():
     state = g.state()
     state["owner"][0], state["owner"][5] = 0, 1
     state["station_owner"][3] = 1
-    text = render_svg(v.ir, state)
-    assert text.count('class="claimed"') == 2 and text.count('class="marker"') == 1
+    root = _tree(render_svg(v.ir, state))
+    for seat, route in ((0, 0), (1, 5)):
+        claimed = root.findall(f".//{SVG}g[@class='route claimed seat-{seat}']")
+        assert [g.get("data-route") for g in claimed] == [v.routes[route].name]
+    assert len(root.findall(f".//{SVG}path[@class='marker seat-1']")) == 1
 
 
 def test_names_from_the_spec_are_escaped(tmp_path):
@@ -61,9 +67,11 @@ def test_names_from_the_spec_are_escaped(tmp_path):
 
 def test_a_heat_map_replaces_the_route_colours():
     v = railspec.load("usa")
+    def fills(text):
+        return {p.get("fill") for p in _tree(text).findall(f".//{SVG}polygon[@class='space']")}
     cold = render_svg(v.ir, heat=[0.0] * len(v.routes))
     hot = render_svg(v.ir, heat=[1.0] * len(v.routes))
-    assert cold != hot and "#fff0a0" in cold and "#af1414" in hot
+    assert fills(cold) == {"#fff0a0"} and fills(hot) == {"#af1414"}
 
 
 def test_a_city_added_to_a_placed_map_is_drawn_among_its_neighbours(tmp_path):

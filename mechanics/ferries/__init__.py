@@ -63,6 +63,7 @@ class Ferries(Mechanic):
 
     def looks(self, variant, rule: FerriesRule) -> Looks:
         """A ferry's badge: F and its locomotives."""
-        return Looks(badges={route: f"F{n}" for route, n in rule.locomotives})
+        return Looks(badges={route: f"F{n}" for route, n in rule.locomotives},
+                     legend={"badges": "F and a number: a ferry; that many of its spaces take locomotives"})
 
 

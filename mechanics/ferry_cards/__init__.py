@@ -141,7 +141,9 @@ class FerryCards(Mechanic):
 
     def looks(self, variant, rule: FerryCardsRule) -> Looks:
         """A route with wave spaces: F and their number."""
-        return Looks(badges={route: f"F{n}" for route, n in rule.waves})
+        return Looks(badges={route: f"F{n}" for route, n in rule.waves},
+                     legend={"badges": "F and a number: wave spaces; each takes a locomotive, "
+                                       "or a ferry card covers two"})
 
     def agent_play(self, variant, rule) -> AgentPlay:
         """A ferry card is drawn for a wanted route that takes ferry cards."""

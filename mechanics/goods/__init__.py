@@ -20,7 +20,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, PositionKey, Sample, ScoreItem, Tables
+from ...compiler.mechanic import Looks, Mechanic, PositionKey, Sample, ScoreItem, Tables
 from .syntax import GoodsAttr, GoodsCards, GoodsRanking, GoodsTies, GoodsWithout
 
 
@@ -138,6 +138,11 @@ class Goods(Mechanic):
         return GoodsRule(cards=cards, ranking=tuple(sorted(ranking)), ties=ties.mode if ties else "share",
                          without=without.mode if without else "nothing",
                          routes=goods_routes, span=stmt.span)
+
+    def looks(self, variant, rule: GoodsRule) -> Looks:
+        """A goods route (the cart symbol) carries a ``G`` badge."""
+        return Looks(badges={route: "G" for route in rule.routes},
+                     legend={"badges": "G: a goods route; claiming it takes a goods card"})
 
     def dimensions(self, variant, rule: GoodsRule) -> dict[str, int]:
         return {"GOODS_CARDS": rule.cards}

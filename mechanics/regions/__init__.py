@@ -181,5 +181,6 @@ class Regions(Mechanic):
     def looks(self, variant, rule: RegionsRule) -> Looks:
         """Each region's cities ringed in a colour of their own, named in the legend."""
         return Looks(groups=tuple((region.name + (" (counts double)" if region.counts_double else ""),
-                                   tuple(region.cities)) for region in rule.regions))
+                                   tuple(region.cities)) for region in rule.regions),
+                     legend={"groups": "regions: each city ringed in its region's colour"})
 

@@ -29,7 +29,7 @@ from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import PH_OVER, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Mechanic, PositionKey, Sample, ScoreItem, Tables
+from ...compiler.mechanic import AgentPlay, Looks, Mechanic, PositionKey, Sample, ScoreItem, Tables
 from .syntax import Company, NeutralShareholder, SharesAttr, ShareTies
 
 #: Companies: a route's companies are a bit mask in the compiled engine.
@@ -341,6 +341,14 @@ class Shares(Mechanic):
         return AgentPlay(rules={TAKE_SHARE: "by_routes", NEUTRAL_SHARE: "by_routes"},
                          routes={a.id: tuple(showing[a.param]) for a in variant.actions
                                  if a.kind in (TAKE_SHARE, NEUTRAL_SHARE)})
+
+    def looks(self, variant, rule: SharesRule) -> Looks:
+        """Each company a route shows is a dot of the company's colour beside the route, the
+        companies named in the legend (the board prints their logos beside the route)."""
+        return Looks(route_groups=tuple((c.name, tuple(r for r, shown in rule.route_companies if c.id in shown))
+                                        for c in rule.companies),
+                     legend={"route_groups": "companies: a dot beside a route for each company it shows; "
+                                             "claiming it takes a share of one"})
 
     def variant_score_items(self, variant, rule: SharesRule) -> tuple[ScoreItem, ...]:
         return self.score_items + tuple(

@@ -246,7 +246,7 @@ class Stations(Mechanic):
 
     def looks(self, variant, rule) -> Looks:
         """A station: a marker in its owner's colour at its city."""
-        return Looks(city_markers=("station_owner",))
+        return Looks(city_markers=("station_owner",), legend={"city_markers": "a station, in its owner's colour"})
 
     def agent_play(self, variant, rule) -> AgentPlay:
         # a station lets its owner use one route of another player at its city: the agents

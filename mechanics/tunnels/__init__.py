@@ -207,7 +207,8 @@ class Tunnels(Mechanic):
 
     def looks(self, variant, rule: TunnelsRule) -> Looks:
         """Tunnels are drawn dashed."""
-        return Looks(dashed=frozenset(rule.routes))
+        return Looks(dashed=frozenset(rule.routes),
+                     legend={"dashed": f"tunnel: claiming it may cost up to {rule.reveal} more cards"})
 
     def agent_play(self, variant, rule) -> AgentPlay:
         return AgentPlay(rules={TUNNEL_PAY: "pay", TUNNEL_DECLINE: "withdraw"})

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Mechanic
+from ...compiler.mechanic import Looks, Mechanic
 from .syntax import Zone
 
 
@@ -42,4 +42,7 @@ class Zones(Mechanic):
             return None
         return ZonesRule(zones=tuple(zones), span=ctx.places.cities[zones[0]]["span"])
 
-
+    def looks(self, variant, rule: ZonesRule) -> Looks:
+        """The core draws dead-end places as squares; the legend says what a zone is."""
+        return Looks(legend={"dead_ends": "a zone: each route into it ends there on its own; "
+                                          "two routes into one zone do not join"})
