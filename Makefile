@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance notation-long agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -58,6 +58,12 @@ conformance: install
 	  print(*[n for n in stock_names() if not railspec.compiler.mechanic.default_registry().unimplemented( \
 	  railspec.compiler.check_file(railspec.compiler.stock_path(n)))])"); do \
 	  $(BIN)/railspec conformance $$v --games $(CONFORMANCE_GAMES) --quiet || exit 1; done
+
+# The position notation round trip over 2,000 random games of every stock variant on both
+# engines (NOTATION_GAMES=N for another count; the tests play 6).
+NOTATION_GAMES ?= 2000
+notation-long: install
+	RAILSPEC_NOTATION_GAMES=$(NOTATION_GAMES) $(BIN)/python -m pytest -q tests/test_notation.py -k every_reached
 
 # Every agent on every stock variant: 1,000 games each, no illegal action, the styles'
 # win rates side by side (AGENT_GAMES=N for another count; the tests play a few).

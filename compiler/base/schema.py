@@ -112,6 +112,10 @@ class Field:
     derived: bool = False
     pile: str | None = None
     pending_claim: bool = False
+    #: What the values name, for the position notation (docs/conformance.md): ``card``,
+    #: ``ticket``, ``route`` or ``city`` (-1 is none); by default a ticket pile's tickets
+    #: and a card-id pile's cards, else numbers.
+    names: str | None = None
 
     def __post_init__(self) -> None:
         if self.size and self.cap:
@@ -125,6 +129,8 @@ class Field:
             raise ValueError(f"field {self.name}: unknown pile {self.pile!r}")
         if self.pile and self.size is None and self.cap is None:
             raise ValueError(f"field {self.name}: a pile is a list or a row, not a number")
+        if self.names not in (None, "card", "ticket", "route", "city"):
+            raise ValueError(f"field {self.name}: values name a card, ticket, route or city, not {self.names!r}")
         if self.pile == CARD_COUNTS and self.size != "N_CARDS":
             raise ValueError(f"field {self.name}: a count per card has the size N_CARDS")
 

@@ -30,7 +30,7 @@ from ..compiler.base.errors import (
 from ..compiler.build import build
 from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
-from . import determinize, reference, state_format
+from . import determinize, notation, reference, state_format
 from .position import position_fields
 from .scoring import rows_of_playout
 from .scoring import winners as _winners
@@ -286,6 +286,15 @@ class Game:
         """The full state as compact JSON; :meth:`Variant.game_from_json` reads it back."""
         return json.dumps(self._e.export_state(), separators=(",", ":"))
 
+    def position(self) -> dict:
+        """The full state in the position notation, JSON form (docs/conformance.md): every
+        part written with the spec's names; :meth:`Variant.game_from_position` reads it."""
+        return notation.to_position(self.variant.ir, self._e.export_state())
+
+    def position_line(self) -> str:
+        """The full state in the position notation's one-line form."""
+        return notation.dumps_line(self.variant.ir, self._e.export_state())
+
     def observation(self, player: int | None = None) -> dict:
         """What one player may see (the state schema's views): their own hand, tickets and
         the offer they are deciding on, and the public board (market, route owners,
@@ -447,6 +456,16 @@ class Variant:
         if engine == "compiled":
             return Game(self, engine, self.module().Engine.from_state(state))
         return Game(self, engine, reference.ReferenceEngine.from_state(self.ir, state))
+
+    def game_from_position(self, position, engine: str = "compiled") -> Game:
+        """A game from a position in the notation (docs/conformance.md): its JSON form (a
+        dict) or its one-line form (a str); checked as :meth:`game_from_state` checks."""
+        _engine_name(engine)
+        if isinstance(position, str):
+            state = notation.loads_line(self.ir, position)
+        else:
+            state = notation.from_position(self.ir, position)
+        return self.game_from_state(state, engine)
 
     def game_from_json(self, text: str, engine: str = "compiled") -> Game:
         """A game from :meth:`Game.to_json` text."""

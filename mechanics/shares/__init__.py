@@ -224,7 +224,7 @@ class Shares(Mechanic):
                              "player, the neutral (players), a neutral share revealed at the end (players+1)",
               owner="shares", size="SHARE_TOTAL", low="-1", high="players+1", initial=-1),
         Field("share_route", "the route whose companies a share is being chosen from (-1: none)", owner="shares",
-              low="-1", high="N_ROUTES-1", initial=-1),
+              low="-1", high="N_ROUTES-1", initial=-1, names="route"),
     )
     phases = (PH_SHARE, PH_NEUTRAL_SHARE)
     kinds = (TAKE_SHARE, DECLINE_SHARE, NEUTRAL_SHARE)

@@ -169,7 +169,7 @@ class Stations(Mechanic):
         Field("station_owner", "each city's station: the player who built it (-1: none)", owner="stations",
               size="N_CITIES", low="-1", high="players-1", initial=-1),
         Field("station_city", "the city of the station being paid for (-1: none)", owner="stations", low="-1",
-              high="N_CITIES-1", initial=-1),
+              high="N_CITIES-1", initial=-1, names="city"),
     )
     phases = (PH_STATION,)
     kinds = (BUILD_STATION, STATION_PAY)

@@ -165,7 +165,7 @@ class Tunnels(Mechanic):
     rule = TunnelsRule
     state_fields = (
         Field("tunnel_route", "the tunnel whose claim waits for a decision (-1: none)", owner="tunnels",
-              low="-1", high="N_ROUTES-1", initial=-1, pending_claim=True),
+              low="-1", high="N_ROUTES-1", initial=-1, pending_claim=True, names="route"),
         Field("tunnel_committed", "the cards played for that tunnel, a count per card: out of the hand, not yet "
                                   "discarded", owner="tunnels", size="N_CARDS", high="CARD_TOTAL", pile=CARD_COUNTS),
         Field("tunnel_revealed", "the cards revealed for a tunnel this turn, discarded at the end of the turn",
