@@ -412,8 +412,22 @@ class _Grid:
                 yield gx, gy
 
     def add(self, box, item=None) -> None:
+        entry = (box, item)  # one object in every cell, so near() gives it once
         for cell in self._cells(box):
-            self.cells.setdefault(cell, []).append((box, item))
+            self.cells.setdefault(cell, []).append(entry)
+
+    def add_segment(self, x1: float, y1: float, x2: float, y2: float, pad: float, item) -> None:
+        """A segment, filed only in the cells along it (its whole bounding box would put a
+        long route in most cells of the map)."""
+        box = (min(x1, x2) - pad, min(y1, y2) - pad, max(x1, x2) + pad, max(y1, y2) + pad)
+        steps = max(1, math.ceil(math.hypot(x2 - x1, y2 - y1) / (self.CELL / 4)))
+        cells = set()
+        for k in range(steps + 1):
+            x, y = x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps
+            cells.update(self._cells((x - pad, y - pad, x + pad, y + pad)))
+        entry = (box, item)
+        for cell in sorted(cells):
+            self.cells.setdefault(cell, []).append(entry)
 
     def near(self, box):
         seen = set()
@@ -566,9 +580,7 @@ def _place_labels(variant: ir.Variant, places, city_size, tracks: list[_Track],
         soft.add(t.badge_box)
         for x, y, _, _ in t.dots:
             soft.add((x - 3, y - 3, x + 3, y + 3))
-        half = CAR_WIDTH / 2 + 1.0
-        line_box = (min(t.x1, t.x2) - half, min(t.y1, t.y2) - half, max(t.x1, t.x2) + half, max(t.y1, t.y2) + half)
-        soft.add(line_box, t)
+        soft.add_segment(t.x1, t.y1, t.x2, t.y2, CAR_WIDTH / 2 + 1.0, t)
     crowd = []
     for c, (x, y) in enumerate(places):
         near = sum(1 for d, (x2, y2) in enumerate(places) if d != c and abs(x2 - x) < 80 and abs(y2 - y) < 80) \
