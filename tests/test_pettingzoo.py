@@ -145,7 +145,7 @@ def test_render():
         agent = svg.agent_selection
         svg.step(int(rng.choice(np.flatnonzero(svg.observe(agent)["action_mask"]))))
     picture = svg.render()
-    assert picture.startswith("<svg") and 'class="claimed"' in picture
+    assert picture.startswith("<svg") and 'class="route claimed seat-' in picture
     with pytest.warns(UserWarning):
         assert rpz.env("usa", players=2).render() is None
     with pytest.raises(railspec.RailspecError):

@@ -270,9 +270,7 @@ def test_text_width_measures_wider_letters_wider():
 def _badges(root) -> dict[str, tuple]:
     """Each route's badge: (its box, its fill, its text's colour, its text)."""
     out = {}
-    for g in root.iter(f"{SVG}g"):
-        if not (g.get("class") or "").startswith("route"):
-            continue
+    for g in root.findall(f".//{SVG}g[@class='route-label']"):
         rect, text = g.find(f"{SVG}rect[@class='badge']"), g.find(f"{SVG}text[@class='length']")
         x, y = float(rect.get("x")), float(rect.get("y"))
         out[g.get("data-route")] = ((x, y, x + float(rect.get("width")), y + float(rect.get("height"))),
@@ -289,7 +287,7 @@ def test_lengths_read_on_every_fill(v):
     for picture in pictures:
         root = _tree(picture)
         for g in root.iter(f"{SVG}g"):
-            if (g.get("class") or "").startswith("route"):
+            if (g.get("class") or "").split()[0] == "route":
                 shape = g.find(f"{SVG}polygon")
                 fill = shape.get("fill") if shape.get("class") != "frame" else \
                     g.find(f"{SVG}polygon[@class='car claimed {g.get('class').split()[-1]}']").get("fill")
@@ -302,7 +300,10 @@ def test_lengths_read_on_every_fill(v):
 
 @pytest.mark.parametrize("v", STOCK, ids=lambda v: v.key)
 def test_the_badges_of_a_double_route_do_not_overlap(v):
-    badges = _badges(_tree(render_svg(v.ir)))
+    root = _tree(render_svg(v.ir))
+    badges = _badges(root)
+    order = [(g.get("class") or "").split()[0] for g in root.iter(f"{SVG}g")]
+    assert max(i for i, c in enumerate(order) if c == "route") < order.index("route-label")  # no route covers one
     groups = {}
     for r in v.ir.routes:
         groups.setdefault(r.group, []).append(r)

@@ -679,9 +679,16 @@ def _draw_route(canvas: _Canvas, t: _Track, fill: str, dashed: bool, seat: int |
         canvas.out.append(f'<circle class="route-group group-{i}" cx="{x:.1f}" cy="{y:.1f}" r="2.6" '
                           f'fill="{colour}" stroke="#333333" stroke-width="0.5"/>')
         canvas.point(x, y, 3.0)
+    canvas.out.append("</g>")
+
+
+def _draw_badge(canvas: _Canvas, t: _Track, fill: str) -> None:
+    """A route's length (and its mechanics' badges) on a badge of the route's fill, in a
+    layer above every route, so that no later route covers it."""
     b = t.badge_box
     ink = text_colour(fill)
-    canvas.out.append(f'<rect class="badge" x="{b[0]:.1f}" y="{b[1]:.1f}" width="{b[2] - b[0]:.1f}" '
+    canvas.out.append(f'<g class="route-label" data-route={quoteattr(t.route.name)}>'
+                      f'<rect class="badge" x="{b[0]:.1f}" y="{b[1]:.1f}" width="{b[2] - b[0]:.1f}" '
                       f'height="{b[3] - b[1]:.1f}" rx="2" fill="{fill}" stroke="#333333" stroke-width="0.6"/>')
     baseline = (b[1] + b[3]) / 2 + 0.35 * ROUTE_FONT
     canvas.out.append(f'<text class="length" x="{(b[0] + b[2]) / 2:.1f}" y="{baseline:.1f}" '
@@ -808,6 +815,7 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
 
     canvas = _Canvas()
     owner = state["owner"] if state else None
+    fills = []
     for t in tracks:
         r = t.route
         seat = owner[r.id] if owner is not None and owner[r.id] >= 0 else None
@@ -817,7 +825,10 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
             fill = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         else:
             fill = colour_of(r.colour_name)
+        fills.append(fill)
         _draw_route(canvas, t, fill, r.id in shown.dashed, seat)
+    for t, fill in zip(tracks, fills):
+        _draw_badge(canvas, t, fill)
     markers = [state[name] for name in shown.city_markers if name in state] if state else []
     for c in variant.cities:
         x, y = places[c.id]
