@@ -404,7 +404,7 @@ def test_render_draws_a_games_claims(tmp_path, capsys):
     svg = tmp_path / "map.svg"
     assert main(["render", "europe", "--state", str(state), "--out", str(svg)]) == 0
     text = svg.read_text(encoding="utf-8")
-    assert text.startswith("<svg") and text.count('class="claimed"') == 5
+    assert text.startswith("<svg") and text.count('class="route claimed seat-') == 5
 
 
 def test_check_and_the_reference_engine_work_without_the_agents_kernel(tmp_path):

@@ -6,8 +6,8 @@ variant on both engines (RAILSPEC_NOTATION_GAMES); the suite plays a few."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 
 import pytest
 from conftest import ENGINES, implemented_stock_variants

@@ -148,10 +148,10 @@ def _rare_connections(tally: CampaignTally):
         if group in seen:
             continue
         seen.add(group)
-        share = tally.group_claims.get(group, 0) / games
-        if share < RARE:
+        claimed_in = tally.group_claims.get(group, 0) / games
+        if claimed_in < RARE:
             a, b = ir_variant.cities[group[0]].name, ir_variant.cities[group[1]].name
-            rows.append({"connection": f"{a}–{b}", "length": r.length, "tracks": group[2], "claimed_in": share})
+            rows.append({"connection": f"{a}–{b}", "length": r.length, "tracks": group[2], "claimed_in": claimed_in})
     table = pd.DataFrame(rows, columns=["connection", "length", "tracks", "claimed_in"])
     return table.sort_values(["claimed_in", "connection"])
 
@@ -273,8 +273,8 @@ def build_html(variant, tally: CampaignTally, plan=None, seconds: float | None =
     import pandas as pd
     endings = pd.DataFrame({"ended by": list(tally.endings), "games": list(tally.endings.values())})
     parts["endings"] = endings.sort_values("games", ascending=False).to_html(index=False)
-    parts["mechanics"] = ("<p>Each mechanic's score items (a mean per game; a station's route: how often there "
-                          "is one; a company place: the mean place of those placed) and the actions taken, per "
+    parts["mechanics"] = ("<p>Each mechanic's score items (an amount: its mean per game; a route: how often "
+                          "there is one; a place: the mean place of those placed) and the actions taken, per "
                           "agent.</p>" + _unused_note(tally)
                           + '<div class="wide">' + _mechanics_table(tally).to_html() + "</div>")
 

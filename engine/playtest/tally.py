@@ -96,11 +96,11 @@ class CampaignTally:
                 self.group_full[group] = self.group_full.get(group, 0) + 1
         winners = sum(1 for s in record["seats"] if s["winner"])
         for s in record["seats"]:
-            share = 1.0 / winners if s["winner"] else 0.0
+            won = 1.0 / winners if s["winner"] else 0.0
             held, done = len(s["tickets"]), len(s["completed"])
             for rates in (self.by_seat.setdefault(s["seat"], Rates()), self.by_agent.setdefault(s["agent"], Rates())):
                 rates.seats += 1
-                rates.wins += share
+                rates.wins += won
                 rates.score += s["score"]
                 rates.tickets_held += held
                 rates.tickets_done += done
