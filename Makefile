@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance notation-long agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -58,6 +58,10 @@ conformance: install
 	  print(*[n for n in stock_names() if not railspec.compiler.mechanic.default_registry().unimplemented( \
 	  railspec.compiler.check_file(railspec.compiler.stock_path(n)))])"); do \
 	  $(BIN)/railspec conformance $$v --games $(CONFORMANCE_GAMES) --quiet || exit 1; done
+
+# The README's pictures, re-taken from the commands it shows (needs a headless Chromium).
+screenshots: install
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python docs/img/retake.py
 
 # The position notation round trip over 2,000 random games of every stock variant on both
 # engines (NOTATION_GAMES=N for another count; the tests play 6).
