@@ -332,6 +332,14 @@ class Mechanic:
         """How a drawn map shows what the mechanic adds (nothing by default)."""
         return Looks()
 
+    def hard_cases(self, variant: ir.Variant, rule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """Why a position is a hard case for the mechanic's scoring, as short labels (a tie
+        in its ranking, a choice between routes), given the state and its breakdown rows:
+        the conformance test vectors (``railspec suite export``) keep positions of each
+        label, so another engine is checked where it is easiest to get wrong. None by
+        default."""
+        return ()
+
     # --- where the mechanic's files are --------------------------------------------------
     @classmethod
     def folder(cls) -> Path:

@@ -24,6 +24,7 @@ MAX_BYTES = {
     "position file": 4 * _MB,
     "trace file": 64 * _MB,
     "perft file": 64 * _MB,
+    "vector file": 256 * _MB,
 }
 
 

@@ -12,6 +12,8 @@
     railspec simulate VARIANT --agents one-step,route-focus,… [--workers N] [--save-state FILE]
     railspec balance VARIANT --players N --games N --agents … --out DIR [--workers N | --ray ADDRESS]
     railspec render VARIANT [--state FILE] --out map.svg
+    railspec suite export VARIANT --out DIR [--games N] [--seed S]
+    railspec test-engine VARIANT [--vectors DIR | --games N] -- COMMAND ARGS…
 
 Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input (one line
 on stderr, never a traceback). The progress bars are drawn only on a terminal.
@@ -32,7 +34,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from ..runtime.game import spec_path
 from ..runtime.position import read
-from . import cli_play, conformance, perft, trace
+from . import cli_conformance, cli_play, conformance, perft, trace
 from .args import (
     Help,
     Parser,
@@ -366,16 +368,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="no progress bar (there is none anyway when stderr is not a terminal)")
     p.set_defaults(run=cmd_conformance)
     cli_play.add_commands(sub, formatter)
+    cli_conformance.add_commands(sub, formatter)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; the exit status is 0 on success, 1 when a check or verification
     fails, 2 on bad usage or input (one line on stderr, no traceback)."""
+    argv, engine_command = cli_conformance.split_engine_command(sys.argv[1:] if argv is None else list(argv))
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as done:  # --help, or a usage error already printed on one line
         return done.code if isinstance(done.code, int) else 2
+    args.engine_command = engine_command
     try:
         return args.run(args)
     except SpecError as err:

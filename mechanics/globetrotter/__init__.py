@@ -47,6 +47,11 @@ class Globetrotter(Mechanic):
     score_items = (ScoreItem("globetrotter", "the bonus, to every player with the most tickets completed (above 0)",
                              True, "globetrotter"),)
 
+    def hard_cases(self, variant, rule: GlobetrotterRule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """Players tied on the most tickets completed (each scores the bonus)."""
+        best = max((row["tickets_completed"] for row in rows), default=0)
+        return ("globetrotter tied",) if best and sum(row["tickets_completed"] == best for row in rows) > 1 else ()
+
     def check(self, ctx) -> GlobetrotterRule | None:
         stmt = ctx.one(GlobetrotterStmt)
         bonus = ctx.points(stmt.bonus if stmt else None, "the Globetrotter bonus")

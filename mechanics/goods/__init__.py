@@ -139,6 +139,11 @@ class Goods(Mechanic):
                          without=without.mode if without else "nothing",
                          routes=goods_routes, span=stmt.span)
 
+    def hard_cases(self, variant, rule: GoodsRule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """Players tied on goods cards, who share or split places of the ranking."""
+        goods = [g for g in state["goods"] if g > 0 or rule.without == "rank"]
+        return ("a tie in the goods ranking",) if len(goods) != len(set(goods)) else ()
+
     def looks(self, variant, rule: GoodsRule) -> Looks:
         """A goods route (the cart symbol) carries a ``G`` badge."""
         return Looks(badges={route: "G" for route in rule.routes},

@@ -75,6 +75,20 @@ def dense_network(routes, trains: int, rng) -> list[int]:
         trains -= route.length
 
 
+def cycle_rank(routes) -> int:
+    """Independent cycles of a set of routes: routes - cities + separate networks."""
+    parent = {c: c for r in routes for c in (r.a, r.b)}
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+    for r in routes:
+        parent[root(r.a)] = root(r.b)
+    return len(routes) - len(parent) + len({root(c) for c in parent})
+
+
 def holds_the_card(row: dict, rows: list[dict]) -> int:
     """1 for a player who holds the Longest Continuous Path card (their path is the longest
     of all players', and longer than 0), else 0. USA rulebook, Calculating Scores: ties for
@@ -135,6 +149,20 @@ class LongestPath(Mechanic):
                  lambda row, rows: holds_the_card(row, rows), owner="longest_path",
                  unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus"),
     )
+
+    def hard_cases(self, variant, rule: LongestPathRule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """Tied longest paths, and networks with two or more cycles (where a walk may turn
+        back on itself, and a careless search reuses a route)."""
+        labels = []
+        best = max((row["longest_path"] for row in rows), default=0)
+        if best and sum(row["longest_path"] == best for row in rows) > 1:
+            labels.append("longest path tied")
+        for player in range(state["players"]):
+            owned = [r for r in variant.routes if state["owner"][r.id] == player]
+            if cycle_rank(owned) >= 2:
+                labels.append("network with two or more cycles")
+                break
+        return tuple(labels)
 
     def check(self, ctx) -> LongestPathRule | None:
         longest = ctx.one(LongestPathStmt)

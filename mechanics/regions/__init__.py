@@ -178,6 +178,14 @@ class Regions(Mechanic):
                               ("T_REGION_CITY_FIRST", first), ("T_REGION_CITY_END", end),
                               ("T_REGION_CITIES", cities or [0]), ("T_REGION_POINTS", table)])
 
+    def hard_cases(self, variant, rule: RegionsRule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """A player's routes reaching a region that counts double (whole or in part)."""
+        doubles = {c for region in rule.regions if region.counts_double for c in region.cities}
+        for r in variant.routes:
+            if state["owner"][r.id] >= 0 and (r.a in doubles or r.b in doubles):
+                return ("a double region reached",)
+        return ()
+
     def looks(self, variant, rule: RegionsRule) -> Looks:
         """Each region's cities ringed in a colour of their own, named in the legend."""
         return Looks(groups=tuple((region.name + (" (counts double)" if region.counts_double else ""),

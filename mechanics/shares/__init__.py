@@ -342,6 +342,21 @@ class Shares(Mechanic):
                          routes={a.id: tuple(showing[a.param]) for a in variant.actions
                                  if a.kind in (TAKE_SHARE, NEUTRAL_SHARE)})
 
+    def hard_cases(self, variant, rule: SharesRule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """A company whose majority is tied between holders (the neutral included)."""
+        owner = state["share_owner"]
+        start = 0
+        for company in rule.companies:
+            held: dict[int, int] = {}
+            for holder in owner[start:start + company.shares]:
+                if holder >= 0:
+                    held[holder] = held.get(holder, 0) + 1
+            start += company.shares
+            counts = sorted(held.values(), reverse=True)
+            if len(counts) > 1 and counts[0] == counts[1]:
+                return ("a tied company majority",)
+        return ()
+
     def looks(self, variant, rule: SharesRule) -> Looks:
         """Each company a route shows is a dot of the company's colour beside the route, the
         companies named in the legend (the board prints their logos beside the route)."""

@@ -244,6 +244,14 @@ class Stations(Mechanic):
                             colour_cards=0, locomotives=cost))
         return out
 
+    def hard_cases(self, variant, rule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+        """A station with two or more routes of other players at its city to choose from."""
+        for city, builder in enumerate(state["station_owner"]):
+            if builder >= 0 and sum(1 for r in variant.routes if city in (r.a, r.b)
+                                    and state["owner"][r.id] not in (-1, builder)) >= 2:
+                return ("a station choosing among routes",)
+        return ()
+
     def looks(self, variant, rule) -> Looks:
         """A station: a marker in its owner's colour at its city."""
         return Looks(city_markers=("station_owner",), legend={"city_markers": "a station, in its owner's colour"})

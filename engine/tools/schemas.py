@@ -1,0 +1,162 @@
+"""JSON Schemas (draft 2020-12) of the files another engine reads and writes: the position
+notation, the conformance vectors and the trace, made for one variant from its state
+schema and its names, so an engine in any language can check its own files
+(``railspec suite export`` writes them beside the vectors; the tests validate every
+exported record against them).
+
+Each schema describes one line of its file (the header or a record); the position's
+schema is included in each under ``$defs`` so a file's schema stands alone.
+"""
+from __future__ import annotations
+
+from ..compiler.base import schema as state_schema
+from ..compiler.base.schema import bound_value
+from ..runtime import notation
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+_U64 = {"type": "string", "pattern": "^[0-9]{1,20}$"}
+_NAMES = {"type": "array", "items": {"type": "string"}}
+
+
+def _bound(expr: str, dims: dict, players: int) -> int:
+    return bound_value(expr, dims, players)
+
+
+def _value(field, names: dict, dims: dict, players: int) -> dict:
+    """One value of a field (a scalar, or one entry of a list or row)."""
+    if field.kind == "phase":
+        return {"enum": list(names["phase"])}
+    if field.kind == "u64":
+        return _U64
+    own = notation.value_names(field)
+    if own:
+        nullable = _bound(field.low, dims, players) < 0
+        return {"enum": list(names[own]) + ([None] if nullable else [])}
+    return {"type": "integer", "minimum": _bound(field.low, dims, players),
+            "maximum": _bound(field.high, dims, players)}
+
+
+def _one(field, names: dict, dims: dict, players: int) -> dict:
+    value = _value(field, names, dims, players)
+    if field.is_scalar:
+        return value
+    index = notation.INDEXED_BY.get(field.size)
+    if index is not None:
+        return {"type": "object", "propertyNames": {"enum": list(names[index])}, "additionalProperties": value}
+    items = {"type": "array", "items": value}
+    if field.cap:
+        items["maxItems"] = dims[field.cap]
+    else:
+        items["minItems"] = items["maxItems"] = dims[field.size]
+    return items
+
+
+def position_schema(variant) -> dict:
+    """The JSON form of the position notation, for this variant (its names as enums)."""
+    ir_variant = variant.ir
+    assembly = variant.assembly
+    names = notation.component_names(ir_variant) | {"phase": list(assembly.phases)}
+    dims = assembly.dims
+    most = ir_variant.max_players
+    properties = {
+        "format": {"const": notation.FORMAT},
+        "variant": {"type": "string"},
+        "spec_hash": {"type": "string"},
+        "players": {"type": "integer", "minimum": ir_variant.min_players, "maximum": most},
+        "generator": {"type": "object", "properties": {k: _U64 for k in notation.GENERATOR_FIELDS},
+                      "additionalProperties": False},
+    }
+    required = ["format", "variant", "spec_hash", "players"]
+    for field in assembly.exported_fields:
+        if field.name in ("players", *notation.GENERATOR_FIELDS):
+            continue
+        one = _one(field, names, dims, most)
+        if field.per_player:
+            one = {"type": "array", "items": one, "minItems": ir_variant.min_players, "maxItems": most}
+        properties[field.name] = one
+        required.append(field.name)
+    return {"$schema": DIALECT, "title": f"railspec position of {ir_variant.name} ({notation.FORMAT})",
+            "type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def _header(kind_const: dict) -> dict:
+    return {"type": "object",
+            "properties": {"type": {"const": "header"}, "format": {"type": "string"}, "variant": {"type": "string"},
+                           "spec_hash": {"type": "string"}} | kind_const,
+            "required": ["type", "format", "variant", "spec_hash"]}
+
+
+def _breakdown(variant) -> dict:
+    keys = list(variant.assembly.breakdown_keys)
+    row = {"type": "object", "properties": {k: {"type": "integer"} for k in keys}, "required": keys,
+           "additionalProperties": False}
+    return {"type": "array", "items": row}
+
+
+def _line(variant, title: str, record: dict, kind_const: dict) -> dict:
+    return {"$schema": DIALECT, "title": title, "$defs": {"position": position_schema(variant)},
+            "oneOf": [_header(kind_const), record]}
+
+
+_POSITION = {"$ref": "#/$defs/position"}
+_WINNERS = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+
+
+def games_schema(variant) -> dict:
+    step = {"type": "object",
+            "properties": {"legal": _NAMES, "action": {"type": "string"}, "chance": {"type": "boolean"},
+                           "position": _POSITION},
+            "required": ["legal", "action", "chance", "position"], "additionalProperties": False}
+    record = {"type": "object",
+              "properties": {"type": {"const": "game"}, "game": {"type": "integer", "minimum": 0},
+                             "seed": {"type": "integer", "minimum": 0}, "players": {"type": "integer"},
+                             "start": _POSITION, "steps": {"type": "array", "items": step},
+                             "breakdown": _breakdown(variant), "winners": _WINNERS},
+              "required": ["type", "game", "seed", "players", "start", "steps", "breakdown", "winners"],
+              "additionalProperties": False}
+    return _line(variant, "a line of games.jsonl (railspec-vectors/1)", record, {"kind": {"const": "games"}})
+
+
+def scores_schema(variant) -> dict:
+    record = {"type": "object",
+              "properties": {"type": {"const": "score"}, "name": {"type": "string"}, "source": {"type": "string"},
+                             "position": _POSITION, "breakdown": _breakdown(variant), "winners": _WINNERS},
+              "required": ["type", "name", "source", "position", "breakdown", "winners"],
+              "additionalProperties": False}
+    return _line(variant, "a line of scores.jsonl (railspec-vectors/1)", record, {"kind": {"const": "scores"}})
+
+
+def perft_schema(variant) -> dict:
+    record = {"type": "object",
+              "properties": {"type": {"const": "perft"}, "name": {"type": "string"}, "position": _POSITION,
+                             "counts": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 1},
+                             "divide": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}},
+              "required": ["type", "name", "position", "counts", "divide"], "additionalProperties": False}
+    return _line(variant, "a line of perft.jsonl (railspec-vectors/1)", record, {"kind": {"const": "perft"}})
+
+
+def trace_schema(variant) -> dict:
+    """A line of a trace (docs/formats.md, "Trace"): the header, a decision or the result."""
+    header = {"type": "object",
+              "properties": {"type": {"const": "header"}, "format": {"const": "railspec-trace/1"},
+                             "variant": {"type": "string"}, "spec_hash": {"type": "string"},
+                             "players": {"type": "integer"}, "seed": {"type": "integer", "minimum": 0}},
+              "required": ["type", "format", "variant", "spec_hash", "players", "seed"]}
+    step = {"type": "object",
+            "properties": {"step": {"type": "integer", "minimum": 0}, "player": {"type": "integer", "minimum": 0},
+                           "legal": {"type": "integer", "minimum": 1}, "action": {"type": "string"}},
+            "required": ["step", "player", "legal", "action"], "not": {"required": ["type"]}}
+    result = {"type": "object",
+              "properties": {"type": {"const": "result"}, "breakdown": _breakdown(variant), "winners": _WINNERS},
+              "required": ["type", "breakdown", "winners"]}
+    return {"$schema": DIALECT, "title": "a line of a trace (railspec-trace/1)", "oneOf": [header, step, result]}
+
+
+def all_schemas(variant) -> dict[str, dict]:
+    """Every schema, by the name its file takes (``NAME.schema.json``)."""
+    return {"position": position_schema(variant), "games": games_schema(variant),
+            "scores": scores_schema(variant), "perft": perft_schema(variant), "trace": trace_schema(variant)}
+
+
+__all__ = ["all_schemas", "position_schema", "games_schema", "scores_schema", "perft_schema", "trace_schema",
+           "state_schema"]
