@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import build as _cache
 from .base.errors import Span
 from .build import build as _build
 from .check import check
@@ -16,7 +17,7 @@ from .emit import emit as _emit
 from .lang import ast
 from .lang import parse as _parse
 from .mechanic import Registry, default_registry
-from .specs import read_spec, stock_names, stock_path, stock_path_or_none, variant_key
+from .specs import read_spec, read_spec_text, stock_names, stock_path, stock_path_or_none, variant_key
 from .specs import resolve as _resolve
 
 
@@ -40,6 +41,23 @@ def check_file(path: str | Path, registry: Registry | None = None):
     return check(resolve(path, registry), variant_key(path), registry)
 
 
+def load_file(path: str | Path, registry: Registry | None = None):
+    """:func:`check_file` through the IR cache: a spec checked before, by the same compiler
+    and mechanics, with the same text and the same files extended, is read back from the
+    cache instead of being parsed and checked again (most of a warm start's time). A spec
+    with errors is never cached: it is checked, and its errors raised, every time."""
+    registry = registry or default_registry()
+    path = Path(path)
+    key = _cache.ir_cache_key(path, read_spec_text(path).encode("utf-8"), registry)
+    variant = _cache.read_checked(key, registry)
+    if variant is not None:
+        return variant
+    chain = resolve(path, registry)
+    variant = check(chain, variant_key(path), registry)
+    _cache.write_checked(key, variant, [(spec.path, spec.text) for spec in chain[:-1]])
+    return variant
+
+
 def compile(path: str | Path, *, cache_dir: str | Path | None = None, registry: Registry | None = None):
     """The whole pipeline for one spec file: parse → resolve → check → emit → build.
     Returns (variant IR, compiled module)."""
@@ -52,5 +70,5 @@ def compile(path: str | Path, *, cache_dir: str | Path | None = None, registry: 
 
 
 # (the stages emit and build are reached as modules: railspec.compiler.emit.emit, …build.build)
-__all__ = ["parse", "resolve", "read_spec", "check", "check_file", "compile", "stock_path", "stock_names",
+__all__ = ["parse", "resolve", "read_spec", "check", "check_file", "load_file", "compile", "stock_path", "stock_names",
            "stock_path_or_none", "variant_key", "Span"]

@@ -14,11 +14,15 @@ the others use its result.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
+import json
 import os
+import pickle
 import platform
 import re
 import shlex
@@ -31,7 +35,7 @@ import threading
 from pathlib import Path
 
 from . import emit as _emit
-from . import ir
+from . import ir, specs
 from .base.errors import RailspecError
 
 #: True when the last call of :func:`build` compiled nothing (stock module, a module
@@ -91,6 +95,162 @@ def cache_key(variant, source: str) -> str:
     ):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
+
+
+#: The files whose text decides what :func:`railspec.compiler.emit.emit` writes for a given
+#: IR: the compiler's code and templates, and each mechanic's folder.
+_GENERATOR_FILES = ("*.py", "*.j2", "*.lark", "*.h", "*.pxd")
+
+
+@functools.lru_cache(maxsize=None)
+def _folder_digest(folder: str) -> bytes:
+    """A hash of the generator's files in ``folder`` and below (names and contents)."""
+    digest = hashlib.sha256()
+    root = Path(folder)
+    paths = sorted({p for pattern in _GENERATOR_FILES for p in root.rglob(pattern) if "__pycache__" not in p.parts})
+    for path in paths:
+        digest.update(str(path.relative_to(root)).encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.digest()
+
+
+def engine_key(variant) -> str:
+    """What decides a variant's engine module, without rendering it: the spec hash (of the
+    canonical IR), the key, the text of the code that emits it (the compiler's files and every registered
+    mechanic's folder), and the toolchain. Equal keys give equal emitted sources, so the
+    index below maps a key to a module already built from that source and a load need not
+    render the engine (a render is most of a warm start's time)."""
+    digest = hashlib.sha256()
+    folders = _generator_folders(variant.registry)
+    # the spec hash stands for the canonical IR (it is its hash: a full render of the JSON
+    # would cost more than the render this key saves)
+    for part in (b"railspec-engine-key/1", variant.spec_hash.encode("utf-8"), variant.key.encode("utf-8"),
+                 *(_folder_digest(folder) for folder in folders), _version("railspec").encode(),
+                 _version("Cython").encode(), _toolchain().encode("utf-8")):
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
+
+
+def _index_path(root: Path, key: str) -> Path:
+    return root / "index" / f"{key[:40]}.json"
+
+
+def _read_index(root: Path, key: str) -> dict | None:
+    try:
+        entry = json.loads(_index_path(root, key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return entry if isinstance(entry, dict) and isinstance(entry.get("source_hash"), str) else None
+
+
+def _write_index(root: Path, key: str, entry: dict) -> None:
+    """Record what ``key`` built, atomically; an unwritable cache only loses the shortcut."""
+    path = _index_path(root, key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(entry, f)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def load_module(variant, render, cache_dir=None, compile_if_missing: bool = True):
+    """The engine module of ``variant``, rendering its source (``render()``) only when no
+    module built from the same generator and IR is known: a stock module or a cache entry
+    recorded under its :func:`engine_key` is imported directly. Otherwise as
+    :func:`build`, and the result is recorded for the next load."""
+    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    key = engine_key(variant)
+    entry = _read_index(root, key)
+    if entry is not None:
+        module = _known_module(variant, entry, root)
+        if module is not None:
+            return module
+    source = render()
+    module = build(variant, source, cache_dir=cache_dir, compile_if_missing=compile_if_missing)
+    if module is not None:
+        where = "stock" if last_build_kind == "stock" else cache_key(variant, source)[:32]
+        _write_index(root, key, {"source_hash": _emit.source_hash(source), "module": where})
+    return module
+
+
+def _known_module(variant, entry: dict, root: Path):
+    """The module an index entry names, if it is there and still built from that source."""
+    where = entry.get("module")
+    if where == "stock":
+        name = f"railspec.generated.{variant.key}"
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            return None
+        if getattr(module, "SPEC_HASH", None) == variant.spec_hash and \
+                getattr(module, "SOURCE_HASH", None) == entry["source_hash"]:
+            _set_result("stock")
+            return module
+        return None
+    if not isinstance(where, str) or not re.fullmatch(r"[0-9a-f]{32}", where):
+        return None
+    module_name = f"railspec_engine_{where}"
+    with _lock:
+        if module_name in sys.modules:
+            _set_result("loaded")
+            return sys.modules[module_name]
+        library = root / where / f"{module_name}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
+        if not library.is_file():
+            return None
+        module = _import(module_name, library)
+    _set_result("cache")
+    return module
+
+
+def _generator_folders(registry) -> list[str]:
+    return [str(Path(__file__).resolve().parent)] + sorted({str(mechanic.folder()) for mechanic in registry})
+
+
+def ir_cache_key(path: Path, text: bytes, registry) -> str:
+    """The key of a checked spec in the IR cache: the file (its resolved path and bytes)
+    and the code that parses and checks it (the compiler's files and every registered
+    mechanic's folder). The files it extends are recorded in the entry itself."""
+    digest = hashlib.sha256()
+    for part in (b"railspec-ir/1", str(Path(path).resolve()).encode("utf-8"), text,
+                 *(_folder_digest(folder) for folder in _generator_folders(registry)), _version("railspec").encode()):
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
+
+
+def read_checked(key: str, registry, cache_dir=None):
+    """The checked IR recorded under ``key`` (its registry set to ``registry``), or None
+    when there is none or a file it extends has changed since."""
+    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    try:
+        with open(root / "ir" / f"{key[:40]}.pickle", "rb") as f:
+            chain, variant = pickle.load(f)
+        for name, digest in chain:
+            if hashlib.sha256(specs.read_spec_text(name).encode("utf-8")).hexdigest() != digest:
+                return None
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError,
+            RailspecError):
+        return None
+    return dataclasses.replace(variant, registry=registry) if isinstance(variant, ir.Variant) else None
+
+
+def write_checked(key: str, variant, extended: list[tuple[str, str]], cache_dir=None) -> None:
+    """Record a checked IR and the files it extends (path, text), so that the next load of
+    the same spec in another process skips parsing and checking. The registry is not
+    recorded: the loader gives its own. An unwritable cache only loses the shortcut."""
+    root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
+    chain = [(name, hashlib.sha256(text.encode("utf-8")).hexdigest()) for name, text in extended]
+    try:
+        folder = root / "ir"
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump((chain, dataclasses.replace(variant, registry=None)), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, folder / f"{key[:40]}.pickle")
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        pass
 
 
 def _set_result(kind: str) -> None:

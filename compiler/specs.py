@@ -29,6 +29,12 @@ def read_spec(path: str | Path, language: Language) -> ast.SpecFile:
     return parse(_read_text(path), str(path), language)
 
 
+def read_spec_text(path: str | Path) -> str:
+    """The text of a spec file, line ends made ``\n``, or a SpecError naming the file and
+    why (never its contents)."""
+    return _read_text(Path(path))
+
+
 def _read_text(path: Path) -> str:
     """The text of a spec file, or a SpecError naming the file and why (never its contents)."""
     try:

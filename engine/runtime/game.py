@@ -27,7 +27,7 @@ from ..compiler.base.errors import (
     ProvisionalSpecWarning,
     RailspecError,
 )
-from ..compiler.build import build
+from ..compiler.build import load_module
 from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from . import determinize, notation, reference, state_format
@@ -424,7 +424,7 @@ class Variant:
         """The compiled engine module, built (or fetched from the cache) on first use.
         With ``build_if_needed=False``: None rather than running the C compiler."""
         if self._module is None:
-            self._module = build(self.ir, emit(self.ir), compile_if_missing=build_if_needed)
+            self._module = load_module(self.ir, lambda: emit(self.ir), compile_if_missing=build_if_needed)
         return self._module
 
     def observation_spec(self):
@@ -552,7 +552,7 @@ def _file_key(path: Path):
 
 
 def _load_path(path: Path, registry) -> Variant:
-    variant_ir = compiler.check_file(path, registry)
+    variant_ir = compiler.load_file(path, registry)
     refuse_unimplemented(variant_ir)
     return Variant(variant_ir)
 
