@@ -126,6 +126,18 @@ def test_playout_matches_games_played_through_the_api(v):
 
 
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_playout_winners_are_each_games_winners(v):
+    """playout() names a game's winner at once when one player has the best total, and asks
+    the tie-breaks otherwise: the same seats as winners() of the game's breakdown rows."""
+    from railspec.runtime.scoring import rows_of_playout, winners
+    players = min(4, v.ir.max_players)
+    result = v.playout(games=400, players=players, seed=11)
+    expected = [winners(v.ir, rows) for rows in rows_of_playout(result, v.assembly.breakdown_keys)]
+    assert result["winners"] == expected
+    assert any(len(set(t)) < len(t) and t.count(max(t)) > 1 for t in result["totals"]), "no tied game met"
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 def test_bad_player_counts_and_engines_are_refused(v):
     with pytest.raises(ValueError):
         v.new_game(players=v.ir.max_players + 1)

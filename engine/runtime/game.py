@@ -32,7 +32,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from . import determinize, notation, reference, state_format
 from .position import position_fields
-from .scoring import rows_of_playout
+from .scoring import playout_winners
 from .scoring import winners as _winners
 
 ENGINES = ("compiled", "reference")
@@ -487,8 +487,7 @@ class Variant:
             result = self.module().playout(games, players, seed)
         else:
             result = reference.playout(self.ir, games, players, seed)
-        result["winners"] = [_winners(self.ir, rows)
-                             for rows in rows_of_playout(result, self.assembly.breakdown_keys)]
+        result["winners"] = playout_winners(self.ir, result, self.assembly.breakdown_keys)
         return result
 
     def score(self, position: dict) -> list[dict]:

@@ -43,3 +43,20 @@ def rows_of_playout(result: dict, breakdown_keys) -> list[list[dict]]:
     games = len(result["totals"])
     players = len(result["totals"][0]) if games else 0
     return [[{key: columns[key][g][p] for key in breakdown_keys} for p in range(players)] for g in range(games)]
+
+
+def playout_winners(variant: ir.Variant, result: dict, breakdown_keys) -> list[list[int]]:
+    """The winners of every game of a playout result. A game whose best total is one
+    player's needs no tie-break and no breakdown rows (most games: building the rows of
+    every game cost more than the games' own scoring); the others go through
+    :func:`winners`."""
+    columns = {key: result["totals" if key == "total" else key] for key in breakdown_keys}
+    out = []
+    for g, totals in enumerate(result["totals"]):
+        best = max(totals)
+        if totals.count(best) == 1:
+            out.append([totals.index(best)])
+        else:
+            rows = [{key: columns[key][g][p] for key in breakdown_keys} for p in range(len(totals))]
+            out.append(winners(variant, rows))
+    return out
