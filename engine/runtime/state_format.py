@@ -10,7 +10,9 @@ both engines can play on to an end (docs/engine.md, "Checking a state").
 """
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections import Counter
 
 from ..compiler import ir
@@ -41,6 +43,10 @@ def _parse_int(digits: str) -> int:
     return int(digits)
 
 
+#: A run of digits longer than any number a state holds.
+_LONG_NUMBER = re.compile(r"-?\d{%d,}" % (MAX_DIGITS + 1))
+
+
 def _parse_constant(name: str):
     raise StateError(f"not a railspec state: {name} is not a number a state holds")
 
@@ -62,8 +68,14 @@ def loads(text: str | bytes) -> dict:
                          f"({MAX_STATE_CHARS:,} at most)")
     if isinstance(text, str):
         text = text.removeprefix("\ufeff")  # a byte order mark, as every other reader skips it
+    # a number too long for any field is refused before the parser converts it; one scan
+    # of the text is far cheaper than a hook called for each of a state's integers
+    long_number = _LONG_NUMBER.search(text) if isinstance(text, str) else None
+    if long_number:
+        _parse_int(long_number.group())
     try:
-        return json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+        return json.loads(text, parse_int=None if isinstance(text, str) else _parse_int,
+                          parse_constant=_parse_constant)
     except StateError:
         raise
     except RecursionError:
@@ -106,26 +118,42 @@ def _list(value, name: str, length: int | None = None, most: int | None = None) 
     return value
 
 
-def _check_field(field: schema.Field, value, dims: dict, players: int, phases) -> None:
-    """One field's shape and the range of each of its values."""
+@functools.lru_cache(maxsize=256)
+def _field_plan(variant: ir.Variant, players: int) -> tuple:
+    """Each exported field with its value range and its length (fixed) or capacity, for
+    one variant and player count: worked out once, not at every state read."""
+    assembly = assemble(variant)
+    dims = assembly.dims
+    plan = []
+    for field in assembly.exported_fields:
+        if field.kind == "u64":
+            low, high = 0, 2**64 - 1
+        elif field.kind == "phase":
+            low = high = 0
+        else:
+            low = schema.bound_value(field.low, dims, players)
+            high = schema.bound_value(field.high, dims, players)
+        length = dims[field.size] if field.size else None
+        plan.append((field, low, high, length, dims[field.cap] if field.cap else None))
+    return tuple(plan)
+
+
+def _check_field(field: schema.Field, value, bounds: tuple, players: int, phases) -> None:
+    """One field's shape and the range of each of its values (``bounds``: its low, high,
+    length and capacity, from :func:`_field_plan`)."""
     if field.kind == "phase":
         if not isinstance(value, str) or value not in phases:
             raise StateError(f"state field 'phase': {_show(value)} is not one of {', '.join(phases)}")
         return
-    if field.kind == "u64":
-        low, high = 0, 2**64 - 1
-    else:
-        low = schema.bound_value(field.low, dims, players)
-        high = schema.bound_value(field.high, dims, players)
+    low, high, length, most = bounds
 
     def one(v, name: str) -> None:
-        if field.is_scalar:
-            _int(v, name, low, high)
+        if length is None and most is None:
+            if type(v) is not int or not low <= v <= high:
+                _int(v, name, low, high)
             return
-        if field.size:
-            _list(v, name, length=dims[field.size])
-        else:
-            _list(v, name, most=dims[field.cap])
+        if type(v) is not list or (length is not None and len(v) != length) or (most is not None and len(v) > most):
+            _list(v, name, length=length, most=most)
         if v and not (all(type(x) is int for x in v) and low <= min(v) and max(v) <= high):
             for i, x in enumerate(v):  # name the first entry that is wrong
                 _int(x, f"{name}[{i}]", low, high)
@@ -149,7 +177,8 @@ def pile_contents(fields, state: dict) -> tuple[Counter, list[int]]:
         for row in rows:
             if field.pile == schema.CARD_COUNTS:
                 for card, count in enumerate(row):
-                    cards[card] += count
+                    if count:
+                        cards[card] += count
             elif field.pile == schema.CARD_IDS:
                 cards.update(c for c in row if c >= 0)
             else:
@@ -169,15 +198,17 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
     players = state["players"]
     loco = len(variant.colours)
     counted, tickets = pile_contents(fields, state)
-    piles = ", ".join(f.name for f in fields if f.pile in (schema.CARD_COUNTS, schema.CARD_IDS) and not f.derived)
+
+    def piles() -> str:
+        return ", ".join(f.name for f in fields if f.pile in (schema.CARD_COUNTS, schema.CARD_IDS) and not f.derived)
     for colour in variant.colours:
         if counted[colour.id] != colour.count:
-            problems.append(f"train cards: the piles ({piles}) hold {counted[colour.id]} {colour.name} cards, "
+            problems.append(f"train cards: the piles ({piles()}) hold {counted[colour.id]} {colour.name} cards, "
                             f"the variant has {colour.count}")
     if counted[loco] != variant.locomotives:
-        problems.append(f"train cards: the piles ({piles}) hold {counted[loco]} locomotives, the variant has "
+        problems.append(f"train cards: the piles ({piles()}) hold {counted[loco]} locomotives, the variant has "
                         f"{variant.locomotives}")
-    if sorted(tickets) != list(range(len(variant.tickets))):
+    if len(tickets) != len(variant.tickets) or sorted(tickets) != list(range(len(variant.tickets))):
         problems.append("tickets: the ticket piles do not hold every ticket exactly once")
     showing = state["faceup"].count(loco)
     if showing >= variant.market_reset_locomotives:
@@ -188,17 +219,25 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
             problems.append(f"state field 'faceup': {showing} face-up locomotives, but the cards outside the "
                             f"hands can make a market with fewer: the market should have been redealt")
     owner = state["owner"]
+    used, points = [0] * players, [0] * players
+    lengths, route_points = _route_lengths(variant), variant.route_points
+    for route, who in enumerate(owner):
+        if 0 <= who < players:
+            used[who] += lengths[route]
+            points[who] += route_points[lengths[route]]
     for p in range(players):
-        mine = [r for r in variant.routes if owner[r.id] == p]
-        used = sum(r.length for r in mine)
-        if used + state["trains"][p] != variant.trains:
+        if used[p] + state["trains"][p] != variant.trains:
             problems.append(f"state field 'trains[{p}]': player {p} has {state['trains'][p]} trains left but owns "
-                            f"routes of {used} cars (of {variant.trains})")
-        points = sum(variant.route_points[r.length] for r in mine)
-        if state["route_score"][p] != points:
+                            f"routes of {used[p]} cars (of {variant.trains})")
+        if state["route_score"][p] != points[p]:
             problems.append(f"state field 'route_score[{p}]': player {p} has {state['route_score'][p]} route "
-                            f"points but owns routes worth {points}")
+                            f"points but owns routes worth {points[p]}")
     return problems + phase_problems(variant, state) + end_problems(variant, state)
+
+
+@functools.lru_cache(maxsize=64)
+def _route_lengths(variant: ir.Variant) -> tuple[int, ...]:
+    return tuple(r.length for r in variant.routes)
 
 
 def phase_problems(variant: ir.Variant, state: dict) -> list[str]:
@@ -368,8 +407,8 @@ def validate(variant: ir.Variant, state) -> None:
         raise StateError(f"state is of variant {_show(state['variant'])} (spec {_show(state['spec_hash'])}), "
                          f"not {variant.key!r} (spec {variant.spec_hash})")
     players = _int(state["players"], "players", variant.min_players, variant.max_players)
-    for field in assembly.exported_fields:
-        _check_field(field, state[field.name], assembly.dims, players, assembly.phases)
+    for field, low, high, length, most in _field_plan(variant, players):
+        _check_field(field, state[field.name], (low, high, length, most), players, assembly.phases)
     problems = core_problems(variant, state, assembly.fields)
     for mechanic, rule in assembly.present:
         problems += mechanic.state_problems(variant, rule, state)
