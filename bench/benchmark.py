@@ -114,11 +114,17 @@ def end_boards(v, games: int) -> list[tuple[dict, int]]:
 
 
 def hard_boards(v, query, count: int) -> list[tuple[dict, int]]:
-    """The query's hard case (``Query.hard_board``): (scoring fields, player 0) for each."""
+    """The query's hard case (``Query.hard_board``): (scoring fields, player 0) for each.
+    A board is the routes player 0 owns, or (those routes, the tickets they hold)."""
     out = []
     for i in range(count):
-        chosen = set(query.hard_board(v.ir, random.Random(9000 + i)))
-        out.append(({"players": 2, "owner": [0 if r.id in chosen else -1 for r in v.routes]}, 0))
+        board = query.hard_board(v.ir, random.Random(9000 + i))
+        routes, tickets = board if isinstance(board, tuple) else (board, [])
+        chosen = set(routes)
+        fields = {"players": 2, "owner": [0 if r.id in chosen else -1 for r in v.routes]}
+        if tickets:
+            fields["tickets"] = [list(tickets), []]
+        out.append((fields, 0))
     return out
 
 

@@ -122,8 +122,9 @@ class Query:
     ``MechanicReference.methods``). ``player``: its one argument is a seat, which ``Game``
     checks. ``absent``: the answer in a variant without the mechanic (None: such a game
     has no such method). ``hard_board``: for the benchmark, a board on which the answer
-    is slow to find, as the ids of the routes one player owns (``hard_board(variant,
-    rng)``, ``rng`` a ``random.Random``)."""
+    is slow to find, as the ids of the routes one player owns, or as a pair (those ids,
+    the ids of the tickets the player holds) when the answer reads the tickets too
+    (``hard_board(variant, rng)``, ``rng`` a ``random.Random``)."""
 
     name: str
     doc: str
