@@ -1,7 +1,7 @@
 """railspec benchmark: speed of the compiled engine, as ratios against the reference
 interpreter measured in the same run. A script, not a test: nothing here asserts a time.
 
-    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3]
+    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3] [--json OUT] [--compare OLD.json]
 
 Prints the machine, the random generator, and, for every stock variant the engines play
 (or the ones named):
@@ -18,8 +18,11 @@ and for USA:
     decisions/s on each engine; ISMCTS decisions/s at a stated number of iterations;
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
-Each speed is the best of --repeat runs (as timeit reports): on a shared machine the
-slower runs measure the neighbours, not the engine.
+Each speed is the best CPU time of --repeat runs (as timeit reports): on a shared machine
+the slower runs, and the wall clock, measure the neighbours, not the engine. Every figure
+is written to --json (bench/results.json by default) with its goal where the issue "Toward
+the limit" set one; a goals table ends the run, and --compare OLD.json prints each figure
+against an earlier run's.
 """
 from __future__ import annotations
 
@@ -60,14 +63,60 @@ def machine() -> str:
 
 REPEAT = 3
 
+#: Every figure of the run, by name: value, unit, and the goal it is held against (issue
+#: "Toward the limit"), written to --json and compared with --compare.
+FIGURES: dict[str, dict] = {}
+
+
+def record(name: str, value: float, unit: str, better: str = "higher", goal: float | None = None) -> None:
+    """Keep one figure of the run (``better``: whether a higher or a lower value is better)."""
+    FIGURES[name] = {"value": value, "unit": unit, "better": better, "goal": goal}
+
+
+def goals_report() -> None:
+    """Each figure with a goal, against it."""
+    rows = [(name, f) for name, f in FIGURES.items() if f["goal"] is not None]
+    if not rows:
+        return
+    print("goals (issue 'Toward the limit'):")
+    for name, f in rows:
+        met = f["value"] >= f["goal"] if f["better"] == "higher" else f["value"] <= f["goal"]
+        sign = "≥" if f["better"] == "higher" else "≤"
+        print(f"  {name:52} {f['value']:>12,.3f} {f['unit']:10} goal {sign} {f['goal']:<10,g} "
+              f"{'met' if met else 'NOT MET'}")
+    print()
+
+
+def compare_report(old_path: str) -> None:
+    """Each figure of this run against the same figure of an earlier run's JSON: the ratio
+    new/old, oriented so that above 1 is better."""
+    import json
+    old = json.loads(Path(old_path).read_text(encoding="utf-8")).get("figures", {})
+    print(f"against {old_path} (ratio above 1: better now):")
+    for name, f in FIGURES.items():
+        before = old.get(name)
+        if not before or not before.get("value"):
+            continue
+        ratio = f["value"] / before["value"] if f["better"] == "higher" else before["value"] / f["value"]
+        print(f"  {name:52} {before['value']:>12,.3f} -> {f['value']:>12,.3f} {f['unit']:10} {ratio:6.3f}")
+    print()
+
+
+def write_json(path: str) -> None:
+    import json
+    Path(path).write_text(json.dumps({"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+                                      "repeat": REPEAT, "figures": FIGURES}, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {path}")
+
 
 def timed(fn, *args):
-    """The best time of REPEAT calls, and the last result."""
+    """The best CPU time of REPEAT calls, and the last result (CPU time: on a shared
+    machine the wall clock also measures the neighbours)."""
     best = float("inf")
     for _ in range(REPEAT):
-        start = time.perf_counter()
+        start = time.process_time()
         result = fn(*args)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best, result
 
 
@@ -83,7 +132,7 @@ def api_games(v, games: int, players: int, seed: int, engine: str, buffered: boo
 def _api_games_once(v, games: int, players: int, seed: int, engine: str, buffered: bool) -> tuple[float, int]:
     decisions = 0
     buffer = array("i", [0] * len(v.actions))
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         g = v.new_game(players=players, seed=seed + i, engine=engine)
         agent = agent_for(seed + i)
@@ -97,7 +146,7 @@ def _api_games_once(v, games: int, players: int, seed: int, engine: str, buffere
                 legal = g.legal_actions()
                 g.apply(legal[agent.below(len(legal))])
                 decisions += 1
-    return time.perf_counter() - start, decisions
+    return time.process_time() - start, decisions
 
 
 def end_boards(v, games: int) -> list[tuple[dict, int]]:
@@ -145,6 +194,7 @@ def query_report(v, query, label: str, boards, whole_states: bool) -> None:
         seconds, _ = timed(lambda ask=ask_fast, player=player: [ask(player) for _ in range(repeat)])
         compiled.append(seconds / repeat * 1e6)
         slow.append(timed(ask_slow, player)[0] * 1e6)
+    record(f"{v.key} {query.name} worst, {label.split(' (')[0]}", max(compiled), "µs", "lower", goal=20)
     print(f"  {label}: {len(boards)} boards, {statistics.fmean(cars):.0f} of the player's cars on average")
     print(f"    compiled  mean {statistics.fmean(compiled):8,.1f} µs   worst {max(compiled):8,.1f} µs")
     print(f"    reference mean {statistics.fmean(slow):8,.1f} µs   worst {max(slow):8,.1f} µs   "
@@ -220,6 +270,13 @@ def playouts(v, games: int, scale: float) -> dict:
     print(f"  (batch: {games} games, {batch_decisions / games:.0f} decisions a game on average; "
           f"one core; each figure the best of {REPEAT} runs)")
     print()
+    raw_seconds, _ = timed(v.module().playout, games, players, 1)  # the C loop alone, winners not named
+    record(f"{v.key} {players}p batch games/s", games / t_batch, "games/s", goal=20000)
+    record(f"{v.key} {players}p batch ns/decision", 1e9 * t_batch / batch_decisions, "ns", "lower",
+           goal=100 if v.key == "usa" else None)
+    record(f"{v.key} {players}p playout over the raw loop", 100 * (t_batch / raw_seconds - 1), "%", "lower", goal=3)
+    record(f"{v.key} {players}p batch × reference", (games / t_batch) / ref_batch[0], "×", goal=100)
+    record(f"{v.key} {players}p API decisions/s", api_decisions / t_api, "decisions/s")
     return dict(name=v.name, players=players, batch=games / t_batch, batch_ratio=(games / t_batch) / ref_batch[0],
                 api=api_decisions / t_api, api_ratio=(api_decisions / t_api) / ref_api[1])
 
@@ -263,6 +320,7 @@ def agents_report(v, scale: float) -> None:
             return made
         seconds, made = timed(run)
         speed[engine] = made / seconds
+    record("usa ISMCTS decisions/s (default budget, compiled)", speed["compiled"], "decisions/s", goal=200)
     print(f"  ISMCTS ({defaults.iterations} iterations, depth {defaults.depth}, 2 players): "
           f"{speed['compiled']:8,.2f} decisions/s compiled, {speed['reference']:6,.3f} reference "
           f"({speed['compiled'] / speed['reference']:,.0f}×)")
@@ -276,6 +334,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20000, help="games in the compiled batch loop")
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
+    parser.add_argument("--json", default="bench/results.json", help="where to write every figure (JSON)")
+    parser.add_argument("--compare", metavar="OLD.json", help="an earlier run's JSON to compare every figure with")
     args = parser.parse_args()
     REPEAT = max(1, args.repeat)
     scale = 0.1 if args.quick else 1.0
@@ -304,15 +364,72 @@ def main() -> int:
                     query_report(v, query, f"{mechanic.name}'s hard case ({v.ir.trains} trains)",
                                  hard_boards(v, query, max(20, int(200 * scale))), whole_states=False)
                 print()
-    if "usa" not in names:
-        return 0
-    v = railspec.load("usa")
-    agents_report(v, scale)
-    (cold_load, cold_build), (warm_load, warm_build) = compile_times(v)
-    print("user spec (extends usa), each load in a new process: import + parse + check, then emit + build")
-    print(f"  cold:   {cold_load:.2f} s + {cold_build:.2f} s = {cold_load + cold_build:.2f} s")
-    print(f"  cached: {warm_load:.2f} s + {warm_build:.2f} s = {warm_load + warm_build:.2f} s")
+    if "usa" in names:
+        v = railspec.load("usa")
+        agents_report(v, scale)
+        (cold_load, cold_build), (warm_load, warm_build) = compile_times(v)
+        print("user spec (extends usa), each load in a new process: import + parse + check, then emit + build")
+        print(f"  cold:   {cold_load:.2f} s + {cold_build:.2f} s = {cold_load + cold_build:.2f} s")
+        print(f"  cached: {warm_load:.2f} s + {warm_build:.2f} s = {warm_load + warm_build:.2f} s")
+        record("user spec cold build (emit + build), wall", cold_build, "s", "lower", goal=2)
+        record("user spec cached load (all of it), wall", warm_load + warm_build, "s", "lower", goal=0.15)
+        startup = stock_startup("usa")
+        print(f"stock variant in a fresh process (import, load, engine): {startup:.3f} s CPU")
+        record("stock usa start-up in a fresh process, CPU", startup, "s", "lower", goal=0.15)
+        reads = reading_costs(v)
+        print(f"reading: game_from_json {reads['game_from_json']:.1f} µs, railspec.score {reads['score']:.1f} µs "
+              f"({reads['score'] / reads['compiled_score']:.0f}× the compiled breakdown)")
+        record("usa game_from_json", reads["game_from_json"], "µs", "lower", goal=50)
+        record("usa railspec.score × the compiled breakdown", reads["score"] / reads["compiled_score"], "×",
+               "lower", goal=10)
+        print()
+    goals_report()
+    if args.compare:
+        compare_report(args.compare)
+    if args.json:
+        write_json(args.json)
     return 0
+
+
+STARTUP_SNIPPET = textwrap.dedent("""
+    import sys, time
+    start = time.process_time()
+    import railspec
+    railspec.load(sys.argv[1]).module()
+    print(time.process_time() - start)
+""")
+
+
+def stock_startup(name: str) -> float:
+    """CPU seconds to import railspec, load a stock variant and fetch its engine in a fresh
+    process (the best of REPEAT, after one run that fills the caches)."""
+    runs = []
+    for _ in range(REPEAT + 1):
+        p = subprocess.run([sys.executable, "-c", STARTUP_SNIPPET, name], capture_output=True, text=True, check=True)
+        runs.append(float(p.stdout.strip().splitlines()[-1]))
+    return min(runs[1:])
+
+
+def reading_costs(v) -> dict:
+    """µs to read a mid-game state (game_from_json), to score a described position
+    (railspec.score) and the compiled breakdown of the same fields."""
+    from railspec.runtime.position import position_fields
+    g = v.new_game(players=4, seed=3)
+    for _ in range(60):
+        g.apply(g.legal_actions()[-1])
+    text = g.to_json()
+    position = {"players": [{"routes": [r.name for r in v.routes if g.state()["owner"][r.id] == p],
+                             "tickets": [v.tickets[t].name for t in g.state()["tickets"][p]]} for p in range(4)]}
+    fields = position_fields(v.ir, position)
+    module = v.module()
+    n = 2000
+
+    def per_call(fn) -> float:
+        seconds, _ = timed(lambda: [fn() for _ in range(n)])
+        return seconds / n * 1e6
+    return {"game_from_json": per_call(lambda: v.game_from_json(text)),
+            "score": per_call(lambda: railspec.score(v, position)),
+            "compiled_score": per_call(lambda: module.Engine.for_scoring(fields).score_breakdown())}
 
 
 if __name__ == "__main__":
