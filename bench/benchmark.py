@@ -1,7 +1,8 @@
 """railspec benchmark: speed of the compiled engine, as ratios against the reference
 interpreter measured in the same run. A script, not a test: nothing here asserts a time.
 
-    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3] [--json OUT] [--compare OLD.json]
+    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3]
+                              [--json OUT] [--compare OLD.json]
 
 Prints the machine, the random generator, and, for every stock variant the engines play
 (or the ones named):
