@@ -137,6 +137,20 @@ def test_playout_winners_are_each_games_winners(v):
     assert any(len(set(t)) < len(t) and t.count(max(t)) > 1 for t in result["totals"]), "no tied game met"
 
 
+def test_playout_gives_the_same_games_whatever_the_workers():
+    usa = railspec.load("usa")
+    one = usa.playout(games=301, players=3, seed=2**64 - 100)  # the seeds wrap past 2^64
+    for workers in (2, 3, 7):
+        assert usa.playout(games=301, players=3, seed=2**64 - 100, workers=workers) == one
+    assert usa.playout(games=2, players=2, seed=1, workers=8) == usa.playout(games=2, players=2, seed=1)
+    assert usa.playout(games=0, players=2, seed=1, workers=4)["totals"] == []
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="workers"):
+            usa.playout(games=2, players=2, workers=bad)
+    with pytest.raises(TypeError):
+        usa.playout(games=2, players=2, workers=1.5)
+
+
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 def test_bad_player_counts_and_engines_are_refused(v):
     with pytest.raises(ValueError):

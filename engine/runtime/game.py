@@ -13,6 +13,7 @@ import json
 import operator
 import reprlib
 import sys
+import threading
 import warnings
 from array import array
 from pathlib import Path
@@ -472,19 +473,25 @@ class Variant:
         _engine_name(engine)
         return self.game_from_state(state_format.loads(text), engine)
 
-    def playout(self, games: int = 1000, players: int = 4, seed: int = 1, engine: str = "compiled") -> dict:
+    def playout(self, games: int = 1000, players: int = 4, seed: int = 1, engine: str = "compiled",
+                workers: int = 1) -> dict:
         """Random games run wholly inside the engine (the compiled one without the GIL).
 
         Returns lists per game: ``totals`` and every other breakdown item per seat (e.g.
         ``tickets_completed``, ``longest_path``), ``decisions``, ``turns``, ``stalled``
         (ended because nobody could act), and ``winners`` (seats, after tie-breakers).
-        ``games`` is 0 to :data:`MAX_PLAYOUT_GAMES`."""
+        ``games`` is 0 to :data:`MAX_PLAYOUT_GAMES`. ``workers``: threads sharing the games
+        of the compiled engine (each runs without the GIL, so they use as many cores);
+        game ``i`` is the same game whatever the number of workers."""
         games = _integer(games, "the number of games")
         if not 0 <= games <= MAX_PLAYOUT_GAMES:
             raise ArgumentError(f"games must be 0 to {MAX_PLAYOUT_GAMES:,} per playout call, not {games}")
+        workers = _integer(workers, "the number of workers")
+        if workers < 1:
+            raise ArgumentError(f"workers must be 1 or more, not {workers}")
         players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
-            result = self.module().playout(games, players, seed)
+            result = _threaded_playout(self.module().playout, games, players, seed, workers)
         else:
             result = reference.playout(self.ir, games, players, seed)
         result["winners"] = playout_winners(self.ir, result, self.assembly.breakdown_keys)
@@ -508,6 +515,31 @@ class Variant:
     def __repr__(self) -> str:
         return (f"<Variant {self.name}: {len(self.cities)} cities, {len(self.routes)} routes, "
                 f"{len(self.tickets)} tickets, {len(self.actions)} actions>")
+
+
+def _threaded_playout(play, games: int, players: int, seed: int, workers: int) -> dict:
+    """``play(games, players, seed)`` split into contiguous runs of games, one a thread, and
+    joined in game order: game ``i`` keeps its seed ``seed + i`` whatever the split."""
+    workers = min(workers, games) or 1
+    if workers == 1:
+        return play(games, players, seed)
+    bounds = [games * k // workers for k in range(workers + 1)]
+    parts: list = [None] * workers
+    failures: list[BaseException] = []
+
+    def run(k: int) -> None:
+        try:
+            parts[k] = play(bounds[k + 1] - bounds[k], players, (seed + bounds[k]) % 2**64)
+        except BaseException as err:  # handed to the caller's thread below
+            failures.append(err)
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+    return {key: [value for part in parts for value in part[key]] for key in parts[0]}
 
 
 def load(name_or_path: str | Path, registry=None) -> Variant:
