@@ -85,7 +85,7 @@ def dense_board(variant: ir.Variant, rng) -> tuple[list[int], list[int]]:
     touching the cluster are added, one track of each double route (a player never owns
     two), until none fits: a short route (1 or 2 cars) closing a loop between two cities
     already reached when there is one, else one of the shortest that fit. On India's board
-    this makes networks of about 30 routes with 10 to 13 independent loops (routes - cities
+    this makes networks of about 30 routes with 9 to 13 independent loops (routes - cities
     + 1), where listing trails takes minutes. For the benchmark (``Query.hard_board``) and
     the tests."""
     routes, trains = variant.routes, variant.trains
