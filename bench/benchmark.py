@@ -178,6 +178,21 @@ def hard_boards(v, query, count: int) -> list[tuple[dict, int]]:
     return out
 
 
+def adversarial_boards(v, query) -> list[tuple[dict, int]]:
+    """The slowest networks a hill-climb on the engine's time found for the query
+    (bench/adversarial/KEY-QUERY.json, written by bench/adversarial_networks.py), if any."""
+    import json
+    path = Path(__file__).resolve().parent / "adversarial" / f"{v.key}-{query.name}.json"
+    if not path.is_file():
+        return []
+    by_name = {r.name: r.id for r in v.routes}
+    boards = []
+    for network in json.loads(path.read_text(encoding="utf-8"))["networks"]:
+        owned = {by_name[name] for name in network["routes"] if name in by_name}
+        boards.append(({"players": 2, "owner": [0 if r.id in owned else -1 for r in v.routes]}, 0))
+    return boards
+
+
 def query_report(v, query, label: str, boards, whole_states: bool) -> None:
     """Compiled and reference time of one query, mean and worst, µs per player; a board is
     a whole state (``whole_states``) or the fields scoring reads."""
@@ -364,6 +379,10 @@ def main() -> int:
                 if query.hard_board is not None:
                     query_report(v, query, f"{mechanic.name}'s hard case ({v.ir.trains} trains)",
                                  hard_boards(v, query, max(20, int(200 * scale))), whole_states=False)
+                found = adversarial_boards(v, query)
+                if found:
+                    query_report(v, query, "adversarial networks (bench/adversarial_networks.py)", found,
+                                 whole_states=False)
                 print()
     if "usa" in names:
         v = railspec.load("usa")

@@ -3,11 +3,14 @@ Calculating Scores: "a continuous path … may include loops and pass through th
 several times, but a given train car may never be used twice in the same path"; Europe,
 CALCOLO DEI PUNTEGGI, the European Express, the same words).
 
-The compiled engine does not walk trails on dense networks: it removes the fewest cars
-that leave a connected set of routes with at most two odd cities, after contracting
-cities of degree 2 (mechanics/longest_path/templates/definitions.pyx.j2). The reference
-walks every trail. They must agree on the networks where they differ most: a player's
-every train on a tight cluster, chains and loops, several components, parallel routes.
+The compiled engine keeps only the two longest dead ends at a city and contracts cities
+of degree 2; then it walks the trails of a component of few cycles for a bounded number of
+steps, and otherwise (or when the walk runs out of steps) removes the fewest cars that
+leave a connected set of routes with at most two odd cities
+(mechanics/longest_path/engine.pyx.j2). The reference walks every trail. They must agree
+on the networks where they differ most: a player's every train on a tight cluster, chains
+and loops, several components, parallel routes, dead ends, and the slowest networks a
+search found.
 """
 from __future__ import annotations
 
@@ -69,3 +72,53 @@ def test_chains_and_loops():
         assert compiled_longest(usa, routes) == reference_longest(usa, routes), routes
     # the ring is a circuit: every car of it, 1 + 6 + 3 + 6
     assert compiled_longest(usa, ring) == 16
+
+
+def test_the_adversarial_networks(variant):
+    """The slowest networks a hill-climb on the engine's own time found
+    (bench/adversarial_networks.py): many dead ends, and several cycles joined by chains."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / "adversarial" / f"{variant.key}-longest_path.json"
+    networks = json.loads(path.read_text(encoding="utf-8"))["networks"]
+    by_name = {r.name: r.id for r in variant.routes}
+    for network in networks:
+        routes = [by_name[name] for name in network["routes"]]
+        assert compiled_longest(variant, routes) == reference_longest(variant, routes) == network["answer"]
+
+
+def test_many_dead_ends_at_one_city(variant):
+    """Every route at a city, each to a city of no other route (a star), and stars joined:
+    a trail uses at most two dead ends, the engine keeps only the two longest at a city."""
+    rng = random.Random(3)
+    by_city: dict[int, list[int]] = {}
+    for r in variant.routes:
+        by_city.setdefault(r.node_a, []).append(r.id)
+        by_city.setdefault(r.node_b, []).append(r.id)
+    hubs = sorted(by_city, key=lambda c: -len(by_city[c]))[:8]
+    for hub in hubs:
+        star = list({variant.routes[r].group: r for r in by_city[hub]}.values())
+        assert compiled_longest(variant, star) == reference_longest(variant, star), hub
+        plus = sorted(set(star) | set(rng.sample(range(len(variant.routes)), 8)))
+        assert compiled_longest(variant, plus) == reference_longest(variant, plus), (hub, plus)
+
+
+def test_random_connected_networks_rich_in_dead_ends(variant):
+    """Networks grown from one city, mostly towards cities not yet reached (trees hanging
+    off a few cycles), up to a player's trains: 200 of them."""
+    rng = random.Random(11)
+    routes = variant.routes
+    for trial in range(200):
+        reached, chosen, groups, left = {rng.choice(routes).node_a}, [], set(), variant.ir.trains
+        while True:
+            fits = [r for r in routes if r.group not in groups and r.length <= left
+                    and (r.node_a in reached or r.node_b in reached)]
+            outward = [r for r in fits if not (r.node_a in reached and r.node_b in reached)]
+            if not fits:
+                break
+            r = rng.choice(outward if outward and rng.random() < 0.8 else fits)
+            chosen.append(r.id)
+            groups.add(r.group)
+            reached.update((r.node_a, r.node_b))
+            left -= r.length
+        assert compiled_longest(variant, chosen) == reference_longest(variant, chosen), (trial, chosen)

@@ -17,10 +17,13 @@ from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Query, Sample, ScoreItem, Tables, TieBreak
 from .syntax import LongestPath as LongestPathStmt
 
-#: The compiled engine walks every trail of a component with at most this many independent
-#: cycles (routes - cities + 1), and searches the others by removing routes (its
-#: definitions fragment says why); bench/benchmark.py measures both kinds of network.
-WALK_CYCLES = 2
+#: The compiled engine first walks every trail of a component with at most WALK_CYCLES
+#: independent cycles (routes - cities + 1), for at most WALK_STEPS steps, and searches the
+#: others (and those whose walk ran out of steps) by removing routes (its definitions
+#: fragment says why). bench/benchmark.py measures random, dense and adversarial networks
+#: (bench/adversarial_networks.py finds the slowest by hill-climbing on the engine's time).
+WALK_CYCLES = 6
+WALK_STEPS = 1000
 
 
 @dataclass(frozen=True)
@@ -174,5 +177,6 @@ class LongestPath(Mechanic):
         return rule.bonus
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
-        return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES})
+        return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES,
+                                                                                  "walk_steps": WALK_STEPS})
 
