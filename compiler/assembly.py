@@ -27,6 +27,7 @@ class Assembly:
     phases: tuple[str, ...]
     kinds: tuple[str, ...]    # action kinds; a kind's code is its index
     score_items: tuple        # ScoreItem, the core's then the mechanics', then total
+    route_trains: tuple[int, ...] = ()  # per route: the trains its claim takes (length + Mechanic.extra_trains)
 
     def kind_code(self, kind: str) -> int:
         return self.kinds.index(kind)
@@ -117,5 +118,7 @@ def assemble(variant: ir.Variant) -> Assembly:
                              f"{', '.join(SCORE_MEASURES)}")
     if len({item.enum for item in items}) != len(items):
         raise ValueError(f"{variant.name}: two score items have the same C name")
+    route_trains = tuple(r.length + sum(m.extra_trains(variant, rule, r) for m, rule in present if m.implemented)
+                         for r in variant.routes)
     return Assembly(variant=variant, registry=registry, present=present, fields=tuple(fields), dims=dims,
-                    phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items))
+                    phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items), route_trains=route_trains)

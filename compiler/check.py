@@ -491,12 +491,8 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components) -> _Ma
         key_pair = _pair(stmt.a.text, stmt.b.text)
         earlier = groups[key_pair]
         if earlier:
-            first = earlier[0]
-            if first.length.value != length:
-                errors.add(stmt.length.span, f"double route {stmt.a.text} - {stmt.b.text}: this track has length "
-                                             f"{length} but the track at {_line_of(first.span, stmt.span)} has "
-                                             f"{first.length.value}")
-                continue
+            # the tracks of one route may differ in length (a printed triple has 4, 4 and 5
+            # spaces): the group rules count tracks, never compare lengths
             same = [r for r in earlier if r.colour.text == colour_text and colour != ir.GRAY]
             if same:
                 errors.add(stmt.span, f"duplicate route {stmt.a.text} - {stmt.b.text} {colour_text} "
@@ -629,8 +625,10 @@ class CheckContext:
     spec does not use the mechanic."""
 
     def __init__(self, spec: _Statements, players: _Players, parts: _Components, turn: _Turn,
-                 places: _Places, board: _Map, tickets: list[ir.Ticket]):
+                 places: _Places, board: _Map, tickets: list[ir.Ticket], registry=None):
         self.errors = spec.errors
+        self.registry = registry
+        self.tiebreaks_named: list[tuple[list, Span]] = []  # keys a mechanic's statement named, checked at the end
         self.top = spec.top
         self.players = players
         self.parts = parts
@@ -679,6 +677,16 @@ class CheckContext:
                 out.append((route, attr))
         return out
 
+    def tiebreaks(self, names, span: Span) -> list:
+        """Tie-break keys a mechanic's statement names (an award that breaks its own ties,
+        ``names`` the name nodes as written), resolved as the ``tiebreak`` statement's are:
+        the ``TieBreak`` definitions, in order. Unknown keys and keys given twice are
+        reported here; a key whose mechanic the spec does not use, once every mechanic
+        has been checked."""
+        keys = _resolve_tiebreaks(names, span, self.registry, self.errors)
+        self.tiebreaks_named.append((keys, span))
+        return keys
+
     @staticmethod
     def line_of(earlier: Span, here: Span) -> str:
         return _line_of(earlier, here)
@@ -692,27 +700,41 @@ class CheckContext:
         return _table(entries, what, self.errors, span, open_allowed=open_allowed, from_one=from_one)
 
 
+def _resolve_tiebreaks(names, span: Span, registry, errors: _Errors) -> list:
+    """The tie-break keys written ``names`` (name nodes, in order), as the registry defines
+    them: an unknown key or one given twice is an error; whether each key's mechanic is
+    used is checked once every mechanic has been (:func:`_tiebreaks_available`)."""
+    known = registry.tiebreak_words()
+    keys = []
+    for name in names:
+        tb = known.get(name.text)
+        if tb is None:
+            errors.add(name.span, f"unknown tie-break '{name.text}'{_suggest(name.text, known)}; "
+                                  f"the keys are {', '.join(sorted(known))}")
+            continue
+        if any(k.name == tb.name for k in keys):
+            errors.add(span, f"tie-break '{tb.words}' is given twice")
+            continue
+        keys.append(tb)
+    return keys
+
+
+def _tiebreaks_available(keys, span: Span, present: set[str], errors: _Errors) -> None:
+    """A mechanic's key needs the mechanic (``longest path`` the bonus)."""
+    for tb in keys:
+        if tb.owner != "core" and tb.owner not in present:
+            errors.add(span, tb.unavailable)
+
+
 def _check_tiebreaks(spec: _Statements, registry, present: set[str]) -> tuple[str, ...]:
     """The tie-break keys in order: each one a key of the core or of a mechanic the variant
     uses; none twice. Without the statement: most tickets."""
     tiebreak = spec.one(ast.Tiebreak)
     if not tiebreak:
         return ("most_tickets",)
-    known = registry.tiebreak_words()
-    keys = []
-    for name in tiebreak.keys:
-        tb = known.get(name.text)
-        if tb is None:
-            spec.errors.add(name.span, f"unknown tie-break '{name.text}'{_suggest(name.text, known)}; "
-                                       f"the keys are {', '.join(sorted(known))}")
-            continue
-        if tb.name in keys:
-            spec.errors.add(tiebreak.span, f"tie-break '{tb.words}' is given twice")
-            continue
-        if tb.owner != "core" and tb.owner not in present:
-            spec.errors.add(tiebreak.span, tb.unavailable)
-        keys.append(tb.name)
-    return tuple(keys)
+    keys = _resolve_tiebreaks(tiebreak.keys, tiebreak.span, registry, spec.errors)
+    _tiebreaks_available(keys, tiebreak.span, present, spec.errors)
+    return tuple(tb.name for tb in keys)
 
 
 def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None = None) -> ir.Variant:
@@ -734,7 +756,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     _check_route_spaces(spec, board)
     tickets = _check_tickets(spec, places, board.links, players, turn)
     end_trains = _check_end(spec, parts)
-    ctx = CheckContext(spec, players, parts, turn, places, board, tickets)
+    ctx = CheckContext(spec, players, parts, turn, places, board, tickets, registry)
     rules = []
     for mechanic in registry:
         rule = mechanic.check(ctx)
@@ -744,6 +766,8 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
                                 f"not its rule {mechanic.rule.__name__}")
             rules.append(rule)
     tiebreaks = _check_tiebreaks(spec, registry, {r.mechanic for r in rules})
+    for keys, span in ctx.tiebreaks_named:
+        _tiebreaks_available(keys, span, {r.mechanic for r in rules}, errors)
     if len(spec.missing) == 1:
         errors.add(spec.top, f"missing {spec.missing[0]} statement: every spec needs one")
     elif spec.missing:

@@ -104,6 +104,11 @@ class TieBreak:
     key: Callable[[dict, list[dict]], int]
     owner: str = "core"
     unavailable: str = ""
+    #: When the key is one column of the breakdown (``sign`` × ``row[column]``), that
+    #: column: an award scored inside the engines may then break its own ties on the key
+    #: (both engines read the column; a key computed from every row has none).
+    column: str = ""
+    sign: int = 1
 
 
 @dataclass(frozen=True)
@@ -283,6 +288,13 @@ class Mechanic:
     def dimensions(self, variant: ir.Variant, rule) -> dict[str, int]:
         """Sizes the mechanic's state fields use (names of C constants)."""
         return {}
+
+    def extra_trains(self, variant: ir.Variant, rule, route: ir.Route) -> int:
+        """The trains a claim of ``route`` takes from its owner's supply besides one per
+        space (a mountain's crossings): the core's invariants and described positions
+        count them (``Assembly.route_trains``). The mechanic's own hooks take them in play
+        (``after_claim``) and keep a claim without them from being legal (``payment_ok``)."""
+        return 0
 
     def score_bound(self, variant: ir.Variant, rule) -> int | None:
         """The most its score items that count in the total can add to, or take from, one
@@ -498,7 +510,7 @@ CORE_SCORE_ITEMS = (
 
 CORE_TIEBREAKS = (
     TieBreak("most_tickets", "most tickets", "the most completed tickets",
-             lambda row, rows: row["tickets_completed"]),
+             lambda row, rows: row["tickets_completed"], column="tickets_completed"),
 )
 
 

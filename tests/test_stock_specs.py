@@ -29,7 +29,7 @@ import railspec
 from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
-STOCK = ["europe", "pennsylvania", "italy", "amsterdam"]
+STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia"]
 
 # name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
 COUNTS = {
@@ -37,6 +37,7 @@ COUNTS = {
     "pennsylvania": (34, 1, 95, 322, 50, 0, 24, 0, 18),
     "italy": (34, 5, 128, 379, 56, 0, 42, 1, 21),
     "amsterdam": (17, 0, 44, 86, 24, 0, 13, 0, 13),
+    "legendary_asia": (39, 0, 101, 270, 30, 6, 29, 1, 27),
 }
 
 
@@ -87,7 +88,10 @@ def test_counts(variant):
 def test_every_spec_names_its_sources(variant):
     key, v = variant
     text = stock_path(key).read_text(encoding="utf-8")
-    assert "shared/seeds/" in text and "shared/maps/" in text
+    assert "shared/maps/" in text
+    # the rulebook in the seeds, or, for a map whose rulebook is not there, a rule text named
+    # by a source line
+    assert "shared/seeds/" in text or any("rule" in source for source in v.sources)
 
 
 def test_loading_refuses_exactly_the_mechanics_not_implemented(variant):
@@ -231,3 +235,31 @@ def test_amsterdam_provisional_lists_follow_the_stated_rule():
         band = [p for p in pairs if dist[p] == d]
         chosen += [(*band[(2 * k + 1) * len(band) // 8], d) for k in range(4)]
     assert sorted((n[t.a], n[t.b], t.points) for t in v.tickets) == sorted(chosen)
+
+
+# --- Legendary Asia (shared/maps/FAMILY-CENSUS.md, section 2) -------------------------------
+
+def test_legendary_asia_mountains_ferries_and_the_triple():
+    v = load_ir("legendary_asia")
+    n = names(v)
+    assert Counter(r.length for r in v.routes) == {1: 13, 2: 38, 3: 31, 4: 8, 5: 10, 6: 1}
+    mountains = v.rule("mountains")
+    assert len(mountains.crossings) == 30 and Counter(c for _, c in mountains.crossings) == {1: 22, 2: 8}
+    assert mountains.points == 2
+    ferries = v.rule("ferries")
+    assert len(ferries.locomotives) == 15 and {k for _, k in ferries.locomotives} == {1}
+    triple = sorted((r.colour_name, r.length, ferries.needs(r.id)) for r in v.routes if r.tracks == 3)
+    assert triple == [("black", 4, 1), ("green", 5, 1), ("red", 4, 1)]
+    assert {(n[r.a], n[r.b]) for r in v.routes if r.tracks == 3} == {("Bombay", "Colombo")}
+    assert (v.deal_regular, v.deal_parts, v.deal_keep) == (3, (("long", 1),), 2)
+    assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
+    assert (v.rule("removed_tickets").setup, v.rule("removed_tickets").draws) == (True, False)
+    assert v.rule("long_tickets").returned == "removed"
+    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
+    assert v.rule("longest_path") is None and v.rule("globetrotter") is None
+    assert (v.rule("explorer").bonus, v.rule("explorer").ties) == (10, ("most_tickets", "most_mountain_routes"))
+    assert v.tiebreaks == ("most_tickets",)
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15)
+    assert sorted(t.points for t in v.tickets if t.deck == "long") == [16, 16, 17, 17, 18, 18]
+    assert {t.points for t in v.tickets if not t.deck} == set(range(5, 13))
+    assert all(c.at is not None for c in v.cities)

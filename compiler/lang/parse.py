@@ -201,6 +201,9 @@ class _CoreTransformer(Transformer):
             return ast.Name(children[0], self.span(meta))
         return ast.Name(" ".join(c.text for c in children), self.span(meta))
 
+    def tiebreak_key(self, meta, children):
+        return self.name(meta, children)
+
     def range(self, meta, children):
         return (children[0], children[-1])
 

@@ -23,6 +23,7 @@ import reprlib
 from pathlib import Path
 
 from ..compiler import ir
+from ..compiler.assembly import assemble
 from ..compiler.base import files
 from ..compiler.base.errors import PositionError
 from ..compiler.mechanic import kind_of, names_in
@@ -209,11 +210,14 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
         if problems:
             raise PositionError(problems[0])
     trains, route_score = [], []
+    taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
     for p in range(len(seats)):
         mine = [r for r in variant.routes if owner[r.id] == p]
-        used = sum(r.length for r in mine)
+        used = sum(taken[r.id] for r in mine)
         if used > variant.trains:
-            raise PositionError(f"player {p}: routes of {used} cars, but a player has only {variant.trains} trains")
+            cars = sum(r.length for r in mine)
+            what = f"{cars} cars" if cars == used else f"{cars} cars that take {used} trains"
+            raise PositionError(f"player {p}: routes of {what}, but a player has only {variant.trains} trains")
         trains.append(variant.trains - used)
         route_score.append(sum(variant.route_points[r.length] for r in mine))
     fields.update(trains=trains, route_score=route_score)

@@ -221,14 +221,15 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
     owner = state["owner"]
     used, points = [0] * players, [0] * players
     lengths, route_points = _route_lengths(variant), variant.route_points
+    taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
     for route, who in enumerate(owner):
         if 0 <= who < players:
-            used[who] += lengths[route]
+            used[who] += taken[route]
             points[who] += route_points[lengths[route]]
     for p in range(players):
         if used[p] + state["trains"][p] != variant.trains:
             problems.append(f"state field 'trains[{p}]': player {p} has {state['trains'][p]} trains left but owns "
-                            f"routes of {used[p]} cars (of {variant.trains})")
+                            f"routes that took {used[p]} trains (of {variant.trains})")
         if state["route_score"][p] != points[p]:
             problems.append(f"state field 'route_score[{p}]': player {p} has {state['route_score'][p]} route "
                             f"points but owns routes worth {points[p]}")
@@ -368,12 +369,13 @@ def pending_claim_problems(variant: ir.Variant, state: dict) -> list[str]:
     player, problems = state["current"], []
     for field in fields:
         route = variant.routes[state[field.name]]
+        need = rules.assembly.route_trains[route.id]  # its length, and what a mechanic's rule adds
         if not rules.route_claimable(view, route, player):
             problems.append(f"state field {field.name!r}: player {player}'s claim of {route.name} is under way, "
                             f"but the route is not one they may claim (taken, or closed to them)")
-        elif state["trains"][player] < route.length:
+        elif state["trains"][player] < need:
             problems.append(f"state field 'trains[{player}]': player {player} has {state['trains'][player]} trains "
-                            f"left, too few for the claim of {route.name} ({route.length} cars) under way in "
+                            f"left, too few for the claim of {route.name} ({need} trains) under way in "
                             f"{field.name!r}")
     return problems
 
