@@ -154,8 +154,8 @@ def test_the_ferries(india):
 @pytest.mark.parametrize("length,points", [(1, 1), (2, 2), (3, 4), (4, 7), (6, 15), (8, 21)])
 def test_the_route_table_has_no_five(india, length, points):
     """Census: the route table is 1:1 2:2 3:4 4:7 6:15 8:21 (map.php, 5 left out): no India
-    route has length 5 or 7, so the entries the language needs for them (spec header) never
-    score."""
+    route has length 5 or 7, so the entries the language needs for them (spec header,
+    docs/rules.md #32) never score."""
     assert india.ir.route_points[length] == points
     assert not any(r.length in (5, 7) for r in india.routes)
 
@@ -167,6 +167,20 @@ def test_the_end_bonuses(india):
     assert india.ir.rule("longest_path").bonus == 10
     assert india.ir.rule("globetrotter") is None
     assert india.ir.rule("grand_tour").points == (5, 10, 20, 30, 40)
+
+
+def test_ties_go_to_the_most_tickets_then_the_longest_path(india):
+    """docs/rules.md #32: the rule sheet names no tie-breaker, so the base game's: the most
+    tickets completed, then the holder of the Indian Express (longest path) card."""
+    assert india.ir.tiebreaks == ("most_tickets", "longest_path")
+    # 28 each (both paths 9 cars long, both bonuses); player 0 completed Karachi - Ahmadabad
+    rows = score(india, (["Jodhpur-Karachi", "Ahmadabad-Jodhpur/1", "Karachi-Rohri"], ["Karachi-Ahmadabad"]),
+                 (["Bombay-Mormugau", "Guntakal-Mormugau", "Bombay-Karachi/1"], []))
+    assert [(r["total"], r["tickets_completed"], r["winner"]) for r in rows] == [(28, 1, True), (28, 0, False)]
+    # 31 each, no ticket: player 0's 8-car path holds the card, player 1's routes are apart
+    rows = score(india, (["Calcutta-Madras"], []),
+                 (["Bombay-Calicut", "Jacobabad-Karachi", "Ambala-Lahore", "Dhubri-Patna/1"], []))
+    assert [(r["total"], r["longest_bonus"], r["winner"]) for r in rows] == [(31, 10, True), (31, 0, False)]
 
 
 # --- the Grand Tour (BGA India, End Game Bonuses; census: the Mandala) ----------------------------
@@ -183,14 +197,14 @@ LOOP_ON_THE_WAY = ["Bhatinda-Lahore/1", "Ambala-Bhatinda/1", "Ambala-Delhi/1", "
 
 def test_two_paths_that_share_no_city_make_a_grand_tour(india):
     """BGA India, End Game Bonuses: a ticket whose two cities are linked by at least 2 distinct
-    continuous paths of its owner's trains qualifies: 5 points for one."""
+    continuous paths of its owner's trains qualifies: 5 points for one (docs/rules.md #30)."""
     [row, _] = score(india, (TWO_PATHS, ["Lahore-Delhi"]), ([], []))
     assert (row["tickets"], row["grand_tours"], row["grand_tour"]) == (5, 1, 5)
 
 
 def test_paths_may_cross_at_a_city(india):
     """BGA India, End Game Bonuses: "These 2 paths may intersect, but cannot share trains":
-    two paths through Ambala, with no route in common, count."""
+    two paths through Ambala, with no route in common, count (docs/rules.md #30)."""
     [row, _] = score(india, (CROSSING, ["Lahore-Delhi"]), ([], []))
     assert (row["grand_tours"], row["grand_tour"]) == (1, 5)
 
@@ -239,7 +253,7 @@ SMALL_RING_TICKETS = ["Jaipur-Poona", "Jodhpur-Khandwa", "Karachi-Poona"]
 @pytest.mark.parametrize("held,bonus", [(0, 0), (1, 5), (2, 10), (3, 20), (4, 30), (5, 40), (6, 40), (7, 40)])
 def test_the_table_and_its_cap(india, held, bonus):
     """Census: mandalaPoints 1:5 2:10 3:20 4:30 5:40, the count capped at 5 (EndScore.php):
-    written 'grand tour 1:5 2:10 3:20 4:30 5+:40'."""
+    written 'grand tour 1:5 2:10 3:20 4:30 5+:40' (docs/rules.md #31)."""
     [row, _] = score(india, (RING, ON_THE_RING[:held]), ([], []))
     assert sum(india.routes[india.ir.route_named(n).id].length for n in RING) == 45
     assert (row["tickets_completed"], row["grand_tours"], row["grand_tour"]) == (held, held, bonus)
