@@ -164,7 +164,7 @@ class GrandTour(Mechanic):
         stmt = ctx.one(GrandTourStmt)
         if stmt is None:
             return None
-        table, _largest = ctx.table(stmt.entries, "grand tour", stmt.span, open_allowed=True, from_one=True)
+        table, _largest = ctx.table(stmt.entries, "grand tour points", stmt.span, open_allowed=True, from_one=True)
         entries = sorted((e for e in stmt.entries if e.key.value > 0), key=lambda e: e.key.value)
         if entries and not entries[-1].open_ended:
             last = entries[-1]
