@@ -7,8 +7,9 @@ hung, garbled or flooding engine is reported as such and never stalls or swamps 
 driver. :func:`run` plays the cases: every game (set the start, then at each decision
 compare the legal actions, apply, compare the position), every scored position and every
 perft count; each case stops at its first difference, which is recorded with the position
-it happened at. Fields a shuffle decided are compared as collections, and the engine is
-then given railspec's position (docs/conformance.md, "Chance").
+it happened at. After a shuffle, what it decided is compared loosely (tickets as
+collections, the train cards' piles together) and the engine is then given railspec's
+position (docs/conformance.md, "Chance").
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from ..compiler.base.errors import RailspecError
+from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
 from ..runtime import notation
 
 PROTOCOL = "railspec-driver/1"
@@ -210,10 +212,25 @@ def _short(value, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
 
 
+def _cards(field_, value) -> tuple[Counter, list[int]]:
+    """The train cards a card field holds (card id -> how many) and, per player for a
+    per-player field, how many each holds."""
+    rows = value if field_.per_player else [value]
+    total, sizes = Counter(), []
+    for row in rows:
+        held = Counter({c: n for c, n in enumerate(row) if n}) if field_.pile == CARD_COUNTS \
+            else Counter(c for c in row if c >= 0)
+        total += held
+        sizes.append(sum(held.values()))
+    return total, sizes
+
+
 def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | None:
     """None when the engine's position reads as the same state as railspec's (the
-    generator aside; after a shuffle, lists of cards or tickets as collections); else what
-    differs, in a line."""
+    generator aside); else what differs, in a line. After a shuffle, lists of tickets are
+    compared as collections and the train cards' piles (deck, discards, market, hands, a
+    mechanic's) together, as one collection, and each player's by its size: the cards
+    drawn after the shuffle in the same decision are the engine's own luck."""
     if not isinstance(got, dict):
         return f"a position is a JSON object, not {_short(got, 60)}"
     try:
@@ -222,10 +239,18 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
         return f"its position does not read: {err}"
     ours = notation.from_position(variant.ir, expected)
     fields = {f.name: f for f in variant.assembly.exported_fields}
+    cards = [Counter(), Counter()]
     for key, value in ours.items():
+        field_ = fields.get(key)
+        if shuffled and field_ is not None and field_.pile in (CARD_IDS, CARD_COUNTS):
+            (mine, mine_sizes), (other, other_sizes) = _cards(field_, value), _cards(field_, theirs[key])
+            if field_.per_player and mine_sizes != other_sizes:
+                return f"'{key}' differs in size after a shuffle: railspec {mine_sizes}, engine {other_sizes}"
+            cards[0] += mine
+            cards[1] += other
+            continue
         if key in notation.GENERATOR_FIELDS or theirs.get(key) == value:
             continue
-        field_ = fields.get(key)
         if shuffled and field_ is not None and notation.value_names(field_) in ("card", "ticket"):
             rows = zip(value, theirs[key]) if field_.per_player else [(value, theirs[key])]
             if all(isinstance(b, list) and Counter(a) == Counter(b) for a, b in rows):
@@ -233,6 +258,11 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
         mine = notation.to_position(variant.ir, ours)[key] if key in expected else value
         other = got.get(key)
         return f"'{key}' differs: railspec {_short(mine, 200)}, engine {_short(other, 200)}"
+    if cards[0] != cards[1]:
+        names = notation.component_names(variant.ir)["card"]
+        more = [{names[c]: n for c, n in sorted((a - b).items())} for a, b in (cards, cards[::-1])]
+        return (f"the train cards differ after a shuffle: railspec has more {_short(more[0], 150)}, "
+                f"the engine more {_short(more[1], 150)}")
     return None
 
 
