@@ -89,7 +89,8 @@ def test_the_maps_mountains(asia):
                                                      ("Irkutsk-Ulan Bator", "yellow", 2, 45 - 2 - 2)])
 def test_a_mountain_claim_takes_a_train_for_each_cross(asia, engine, route, colour, cards, left):
     """SUMMARY: one more train leaves the supply for each X; the cards paid are the route's
-    length, as for any route; the route scores its length's points as usual."""
+    length, as for any route; the route scores its length's points as usual, the crosses 2
+    each in the breakdown (docs/rules.md #35)."""
     g = claim_game(asia, engine, **{colour: cards}).game(engine)
     g.apply_name(f"claim {route} {colour} {cards}{colour}")
     s = g.state()
@@ -104,7 +105,8 @@ def test_a_mountain_claim_takes_a_train_for_each_cross(asia, engine, route, colo
 def test_a_mountain_claim_needs_the_trains_for_its_crosses(asia, engine):
     """SUMMARY: "you must have enough Train Cars to place and discard": with 3 trains left, a
     2-space route with one X (3 trains) and a plain 3-space route are legal; a 2-space route
-    with two X and a 3-space route with one (4 trains each) are not."""
+    with two X and a 3-space route with one (4 trains each) are not. The crosses leave at
+    once and count for the end (docs/rules.md #35)."""
     a = claim_game(asia, engine, pink=2, yellow=3)
     a.own(0, *plain_routes(asia, 42, avoid=("Bombay-Calcutta/1", "Agra-Kathmandu", "Irkutsk-Ulan Bator",
                                             "Kathmandu-Rawalpindi")))
@@ -165,7 +167,7 @@ def test_the_explorer_bonus_goes_to_the_largest_network(asia):
 
 def test_the_explorer_counts_cities_of_one_network(asia):
     """SUMMARY: "a single network" (ANNOUNCEMENT): the largest network counts, not all of a
-    player's routes; a loop joins no city twice."""
+    player's routes; a loop joins no city twice (docs/rules.md #34)."""
     triangle = ["Calcutta-Mandalay/1", "Mandalay-Rangoon", "Calcutta-Rangoon/1"]
     rows = score(asia, seat(triangle + P0_THREE), seat(["Moscow-Perm/1", "Omsk-Perm/1", "Krasnoyarsk-Omsk/1",
                                                         "Astrakhan-Moscow/1"]))
@@ -175,7 +177,8 @@ def test_the_explorer_counts_cities_of_one_network(asia):
 
 def test_explorer_ties_go_to_the_most_completed_tickets(asia):
     """SUMMARY: "Ties are broken by completed Destination Tickets": 3 cities each, one
-    completed ticket (Rawalpindi - Bombay) against none."""
+    completed ticket (Rawalpindi - Bombay) against none. The adaptation's scoring would give
+    both the bonus; the rule text wins (docs/rules.md #33)."""
     rows = score(asia, seat(P0_THREE, ["Rawalpindi-Bombay"]), seat(P1_THREE, ["Perm-Tehran"]))
     assert [r["explorer_cities"] for r in rows] == [3, 3]
     assert [r["tickets_completed"] for r in rows] == [1, 0]
@@ -184,7 +187,7 @@ def test_explorer_ties_go_to_the_most_completed_tickets(asia):
 
 def test_explorer_ties_then_go_to_the_most_mountain_routes(asia):
     """SUMMARY: "… then by Mountain routes traveled": 3 cities and one completed ticket each;
-    one mountain route against none."""
+    one mountain route against none (routes owned, not crosses: docs/rules.md #34)."""
     rows = score(asia, seat(P0_THREE, ["Rawalpindi-Bombay"]), seat(P1_THREE, ["Omsk-Astrakhan"]))
     assert [r["tickets_completed"] for r in rows] == [1, 1]
     assert [r["mountain_routes"] for r in rows] == [1, 0]
@@ -192,7 +195,7 @@ def test_explorer_ties_then_go_to_the_most_mountain_routes(asia):
 
 
 def test_explorer_ties_both_keys_leave_all_score(asia):
-    """docs/rules.md (the rule text is silent past its two keys): players level on cities,
+    """docs/rules.md #33 (the rule text is silent past its two keys): players level on cities,
     completed tickets and mountain routes all score the bonus, as SUMMARY's "the player or
     players" allows."""
     p1 = ["Omsk-Perm/2", "Astrakhan-Perm"]  # Omsk - Perm's track with an X
@@ -202,14 +205,15 @@ def test_explorer_ties_both_keys_leave_all_score(asia):
 
 
 def test_nobody_scores_the_explorer_without_a_route(asia):
-    """docs/rules.md: with no route owned nobody connects a city, and nobody scores it."""
+    """docs/rules.md #34: with no route owned nobody connects a city, and nobody scores it."""
     rows = score(asia, seat(), seat())
     assert [r["explorer"] for r in rows] == [0, 0]
 
 
 def test_the_explorer_is_the_only_bonus(asia):
     """MAP (map.php: pointsForLongestPath and pointsForGlobetrotter are null): no longest
-    path, no Globetrotter; the game's own ties go to the most completed tickets."""
+    path, no Globetrotter; the game's own ties go to the most completed tickets (docs/rules.md
+    #35)."""
     keys = set(asia.new_game(players=2, seed=1).score_breakdown()[0])
     assert {"explorer", "mountain_points"} <= keys and not {"longest_bonus", "globetrotter"} & keys
     assert asia.ir.tiebreaks == ("most_tickets",)

@@ -185,7 +185,8 @@ class Stations(Mechanic):
     tiebreaks = (
         TieBreak("fewest_stations", "fewest stations", "the fewest stations built",
                  lambda row, rows: -row["stations_built"], owner="stations",
-                 unavailable="tie-break on stations, but the variant has no stations"),
+                 unavailable="tie-break on stations, but the variant has no stations",
+                 column="stations_built", sign=-1),
     )
 
     def check(self, ctx) -> StationsRule | None:
