@@ -87,6 +87,7 @@ HARD_CASES = {
     "amsterdam": {"a tie in the goods ranking"},
     "pennsylvania": {"a tied company majority", "globetrotter tied"},
     "italy": {"a double region reached"},
+    "legendary_asia": {"explorer tied", "explorer tied after its keys"},
 }
 
 
