@@ -228,7 +228,7 @@ class Mechanic:
     title: ClassVar[str]
     implemented: ClassVar[bool] = True
     #: Where the mechanic comes among the others: the order of their catalogue entries,
-    #: state fields and hook calls (then by name). The stock mechanics use 10 to 140, in
+    #: state fields and hook calls (then by name). The stock mechanics use 10 to 170, in
     #: steps of 10; a mechanic from elsewhere comes after them unless it says otherwise.
     order: ClassVar[int] = 1000
     rule: ClassVar[type]
