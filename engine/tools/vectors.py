@@ -21,7 +21,7 @@ from pathlib import Path
 from .. import __version__
 from ..compiler.base import files
 from ..compiler.base.rng import agent_for
-from ..runtime import notation
+from ..runtime import notation, scoring
 from . import jsonl, perft, schemas
 
 #: The vectors' format, written in every header.
@@ -32,6 +32,10 @@ KINDS = ("games", "scores", "perft")
 PER_LABEL = 3
 #: The label of a position whose winners the tie-break decides (the core's own hard case).
 TIE_LABEL = "tied totals: the tie-break decides"
+#: The label of a position whose winners change when the tie-break keys are taken in
+#: another order, and the most games searched for them.
+ORDER_LABEL = "the order of the tie-breaks decides"
+ORDER_GAMES = 1000
 #: The most positions a perft tree may visit (each is checked for chance).
 PERFT_BUDGET = 20_000
 
@@ -95,6 +99,50 @@ def hard_case_labels(variant, game) -> list[str]:
     return labels
 
 
+def order_decides(variant, rows: list[dict]) -> bool:
+    """Whether players tied on points would win differently with the variant's tie-break
+    keys taken in another order (the last first): the cases that show an engine applying
+    them out of order."""
+    keys = scoring.tiebreak_keys(variant.ir)
+    best = max(row["total"] for row in rows)
+    if len(keys) < 2 or sum(row["total"] == best for row in rows) < 2:
+        return False
+    candidates = [p for p, row in enumerate(rows) if row["total"] == best]
+    for key in reversed(keys):
+        if len(candidates) == 1:
+            break
+        value = {p: key.key(rows[p], rows) for p in candidates}
+        top = max(value.values())
+        candidates = [p for p in candidates if value[p] == top]
+    return candidates != scoring.winners(variant.ir, rows)
+
+
+def _order_cases(variant, seed: int, per_label: int, games: int):
+    """Positions where the order of the tie-break keys decides the winners, looked for at
+    every decision of up to ``games`` random games (they are rare: most ties are settled
+    by the first key whatever the order)."""
+    counts = _player_counts(variant)
+    if len(scoring.tiebreak_keys(variant.ir)) < 2:
+        return
+    found = 0
+    for i in range(games):
+        game_seed = (seed + 2_000_003 + i) % 2**64
+        g = variant.new_game(players=counts[i % len(counts)], seed=game_seed)
+        agent = agent_for(game_seed)
+        step = 0
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(legal[agent.below(len(legal))])
+            step += 1
+            if order_decides(variant, g.score_breakdown()):
+                found += 1
+                yield _score_record(f"{ORDER_LABEL} {found}", f"hard case: {ORDER_LABEL} (seed {game_seed}, "
+                                                             f"decision {step})", g)
+                if found == per_label:
+                    return
+                break  # one position a game: others of the same game are much alike
+
+
 def score_records(variant, games: int, seed: int, per_label: int = PER_LABEL, scan: int | None = None):
     """The scored positions: the end of each of ``games`` random games and the middle of
     each, then up to ``per_label`` positions of each hard-case label met along ``scan``
@@ -132,6 +180,7 @@ def score_records(variant, games: int, seed: int, per_label: int = PER_LABEL, sc
             legal = g.legal_actions()
             g.apply(legal[agent.below(len(legal))])
             step += 1
+    yield from _order_cases(variant, seed, per_label, ORDER_GAMES)
 
 
 def _walk(game, depth: int, root_rng: int) -> tuple[int, bool]:
