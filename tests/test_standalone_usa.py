@@ -1,9 +1,9 @@
 """The standalone USA engine (examples/conformance/standalone_usa.py): written from the
 documents alone, it imports nothing of railspec and passes ``railspec test-engine``; each
 of its seeded bugs is caught, the tie-break one by the scored positions whose winners
-change when the keys are taken in another order. Also the driver's comparison after a shuffle, which such an engine needs:
-the cards drawn after a reshuffle are the engine's own luck (docs/conformance.md,
-"Comparing positions")."""
+change when the keys are taken in another order. Also the driver's comparison after a
+shuffle, which such an engine needs: the cards drawn after a reshuffle are the engine's
+own luck (docs/conformance.md, "Comparing positions")."""
 from __future__ import annotations
 
 import ast
