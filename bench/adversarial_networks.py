@@ -1,10 +1,11 @@
 """Search for the networks on which a per-player query of the compiled engine is slowest
 (the longest path), by hill-climbing on the engine's own time, and save them.
 
-    python bench/adversarial_networks.py [--variant usa] [--query longest_path] [--rounds 400] [--starts 6]
-                                         [--out bench/adversarial/usa-longest_path.json]
+    python bench/adversarial_networks.py [--variant usa] [--query NAME] [--rounds 400] [--starts 6]
+                                         [--out bench/adversarial/VARIANT-QUERY.json]
 
-Random dense clusters (the query's own ``hard_board``) are not the worst case: networks with
+The query is one a mechanic offers per player (``Mechanic.queries``; by default the
+variant's first). Random dense clusters (its ``hard_board``) are not the worst case: networks with
 many dead-end branches or long chains between cycles can be far slower. From several random
 starts, each step swaps one route of the player's network for another that keeps it within
 the trains (one track of a double route at most, every route touching the network) and
@@ -74,7 +75,7 @@ def grow(routes, trains: int, rng: random.Random) -> set[int]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="usa")
-    parser.add_argument("--query", default="longest_path")
+    parser.add_argument("--query", help="a per-player question a mechanic of the variant answers (default: the first)")
     parser.add_argument("--rounds", type=int, default=400, help="swaps tried from each start")
     parser.add_argument("--starts", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
@@ -82,6 +83,10 @@ def main(argv=None) -> int:
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     variant = railspec.load(args.variant)
+    offered = [q.name for mechanic, _ in variant.ir.present() for q in mechanic.queries if q.player]
+    if not offered or (args.query is not None and args.query not in offered):
+        parser.error(f"{variant.key} answers {', '.join(offered) or 'no per-player question'}")
+    args.query = args.query or offered[0]
     routes = list(variant.ir.routes)
     module = variant.module()
 

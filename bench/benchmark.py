@@ -28,6 +28,7 @@ against an earlier run's.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -46,6 +47,7 @@ from railspec.compiler.base.rng import AGENT_SALT, agent_for
 from railspec.playtest import agents
 from railspec.playtest.agents.ismcts import IsmctsAgent
 from railspec.runtime import reference
+from railspec.runtime.position import position_fields
 
 
 def machine() -> str:
@@ -91,7 +93,6 @@ def goals_report() -> None:
 def compare_report(old_path: str) -> None:
     """Each figure of this run against the same figure of an earlier run's JSON: the ratio
     new/old, oriented so that above 1 is better."""
-    import json
     old = json.loads(Path(old_path).read_text(encoding="utf-8")).get("figures", {})
     print(f"against {old_path} (ratio above 1: better now):")
     for name, f in FIGURES.items():
@@ -104,7 +105,6 @@ def compare_report(old_path: str) -> None:
 
 
 def write_json(path: str) -> None:
-    import json
     Path(path).write_text(json.dumps({"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M:%S"),
                                       "repeat": REPEAT, "figures": FIGURES}, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {path}")
@@ -181,7 +181,6 @@ def hard_boards(v, query, count: int) -> list[tuple[dict, int]]:
 def adversarial_boards(v, query) -> list[tuple[dict, int]]:
     """The slowest networks a hill-climb on the engine's time found for the query
     (bench/adversarial/KEY-QUERY.json, written by bench/adversarial_networks.py), if any."""
-    import json
     path = Path(__file__).resolve().parent / "adversarial" / f"{v.key}-{query.name}.json"
     if not path.is_file():
         return []
@@ -433,7 +432,6 @@ def stock_startup(name: str) -> float:
 def reading_costs(v) -> dict:
     """µs to read a mid-game state (game_from_json), to score a described position
     (railspec.score) and the compiled breakdown of the same fields."""
-    from railspec.runtime.position import position_fields
     g = v.new_game(players=4, seed=3)
     for _ in range(60):
         g.apply(g.legal_actions()[-1])
