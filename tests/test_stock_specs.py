@@ -29,7 +29,7 @@ import railspec
 from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
-STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia"]
+STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india"]
 
 # name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
 COUNTS = {
@@ -38,6 +38,7 @@ COUNTS = {
     "italy": (34, 5, 128, 379, 56, 0, 42, 1, 21),
     "amsterdam": (17, 0, 44, 86, 24, 0, 13, 0, 13),
     "legendary_asia": (39, 0, 101, 270, 30, 6, 29, 1, 27),
+    "india": (39, 0, 108, 238, 58, 0, 28, 0, 30),
 }
 
 
@@ -262,4 +263,26 @@ def test_legendary_asia_mountains_ferries_and_the_triple():
     assert v.route_points == (0, 1, 2, 4, 7, 10, 15)
     assert sorted(t.points for t in v.tickets if t.deck == "long") == [16, 16, 17, 17, 18, 18]
     assert {t.points for t in v.tickets if not t.deck} == set(range(5, 13))
+    assert all(c.at is not None for c in v.cities)
+
+
+# --- India (shared/maps/FAMILY-CENSUS.md, section 1) ----------------------------------------
+
+def test_india_ferries_doubles_and_the_grand_tour():
+    v = load_ir("india")
+    assert Counter(r.length for r in v.routes) == {1: 31, 2: 47, 3: 17, 4: 9, 6: 3, 8: 1}
+    ferries = v.rule("ferries")
+    assert Counter(n for _, n in ferries.locomotives) == {1: 4, 2: 4}
+    assert all(v.routes[r].colour == ir.GRAY for r in ferries.routes)
+    assert (v.min_players, v.max_players, v.trains) == (2, 4, 45)
+    assert (v.deal_regular, v.deal_parts, v.deal_keep) == (4, (), 2)
+    assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
+    assert v.rule("removed_tickets") is None and v.rule("shuffled_returns") is None
+    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
+    assert v.rule("longest_path").bonus == 10 and v.rule("globetrotter") is None
+    assert v.rule("grand_tour").points == (5, 10, 20, 30, 40)
+    assert v.tiebreaks == ("most_tickets", "longest_path")
+    # the map's table; 5 and 7 are filled in (no route has those lengths)
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18, 21)
+    assert {t.points for t in v.tickets} == set(range(5, 14)) | {17} and sum(t.points for t in v.tickets) == 473
     assert all(c.at is not None for c in v.cities)
