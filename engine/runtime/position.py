@@ -18,6 +18,7 @@ any file holding that spec, whatever the file is called.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import reprlib
 from pathlib import Path
@@ -157,6 +158,19 @@ def position_of_state(variant: ir.Variant, state: dict) -> dict:
     return {"variant": variant.key, "players": seats}
 
 
+@functools.lru_cache(maxsize=64)
+def _names_of(variant: ir.Variant, registry):
+    """What reading a position of ``variant`` looks names up in, made once per variant and
+    registry (a variant hashes by identity): the mechanics present, the position keys of
+    those present and of those absent, and the route and ticket names."""
+    present = registry.present(variant)
+    mechanic_keys = {key.name: (m, rule) for m, rule in present for key in getattr(m, "position_keys", ())}
+    absent_keys = {key.name: m for m in registry for key in getattr(m, "position_keys", ())
+                   if key.name not in mechanic_keys}
+    return (present, mechanic_keys, absent_keys, _Catalogue(variant.routes, variant.cities, "route"),
+            _Catalogue(variant.tickets, variant.cities, "ticket"))
+
+
 def position_fields(variant: ir.Variant, position: dict) -> dict:
     """The state fields a described position determines (``players``, ``owner``,
     ``tickets``, ``trains``, ``route_score`` and the mechanics' own), rejecting anything
@@ -171,12 +185,7 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
         got = f"{len(seats)} players" if isinstance(seats, list) else kind_of(seats)
         raise PositionError(f"'players' must list {variant.min_players} to {variant.max_players} players, "
                             f"got {got}")
-    present = registry.present(variant)
-    mechanic_keys = {key.name: (m, rule) for m, rule in present for key in getattr(m, "position_keys", ())}
-    absent_keys = {key.name: m for m in registry for key in getattr(m, "position_keys", ())
-                   if key.name not in mechanic_keys}
-    route_names = _Catalogue(variant.routes, variant.cities, "route")
-    ticket_names = _Catalogue(variant.tickets, variant.cities, "ticket")
+    present, mechanic_keys, absent_keys, route_names, ticket_names = _names_of(variant, registry)
     owner = [-1] * len(variant.routes)
     tickets: list[list[int]] = []
     fields: dict = {"players": len(seats)}
@@ -209,17 +218,19 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
         problems = m.position_problems(variant, rule, fields)
         if problems:
             raise PositionError(problems[0])
-    trains, route_score = [], []
     taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
+    used, cars, route_score = [0] * len(seats), [0] * len(seats), [0] * len(seats)
+    for r in variant.routes:  # one pass over the routes, whatever the number of players
+        p = owner[r.id]
+        if p >= 0:
+            used[p] += taken[r.id]
+            cars[p] += r.length
+            route_score[p] += variant.route_points[r.length]
     for p in range(len(seats)):
-        mine = [r for r in variant.routes if owner[r.id] == p]
-        used = sum(taken[r.id] for r in mine)
-        if used > variant.trains:
-            cars = sum(r.length for r in mine)
-            what = f"{cars} cars" if cars == used else f"{cars} cars that take {used} trains"
+        if used[p] > variant.trains:
+            what = f"{cars[p]} cars" if cars[p] == used[p] else f"{cars[p]} cars that take {used[p]} trains"
             raise PositionError(f"player {p}: routes of {what}, but a player has only {variant.trains} trains")
-        trains.append(variant.trains - used)
-        route_score.append(sum(variant.route_points[r.length] for r in mine))
+    trains = [variant.trains - u for u in used]
     fields.update(trains=trains, route_score=route_score)
     for p, seat in enumerate(seats):
         for m, rule in present:
