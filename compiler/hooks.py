@@ -25,7 +25,10 @@ engine, these C functions (``State* s`` first where they take the state):
 - ``end_turn(s, passed)``: end the turn of the player to move;
 - ``player_network(s, p, parent)``, ``uf_find(parent, x)``, ``cities_joined(network, a,
   b)``, ``ticket_score(s, p, network, &points, &completed)``: a player's network and
-  their tickets on it;
+  their tickets on it; ``ticket_network(s, p, parent, network, row)`` builds both
+  networks as scoring does (``row``: a scratch breakdown row the ``score_graph`` hooks
+  may write), and ``ticket_result(s, p, t, network, &worth)`` says whether one held
+  ticket is completed on it;
 - the game's generator, ``rs_below`` and ``rs_shuffle`` (compiler/templates/rng.pyx.j2).
 
 ``derive`` is the compiled engine's alone (it recomputes the caches a mechanic keeps as
