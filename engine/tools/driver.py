@@ -314,8 +314,13 @@ class _Session:
                 got = self.ask({"cmd": "position?"}, "apply", case, step, position).get("position")
                 problem = compare_positions(self.variant, move["position"], got, move["chance"])
                 if problem:
+                    expected = "the position railspec reaches"
+                    if move["chance"]:  # cards the engine's own shuffle turned up may decide more
+                        expected += (" (a shuffle happened in this decision: if the engine's shuffle turned up "
+                                     "other cards that decide the rest of it, say a tunnel's extra cost, the "
+                                     "difference may be luck, not a rule)")
                     raise _Differs(Divergence("apply", case, step, self.line(position), move["action"],
-                                              "the position railspec reaches", problem))
+                                              expected, problem))
                 self.report.passed["apply"] += 1
             position = move["position"]
             if move["chance"] or "apply" not in self.supports:
