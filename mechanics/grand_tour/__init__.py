@@ -86,8 +86,10 @@ def dense_board(variant: ir.Variant, rng) -> tuple[list[int], list[int]]:
     two), until none fits: a short route (1 or 2 cars) closing a loop between two cities
     already reached when there is one, else one of the shortest that fit. On India's board
     this makes networks of about 30 routes with 9 to 13 independent loops (routes - cities
-    + 1), where listing trails takes minutes. For the benchmark (``Query.hard_board``) and
-    the tests."""
+    + 1). On one of them the adaptation's method lists 607,633 trails from Ambala for the
+    ticket Ambala - Mormugau and then compares the 115,328 that reach Mormugau in pairs;
+    the compiled engine answers in about 2 µs. For the benchmark (``Query.hard_board``)
+    and the tests."""
     routes, trains = variant.routes, variant.trains
     start = rng.choice(sorted({r.a for r in routes}))
     reached, groups, chosen = {start}, set(), []
