@@ -156,7 +156,8 @@ class GrandTour(Mechanic):
     score_items = (
         ScoreItem("grand_tours", "the player's completed tickets joined by two paths of their own routes that "
                                  "share no route", False, "grand_tour", label="tours"),
-        ScoreItem("grand_tour", "the Grand Tour bonus: the table's points for that many tickets", True, "grand_tour"),
+        ScoreItem("grand_tour", "the Grand Tour bonus: the table's points for that many tickets", True, "grand_tour",
+                  label="tour bonus"),
     )
 
     def check(self, ctx) -> GrandTourRule | None:
