@@ -25,6 +25,7 @@ that :func:`railspec.runtime.state_format.validate` then checks as it checks any
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -49,6 +50,7 @@ class NotationError(RailspecError, ValueError):
     """A position that cannot be read: the message names the key and the problem."""
 
 
+@functools.lru_cache(maxsize=64)
 def component_names(variant: ir.Variant) -> dict[str, list[str]]:
     """Each kind of named component and its names, by id: cards (the colours, then
     ``loco``), tickets, routes and cities."""
@@ -66,8 +68,15 @@ def value_names(field: schema.Field) -> str | None:
     return {schema.TICKETS: "ticket", schema.CARD_IDS: "card"}.get(field.pile)
 
 
-def _fields(variant: ir.Variant):
-    return [f for f in assemble(variant).exported_fields if f.name != "players"]
+@functools.lru_cache(maxsize=64)
+def _fields(variant: ir.Variant) -> tuple:
+    return tuple(f for f in assemble(variant).exported_fields if f.name != "players")
+
+
+@functools.lru_cache(maxsize=64)
+def _ids(variant: ir.Variant) -> dict[str, dict[str, int]]:
+    """Each kind of component's names to their ids (made once per variant)."""
+    return {kind: {n: i for i, n in enumerate(table)} for kind, table in component_names(variant).items()}
 
 
 def _initial(field: schema.Field, dims: dict) -> int:
@@ -127,8 +136,7 @@ def from_position(variant: ir.Variant, position) -> dict:
     if position.get("spec_hash") != variant.spec_hash:
         raise NotationError(f"the position is of spec {position.get('spec_hash')!r}, not {variant.key!r} "
                             f"(spec {variant.spec_hash})")
-    names = component_names(variant)
-    ids = {kind: {n: i for i, n in enumerate(table)} for kind, table in names.items()}
+    ids = _ids(variant)
     assembly = assemble(variant)
     fields = _fields(variant)
     known = {"format", "variant", "spec_hash", "players", "generator"} | {f.name for f in fields}
@@ -220,12 +228,14 @@ def _show(value) -> str:
 _RESERVED = re.compile(r"[%_,;:=\s]")
 
 
+@functools.lru_cache(maxsize=65536)
 def _escape(name: str) -> str:
     if name == "-":  # a lone - is null
         return "%2D"
     return _RESERVED.sub(lambda m: f"%{ord(m.group()):02X}" if m.group() != " " else "_", name)
 
 
+@functools.lru_cache(maxsize=65536)
 def _unescape(text: str) -> str:
     if "%" in text and not re.fullmatch(r"(?:[^%]|%[0-9A-F]{2})*", text):
         raise NotationError(f"a bad escape in {text!r}: % is followed by two capital hex digits")
