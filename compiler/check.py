@@ -286,6 +286,7 @@ def _check_components(spec: _Statements, players: _Players) -> _Components:
     market_size = reset_locos = 0
     if market:
         market_size = spec.positive(market.size, "the number of face-up cards", most=limits.MAX_MARKET)
+        # 'market N no reset': 0, a market never dealt again (docs/engine.md, "The market")
         reset_locos = spec.positive(market.reset_locomotives, "the face-up locomotive limit")
         if market.max_resets is not None:
             errors.add(market.max_resets.span, "the market has no redeal limit any more: three face-up locomotives "

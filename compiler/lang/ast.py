@@ -264,12 +264,17 @@ class Locomotives(Stmt):
 class Market(Stmt):
     rule: ClassVar[str] = "market"
     words: ClassVar[str] = "market"
-    form: ClassVar[str] = "market N reset L locomotives"
+    form: ClassVar[str] = "market N reset L locomotives | market N no reset"
     merge: ClassVar[str] = SCALAR
     required: ClassVar[bool] = True
     size: Num
-    reset_locomotives: Num
+    reset_locomotives: Num | None  # None: 'no reset', the market is never dealt again
     max_resets: Num | None = None  # a removed cap, kept only to report it
+
+    @classmethod
+    def parsed(cls, span: Span, children: list):
+        """``market N no reset`` has no reset number."""
+        return cls(span, *children) if len(children) > 1 else cls(span, children[0], None)
 
 
 @dataclass(frozen=True)

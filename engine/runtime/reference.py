@@ -118,9 +118,10 @@ class Rules:
 
     def market_resets(self, state) -> bool:
         """Three face-up locomotives, and a market with fewer can be dealt (the mechanics'
-        market_resets hooks may say otherwise)."""
-        resets = state.faceup.count(self.loco) >= self.variant.market_reset_locomotives \
-            and self.market_can_change(state)
+        market_resets hooks may say otherwise); never with 'market N no reset' (a reset
+        number of 0)."""
+        reset = self.variant.market_reset_locomotives
+        resets = reset > 0 and state.faceup.count(self.loco) >= reset and self.market_can_change(state)
         for hook in self.hooks["market_resets"]:
             resets = hook(state, resets)
         return resets

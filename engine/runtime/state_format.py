@@ -211,7 +211,7 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
     if len(tickets) != len(variant.tickets) or sorted(tickets) != list(range(len(variant.tickets))):
         problems.append("tickets: the ticket piles do not hold every ticket exactly once")
     showing = state["faceup"].count(loco)
-    if showing >= variant.market_reset_locomotives:
+    if variant.market_reset_locomotives and showing >= variant.market_reset_locomotives:  # 0: 'no reset'
         outside = len(state["deck"]) + sum(1 for c in state["faceup"] if c >= 0) + sum(state["discard"])
         plain = sum(1 for c in state["deck"] if c != loco) + sum(1 for c in state["faceup"] if 0 <= c != loco) \
             + sum(state["discard"][:loco])
