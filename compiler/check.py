@@ -503,7 +503,10 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components) -> _Ma
                 errors.add(stmt.span, f"route {stmt.a.text} - {stmt.b.text} has more than {MAX_TRACKS} tracks")
                 continue
         earlier.append(stmt)
-        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour, pair=key_pair))
+        # a route apart (an attribute says so) shares its pair's names but forms no double with it
+        apart = any(attr.apart for attr in stmt.attrs)
+        route_rows.append(dict(stmt=stmt, a=a, b=b, length=length, colour=colour, pair=key_pair,
+                               group=(key_pair, len(route_rows)) if apart else key_pair))
 
     cities = places.cities
     node_count = len(cities)
@@ -520,7 +523,7 @@ def _check_routes(spec: _Statements, places: _Places, parts: _Components) -> _Ma
                 node_count += 1
             else:
                 ends.append(city)
-        group = group_ids.setdefault(row["pair"], len(group_ids))
+        group = group_ids.setdefault(row["group"], len(group_ids))
         tracks = len(groups[row["pair"]])
         track = groups[row["pair"]].index(stmt) + 1
         base = f"{cities[row['a']]['name']}-{cities[row['b']]['name']}"
@@ -550,54 +553,87 @@ def _check_route_spaces(spec: _Statements, board: _Map) -> None:
                                             f"{' and '.join(attr.spaces_text() for attr in taken)}")
 
 
+def _written_copies(stmt: ast.Ticket) -> int:
+    """How many tickets a statement writes, for the deck's counts (an error of its own is
+    reported where the statement is checked)."""
+    return stmt.copies.value if stmt.copies is not None and 0 < stmt.copies.value <= limits.MAX_TICKETS else 1
+
+
 def _check_tickets(spec: _Statements, places: _Places, links, players: _Players, turn: _Turn) -> list[ir.Ticket]:
-    """Tickets: each must be completable, none twice; the regular deck must be able to deal."""
+    """Tickets: each must be completable, none twice; the regular deck must be able to deal.
+    A ticket of several destinations (a mechanic's form) is completable when one of them
+    is, and holds the points of its best one; ``copies N`` makes N tickets of one line."""
     errors = spec.errors
     cities = places.cities
     components = _components([c["dead_end"] for c in cities], list(links))
     through_dead_ends = _components([False] * len(cities), list(links))
     tickets: list[ir.Ticket] = []
     ticket_names: dict[str, int] = {}
-    ticket_pairs: dict[tuple[str, str, int, bool], ir.Ticket] = {}
+    ticket_pairs: dict[tuple, ir.Ticket] = {}
     for stmt in spec.many(ast.Ticket):
+        ends = stmt.ends()
         a = places.ref(stmt.a, "ticket")
-        b = places.ref(stmt.b, "ticket")
-        points = spec.points(stmt.points, "ticket points", allow_zero=False)
-        if a is None or b is None:
+        refs = [places.ref(name, "ticket") for name, _ in ends]
+        worth = [spec.points(num, "ticket points", allow_zero=False) for _, num in ends]
+        copies = spec.positive(stmt.copies, "the copies of a ticket", most=limits.MAX_TICKETS) \
+            if stmt.copies is not None else 1
+        if a is None or None in refs or not copies:
             continue
-        if a == b:
+        if a in refs:
             errors.add(stmt.span, f"ticket from '{stmt.a.text}' to itself")
             continue
-        if not components[a] & components[b]:
+        twice = next((name for k, (name, _) in enumerate(ends) if refs.index(refs[k]) != k), None)
+        if twice is not None:
+            errors.add(twice.span, f"destination '{twice.text}' is given twice")
+            continue
+        if not any(components[a] & components[b] for b in refs):
             kinds = sorted({c["words"] for c in cities if c["dead_end"]})
             what = f"a {kinds[0]}" if len(kinds) == 1 else "a dead-end place"
             note = f" ({what} is a dead end: no chain passes through one)" \
-                if through_dead_ends[a] & through_dead_ends[b] else ""
-            errors.add(stmt.span, f"ticket {stmt.a.text} - {stmt.b.text} can never be completed: "
-                                  f"no chain of routes joins the two cities{note}")
+                if any(through_dead_ends[a] & through_dead_ends[b] for b in refs) else ""
+            if len(ends) == 1:
+                errors.add(stmt.span, f"ticket {stmt.a.text} - {stmt.b.text} can never be completed: "
+                                      f"no chain of routes joins the two cities{note}")
+            else:
+                errors.add(stmt.span, f"ticket {stmt.a.text} - {' | '.join(name.text for name, _ in ends)} can "
+                                      f"never be completed: no chain of routes joins {stmt.a.text} to any of its "
+                                      f"destinations{note}")
             continue
-        base = f"{stmt.a.text}-{stmt.b.text}"
-        name = base
-        same = ticket_pairs.get((*_pair(stmt.a.text, stmt.b.text), points, stmt.deck))
+        base = f"{stmt.a.text}-{'|'.join(name.text for name, _ in ends)}"
+        if len(ends) == 1:
+            key = (*_pair(stmt.a.text, stmt.b.text), worth[0], stmt.deck)
+            shown = f"{stmt.a.text} - {stmt.b.text} {worth[0]}"
+        else:
+            key = (stmt.a.text, tuple(sorted((name.text, n) for (name, _), n in zip(ends, worth))), stmt.deck)
+            shown = f"{stmt.a.text} - {' | '.join(f'{name.text}:{n}' for (name, _), n in zip(ends, worth))}"
+        same = ticket_pairs.get(key)
         if same is not None:
-            errors.add(stmt.span, f"duplicate ticket {stmt.a.text} - {stmt.b.text} {points} "
-                                  f"(already declared at {_line_of(same.span, stmt.span)})")
+            hint = " (write 'copies N' for a ticket printed several times)" if stmt.copies is None else ""
+            errors.add(stmt.span, f"duplicate ticket {shown} (already declared at {_line_of(same.span, stmt.span)})"
+                                  f"{hint}")
             continue
-        if name in ticket_names:
-            n = 2
-            while f"{base}/{n}" in ticket_names:
-                n += 1
-            name = f"{base}/{n}"
-        ticket_names[name] = len(tickets)
-        tickets.append(ir.Ticket(len(tickets), name, a, b, points, stmt.deck, stmt.span))
-        ticket_pairs[(*_pair(stmt.a.text, stmt.b.text), points, stmt.deck)] = tickets[-1]
+        best = max(range(len(ends)), key=lambda k: (worth[k], -k))  # the best destination, the first among equals
+        for _copy in range(copies):
+            name = base
+            if name in ticket_names:
+                n = 2
+                while f"{base}/{n}" in ticket_names:
+                    n += 1
+                name = f"{base}/{n}"
+            ticket_names[name] = len(tickets)
+            tickets.append(ir.Ticket(len(tickets), name, a, refs[best], worth[best], stmt.deck, stmt.span))
+        ticket_pairs[key] = tickets[-1]
     declared = spec.many(ast.Ticket)
-    if len(declared) > limits.MAX_TICKETS:
-        errors.add(declared[limits.MAX_TICKETS].span, f"at most {limits.MAX_TICKETS:,} tickets are supported, "
-                                                      f"got {len(declared):,}")
+    written = 0
+    for stmt in declared:
+        written += _written_copies(stmt)
+        if written > limits.MAX_TICKETS:
+            errors.add(stmt.span, f"at most {limits.MAX_TICKETS:,} tickets are supported, "
+                                  f"got {sum(map(_written_copies, declared)):,}")
+            break
     # the deck as written (a ticket with an error of its own still counts, so that one
     # mistake is reported once)
-    regular = sum(1 for t in spec.many(ast.Ticket) if not t.deck)
+    regular = sum(_written_copies(t) for t in spec.many(ast.Ticket) if not t.deck)
     deal = spec.one(ast.Deal)
     if deal:
         if regular == 0:

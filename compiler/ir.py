@@ -52,7 +52,9 @@ class City:
 @dataclass(frozen=True)
 class Route:
     """One track between two cities. A double or triple route is several Routes sharing
-    ``group``; ``track`` numbers them from 1 in spec order."""
+    ``group``; ``track`` numbers them from 1 in spec order. ``track`` and ``tracks`` count
+    every route of the city pair (names and drawings): a route written apart (an attribute
+    with ``RouteAttr.apart``) has a group of its own all the same."""
 
     id: int
     name: str

@@ -384,7 +384,7 @@ class Mechanic:
             elif issubclass(node, ActionKind):
                 out.append(f"action {node.form}")
             elif issubclass(node, TicketForm):
-                out.append(f"ticket {node.form} CITY - CITY POINTS")
+                out.append(f"ticket {node.written}" if node.written else f"ticket {node.form} CITY - CITY POINTS")
             elif issubclass(node, DealPart):
                 out.append(f"deal tickets N {node.form} keep K")
         keyword_points = r'%extend\s+(returned_deck|return_place)\s*:\s*((?:"[^"]*"\s*)+)'

@@ -69,7 +69,7 @@ CASES = [
     ("missing-length", edit(24, "route Alpha - Beta red"), S, 24, 23,
      "unexpected end of line, expected a number; the form is: route CITY - CITY LENGTH COLOUR"),
     ("missing-ticket-points", edit(29, "ticket Alpha - Gamma"), S, 29, 21,
-     "expected a number; the form is: ticket [long] CITY - CITY POINTS"),
+     "expected a number; the form is: ticket [long] [either] CITY - CITY POINTS [copies N]"),
     ("missing-colour", edit(26, "route Beta - Gamma 3"), S, 26, 21, "expected a name"),
     ("unknown-statement", edit(3, "train 12"), S, 3, 1, "unknown statement 'train' (did you mean 'trains'?)"),
     ("place-without-y", edit(19, "city Alpha at 10"), S, 19, 17, "expected a number"),
@@ -89,7 +89,7 @@ CASES = [
     ("unknown-return-place", edit(10, "returned tickets sideways"), S, 10, 18,
      "expected one of 'bottom', 'removed', 'shuffled'"),
     ("unknown-route-attribute", edit(24, "route Alpha - Beta 2 red bridge"), S, 24, 26,
-     "unexpected 'bridge', expected one of ';', 'ferry', 'goods'"),
+     "unexpected 'bridge', expected one of ';', 'apart', 'ferry', 'goods'"),
     ("end-without-comparison", edit(15, "end when trains 2"), S, 15, 17, "expected '<='"),
     ("empty-city", edit(19, "city"), S, 19, 5, "the form is: city NAME"),
 
@@ -155,7 +155,7 @@ CASES = [
      "unexpected 'sideways', expected one of 'bottom', 'removed', 'shuffled'"),
     ("zone-without-name", add(20, "zone"), S, 20, 5, "the form is: zone NAME [at X Y]"),
     ("ticket-long-without-points", add(30, "ticket long Alpha - Epsilon"), S, 30, 28,
-     "expected a number; the form is: ticket [long] CITY - CITY POINTS"),
+     "expected a number; the form is: ticket [long] [either] CITY - CITY POINTS [copies N]"),
     ("deal-long-without-number", edit(9, "deal tickets 2 long keep 1"), S, 9, 21,
      "unexpected 'keep', expected a number; the form is: deal tickets N [long L] keep K"),
 
@@ -369,6 +369,33 @@ CASES = [
     ("ticket-unknown-city", edit(29, "ticket Alpha - Gama 5"), C, 29, 16,
      "unknown city 'Gama' in ticket (did you mean 'Gamma'?)"),
 
+    # tickets printed several times, tickets to one of several destinations (Switzerland)
+    ("ticket-copies-zero", edit(29, "ticket Alpha - Gamma 5 copies 0"), C, 29, 31,
+     "the copies of a ticket must be positive, got 0"),
+    ("ticket-copies-too-many", edit(29, "ticket Alpha - Gamma 5 copies 1001"), C, 29, 31,
+     "the copies of a ticket must be at most 1,000, got 1001"),
+    ("ticket-twice-instead-of-copies", add(30, "ticket Alpha - Gamma 5"), C, 30, 1,
+     "duplicate ticket Alpha - Gamma 5 (already declared at line 29) (write 'copies N' for a ticket printed "
+     "several times)"),
+    ("either-one-destination", add(30, "ticket either Alpha - Gamma:5"), S, 30, 30, "expected '|'"),
+    ("either-without-a-colon", add(30, "ticket either Alpha - Gamma 5 | Delta:6"), S, 30, 29,
+     "unexpected '5', expected ':'"),
+    ("either-destination-twice", add(30, "ticket either Alpha - Gamma:5 | Gamma:6"), C, 30, 33,
+     "destination 'Gamma' is given twice"),
+    ("either-to-itself", add(30, "ticket either Alpha - Gamma:5 | Alpha:6"), C, 30, 1,
+     "ticket from 'Alpha' to itself"),
+    ("either-unknown-destination", add(30, "ticket either Alpha - Gama:5 | Delta:6"), C, 30, 23,
+     "unknown city 'Gama' in ticket (did you mean 'Gamma'?)"),
+    ("either-zero-points", add(30, "ticket either Alpha - Gamma:0 | Delta:6"), C, 30, 29,
+     "ticket points must be positive, got 0"),
+    ("either-unreachable", edit(26, "zone Ozone; route Beta - Ozone 3 gray; route Ozone - Gamma 3 gray; "
+                                    "ticket either Alpha - Gamma:5 | Delta:3"), C, 26, 68,
+     "ticket Alpha - Gamma | Delta can never be completed: no chain of routes joins Alpha to any of its "
+     "destinations (a zone is a dead end: no chain passes through one)"),
+    ("either-twice-in-another-order",
+     add(30, "ticket either Alpha - Gamma:5 | Delta:6; ticket either Alpha - Delta:6 | Gamma:5"), C, 30, 42,
+     "duplicate ticket Alpha - Delta:6 | Gamma:5 (already declared at line 30)"),
+
     # --- scoring tables ------------------------------------------------------------------
     ("route-points-hole", edit(16, "route points 1:1 2:2 4:7"), C, 16, 22,
      "route points table has no entry for 3 (between 2 and 4)"),
@@ -492,6 +519,12 @@ WARNING_CASES = [
     ("company-places-beyond-the-players", add(19, "company PRR shares 15 points 30 21 14 9 6")
      .replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray shares PRR"), 19, 9,
      "company 'PRR' has 5 places, but only 4 can be reached: at most 4 shareholders play"),
+    ("apart-on-a-lone-route", edit(26, "route Beta - Gamma 3 gray apart"), 26, 27,
+     "'apart' does nothing here: Beta-Gamma is the only route of its city pair"),
+    ("wild-on-an-attribute-no-route-has",
+     add(9, "locomotives wild only on tunnel, ferry").replace("route Gamma - Delta 4 blue",
+                                                              "route Gamma - Delta 4 blue tunnel"),
+     9, 1, "locomotives are wild on 'ferry' routes, but no route is one"),
     ("regions-without-points", add(24, "region North: Alpha, Beta"), 24, 1,
      "regions score nothing without a 'region points N:P …' table"),
     ("goods-cards-without-goods-routes", add(24, "goods cards 16; goods ranking 2 players: 8 4; "

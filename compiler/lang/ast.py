@@ -107,11 +107,15 @@ class Place:
 @dataclass(frozen=True)
 class RouteAttr(Node):
     """An attribute written after a route's colour (``tunnel``, ``ferry 2``): its
-    ``name``, and its value (True for a bare word, the number or names that follow)."""
+    ``name``, and its value (True for a bare word, the number or names that follow). An
+    attribute whose class sets ``apart`` makes its route a route of its own although its
+    city pair has other routes (two border crossings into one country): the core puts it in
+    no double or triple with them (``ir.Route.group``)."""
 
     span: Span
     value: object = True
     name: ClassVar[str] = ""
+    apart: ClassVar[bool] = False
 
     @property
     def value_span(self) -> Span:
@@ -154,7 +158,11 @@ class ActionKind(Node):
 @dataclass(frozen=True)
 class TicketForm(Node):
     """What follows ``ticket``: its two ends and points, and the deck it belongs to (the
-    core's regular deck, or a mechanic's: ``ticket long A - B 20``)."""
+    core's regular deck, or a mechanic's: ``ticket long A - B 20``). A form whose ticket
+    has several destinations, each with its points, says so in :meth:`ends` (the first
+    written is ``b``), and writes its whole form in ``written`` (after ``ticket``): the
+    core checks every destination and names the ticket after them all, and the mechanic
+    that owns the form scores it (the ``ticket_score`` hook)."""
 
     rule: ClassVar[str] = "ticket_form"
     span: Span
@@ -162,6 +170,11 @@ class TicketForm(Node):
     b: Name
     points: Num
     deck: ClassVar[str] = ""
+    written: ClassVar[str] = ""
+
+    def ends(self) -> tuple[tuple[Name, Num], ...]:
+        """The ticket's destinations, each with its points, as written: ``b`` alone by default."""
+        return ((self.b, self.points),)
 
 
 # --- the core's statements ------------------------------------------------------------------
@@ -391,16 +404,23 @@ class Route(Stmt):
 class Ticket(Stmt):
     rule: ClassVar[str] = "ticket"
     words: ClassVar[str] = "ticket"
-    form: ClassVar[str] = "ticket {ticket_form}CITY - CITY POINTS"
+    form: ClassVar[str] = "ticket {ticket_form}CITY - CITY POINTS [copies N]"
     a: Name
     b: Name
     points: Num
     deck: str = ""  # the regular deck, or the mechanic's deck its form names
+    form_node: TicketForm | None = None  # what followed ``ticket`` (a mechanic's form keeps its own parts)
+    copies: Num | None = None  # ``copies N``: the ticket is printed N times (None: once)
 
     @classmethod
     def parsed(cls, span, children):
         form = children[0]
-        return cls(span, form.a, form.b, form.points, form.deck)
+        copies = children[1] if len(children) > 1 else None
+        return cls(span, form.a, form.b, form.points, form.deck, form, copies)
+
+    def ends(self) -> tuple[tuple[Name, Num], ...]:
+        """The ticket's destinations with their points (one, unless its form has several)."""
+        return self.form_node.ends() if self.form_node is not None else ((self.b, self.points),)
 
 
 @dataclass(frozen=True)

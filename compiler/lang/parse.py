@@ -34,7 +34,7 @@ from . import ast
 _TERMINAL_WORDS = {
     "INT": "a number", "WORD": "a name", "STRING": "a quoted string", "_NL": "end of line",
     "$END": "end of file", "MINUS": "'-'", "COLON": "':'", "COMMA": "','", "SEMICOLON": "';'",
-    "PLUS": "'+'", "_LE": "'<='", "_DOTS": "'..'",
+    "PLUS": "'+'", "VBAR": "'|'", "_LE": "'<='", "_DOTS": "'..'",
 }
 #: Terminals an error message never names: the extension points' placeholder.
 _UNNAMED = {"_NOTHING"}

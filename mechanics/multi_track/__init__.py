@@ -5,6 +5,11 @@ same route; in 2 or 3 player games only one track of a double route can be used 
 applies the same to its triple route). The spec says how many tracks of one route may be
 owned at each player count (``tracks usable N for LOW..HIGH players``; by default all).
 The mechanic is present when some route has more than one track.
+
+A route written ``apart`` (Switzerland's Kreuzlingen - Deutschland, two border crossings
+into one country drawn apart on the board) is not a track of its pair's other route: the
+core gives it a group of its own, so the group rules above never join them (it keeps its
+pair's names, ``/1``, ``/2``).
 """
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from ...compiler.base.limits import MAX_TRACKS, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Sample, Tables
-from .syntax import TracksUsable
+from .syntax import ApartAttr, TracksUsable
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ class MultiTrack(Mechanic):
     state_fields = (Field("tracks_usable", "tracks of one route that may be owned (from players)",
                           owner="multi_track", high="3", derived=True),)
     reference = MultiTrackReference
-    statements = (TracksUsable,)
+    statements = (TracksUsable, ApartAttr)
     limits = (Limit("tracks usable N for LOW..HIGH players", f"N 1 … {MAX_TRACKS}; ranges inside the game's, apart",
                     "a range's count applies to every route of the map"),)
 
@@ -80,6 +85,9 @@ class MultiTrack(Mechanic):
                 if not (tu.high.value < low or tu.low.value > high):
                     ctx.errors.add(tu.span, f"'tracks usable' ranges overlap at {max(low, tu.low.value)} players")
             tracks_usable.append((tu.low.value, tu.high.value, n))
+        for route, attr in ctx.routes_with(ApartAttr.name):
+            if route.tracks == 1:
+                ctx.warn(attr.span, f"'apart' does nothing here: {route.name} is the only route of its city pair")
         if not any(r.tracks > 1 for r in ctx.board.routes):
             return None
         return MultiTrackRule(tuple(tracks_usable))

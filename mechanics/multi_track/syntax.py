@@ -24,3 +24,14 @@ class TracksUsable(ast.Stmt):
 
     def key(self) -> tuple:
         return ("tracks usable", self.low.value, self.high.value)
+
+
+@dataclass(frozen=True)
+class ApartAttr(ast.RouteAttr):
+    """``apart``: the route is not a track of a double or triple with the other routes of
+    its city pair (the core gives it a group of its own: ``RouteAttr.apart``)."""
+
+    rule: ClassVar[str] = "apart_attr"
+    form: ClassVar[str] = "apart"
+    name: ClassVar[str] = "apart"
+    apart: ClassVar[bool] = True
