@@ -111,19 +111,21 @@ class MultiTarget(Mechanic):
         targets = dict(rule.tickets)
         for player, held in enumerate(state["tickets"]):
             parent = list(range(variant.node_count))
-
-            def find(x: int) -> int:
-                while parent[x] != x:
-                    parent[x] = parent[parent[x]]
-                    x = parent[x]
-                return x
             for r in variant.routes:
                 if state["owner"][r.id] == player:
-                    parent[find(r.node_a)] = find(r.node_b)
+                    parent[_find(parent, r.node_a)] = _find(parent, r.node_b)
             for ticket in held:
-                start = {find(n) for n in variant.city_nodes[variant.tickets[ticket].a]}
+                start = {_find(parent, n) for n in variant.city_nodes[variant.tickets[ticket].a]}
                 joined = [place for place, _ in targets.get(ticket, ())
-                          if any(find(n) in start for n in variant.city_nodes[place])]
+                          if any(_find(parent, n) in start for n in variant.city_nodes[place])]
                 if len(joined) > 1:
                     return ("several destinations joined",)
         return ()
+
+
+def _find(parent: list[int], x: int) -> int:
+    """The root of ``x`` in a union-find (with path halving)."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
