@@ -29,7 +29,7 @@ import railspec
 from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
-STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india"]
+STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india", "nordic_countries", "switzerland"]
 
 # name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
 COUNTS = {
@@ -39,6 +39,8 @@ COUNTS = {
     "amsterdam": (17, 0, 44, 86, 24, 0, 13, 0, 13),
     "legendary_asia": (39, 0, 101, 270, 30, 6, 29, 1, 27),
     "india": (39, 0, 108, 238, 58, 0, 28, 0, 30),
+    "nordic_countries": (39, 0, 81, 207, 46, 0, 14, 0, 11),
+    "switzerland": (34, 4, 88, 205, 46, 0, 12, 0, 14),
 }
 
 
@@ -115,7 +117,8 @@ def test_cards_and_market(variant):
         assert [c.count for c in v.colours] == [6] * 6 and v.locomotives == 8 and v.card_total == 44
     else:
         assert [c.count for c in v.colours] == [12] * 8 and v.locomotives == 14 and v.card_total == 110
-    assert (v.market_size, v.market_reset_locomotives) == (5, 3)
+    # Nordic Countries' face-up cards are never flushed (docs/rules.md #36)
+    assert (v.market_size, v.market_reset_locomotives) == (5, 0 if key == "nordic_countries" else 3)
     assert v.end_trains == 2
 
 
@@ -285,4 +288,64 @@ def test_india_ferries_doubles_and_the_grand_tour():
     # the map's table; 5 and 7 are filled in (no route has those lengths)
     assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18, 21)
     assert {t.points for t in v.tickets} == set(range(5, 14)) | {17} and sum(t.points for t in v.tickets) == 473
+    assert all(c.at is not None for c in v.cities)
+
+
+# --- Nordic Countries (shared/maps/FAMILY-CENSUS.md, section 3) -----------------------------
+
+def test_nordic_countries_ferries_tunnels_and_the_card_economy():
+    v = load_ir("nordic_countries")
+    n = names(v)
+    assert Counter(r.length for r in v.routes) == {1: 17, 2: 28, 3: 20, 4: 11, 5: 3, 6: 1, 9: 1}
+    ferries = v.rule("ferries")
+    assert Counter(k for _, k in ferries.locomotives) == {1: 18, 2: 6}
+    assert len(v.rule("tunnels").routes) == 10
+    unequal = sorted((n[r.a], n[r.b], r.length) for r in v.routes if r.tracks == 2
+                     and len({o.length for o in v.routes if o.group == r.group}) == 2)
+    assert unequal == [("Kristiansand", "Stavanger", 2), ("Kristiansand", "Stavanger", 3),
+                       ("Mo i Rana", "Trondheim", 5), ("Mo i Rana", "Trondheim", 6)]
+    assert (v.min_players, v.max_players, v.trains) == (2, 3, 40)
+    assert (v.deal_regular, v.deal_parts, v.deal_keep) == (5, (), 2)
+    assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
+    assert (v.rule("removed_tickets").setup, v.rule("removed_tickets").draws) == (True, True)
+    assert v.rule("multi_track").tracks_usable == ((2, 2, 1),)
+    assert v.rule("longest_path") is None and v.rule("globetrotter").bonus == 10
+    assert v.rule("wild_locomotives").attributes == ("tunnel", "ferry")
+    assert v.rule("locomotive_draws") is not None
+    assert v.rule("substitutes").locomotive == 3
+    assert [(n[v.routes[r].a], n[v.routes[r].b], k) for r, k in v.rule("substitutes").cards] == [
+        ("Murmansk", "Lieksa", 4)]
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15, 18, 21, 27)
+    assert v.tiebreaks == ("most_tickets",)
+    assert sorted({t.points for t in v.tickets})[0] == 3 and max(t.points for t in v.tickets) == 24
+    assert all(c.at is not None for c in v.cities)
+
+
+# --- Switzerland (shared/maps/FAMILY-CENSUS.md, section 4) ----------------------------------
+
+def test_switzerland_countries_tunnels_and_its_tickets():
+    v = load_ir("switzerland")
+    n = names(v)
+    assert Counter(r.length for r in v.routes) == {1: 31, 2: 21, 3: 18, 4: 14, 5: 2, 6: 2}
+    assert len(v.rule("tunnels").routes) == 42 and v.rule("ferries") is None
+    zones = {c.id for c in v.cities if c.dead_end}
+    assert sum((r.a in zones) + (r.b in zones) for r in v.routes) == 17
+    apart = [r.name for r in v.routes if r.tracks == 2 and sum(o.group == r.group for o in v.routes) == 1]
+    assert apart == ["Kreuzlingen-Deutschland/1", "Kreuzlingen-Deutschland/2"]
+    assert (v.min_players, v.max_players, v.trains) == (2, 3, 40)
+    assert (v.deal_regular, v.deal_parts, v.deal_keep) == (5, (), 2)
+    assert (v.draw_tickets, v.draw_tickets_keep) == (3, 1)
+    assert (v.rule("removed_tickets").setup, v.rule("removed_tickets").draws) == (True, True)
+    assert v.rule("multi_track").tracks_usable == ((2, 2, 1),)
+    assert v.rule("longest_path").bonus == 10 and v.rule("globetrotter") is None
+    assert v.rule("wild_locomotives").attributes == ("tunnel",) and v.rule("substitutes") is None
+    several = dict(v.rule("multi_target").tickets)
+    assert len(several) == 12 and Counter(len(t) for t in several.values()) == {3: 8, 4: 4}
+    assert Counter(v.tickets[t].name.split("/")[0] for t in several).most_common(1)[0][1] == 2
+    assert {n[v.tickets[t].a] for t in several} == {"France", "Deutschland", "Österreich", "Italia", "Bern",
+                                                     "Chur", "Zürich", "Lugano"}
+    assert v.route_points == (0, 1, 2, 4, 7, 10, 15)
+    assert v.tiebreaks == ("most_tickets", "longest_path")
+    city_tickets = [t.points for t in v.tickets if t.id not in several]
+    assert (min(city_tickets), max(city_tickets), sum(city_tickets)) == (2, 15, 258)
     assert all(c.at is not None for c in v.cities)
