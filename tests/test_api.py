@@ -17,6 +17,11 @@ VARIANTS = implemented_stock_variants()
 IDS = [v.key for v in VARIANTS]
 
 
+def seats(v) -> int:
+    """Four players, or the most the variant takes (Nordic Countries and Switzerland: 3)."""
+    return min(4, v.ir.max_players)
+
+
 def play(v, players, seed, engine, rng_seed=0, limit=None):
     g = v.new_game(players=players, seed=seed, engine=engine)
     rng = random.Random(rng_seed)
@@ -57,7 +62,7 @@ def test_same_seed_and_actions_give_the_same_game(v, engine):
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 @pytest.mark.parametrize("engine", ENGINES)
 def test_clone_is_equal_and_independent(v, engine):
-    g = play(v, 4, 3, engine, limit=40)
+    g = play(v, seats(v), 3, engine, limit=40)
     twin = g.clone()
     assert twin.to_json() == g.to_json()
     before = g.to_json()
@@ -97,9 +102,9 @@ def test_illegal_actions_raise_and_change_nothing(v, engine):
 
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 def test_observation_shows_only_the_players_own_hand(v):
-    g = play(v, 4, 6, "compiled", limit=30)
+    g = play(v, seats(v), 6, "compiled", limit=30)
     state = g.state()
-    for p in range(4):
+    for p in range(seats(v)):
         obs = g.observation(p)
         assert obs["hand"] == state["hands"][p] and obs["tickets"] == state["tickets"][p]
         assert obs["hand_sizes"] == [sum(h) for h in state["hands"]]
@@ -112,11 +117,11 @@ def test_playout_matches_games_played_through_the_api(v):
     """playout() plays the documented random agent: game i of a batch is the game the same
     agent plays through the API (docs/engine.md, Random playouts)."""
     from railspec.compiler.base.rng import SplitMix64
-    batch = v.playout(games=3, players=4, seed=40)
-    ref = v.playout(games=3, players=4, seed=40, engine="reference")
+    batch = v.playout(games=3, players=seats(v), seed=40)
+    ref = v.playout(games=3, players=seats(v), seed=40, engine="reference")
     assert batch == ref
     for i in range(3):
-        g = v.new_game(players=4, seed=40 + i)
+        g = v.new_game(players=seats(v), seed=40 + i)
         agent = SplitMix64((40 + i) ^ 0xD1B54A32D192ED03)
         while not g.is_over:
             legal = g.legal_actions()
@@ -188,14 +193,14 @@ def test_corrupt_states_are_refused_with_a_clear_error(usa, what, corrupt, engin
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 def test_longest_path_agrees_with_the_breakdown_in_both_engines(v):
     for seed in range(6):
-        g = play(v, 4, seed, "compiled", rng_seed=seed)
+        g = play(v, seats(v), seed, "compiled", rng_seed=seed)
         ref = v.game_from_json(g.to_json(), engine="reference")
         rows = g.score_breakdown()
         expected = [r.get("longest_path", 0) for r in rows]  # 0 in a variant without the bonus
-        assert [g.longest_path(p) for p in range(4)] == expected
-        assert [ref.longest_path(p) for p in range(4)] == expected
+        assert [g.longest_path(p) for p in range(seats(v))] == expected
+        assert [ref.longest_path(p) for p in range(seats(v))] == expected
     with pytest.raises(ValueError):
-        g.longest_path(4)
+        g.longest_path(seats(v))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
