@@ -74,7 +74,7 @@ class MultiTarget(Mechanic):
     name = "multi_target"
     order = 210
     title = "tickets to one of several destinations"
-    sample = Sample(("ticket either {city0} - {city1}:5 | {city2}:8",))
+    sample = Sample(("zone Zeta", "route {city1} - Zeta 1 gray", "ticket either {city0} - {city1}:5 | Zeta:8"))
     rule = MultiTargetRule
     reference = MultiTargetReference
     statements = (EitherTicket,)
