@@ -125,7 +125,11 @@ def play_chunk(plan: CampaignPlan, games) -> list[dict]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             variant = _WORKER_VARIANTS[plan.variant] = load(plan.variant)
-    return [play_game(variant, plan, g) for g in games]
+    records = []
+    for g in games:
+        stop_if_asked()  # in this process only (a worker ignores the signals): between games
+        records.append(play_game(variant, plan, g))
+    return records
 
 
 #: Games in one chunk at most: a chunk is the unit a worker plays and a Ctrl-C may lose.
@@ -223,6 +227,7 @@ class Campaign:
             raise RuntimeError("a Campaign is played inside its with block")
         for batch in self._batches:
             for record in batch:
+                stop_if_asked()
                 yield record
                 self.played += 1
             if self.progress:
@@ -244,21 +249,41 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the main thread is, to unwind as Ctrl-C does."""
 
 
+#: The signal that asked the campaign running in this process to stop, if any.
+_STOP_SIGNAL: int | None = None
+
+
+def stop_if_asked() -> None:
+    """Raise where it is safe to (between games, records and waits) what a signal asked
+    for: KeyboardInterrupt for Ctrl-C, _Terminated for SIGTERM."""
+    if _STOP_SIGNAL is not None:
+        raise _Terminated() if _STOP_SIGNAL == signal.SIGTERM else KeyboardInterrupt()
+
+
 class _terminate_as_interrupt:
-    """While a campaign runs in the main thread, SIGTERM stops it as Ctrl-C does (the
-    workers are reaped on the way out) instead of killing this process and orphaning them."""
+    """While a campaign runs in the main thread, Ctrl-C and SIGTERM only note that it is to
+    stop; the campaign stops at the next safe point (:func:`stop_if_asked`, at most 0.2 s
+    away while it waits for workers) and reaps its workers on the way out. Raising from the
+    handler itself could land inside the process pool's own locked code and leave it
+    deadlocked (a SIGTERM once hung the parent so)."""
 
     def __enter__(self):
-        self.previous = None
+        global _STOP_SIGNAL
+        self.previous = {}
+        _STOP_SIGNAL = None
         if threading.current_thread() is threading.main_thread():
-            def stop(signum, frame):
-                raise _Terminated()
-            self.previous = signal.signal(signal.SIGTERM, stop)
+            def note(signum, frame):
+                global _STOP_SIGNAL
+                _STOP_SIGNAL = signum
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                self.previous[signum] = signal.signal(signum, note)
         return self
 
     def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
+        global _STOP_SIGNAL
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        _STOP_SIGNAL = None
         return False
 
 
@@ -302,6 +327,7 @@ def _on_processes(plan: CampaignPlan, workers: int):
         # a short timeout so that Ctrl-C and SIGTERM are acted on promptly
         done = set()
         while not done:
+            stop_if_asked()
             done, _ = futures.wait(handles, timeout=0.2, return_when=futures.FIRST_COMPLETED)
         return {f: f.result() for f in done}
     finished = False
@@ -376,6 +402,7 @@ def _on_ray(plan: CampaignPlan, workers: int, address: str):
     def wait_any(refs):
         ready = []
         while not ready:
+            stop_if_asked()
             ready, _ = ray.wait(refs, num_returns=1, timeout=0.2)
         for ref in ready:
             in_flight.remove(ref)

@@ -317,7 +317,7 @@ class _Session:
                     expected = "the position railspec reaches"
                     if move["chance"]:  # cards the engine's own shuffle turned up may decide more
                         expected += (" (a shuffle happened in this decision: if the engine's shuffle turned up "
-                                     "other cards that decide the rest of it, say a tunnel's extra cost, the "
+                                     "other cards that decide the rest of it, such as an extra cost they set, the "
                                      "difference may be luck, not a rule)")
                     raise _Differs(Divergence("apply", case, step, self.line(position), move["action"],
                                               expected, problem))
