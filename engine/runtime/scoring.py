@@ -37,12 +37,19 @@ def winners(variant: ir.Variant, breakdown: list[dict]) -> list[int]:
     return candidates
 
 
+def _columns(result: dict, breakdown_keys) -> dict:
+    """A playout result's lists by breakdown key (``total`` is its ``totals``)."""
+    return {key: result["totals" if key == "total" else key] for key in breakdown_keys}
+
+
+def _game_rows(columns: dict, game: int, players: int) -> list[dict]:
+    return [{key: values[game][p] for key, values in columns.items()} for p in range(players)]
+
+
 def rows_of_playout(result: dict, breakdown_keys) -> list[list[dict]]:
     """Per game, the breakdown rows of a playout result (whose lists are per item)."""
-    columns = {key: result["totals" if key == "total" else key] for key in breakdown_keys}
-    games = len(result["totals"])
-    players = len(result["totals"][0]) if games else 0
-    return [[{key: columns[key][g][p] for key in breakdown_keys} for p in range(players)] for g in range(games)]
+    columns = _columns(result, breakdown_keys)
+    return [_game_rows(columns, g, len(totals)) for g, totals in enumerate(result["totals"])]
 
 
 def playout_winners(variant: ir.Variant, result: dict, breakdown_keys) -> list[list[int]]:
@@ -50,13 +57,12 @@ def playout_winners(variant: ir.Variant, result: dict, breakdown_keys) -> list[l
     player's needs no tie-break and no breakdown rows (most games: building the rows of
     every game cost more than the games' own scoring); the others go through
     :func:`winners`."""
-    columns = {key: result["totals" if key == "total" else key] for key in breakdown_keys}
+    columns = _columns(result, breakdown_keys)
     out = []
     for g, totals in enumerate(result["totals"]):
         best = max(totals)
         if totals.count(best) == 1:
             out.append([totals.index(best)])
         else:
-            rows = [{key: columns[key][g][p] for key in breakdown_keys} for p in range(len(totals))]
-            out.append(winners(variant, rows))
+            out.append(winners(variant, _game_rows(columns, g, len(totals))))
     return out
