@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import html
+import multiprocessing
 import os
 import random
 import re
@@ -239,6 +240,28 @@ def test_a_campaign_stops_at_once_with_its_workers_reaped(tmp_path, command, sig
     assert "Traceback" not in stderr and stdout == ""
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")], "a worker outlived the campaign"
     assert not out.exists(), "a stopped balance left files behind"
+
+
+def _fail_in_worker(plan, games):
+    raise ValueError("a bad chunk")
+
+
+def _die_in_worker(plan, games):
+    os._exit(3)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers inherit the patch")
+@pytest.mark.parametrize("chunk, error, match", [(_fail_in_worker, ValueError, "a bad chunk"),
+                                                 (_die_in_worker, balance.WorkerDied, "exit code 3")])
+def test_a_workers_error_or_death_reaches_the_caller_and_no_worker_is_left(monkeypatch, chunk, error, match):
+    """An exception in a worker is raised in the parent; a worker that dies without
+    answering is a WorkerDied, not a hang; either way every worker is reaped."""
+    monkeypatch.setattr(balance, "play_chunk", chunk)
+    with pytest.raises(error, match=match):
+        with balance.Campaign(_plan(games=40), workers=2) as records:
+            for _ in records:
+                pass
+    assert multiprocessing.active_children() == []
 
 
 def test_a_stopped_report_leaves_an_existing_folder_as_it_was(tmp_path):

@@ -12,8 +12,8 @@ the report (:mod:`railspec.report`) can turn it into tables.
 """
 from __future__ import annotations
 
-import concurrent.futures as futures
 import multiprocessing
+import multiprocessing.connection as mp_connection
 import os
 import signal
 import socket
@@ -319,32 +319,146 @@ def _in_order(submit, wait_any, chunks, window: int):
             next_index += 1
 
 
-def _on_processes(plan: CampaignPlan, workers: int):
-    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
+class WorkerDied(RailspecError):
+    """A campaign's worker process ended without returning its chunk (killed, or crashed
+    in native code)."""
 
-    def wait_any(handles):
-        # a short timeout so that Ctrl-C and SIGTERM are acted on promptly
-        done = set()
+
+def _work(connection) -> None:
+    """A worker's loop: play each chunk sent on ``connection`` and send back its records
+    (or the error it raised), until the parent sends None or goes away."""
+    _ignore_interrupts()
+    while True:
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        job, plan, chunk = message
+        try:
+            answer = (job, True, play_chunk(plan, chunk))
+        except Exception as error:  # handed to the parent, which raises it
+            answer = (job, False, error)
+        try:
+            connection.send(answer)
+        except (EOFError, OSError):
+            return
+        except Exception as error:  # an error that cannot be pickled: send its text
+            connection.send((job, False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+class _Workers:
+    """Worker processes owned by the campaign, one pipe each, and no thread in the parent.
+
+    concurrent.futures' pool was used before; its manager thread reads results in the
+    background, and a worker terminated in the middle of sending a chunk left that thread
+    blocked on a half-read message, which the interpreter then joins at exit: a SIGTERM'd
+    campaign printed its line and hung (seen once in CI). Here the parent reads a pipe
+    only when it is ready and only while the campaign runs; stopping terminates the
+    workers and closes the pipes without reading anything more."""
+
+    def __init__(self, count: int):
+        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        self.processes, self.connections = [], []
+        self.jobs: dict[int, int] = {}   # job -> worker index, for the jobs sent and not answered
+        self.load = [0] * count          # jobs sent to each worker and not answered
+        self.next_job = 0
+        try:
+            for _ in range(count):
+                ours, theirs = context.Pipe(duplex=True)
+                process = context.Process(target=_work, args=(theirs,), daemon=True)
+                process.start()
+                theirs.close()  # so a worker's death reads as end-of-file on ours
+                self.processes.append(process)
+                self.connections.append(ours)
+        except BaseException:
+            self.stop()
+            raise
+
+    def submit(self, plan: CampaignPlan, chunk) -> int:
+        """Send ``chunk`` to the least busy worker; return the job's number."""
+        worker = min(range(len(self.processes)), key=self.load.__getitem__)
+        job = self.next_job
+        self.next_job += 1
+        try:
+            self.connections[worker].send((job, plan, chunk))
+        except OSError:  # the worker is gone
+            self._died(worker)
+        self.jobs[job] = worker
+        self.load[worker] += 1
+        return job
+
+    def wait_any(self, jobs) -> dict:
+        """{job: records} for at least one of ``jobs`` finished; a short wait at a time so
+        Ctrl-C and SIGTERM are acted on promptly."""
+        wanted = set(jobs)
+        done: dict = {}
         while not done:
             stop_if_asked()
-            done, _ = futures.wait(handles, timeout=0.2, return_when=futures.FIRST_COMPLETED)
-        return {f: f.result() for f in done}
-    finished = False
-    try:
-        yield from _in_order(lambda chunk: pool.submit(play_chunk, plan, chunk), wait_any,
-                             _chunks(plan.games, workers), workers * IN_FLIGHT_PER_WORKER)
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:  # stopped early: no chunk is worth waiting for
-            processes = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
+            busy = {self.jobs[job] for job in wanted if job in self.jobs}
+            watched = [self.connections[w] for w in busy] + [self.processes[w].sentinel for w in busy]
+            for ready in mp_connection.wait(watched, timeout=0.2):
+                if isinstance(ready, int):  # a sentinel: the process ended; its pipe may still hold an answer
+                    worker = next(w for w in busy if self.processes[w].sentinel == ready)
+                    try:
+                        answered = self.connections[worker].poll()
+                    except OSError:
+                        answered = False
+                    if not answered:
+                        self._died(worker)
+                    continue
+                try:
+                    job, ok, result = ready.recv()
+                except (EOFError, OSError):
+                    self._died(self.connections.index(ready))
+                worker = self.jobs.pop(job)
+                self.load[worker] -= 1
+                if not ok:
+                    raise result
+                if job in wanted:
+                    done[job] = result
+        return done
+
+    def _died(self, worker: int) -> None:
+        process = self.processes[worker]
+        process.join(timeout=1)
+        raise WorkerDied(f"a campaign worker ended without its games (exit code {process.exitcode})")
+
+    def close(self) -> None:
+        """Every chunk was answered: let the workers end on their own."""
+        for connection in self.connections:
+            try:
+                connection.send(None)
+            except OSError:
+                pass
+        for process in self.processes:
+            process.join(timeout=5)
+        self.stop()
+
+    def stop(self) -> None:
+        """Terminate and reap every worker and close the pipes; nothing is read any more."""
+        for process in self.processes:
+            if process.is_alive():
                 process.terminate()
-            for process in processes:
-                process.join(timeout=5)
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        for connection in self.connections:
+            connection.close()
+        self.processes, self.connections = [], []
+
+
+def _on_processes(plan: CampaignPlan, workers: int):
+    pool = _Workers(workers)
+    try:
+        yield from _in_order(lambda chunk: pool.submit(plan, chunk), pool.wait_any,
+                             _chunks(plan.games, workers), workers * IN_FLIGHT_PER_WORKER)
+        pool.close()
+    finally:
+        pool.stop()  # stopped early (or an error): no chunk is worth waiting for
 
 
 class ClusterError(RailspecError):
