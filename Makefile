@@ -23,7 +23,7 @@ $(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engin
 # as a user would install one (tests/test_outside_mechanic.py).
 $(STAMP): $(CORE) tests/outside_mechanic/pyproject.toml
 	@echo "installing what the tests need: the optional extras (log: $(VENV)/install.log)"
-	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium]" >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium,lsp,play]" >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@$(BIN)/pip install -e tests/outside_mechanic >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
@@ -114,7 +114,7 @@ dist-check: install
 	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 50 --workers 1 \
 	  --agents one-step,long-route,route-focus,destination-hungry --quiet
 	@# the core install pulls none of the optional extras
-	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis', 'pyspiel', 'pettingzoo', 'gymnasium', 'numpy') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
+	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis', 'pyspiel', 'pettingzoo', 'gymnasium', 'numpy', 'pygls', 'starlette', 'uvicorn', 'playwright') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
 	rm -rf .dist-venv
 
 clean:
