@@ -2,7 +2,7 @@
 interpreter measured in the same run. A script, not a test: nothing here asserts a time.
 
     python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3]
-                              [--json OUT] [--compare OLD.json]
+                              [--json OUT] [--compare OLD.json] [--no-instructions]
 
 Prints the machine, the random generator, and, for every stock variant the engines play
 (or the ones named):
@@ -20,7 +20,11 @@ and for USA:
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
 Each speed is the best CPU time of --repeat runs (as timeit reports): on a shared machine
-the slower runs, and the wall clock, measure the neighbours, not the engine. Every figure
+the slower runs, and the wall clock, measure the neighbours, not the engine. Where valgrind
+is installed, the batch loop is also counted in instructions per decision (callgrind,
+collecting inside the engine's playout call only): the same count for the same build and
+games whatever else the machine does, so it is the figure to compare two commits with
+(--no-instructions skips it; it takes about 10 s a variant). Every figure
 is written to --json (bench/results.json by default) with its goal where the issue "Toward
 the limit" set one; a goals table ends the run, and --compare OLD.json prints each figure
 against an earlier run's.
@@ -32,6 +36,8 @@ import json
 import os
 import platform
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -293,7 +299,35 @@ def playouts(v, games: int, scale: float) -> dict:
     record(f"{v.key} {players}p batch × reference", (games / t_batch) / ref_batch[0], "×", goal=100)
     record(f"{v.key} {players}p API decisions/s", api_decisions / t_api, "decisions/s")
     return dict(name=v.name, players=players, batch=games / t_batch, batch_ratio=(games / t_batch) / ref_batch[0],
+                ns=1e9 * t_batch / batch_decisions,
                 api=api_decisions / t_api, api_ratio=(api_decisions / t_api) / ref_api[1])
+
+
+CALLGRIND_SNIPPET = textwrap.dedent("""
+    import sys, warnings
+    warnings.simplefilter("ignore")
+    import railspec
+    result = railspec.load(sys.argv[1]).module().playout(int(sys.argv[2]), int(sys.argv[3]), 1)
+    print(sum(result["decisions"]))
+""")
+
+
+def instructions_per_decision(name: str, players: int, games: int) -> float | None:
+    """Instructions per decision of the compiled batch loop, counted by callgrind inside the
+    engine's playout call only (start-up and import are not counted); None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory() as scratch:
+        p = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={scratch}/callgrind.out",
+                            "--collect-atstart=no", "--toggle-collect=__pyx_pw_*playout",
+                            sys.executable, "-c", CALLGRIND_SNIPPET, name, str(games), str(players)],
+                           capture_output=True, text=True)
+    collected = re.search(r"Collected : (\d+)", p.stderr)
+    if p.returncode != 0 or collected is None or not p.stdout.strip():
+        print(f"  (callgrind gave no count for {name}: exit {p.returncode})")
+        return None
+    return int(collected.group(1)) / int(p.stdout.strip().splitlines()[-1])
 
 
 def agents_report(v, scale: float) -> None:
@@ -351,6 +385,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
     parser.add_argument("--json", default="bench/results.json", help="where to write every figure (JSON)")
     parser.add_argument("--compare", metavar="OLD.json", help="an earlier run's JSON to compare every figure with")
+    parser.add_argument("--no-instructions", action="store_true", help="skip the callgrind instruction counts")
     args = parser.parse_args()
     REPEAT = max(1, args.repeat)
     scale = 0.1 if args.quick else 1.0
@@ -368,6 +403,16 @@ def main() -> int:
         print(f"{row['name']:14} {row['players']:>7} {row['batch']:>14,.0f} {row['batch_ratio']:>11,.0f}× "
               f"{row['api']:>16,.0f} {row['api_ratio']:>11,.0f}×")
     print()
+    if not args.no_instructions:
+        print(f"{'variant':14} {'players':>7} {'ns/decision':>12} {'instructions/decision (callgrind)':>34}")
+        for name, row in zip(names, summary):
+            count = instructions_per_decision(name, row["players"], max(20, int(200 * scale)))
+            if count is None:
+                continue
+            key = railspec.load(name).key
+            record(f"{key} {row['players']}p batch instructions/decision", count, "instr", "lower")
+            print(f"{row['name']:14} {row['players']:>7} {row['ns']:>12.0f} {count:>34,.0f}")
+        print()
     for name in names:
         v = railspec.load(name)
         for mechanic, _rule in v.ir.present():
