@@ -449,6 +449,7 @@ def summary(variant: ir.Variant, facts: Written | None = None) -> dict:
 
     return {
         "variant": variant.name, "key": variant.key, "spec_hash": variant.spec_hash,
+        "provisional": variant.provisional,
         "players": [variant.min_players, variant.max_players], "trains": variant.trains,
         "cities": len(variant.cities),
         "dead_end_places": [c.name for c in variant.cities if c.dead_end],
