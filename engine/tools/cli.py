@@ -34,7 +34,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from ..runtime.game import spec_path
 from ..runtime.position import read
-from . import cli_conformance, cli_play, conformance, perft, trace
+from . import cli_conformance, cli_describe, cli_play, conformance, perft, trace
 from .args import (
     Help,
     Parser,
@@ -369,6 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_conformance)
     cli_play.add_commands(sub, formatter)
     cli_conformance.add_commands(sub, formatter)
+    cli_describe.add_commands(sub, formatter)
     return parser
 
 
