@@ -19,10 +19,12 @@ from __future__ import annotations
 import heapq
 import statistics
 from dataclasses import dataclass, fields, is_dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from .. import compiler
 from ..compiler import ir
+from ..compiler.base.errors import RailspecError
 from ..compiler.check import merge
 from ..compiler.lang import ast
 
@@ -52,14 +54,17 @@ class _Quiet:
         """Ignore a problem (the spec was checked when its IR was made)."""
 
 
-def _span_key(span) -> tuple | None:
-    if span is None:
-        return None
+@lru_cache(maxsize=256)
+def _file_key(file: str) -> str:
+    """A span's file as one spelling, so that spans made from two spellings of a path meet."""
     try:
-        file = str(Path(span.file).resolve())
+        return str(Path(file).resolve())
     except (OSError, RuntimeError, ValueError):
-        file = span.file
-    return (file, span.line, span.col)
+        return file
+
+
+def _span_key(span) -> tuple | None:
+    return None if span is None else (_file_key(span.file), span.line, span.col)
 
 
 def written(variant: ir.Variant, files: list[ast.SpecFile] | None = None) -> Written:
@@ -70,7 +75,7 @@ def written(variant: ir.Variant, files: list[ast.SpecFile] | None = None) -> Wri
     if files is None:
         try:
             files = compiler.resolve(variant.spec_path, variant.registry)
-        except (compiler.base.errors.RailspecError, OSError, ValueError):
+        except (RailspecError, OSError, ValueError):
             files = []
     stmts = tuple(merge(list(files), _Quiet())) if files else ()
     by_span = {}
@@ -152,9 +157,10 @@ def fewest_cars(variant: ir.Variant, facts: Written | None = None) -> dict[int, 
     costing the trains its claim takes (its length, plus a mechanic's extra trains), over
     the graph's nodes (so no chain passes through a dead-end place). A ticket to one of
     several destinations counts the nearest, as the core understands such a form: joining
-    the first place to any destination its form lists (``TicketForm.ends()``). None when no
-    destination can be reached (a checked spec has none: the checker refuses such a
-    ticket), and for a form the core cannot read destinations from (none does today)."""
+    the first place to any destination its form lists (``TicketForm.ends()``; a form that
+    scores by another rule would have to say so there first). Every stock form is measured.
+    None when no chain of routes joins the first place to any destination: the checker
+    refuses such a ticket, so only an IR built some other way has one."""
     facts = _written(variant, facts)
     adjacent = _adjacency(variant)
     out: dict[int, int | None] = {}
