@@ -1,6 +1,7 @@
 """The ``railspec`` command line. VARIANT is a stock name (``usa``) or a ``.rail`` file.
 
     railspec check VARIANT                   check a spec, print located errors
+    railspec describe VARIANT [--json]       the map at a glance: routes, cards, tickets, bridges, mechanics
     railspec mechanics [--json]              the mechanics installed and their statements
     railspec compile VARIANT                 check, generate and build its engine
     railspec simulate VARIANT --players N --games N --seed S
