@@ -368,3 +368,34 @@ def test_describe_errors_are_one_line(tmp_path, capsys):
     assert f"{bad}:" in err and "Atlantis" in err and "^" in err
     assert main(["describe"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_spec_that_extends_another(tmp_path, capsys):
+    """The facts follow the merged chain: the base's routes and statements, the child's
+    additions, and what ``without`` removed left out. The map is a chain, so every
+    connection is a bridge and both ends are dead ends."""
+    base = tmp_path / "base.rail"
+    base.write_text((Path(__file__).parent / "base.rail").read_text(encoding="utf-8"), encoding="utf-8")
+    child = tmp_path / "child.rail"
+    child.write_text('extends "base.rail"\nvariant "Child"\nwithout route Delta - Epsilon\ncity Zeta\n'
+                     "route Delta - Zeta 2 red\nroute Zeta - Epsilon 3 gray ferry 1\n", encoding="utf-8")
+    variant = compiler.check_file(child)
+    facts = mapfacts.summary(variant)
+    assert (facts["routes"]["tracks"], facts["routes"]["connections"], facts["routes"]["cars"]) == (6, 5, 16)
+    assert facts["dead_ends"] == ["Alpha", "Epsilon"]
+    assert [(b["a"], b["b"]) for b in facts["bridges"]] == \
+        [("Alpha", "Beta"), ("Beta", "Gamma"), ("Delta", "Zeta"), ("Gamma", "Delta"), ("Zeta", "Epsilon")]
+    assert next(b for b in facts["bridges"] if b["a"] == "Alpha")["cuts_off"] == ["Alpha"]
+    assert next(b for b in facts["bridges"] if b["a"] == "Gamma")["cuts_off"] == ["Delta", "Epsilon", "Zeta"]
+    cars = {e["ticket"]: e["cars"] for e in facts["tickets"]["each"]}
+    assert cars["Alpha-Epsilon"] == 2 + 3 + 4 + 2 + 3 and cars["Gamma-Delta"] == 4
+    used = {m["name"]: m for m in facts["mechanics"]}
+    assert used["ferries"]["route_attributes"] == {"ferry": 1}
+    assert used["longest_path"]["statements"] == {"longest path": 1}
+    ferry = mapfacts.route_facts(variant, "Zeta-Epsilon")
+    assert ferry["attributes"] == [{"name": "ferry", "value": 1, "mechanic": "ferries"}]
+    ticket = mapfacts.ticket_facts(variant, "Alpha-Epsilon")
+    assert (ticket["from"], ticket["destinations"], ticket["fewest_cars"]) == \
+        ("Alpha", [{"place": "Epsilon", "points": 10}], 14)
+    assert main(["describe", str(child)]) == 0
+    assert "Zeta - Epsilon (1 track): cuts off Epsilon" in capsys.readouterr().out
