@@ -9,7 +9,7 @@ Nothing here is per-engine: the emitter turns it into C, the reference interpret
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from . import ir
 from .base import schema
@@ -32,15 +32,16 @@ class Assembly:
     def kind_code(self, kind: str) -> int:
         return self.kinds.index(kind)
 
-    @property
-    def exported_fields(self) -> list[schema.Field]:
-        return schema.exported(self.fields)
+    # worked out once: every state read and every breakdown asks for them
+    @cached_property
+    def exported_fields(self) -> tuple[schema.Field, ...]:
+        return tuple(schema.exported(self.fields))
 
-    @property
+    @cached_property
     def state_keys(self) -> tuple[str, ...]:
         return schema.state_keys(self.fields)
 
-    @property
+    @cached_property
     def breakdown_keys(self) -> tuple[str, ...]:
         return tuple(item.name for item in self.score_items)
 

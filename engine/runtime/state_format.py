@@ -11,7 +11,9 @@ both engines can play on to an end (docs/engine.md, "Checking a state").
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import operator
 import re
 from collections import Counter
 
@@ -45,11 +47,18 @@ def _parse_int(digits: str) -> int:
 
 #: A run of digits longer than any number a state holds.
 _LONG_NUMBER = re.compile(r"-?\d{%d,}" % (MAX_DIGITS + 1))
+#: Every digit made a zero, so that one substring test finds a long run of digits: a
+#: tenth of the regular expression's time, which then only confirms a hit.
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_RUN = b"0" * (MAX_DIGITS + 1)
 
 
 def _parse_constant(name: str):
     raise StateError(f"not a railspec state: {name} is not a number a state holds")
 
+
+#: The decoder of state text: made once (json.loads with options makes one per call).
+_DECODER = json.JSONDecoder(parse_constant=_parse_constant)
 
 #: The longest state text read. The largest state a spec within the limits of
 #: docs/language.md can have is far below it (a USA state is about 2 KB); reading
@@ -70,12 +79,15 @@ def loads(text: str | bytes) -> dict:
         text = text.removeprefix("\ufeff")  # a byte order mark, as every other reader skips it
     # a number too long for any field is refused before the parser converts it; one scan
     # of the text is far cheaper than a hook called for each of a state's integers
-    long_number = _LONG_NUMBER.search(text) if isinstance(text, str) else None
+    long_number = None
+    if isinstance(text, str) and _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO):
+        long_number = _LONG_NUMBER.search(text)
     if long_number:
         _parse_int(long_number.group())
     try:
-        return json.loads(text, parse_int=None if isinstance(text, str) else _parse_int,
-                          parse_constant=_parse_constant)
+        if isinstance(text, str):
+            return _DECODER.decode(text)
+        return json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except StateError:
         raise
     except RecursionError:
@@ -138,52 +150,78 @@ def _field_plan(variant: ir.Variant, players: int) -> tuple:
     return tuple(plan)
 
 
+#: The one type a list of a state's numbers may hold (a bool is not an int here).
+_INT_ONLY = frozenset((int,))
+_LIST_ONLY = frozenset((list,))
+
+
 def _check_field(field: schema.Field, value, bounds: tuple, players: int, phases) -> None:
     """One field's shape and the range of each of its values (``bounds``: its low, high,
-    length and capacity, from :func:`_field_plan`)."""
+    length and capacity, from :func:`_field_plan`). The common case (a sound state) is
+    tested in a few C-level calls per row; the message-making checks run only on a failure."""
     if field.kind == "phase":
         if not isinstance(value, str) or value not in phases:
             raise StateError(f"state field 'phase': {_show(value)} is not one of {', '.join(phases)}")
         return
     low, high, length, most = bounds
-
-    def one(v, name: str) -> None:
-        if length is None and most is None:
+    if field.per_player:
+        if type(value) is not list or len(value) != players:
+            _list(value, field.name, length=players)
+        rows = value
+    else:
+        rows = (value,)
+    if length is None and most is None:  # numbers
+        for p, v in enumerate(rows):
             if type(v) is not int or not low <= v <= high:
-                _int(v, name, low, high)
-            return
+                _int(v, f"{field.name}[{p}]" if field.per_player else field.name, low, high)
+        return
+    if _LIST_ONLY.issuperset(map(type, rows)):  # every row checked at once, in C-level passes
+        sizes = set(map(len, rows))
+        if (length is None or sizes <= {length}) and (most is None or max(sizes, default=0) <= most):
+            values = list(itertools.chain.from_iterable(rows)) if field.per_player else value
+            if not values or (_INT_ONLY.issuperset(map(type, values)) and low <= min(values) and max(values) <= high):
+                return
+    for p, v in enumerate(rows):  # something is wrong: find it, row by row, and say what
         if type(v) is not list or (length is not None and len(v) != length) or (most is not None and len(v) > most):
-            _list(v, name, length=length, most=most)
-        if v and not (all(type(x) is int for x in v) and low <= min(v) and max(v) <= high):
+            _list(v, f"{field.name}[{p}]" if field.per_player else field.name, length=length, most=most)
+        if v and not (_INT_ONLY.issuperset(map(type, v)) and low <= min(v) and max(v) <= high):
+            name = f"{field.name}[{p}]" if field.per_player else field.name
             for i, x in enumerate(v):  # name the first entry that is wrong
                 _int(x, f"{name}[{i}]", low, high)
-    if field.per_player:
-        _list(value, field.name, length=players)
-        for p, v in enumerate(value):
-            one(v, f"{field.name}[{p}]")
-    else:
-        one(value, field.name)
 
 
-def pile_contents(fields, state: dict) -> tuple[Counter, list[int]]:
-    """Every train card (a count per card id) and every ticket (a list of ids) that the
-    state's pile fields hold: the core's and the mechanics' (``Field.pile``)."""
-    cards: Counter = Counter()
+def pile_contents(fields, state: dict, cards: int) -> tuple[list[int], list[int]]:
+    """Every train card (a count per card id, ``cards`` of them) and every ticket (a list of
+    ids) that the state's pile fields hold: the core's and the mechanics' (``Field.pile``).
+    The fields are shape-checked already, so every card id is below ``cards``."""
+    counts = [0] * cards
     tickets: list[int] = []
     for field in fields:
         if field.pile is None:
             continue
-        rows = state[field.name] if field.per_player else [state[field.name]]
+        rows = state[field.name] if field.per_player else (state[field.name],)
         for row in rows:
             if field.pile == schema.CARD_COUNTS:
-                for card, count in enumerate(row):
-                    if count:
-                        cards[card] += count
+                if len(row) == cards:  # a count per card: added in one C-level pass
+                    counts = list(map(operator.add, counts, row))
+                else:
+                    for card, count in enumerate(row):
+                        _add_card(counts, card, count)
             elif field.pile == schema.CARD_IDS:
-                cards.update(c for c in row if c >= 0)
+                for card, count in Counter(row).items():
+                    if 0 <= card < cards:
+                        counts[card] += count
+                    elif card >= 0:  # -1: an empty slot
+                        _add_card(counts, card, count)
             else:
                 tickets.extend(row)
-    return cards, tickets
+    return counts, tickets
+
+
+def _add_card(counts: list[int], card: int, count: int) -> None:
+    if card >= len(counts):  # a card the core does not count (a mechanic's own)
+        counts.extend([0] * (card + 1 - len(counts)))
+    counts[card] += count
 
 
 def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
@@ -197,7 +235,7 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
     problems = []
     players = state["players"]
     loco = len(variant.colours)
-    counted, tickets = pile_contents(fields, state)
+    counted, tickets = pile_contents(fields, state, loco + 1)
 
     def piles() -> str:
         return ", ".join(f.name for f in fields if f.pile in (schema.CARD_COUNTS, schema.CARD_IDS) and not f.derived)
@@ -219,13 +257,13 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
             problems.append(f"state field 'faceup': {showing} face-up locomotives, but the cards outside the "
                             f"hands can make a market with fewer: the market should have been redealt")
     owner = state["owner"]
-    used, points = [0] * players, [0] * players
-    lengths, route_points = _route_lengths(variant), variant.route_points
     taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
-    for route, who in enumerate(owner):
+    worth = _route_worth(variant)
+    used, points = [0] * players, [0] * players
+    for who, trains, score in zip(owner, taken, worth):
         if 0 <= who < players:
-            used[who] += taken[route]
-            points[who] += route_points[lengths[route]]
+            used[who] += trains
+            points[who] += score
     for p in range(players):
         if used[p] + state["trains"][p] != variant.trains:
             problems.append(f"state field 'trains[{p}]': player {p} has {state['trains'][p]} trains left but owns "
@@ -237,8 +275,9 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _route_lengths(variant: ir.Variant) -> tuple[int, ...]:
-    return tuple(r.length for r in variant.routes)
+def _route_worth(variant: ir.Variant) -> tuple[int, ...]:
+    """Each route's points, by route id."""
+    return tuple(variant.route_points[r.length] for r in variant.routes)
 
 
 def phase_problems(variant: ir.Variant, state: dict) -> list[str]:

@@ -13,7 +13,9 @@ pair's names, ``/1``, ``/2``).
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from ...compiler import ir
@@ -22,6 +24,20 @@ from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Sample, Tables
 from .syntax import ApartAttr, TracksUsable
+
+
+@lru_cache(maxsize=64)
+def _multi_track_groups(variant: ir.Variant) -> tuple:
+    """The tracks of every route of more than one track, as (their route ids, a function
+    picking their owners out of the state's owner list, each one's group), worked out once
+    per variant: a state's check then looks at the owned ones among these alone."""
+    groups: dict[int, list[ir.Route]] = {}
+    for r in variant.routes:
+        groups.setdefault(r.group, []).append(r)
+    tracks = [r for _, group in sorted(groups.items()) if len(group) > 1 for r in group]
+    if len(tracks) < 2:
+        return (), (lambda owner: ()), ()
+    return tuple(tracks), operator.itemgetter(*(r.id for r in tracks)), tuple(r.group for r in tracks)
 
 
 @dataclass(frozen=True)
@@ -131,17 +147,20 @@ class MultiTrack(Mechanic):
         are owned than the player count allows."""
         problems = []
         usable = rule.usable(state["players"])
-        owned: dict[int, list[ir.Route]] = {}
-        for r in variant.routes:
-            if state["owner"][r.id] != -1:
-                owned.setdefault(r.group, []).append(r)
-        for _group, tracks in sorted(owned.items()):
-            if len(tracks) == 1:
+        tracks, owners_of, group_of = _multi_track_groups(variant)
+        owned: dict[int, list[ir.Route]] = {}  # group -> its owned tracks
+        for route, who, group in zip(tracks, owners_of(state["owner"]), group_of):
+            if who != -1:
+                owned.setdefault(group, []).append(route)
+        for group_tracks in owned.values():
+            if len(group_tracks) < 2:
                 continue
-            names = ", ".join(r.name for r in tracks)
-            who = [state["owner"][r.id] for r in tracks]
-            if len(tracks) > usable:
-                problems.append(f"state field 'owner': {len(tracks)} tracks of one route are owned ({names}), but "
+            who = [state["owner"][r.id] for r in group_tracks]
+            if len(who) <= usable and len(set(who)) == len(who):
+                continue  # the usual case: different players on a route open to both
+            names = ", ".join(r.name for r in group_tracks)
+            if len(who) > usable:
+                problems.append(f"state field 'owner': {len(who)} tracks of one route are owned ({names}), but "
                                 f"a {state['players']}-player game may use {usable}")
             for p in sorted(set(who)):
                 if who.count(p) > 1:
