@@ -1,0 +1,540 @@
+"""The games and replays ``railspec play`` serves, and what the page is sent of them.
+
+A :class:`PlaySession` is one game: a person in one seat, agents in the others. What the
+page receives of it is built by :func:`play_view` from the person's observation alone
+(``Game.observation(seat)``) and the variant's public facts: never another seat's hand or
+tickets, nor the deck's order. The page names every decision by the game's own action
+name; the session checks it against ``legal_actions()`` before anything changes.
+
+A :class:`ReplaySession` is a recorded trace (docs/formats.md), replayed once when it is
+loaded; the page steps through it forward and back.
+
+Nothing here knows a mechanic: fields are shown as the state schema describes them
+(their ``names``, sizes and views), actions are grouped by what they are about (a route,
+a city) or by the mechanic that declares their kind, score items are labelled from the
+mechanic that adds them. Errors are :class:`RequestError`: an HTTP status and one line.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+
+from ...compiler.base import schema
+from ...compiler.base.errors import IllegalActionError, RailspecError
+from ...playtest import agents as agent_kinds
+from ...playtest.render import CARD_COLOURS, PLAYER_COLOURS, colour_of, looks, render_svg
+from ...runtime.notation import component_names, value_names
+from .. import trace
+
+#: A game or replay nobody asked about for this long is dropped.
+IDLE_SECONDS = 3600.0
+#: The most games and replays kept at once; a new one beyond it is refused.
+MAX_SESSIONS = 64
+#: The core fields the page draws in panels of their own (the map, the market, the hand,
+#: the tickets); every other field is listed generically.
+DRAWN_APART = frozenset({"players", "phase", "current", "turn", "decisions", "owner", "faceup", "hands",
+                         "tickets", "offer", "setup_offer", "offer_keep"})
+#: The fields the page shows of the person's own tickets.
+TICKET_PANELS = ("tickets", "offer", "setup_offer")
+
+
+class RequestError(RailspecError, ValueError):
+    """A request the server refuses: ``status`` (a 4xx) and a one-line message."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+# --- the variant's public facts ------------------------------------------------------
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def kind_groups(variant) -> dict[str, tuple[str, str]]:
+    """Each action kind of ``variant``: the key and heading of the group the page lists it
+    in. A mechanic's kinds share one group under the mechanic's title; the core's are a
+    group each, named by the kind."""
+    groups = {}
+    for mechanic, _ in variant.assembly.present:
+        for kind in mechanic.kinds:
+            groups[kind] = (mechanic.name, mechanic.title)
+    return {kind: groups.get(kind, (kind, _words(kind))) for kind in variant.assembly.kinds}
+
+
+def owner_titles(variant) -> dict[str, str]:
+    """The heading of what each owner adds: ``core`` and each mechanic's title."""
+    titles = {"core": "the base game"}
+    for mechanic, _ in variant.assembly.present:
+        titles[mechanic.name] = mechanic.title
+    return titles
+
+
+def variant_facts(variant) -> dict:
+    """What every player of ``variant`` knows before a game starts: the map, the cards, the
+    player counts and the players' colours."""
+    names = component_names(variant.ir)
+    return {
+        "name": variant.name, "key": variant.key, "spec_hash": variant.spec_hash,
+        "players": [variant.ir.min_players, variant.ir.max_players],
+        "cards": names["card"],
+        "card_colours": [CARD_COLOURS.get(name) or colour_of(name) for name in names["card"]],
+        "player_colours": list(PLAYER_COLOURS),
+        "cities": names["city"],
+        "routes": [{"name": r.name, "cities": [variant.ir.cities[r.a].name, variant.ir.cities[r.b].name],
+                    "length": r.length, "colour": r.colour_name} for r in variant.ir.routes],
+        "agents": sorted(agent_kinds.AGENTS),
+    }
+
+
+# --- how a field's value reads -------------------------------------------------------
+
+def _exported(variant) -> list[schema.Field]:
+    return list(variant.assembly.exported_fields)
+
+
+def _index_names(field: schema.Field, names: dict) -> list[str] | None:
+    """The names of a fixed-size field's entries, when they are the cards, routes or
+    cities."""
+    return {"N_CARDS": names["card"], "N_ROUTES": names["route"], "N_CITIES": names["city"]}.get(field.size or "")
+
+
+def _seat_word(seat: int, who: list[str]) -> str:
+    return who[seat] if 0 <= seat < len(who) else f"seat {seat}"
+
+
+def read_value(field: schema.Field, value, names: dict, who: list[str]) -> str | None:
+    """One entry of ``field`` (a seat's entry of a per-player field) as words, or None
+    when it holds nothing worth showing (-1, an empty list, all zeros)."""
+    kind = value_names(field)
+    if isinstance(value, list):
+        if field.pile == schema.CARD_COUNTS:
+            shown = [f"{n} {names['card'][i]}" for i, n in enumerate(value) if n]
+            return ", ".join(shown) or None
+        index = _index_names(field, names)
+        if index is not None:
+            # an entry per card, route or city: those that hold something, by name
+            shown = [f"{index[i]}: {_seat_word(v, who) if v >= 0 else v}" for i, v in enumerate(value)
+                     if v not in (-1, 0)]
+            return ", ".join(shown) or None
+        if kind is not None:
+            shown = [names[kind][v] for v in value if 0 <= v < len(names[kind])]
+            return ", ".join(shown) or None
+        return ", ".join(str(v) for v in value) or None
+    if kind is not None:
+        return names[kind][value] if 0 <= value < len(names[kind]) else None
+    return str(value)
+
+
+# --- a game and its view -------------------------------------------------------------
+
+class PlaySession:
+    """One game: the person in ``seat``, agents (by name) in the other seats."""
+
+    mode = "play"
+
+    def __init__(self, variant, game, seat: int, agent_names: list[str], seed: int):
+        self.variant = variant
+        self.game = game
+        self.seat = seat
+        self.agent_names = agent_names
+        self.agents = [None if s == seat else agent_kinds.make(agent_names[s], seed=seed + s)
+                       for s in range(game.players)]
+        self.who = ["you" if s == seat else f"{agent_names[s]} (seat {s + 1})" for s in range(game.players)]
+        self.log: list[dict] = []
+        #: the game and the log's length before each of the person's decisions, for undo
+        self.undo: list[tuple] = []
+        self.lock = threading.Lock()
+        self.id = ""
+        self.last_used = 0.0
+
+    def yours(self) -> bool:
+        """Whether the person decides next."""
+        return not self.game.is_over and self.game.current_player == self.seat
+
+    def act(self, name) -> None:
+        """Play the person's decision named ``name``; refused (nothing changes) unless it is
+        one of the legal actions now."""
+        if not isinstance(name, str):
+            raise RequestError(400, f"'action' is an action's name (a string), not {type(name).__name__}")
+        if self.game.is_over:
+            raise RequestError(409, "the game is over: no decision is left to take")
+        if not self.yours():
+            raise RequestError(409, f"it is {self.who[self.game.current_player]}'s turn, not yours")
+        try:
+            action = self.variant.action_id(name)
+        except IllegalActionError:
+            raise RequestError(422, f"{self.variant.name} has no action named {name[:80]!r}") from None
+        if action not in self.game.legal_actions():
+            phase = self.game.observation(self.seat)["phase"]
+            raise RequestError(422, f"{name[:80]!r} is not legal now (phase {phase})")
+        self.undo.append((self.game.clone(), len(self.log)))
+        self._apply(action)
+
+    def agent_move(self) -> None:
+        """Let the agent of the seat to move take one decision."""
+        if self.game.is_over:
+            raise RequestError(409, "the game is over: no decision is left to take")
+        if self.yours():
+            raise RequestError(409, "it is your turn: an agent does not decide for you")
+        agent = self.agents[self.game.current_player]
+        action = agent.act(self.game)
+        if action not in self.game.legal_actions():
+            raise RequestError(409, f"agent {self.who[self.game.current_player]} chose an illegal action")
+        self._apply(action)
+
+    def take_back(self) -> None:
+        """Back to the person's previous decision: the game as it was then, the log cut
+        there."""
+        if not self.undo:
+            raise RequestError(409, "nothing to undo: you have taken no decision yet")
+        game, length = self.undo.pop()
+        self.game = game
+        del self.log[length:]
+
+    def _apply(self, action: int) -> None:
+        seat = self.game.current_player
+        self.game.apply(action)
+        self.log.append({"step": len(self.log), "seat": seat, "action": self.variant.action_name(action)})
+
+    def save(self) -> str:
+        """The whole state as JSON (``Game.to_json``): for the person's own file."""
+        return self.game.to_json()
+
+    def observation(self) -> dict:
+        return self.game.observation(self.seat)
+
+    def view(self) -> dict:
+        """What the page is sent: see :func:`play_view`."""
+        return play_view(self)
+
+
+def _choices(variant, game) -> tuple[list[dict], list[dict]]:
+    """The legal actions as the page offers them, and the groups they fall in (in the
+    catalogue's order): about a route, about a city, else by kind."""
+    names = component_names(variant.ir)
+    groups = kind_groups(variant)
+    choices, order = [], {}
+    for action_id in game.legal_actions():
+        action = variant.actions[action_id]
+        if action.route >= 0:
+            key, heading = "route", "claim a route (click it on the map)"
+        elif action.city >= 0:
+            key, heading = "city", "choose a city (click it on the map)"
+        else:
+            key, heading = groups.get(action.kind, (action.kind, _words(action.kind)))
+        order.setdefault(key, heading)
+        choices.append({"id": action_id, "name": action.name, "kind": action.kind, "group": key,
+                        "route": names["route"][action.route] if action.route >= 0 else None,
+                        "city": names["city"][action.city] if action.city >= 0 else None})
+    return choices, [{"key": key, "label": heading} for key, heading in order.items()]
+
+
+def _panels(variant, observation: dict, who: list[str]) -> dict:
+    """The observation's fields as the page lists them: per seat (a column of the players'
+    table each), the person's own, and the board's; each with its key, a label, the
+    schema's words for it and the owner's title."""
+    names = component_names(variant.ir)
+    titles = owner_titles(variant)
+    columns, own, board = [], [], []
+    players = observation["players"]
+    for field in _exported(variant):
+        view = field.view
+        owner = titles.get(field.owner, field.owner)
+        if view.summary and view.summary in observation:
+            # a hidden or private field's public size: per seat, or one number
+            value = observation[view.summary]
+            entry = {"key": view.summary, "label": _words(view.summary), "doc": f"how many: {field.doc}",
+                     "owner": owner}
+            if field.per_player:
+                columns.append({**entry, "values": [str(v) for v in value]})
+            else:
+                board.append({**entry, "text": str(value)})
+        if field.name in DRAWN_APART or view.kind == "hidden":
+            continue
+        key = view.alias or field.name
+        if key not in observation:
+            continue
+        value = observation[key]
+        entry = {"key": key, "label": _words(key), "doc": field.doc, "owner": owner}
+        if view.kind == "public" and field.per_player:
+            columns.append({**entry, "values": [read_value(field, value[p], names, who) or "–"
+                                                for p in range(players)]})
+            continue
+        text = read_value(field, value, names, who)
+        if text is None:
+            continue
+        (own if view.kind in ("own", "decider") else board).append({**entry, "text": text})
+    return {"columns": columns, "own": own, "board": board}
+
+
+def _tickets(variant, observation: dict, done: set[int]) -> list[dict]:
+    """The person's ticket lists: those kept (each with whether it is completed), and the
+    offers being decided on, in slot order (``keep tickets 1,3`` names the slots)."""
+    out = []
+    for key in TICKET_PANELS:
+        ids = observation.get(key) or []
+        if not ids and key != "tickets":
+            continue
+        rows = [{"slot": i + 1, "name": variant.ir.tickets[t].name, "points": variant.ir.tickets[t].points,
+                 "done": t in done} for i, t in enumerate(ids)]
+        out.append({"key": key, "label": _words(key), "tickets": rows})
+    return out
+
+
+def map_version(variant, observation: dict) -> str:
+    """A short digest of what the drawn map shows of a game (each route's owner, each
+    mechanic's city marks): the page fetches the map again when it changes."""
+    marks = [observation.get(name) for name in looks(variant.ir).city_markers]
+    text = json.dumps([observation["owner"], marks, observation["players"]])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def map_svg(variant, observation: dict) -> str:
+    """The map with the claims and marks of a game, drawn from one seat's observation (the
+    renderer reads only public fields of it: the owners and the mechanics' city marks)."""
+    return render_svg(variant.ir, observation)
+
+
+def breakdown(variant, rows: list[dict], who: list[str]) -> dict:
+    """Score breakdown rows (``Game.score_breakdown``) as the page's table: a column per
+    score item, labelled, with the title of what adds it (the base game or a mechanic);
+    an item naming a route shows the route's name."""
+    titles = owner_titles(variant)
+    names = component_names(variant.ir)
+    columns = [{"key": item.name, "label": item.heading.replace("_", " "), "doc": item.doc,
+                "owner": titles.get(item.owner, item.owner)} for item in variant.assembly.score_items]
+    measures = {item.name: item.measure for item in variant.assembly.score_items}
+    out_rows = []
+    for seat, row in enumerate(rows):
+        cells = []
+        for column in columns:
+            value = row.get(column["key"])
+            if measures[column["key"]] == "route":
+                value = names["route"][value] if isinstance(value, int) and 0 <= value < len(names["route"]) else "–"
+            cells.append(value)
+        out_rows.append({"seat": seat, "who": _seat_word(seat, who), "cells": cells})
+    return {"columns": columns, "rows": out_rows}
+
+
+def _common(variant, game, observation: dict, who: list[str]) -> dict:
+    """What a play view and a replay view share: whose turn, the phase, the market, the
+    players' table, the fields."""
+    names = component_names(variant.ir)
+    return {
+        "variant": variant.name, "players": game.players, "who": who,
+        "to_move": game.current_player, "over": game.is_over, "phase": observation["phase"],
+        "turn": observation["turn"], "observer": observation["player"],
+        "market": [names["card"][c] if c >= 0 else None for c in observation["faceup"]],
+        "hand": [{"card": names["card"][i], "count": n} for i, n in enumerate(observation["hand"]) if n],
+        "offer_keep": observation.get("offer_keep", 0),
+        "fields": _panels(variant, observation, who),
+        "map_version": map_version(variant, observation),
+    }
+
+
+def play_view(session: PlaySession) -> dict:
+    """What the page is sent of a game: built from the person's observation and the public
+    log only. The legal actions when the person decides, the score breakdown once the game
+    is over."""
+    variant, game = session.variant, session.game
+    observation = session.observation()
+    done = set(game.completed_tickets(session.seat))
+    choices, groups = _choices(variant, game) if session.yours() else ([], [])
+    view = {"id": session.id, "mode": "play", "seat": session.seat, "yours": session.yours(),
+            **_common(variant, game, observation, session.who),
+            "tickets": _tickets(variant, observation, done),
+            "choices": choices, "groups": groups, "log": session.log, "can_undo": bool(session.undo),
+            "agents": [None if s == session.seat else session.agent_names[s] for s in range(game.players)]}
+    if game.is_over:
+        view["breakdown"] = breakdown(variant, game.score_breakdown(), session.who)
+        view["winners"] = game.winners()
+    return view
+
+
+# --- a replay ------------------------------------------------------------------------
+
+class ReplaySession:
+    """A trace's game, replayed once when it is loaded: the game before each decision and
+    after the last."""
+
+    mode = "replay"
+
+    def __init__(self, variant, lines: list[dict]):
+        trace.check(lines)
+        header = lines[0]
+        if header["spec_hash"] != variant.spec_hash:
+            raise RequestError(400, f"the trace is of spec {header['spec_hash']} ({header['variant']!r}), "
+                                    f"not of {variant.name} ({variant.spec_hash})")
+        try:
+            game = variant.new_game(players=header["players"], seed=header["seed"])
+        except RailspecError as err:
+            raise RequestError(400, f"the trace's header: {err}") from None
+        self.variant = variant
+        self.decisions = [line for line in lines[1:] if line.get("type") is None]
+        self.games = [game.clone()]
+        for line in self.decisions:
+            if game.is_over or line["player"] != game.current_player:
+                raise RequestError(400, f"step {line['step']}: the trace has seat {line['player']} deciding, the "
+                                        f"game {'is over' if game.is_over else f'waits on seat {game.current_player}'}")
+            try:
+                game.apply_name(line["action"])
+            except IllegalActionError:
+                raise RequestError(400, f"step {line['step']}: {line['action'][:80]!r} is not legal there") from None
+            self.games.append(game.clone())
+        self.who = [f"seat {s + 1}" for s in range(game.players)]
+        self.lock = threading.Lock()
+        self.id = ""
+        self.last_used = 0.0
+        self.pinned = False
+
+    @property
+    def steps(self) -> int:
+        """The number of decisions: the steps are 0 (before the first) to this (the end)."""
+        return len(self.decisions)
+
+    def step_index(self, step) -> int:
+        """``step`` as a checked step number."""
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.steps:
+            raise RequestError(400, f"a step is a whole number from 0 to {self.steps}")
+        return step
+
+    def observation(self, step: int) -> dict:
+        game = self.games[step]
+        return game.observation(0 if game.is_over else game.current_player)
+
+    def view(self, step: int) -> dict:
+        """The game before decision ``step`` (after the last at ``steps``), seen by the seat
+        deciding there: the map, the board, the breakdown as if the game ended then, the
+        decisions so far and the one taken next."""
+        game = self.games[step]
+        observation = self.observation(step)
+        log = [{"step": line["step"], "seat": line["player"], "action": line["action"]}
+               for line in self.decisions[:step]]
+        nxt = self.decisions[step] if step < self.steps else None
+        return {"id": self.id, "mode": "replay", "step": step, "steps": self.steps,
+                **_common(self.variant, game, observation, self.who),
+                "tickets": _tickets(self.variant, observation, set(game.completed_tickets(observation["player"]))),
+                "next": None if nxt is None else {"seat": nxt["player"], "action": nxt["action"]},
+                "log": log, "breakdown": breakdown(self.variant, game.score_breakdown(), self.who),
+                "winners": game.winners() if game.is_over else []}
+
+
+# --- the store -----------------------------------------------------------------------
+
+class Store:
+    """The games and replays in play, by id: each a random token; one idle for
+    ``idle_seconds`` is dropped at the next request; at most ``limit`` at once."""
+
+    def __init__(self, idle_seconds: float = IDLE_SECONDS, limit: int = MAX_SESSIONS, clock=time.monotonic):
+        self.idle_seconds = idle_seconds
+        self.limit = limit
+        self.clock = clock
+        self.sessions: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def sweep(self) -> None:
+        """Drop the sessions idle too long (a pinned one, the replay of ``--trace``, stays)."""
+        now = self.clock()
+        with self._lock:
+            for key in [k for k, s in self.sessions.items()
+                        if not getattr(s, "pinned", False) and now - s.last_used > self.idle_seconds]:
+                del self.sessions[key]
+
+    def add(self, session):
+        """Keep ``session`` under a new id (refused when the store is full)."""
+        self.sweep()
+        with self._lock:
+            if len(self.sessions) >= self.limit:
+                raise RequestError(429, f"{self.limit} games are open already; one idle for "
+                                        f"{self.idle_seconds / 60:g} minutes is dropped")
+            session.id = secrets.token_hex(8)
+            session.last_used = self.clock()
+            self.sessions[session.id] = session
+        return session
+
+    def get(self, key, mode: str):
+        """The session of id ``key`` of this ``mode``, or a 404."""
+        self.sweep()
+        with self._lock:
+            session = self.sessions.get(key) if isinstance(key, str) else None
+            if session is None or session.mode != mode:
+                what = "game" if mode == "play" else "replay"
+                raise RequestError(404, f"no {what} with id {str(key)[:40]!r} (a {what} idle for "
+                                        f"{self.idle_seconds / 60:g} minutes is dropped)")
+            session.last_used = self.clock()
+        return session
+
+
+# --- making sessions from requests ---------------------------------------------------
+
+def _whole(body: dict, key: str, default, low: int, high: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RequestError(400, f"{key!r} is a whole number from {low} to {high}, not {json.dumps(value)[:40]}")
+    return value
+
+
+class Defaults:
+    """The command line's choices, used where a request leaves them out."""
+
+    def __init__(self, players: int, seat: int, agents: tuple[str, ...], seed: int | None, delay: float):
+        self.players, self.seat, self.agents, self.seed, self.delay = players, seat, agents, seed, delay
+
+
+def new_play(variant, body: dict, defaults: Defaults) -> PlaySession:
+    """A game from a request's fields: ``players``, ``seat`` (from 0), ``agents`` (names,
+    used in turn for the other seats), ``seed``, or ``state`` (a saved state's JSON text,
+    which gives the players)."""
+    unknown = sorted(set(body) - {"players", "seat", "agents", "seed", "state"})
+    if unknown:
+        raise RequestError(400, f"unknown field {unknown[0][:40]!r} (players, seat, agents, seed, state)")
+    low, high = variant.ir.min_players, variant.ir.max_players
+    seed = _whole(body, "seed", defaults.seed if defaults.seed is not None else secrets.randbits(48), 0, 2**64 - 1)
+    state = body.get("state")
+    if state is not None:
+        if not isinstance(state, str):
+            raise RequestError(400, "'state' is the text of a saved state (Game.to_json), not "
+                                    f"{type(state).__name__}")
+        try:
+            game = variant.game_from_json(state)
+        except (RailspecError, ValueError, RecursionError) as err:
+            raise RequestError(400, f"not a state of {variant.name}: {str(err)[:300]}") from None
+        players = game.players
+    else:
+        players = _whole(body, "players", min(max(defaults.players, low), high), low, high)
+        game = None
+    seat = _whole(body, "seat", min(defaults.seat, players - 1), 0, players - 1)
+    agents = body.get("agents", list(defaults.agents))
+    if (not isinstance(agents, list) or not agents or len(agents) > 16
+            or not all(isinstance(a, str) and a in agent_kinds.AGENTS for a in agents)):
+        raise RequestError(400, f"'agents' is a list of agent names ({', '.join(sorted(agent_kinds.AGENTS))})")
+    others = [s for s in range(players) if s != seat]
+    names = [""] * players
+    for i, s in enumerate(others):
+        names[s] = agents[i % len(agents)]
+    names[seat] = "you"
+    if game is None:
+        game = variant.new_game(players=players, seed=seed)
+    return PlaySession(variant, game, seat, names, seed)
+
+
+def new_replay(variant, text) -> ReplaySession:
+    """A replay from a trace's JSON Lines text."""
+    if not isinstance(text, str):
+        raise RequestError(400, f"'trace' is the text of a trace file (JSON Lines), not {type(text).__name__}")
+    try:
+        lines = trace.loads(text)
+    except (RailspecError, ValueError, RecursionError) as err:
+        raise RequestError(400, f"not a trace: {str(err)[:300]}") from None
+    return ReplaySession(variant, lines)
+
+
+__all__ = ["Defaults", "IDLE_SECONDS", "MAX_SESSIONS", "PlaySession", "ReplaySession", "RequestError", "Store",
+           "breakdown", "kind_groups", "map_svg", "map_version", "new_play", "new_replay", "play_view",
+           "read_value", "variant_facts"]

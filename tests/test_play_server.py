@@ -1,0 +1,319 @@
+"""``railspec play``'s server (docs/play.md), through Starlette's TestClient: whole games
+against the agents by the game's own action names, what the person is sent (their own
+observation only, checked against worlds that differ only in what they cannot see),
+refusals that change nothing, undo, save and load, trace replays, idle games dropped,
+and 1,000 random and malformed requests."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("starlette")
+httpx = pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+import railspec  # noqa: E402
+from railspec.tools import trace  # noqa: E402
+from railspec.tools.cli import main  # noqa: E402
+from railspec.tools.web import sessions  # noqa: E402
+from railspec.tools.web.server import MAX_BODY, create_app  # noqa: E402
+
+
+def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None):
+    v = railspec.load(variant)
+    app = create_app(v, sessions.Defaults(players, 0, ("one-step",), seed, 0.0), store=store)
+    return v, app, TestClient(app)
+
+
+def person_choice(view: dict, tunnels: set[str], rng: random.Random) -> str:
+    """The test's player: a station first, then claims (tunnels first, then the longest),
+    else the first listed decision."""
+    choices = view["choices"]
+    cities = [c for c in choices if c["city"] is not None]
+    if cities and not any(e["seat"] == view["seat"] and e["action"].split()[:2] == cities[0]["name"].split()[:2]
+                          for e in view["log"]):
+        return cities[0]["name"]
+    claims = [c for c in choices if c["route"] is not None]
+    tunnel = [c for c in claims if c["route"] in tunnels]
+    if tunnel:
+        return tunnel[0]["name"]
+    if claims:
+        return max(claims, key=lambda c: (len(c["name"]), rng.random()))["name"]
+    return choices[0]["name"]
+
+
+def other_tickets(game, seat: int) -> set[str]:
+    state = game.state()
+    names = [t.name for t in game.variant.tickets]
+    mine = set(state["tickets"][seat]) | set(state["setup_offer"][seat]) | set(state["offer"])
+    held = {t for p in range(game.players) if p != seat for t in state["tickets"][p] + state["setup_offer"][p]}
+    return {names[t] for t in held - mine}
+
+
+def play_through(c, app, v, tunnels=frozenset(), check_every: int = 7) -> tuple[dict, list[str]]:
+    """A whole game by the API; at some of the person's decisions the view is compared with
+    the view of a world resampled from what the person sees (the same view, or the page
+    would be sent something the person cannot see)."""
+    view = c.post("/api/games", json={}).json()
+    gid, rng, texts, n = view["id"], random.Random(1), [], 0
+    session = app.state.store.sessions[gid]
+    while not view["over"]:
+        if view["yours"]:
+            n += 1
+            if n % check_every == 0:
+                real = session.game
+                session.game = real.resample(session.seat, seed=n)
+                assert c.get(f"/api/games/{gid}").json() == view
+                session.game = real
+            response = c.post(f"/api/games/{gid}/act", json={"action": person_choice(view, tunnels, rng)})
+        else:
+            response = c.post(f"/api/games/{gid}/agent")
+        assert response.status_code == 200, response.text
+        texts.append(response.text)
+        view = response.json()
+        assert view["observer"] == 0
+        if not view["over"]:
+            hidden = other_tickets(session.game, 0)
+            assert not any(name in response.text for name in hidden)
+    return view, texts
+
+
+def test_a_whole_usa_game_by_action_names():
+    v, app, c = client("usa", 2)
+    view, _ = play_through(c, app, v)
+    assert view["over"] and view["breakdown"]["rows"] and view["winners"]
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert keys == [item.name for item in v.assembly.score_items]
+    # what each part of the rules added: the columns name their owners
+    owners = {col["owner"] for col in view["breakdown"]["columns"]}
+    assert "the base game" in owners and len(owners) > 1
+    game = app.state.store.sessions[view["id"]].game
+    assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
+
+
+def test_a_whole_europe_game_with_a_tunnel_and_a_station():
+    v, app, c = client("europe", 3)
+    tunnels = {v.routes[r].name for r in railspec.playtest.render.looks(v.ir).dashed}
+    view, _ = play_through(c, app, v, tunnels=tunnels)
+    mine = [e["action"] for e in view["log"] if e["seat"] == 0]
+    kinds = {v.actions[v.action_id(name)].kind for name in mine}
+    assert {"build_station", "tunnel_pay"} <= kinds or {"build_station", "tunnel_decline"} <= kinds, kinds
+    assert any(v.routes[v.actions[v.action_id(n)].route].name in tunnels for n in mine
+               if v.actions[v.action_id(n)].route >= 0)
+
+
+def test_the_view_is_the_seats_observation_and_public_facts():
+    v, app, c = client("europe", 3)
+    view = c.post("/api/games", json={"seat": 1}).json()
+    session = app.state.store.sessions[view["id"]]
+    assert view["observer"] == 1 and view["seat"] == 1
+    full = session.game.state()
+    text = json.dumps(view)
+    # another seat's dealt tickets, and the deck's order, are nowhere in it
+    for seat in (0, 2):
+        for t in full["setup_offer"][seat]:
+            assert v.tickets[t].name not in text
+    assert json.dumps(full["deck"][-12:])[1:-1] not in text
+    # the legal actions are offered only to the seat deciding
+    assert view["choices"] == [] if session.game.current_player != 1 else view["choices"]
+
+
+def test_only_legal_actions_are_taken_and_a_refusal_changes_nothing():
+    v, app, c = client("usa", 2)
+    view = c.post("/api/games", json={}).json()
+    gid = view["id"]
+    session = app.state.store.sessions[gid]
+    before = session.game.to_json()
+    offered = {choice["name"] for choice in view["choices"]}
+    assert offered == {v.action_name(a) for a in session.game.legal_actions()}
+    for body, status in [({"action": "draw blind"}, 422), ({"action": "no such action"}, 422),
+                         ({"action": 7}, 400), ({"action": None}, 400), ({}, 400), ({"action": "pass", "x": 1}, 400)]:
+        response = c.post(f"/api/games/{gid}/act", json=body)
+        assert response.status_code == status, (body, response.text)
+        assert response.json()["error"]
+    assert c.post(f"/api/games/{gid}/agent").status_code == 409  # the person's turn
+    assert session.game.to_json() == before and session.log == []
+
+
+def test_undo_goes_back_to_the_persons_previous_decision():
+    v, app, c = client("usa", 2)
+    view = c.post("/api/games", json={}).json()
+    gid = view["id"]
+    session = app.state.store.sessions[gid]
+    assert c.post(f"/api/games/{gid}/undo").status_code == 409
+    view = c.post(f"/api/games/{gid}/act", json={"action": view["choices"][0]["name"]}).json()
+    while not view["yours"]:
+        view = c.post(f"/api/games/{gid}/agent").json()
+    before, log = session.game.to_json(), len(session.log)
+    view = c.post(f"/api/games/{gid}/act", json={"action": view["choices"][0]["name"]}).json()
+    while not view["yours"] and not view["over"]:
+        view = c.post(f"/api/games/{gid}/agent").json()
+    assert len(session.log) > log
+    view = c.post(f"/api/games/{gid}/undo").json()
+    assert view["yours"] and session.game.to_json() == before and len(view["log"]) == log
+
+
+def test_save_and_load_a_game():
+    v, app, c = client("europe", 3)
+    view = c.post("/api/games", json={"seed": 11}).json()
+    gid = view["id"]
+    view = c.post(f"/api/games/{gid}/act", json={"action": view["choices"][0]["name"]}).json()
+    saved = c.get(f"/api/games/{gid}/save")
+    assert saved.status_code == 200 and "attachment" in saved.headers["content-disposition"]
+    loaded = c.post("/api/games", json={"state": saved.text, "agents": ["random"]})
+    assert loaded.status_code == 201
+    lid = loaded.json()["id"]
+    assert lid != gid
+    assert app.state.store.sessions[lid].game.to_json() == app.state.store.sessions[gid].game.to_json()
+    assert loaded.json()["agents"] == [None, "random", "random"]
+    # a state of another variant, or no state at all, is refused
+    usa = railspec.load("usa").new_game(players=2, seed=1).to_json()
+    for state in (usa, "{", "[]", json.dumps({"format": "x"})):
+        response = c.post("/api/games", json={"state": state})
+        assert response.status_code == 400 and response.json()["error"].startswith("not a state of Europe")
+
+
+def test_a_trace_replays_forward_and_back():
+    v, app, c = client("usa", 2)
+    lines = trace.record(v, 2, seed=4)
+    response = c.post("/api/replays", json={"trace": trace.dumps(lines)})
+    assert response.status_code == 201
+    first = response.json()
+    rid, steps = first["id"], first["steps"]
+    assert steps == len(lines) - 2 and first["step"] == 0 and first["next"]["action"] == lines[1]["action"]
+    end = c.get(f"/api/replays/{rid}", params={"step": steps}).json()
+    assert end["over"] and end["next"] is None
+    totals = [row["cells"][-1] for row in end["breakdown"]["rows"]]
+    assert totals == [row["total"] for row in lines[-1]["breakdown"]] and end["winners"] == lines[-1]["winners"]
+    middle = c.get(f"/api/replays/{rid}", params={"step": steps // 2}).json()
+    assert [e["action"] for e in middle["log"]] == [line["action"] for line in lines[1:1 + steps // 2]]
+    assert c.get(f"/api/replays/{rid}", params={"step": 0}).json() == first
+    assert c.get(f"/api/replays/{rid}/map", params={"step": steps}).text.startswith("<svg")
+    for bad in ("-1", str(steps + 1), "x", "1e3"):
+        assert c.get(f"/api/replays/{rid}", params={"step": bad}).status_code == 400
+
+
+def test_a_bad_trace_is_refused():
+    v, app, c = client("usa", 2)
+    lines = trace.record(v, 2, seed=4)
+    other = trace.record(railspec.load("europe"), 2, seed=4)
+    broken = [dict(line) for line in lines]
+    broken[5]["action"] = "claim Nowhere-Else red 9red"
+    for text, words in [("", "not a trace"), ("{}", "not a trace"), (trace.dumps(other), "the trace is of spec"),
+                        (trace.dumps(broken), "step 4")]:
+        response = c.post("/api/replays", json={"trace": text})
+        assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert c.post("/api/replays", json={"trace": 3}).status_code == 400
+
+
+def test_games_are_apart_and_an_idle_one_is_dropped():
+    now = [0.0]
+    store = sessions.Store(idle_seconds=3600, clock=lambda: now[0])
+    v, app, c = client("usa", 2, store=store)
+    a = c.post("/api/games", json={"seed": 1}).json()["id"]
+    b = c.post("/api/games", json={"seed": 2}).json()["id"]
+    assert a != b and store.sessions[a].game.to_json() != store.sessions[b].game.to_json()
+    now[0] = 3000.0
+    assert c.get(f"/api/games/{a}").status_code == 200
+    now[0] = 6700.0  # b idle for 6700 s, a for 3700 s
+    assert c.get(f"/api/games/{a}").status_code == 404 and c.get(f"/api/games/{b}").status_code == 404
+    assert "idle" in c.get(f"/api/games/{b}").json()["error"] and not store.sessions
+
+
+def test_bad_requests_get_a_clear_error():
+    v, app, c = client("usa", 2)
+    gid = c.post("/api/games", json={}).json()["id"]
+    cases = [
+        ("post", "/api/games", {"content": b"[1, 2]"}, 400), ("post", "/api/games", {"content": b"\xff\xfe"}, 400),
+        ("post", "/api/games", {"json": {"players": 9}}, 400), ("post", "/api/games", {"json": {"players": "2"}}, 400),
+        ("post", "/api/games", {"json": {"seat": 2}}, 400),
+        ("post", "/api/games", {"json": {"agents": ["nobody"]}}, 400),
+        ("post", "/api/games", {"json": {"agents": "random"}}, 400), ("post", "/api/games", {"json": {"x": 1}}, 400),
+        ("post", "/api/games", {"content": b"[" * 100_000}, 400),
+        ("post", f"/api/games/{gid}/act", {"content": b"x" * (MAX_BODY + 1)}, 413),
+        ("get", "/api/games/nope", {}, 404), ("post", "/api/games/nope/act", {"json": {"action": "pass"}}, 404),
+        ("get", f"/api/games/{gid}/act", {}, 405), ("delete", f"/api/games/{gid}", {}, 405),
+        ("get", "/static/../sessions.py", {}, 404), ("get", "/api/replays/nope", {}, 404),
+    ]
+    for method, path, kwargs, status in cases:
+        response = getattr(c, method)(path, **kwargs) if kwargs else getattr(c, method)(path)
+        assert response.status_code == status, (path, kwargs, response.text)
+        assert response.json()["error"]
+    response = c.post("/api/games", content=b"{}", headers={"content-length": str(MAX_BODY + 10)})
+    assert response.status_code in (400, 413)
+
+
+def _fuzz_request(rng: random.Random, ids: list[str], names: list[str]):
+    """One random request: a real or a bad path, a method, and a body that is good, of a
+    wrong shape, not JSON or not text."""
+    gid = rng.choice(ids + ["", "x", "0" * 16, "../", "%00", "é"])
+    path = rng.choice([f"/api/games/{gid}", f"/api/games/{gid}/act", f"/api/games/{gid}/agent",
+                       f"/api/games/{gid}/undo", f"/api/games/{gid}/save", f"/api/games/{gid}/map", "/api/games",
+                       f"/api/replays/{gid}", f"/api/replays/{gid}?step={rng.choice(['0', '-1', '9' * 20, 'a'])}",
+                       "/api/replays", "/api/config", "/static/" + rng.choice(["play.js", "x", "..", ""]),
+                       "/" + "a" * rng.randrange(300)])
+    values = [None, True, 0, -1, 2**70, 1.5, "", "pass", rng.choice(names), [], {}, [1], {"a": 1}, "x" * 500]
+    body = rng.choice([
+        None, {"action": rng.choice(values)}, {"action": rng.choice(names)}, {rng.choice(["players", "seat", "seed",
+                                                                                     "agents", "state", "trace"]):
+                                                                          rng.choice(values)},
+        {"players": rng.choice(values), "seat": rng.choice(values), "agents": rng.choice([["random"], ["x"], 3])},
+        b"{", b"\x00\xff", b"[]", b"null", b'"x"', b"1e999", b"{" * 2000, b'{"action": "' + b"\xc3" + b'"}',
+    ])
+    method = rng.choice(["GET", "POST", "POST", "POST", "PUT", "DELETE"])
+    return method, path, body
+
+
+def test_the_server_survives_a_thousand_random_and_malformed_requests():
+    v, app, c = client("usa", 2)
+    store = app.state.store
+    ids = [c.post("/api/games", json={"seed": s}).json()["id"] for s in range(3)]
+    names = [a.name for a in v.actions[::37]] + ["draw blind", "keep tickets 1,2", "pass"]
+    rng = random.Random(2026)
+
+    def snapshot():
+        return {key: (s.game.to_json(), len(s.log)) for key, s in store.sessions.items() if s.mode == "play"}
+
+    refused = 0
+    for _ in range(1000):
+        method, path, body = _fuzz_request(rng, ids, names)
+        before = snapshot()
+        kwargs = {} if body is None else {"json": body} if isinstance(body, dict) else {"content": body}
+        response = c.request(method, path, **kwargs)  # a server error would raise here (TestClient's default)
+        assert response.status_code < 500, (method, path, body, response.text)
+        if response.status_code >= 400:
+            refused += 1
+            assert response.json()["error"]
+            after = snapshot()
+            assert {k: after[k] for k in before} == before, (method, path, body)
+    assert refused > 500
+
+
+def test_play_on_the_command_line_refuses_bad_choices(capsys):
+    assert main(["play", "usa", "--players", "9"]) == 2
+    assert "--players" in capsys.readouterr().err
+    assert main(["play", "usa", "--players", "2", "--seat", "2"]) == 2
+    assert "--seat is 0 to 1" in capsys.readouterr().err
+    assert main(["play", "usa", "--agents", "nobody"]) == 2
+    assert main(["play", "usa", "--trace", "/nonexistent/trace.jsonl"]) == 2
+    assert "trace" in capsys.readouterr().err
+
+
+def test_play_serves_on_the_address_it_prints(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "railspec", "play", "usa", "--port", "0", "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("railspec play: USA, 2 players at http://127.0.0.1:"), line
+        address = line.split(" at ")[1].split()[0]
+        config = httpx.get(address + "api/config", timeout=10).json()
+        assert config["variant"]["name"] == "USA" and config["replay"] is None
+        assert httpx.get(address, timeout=10).text.startswith("<!doctype html>")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
