@@ -1,0 +1,419 @@
+// railspec play: the page. It draws what the server sends (one seat's view of a game, or a
+// replay's step) and sends back the game's own action names. It knows no mechanic: the
+// decisions come grouped by the server (about a route, about a city, or by the kind's
+// owner), and every field is listed with the label the server gives it.
+"use strict";
+
+const state = {
+  config: null,      // /api/config: the variant's facts and the command line's choices
+  view: null,        // the last view the server sent
+  mapVersion: null,  // the map drawn now
+  picked: null,      // {group: "route" | "city", name}: what the person clicked on the map
+  timer: null,       // the pending agent decision
+  busy: false,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "onclick") node.addEventListener("click", value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+async function api(method, path, body) {
+  const options = {method, headers: {}};
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status} ${response.statusText}`);
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function seatName(view, seat) {
+  return view.who[seat] || `seat ${seat + 1}`;
+}
+
+function swatch(colour, extra) {
+  return el("span", {class: `swatch ${extra || ""}`, style: `background:${colour}`});
+}
+
+function seatColour(seat) {
+  const colours = state.config.variant.player_colours;
+  return colours[seat % colours.length];
+}
+
+function cardColour(name) {
+  const facts = state.config.variant;
+  const i = facts.cards.indexOf(name);
+  return i >= 0 ? facts.card_colours[i] : "#999";
+}
+
+// --- the map ---------------------------------------------------------------------------
+
+async function drawMap(view) {
+  if (view.map_version !== state.mapVersion) {
+    const path = view.mode === "replay" ? `/api/replays/${view.id}/map?step=${view.step}` : `/api/games/${view.id}/map`;
+    const svg = await api("GET", path);
+    // the server's renderer escapes every name from the spec: the SVG is markup we made
+    $("map").innerHTML = svg;
+    state.mapVersion = view.map_version;
+  }
+  markMap(view);
+}
+
+function markMap(view) {
+  const routes = new Set(), cities = new Set();
+  for (const choice of view.choices || []) {
+    if (choice.route !== null) routes.add(choice.route);
+    if (choice.city !== null) cities.add(choice.city);
+  }
+  for (const node of $("map").querySelectorAll("[data-route]")) {
+    const name = node.getAttribute("data-route");
+    node.classList.toggle("choosable", routes.has(name));
+    node.classList.toggle("picked", !!state.picked && state.picked.name === name && state.picked.group === "route");
+  }
+  for (const node of $("map").querySelectorAll("[data-city]")) {
+    const name = node.getAttribute("data-city");
+    node.classList.toggle("choosable", cities.has(name));
+    node.classList.toggle("picked", !!state.picked && state.picked.name === name && state.picked.group === "city");
+  }
+}
+
+function onMapClick(event) {
+  const view = state.view;
+  if (!view || !view.yours) return;
+  const target = event.target.closest("[data-route], [data-city]");
+  if (!target) return;
+  const group = target.hasAttribute("data-route") ? "route" : "city";
+  const name = target.getAttribute(group === "route" ? "data-route" : "data-city");
+  if (!(view.choices || []).some((c) => c[group] === name)) return;
+  state.picked = {group, name};
+  drawDecide(view);
+  markMap(view);
+}
+
+// --- the panels ------------------------------------------------------------------------
+
+function choiceButton(choice) {
+  return el("button", {type: "button", class: "choice", "data-action": choice.name, "data-kind": choice.kind,
+                       text: choice.name, onclick: () => decide(choice.name)});
+}
+
+function drawDecide(view) {
+  const box = $("decide");
+  box.replaceChildren();
+  if (view.mode === "replay") {
+    box.append(el("h2", {text: "Next decision"}));
+    box.append(el("p", {class: "next", text: view.next ? `${seatName(view, view.next.seat)}: ${view.next.action}`
+                                                        : "none: the game is over"}));
+    return;
+  }
+  if (!view.yours) return;
+  box.append(el("h2", {text: "Your decision"}));
+  for (const group of view.groups) {
+    const choices = view.choices.filter((c) => c.group === group.key);
+    const section = el("div", {class: "group", "data-group": group.key}, el("h3", {text: group.label}));
+    if (group.key === "route" || group.key === "city") {
+      // one entry per route or city; its choices once it is picked (on the map or here)
+      const field = group.key;
+      const names = [...new Set(choices.map((c) => c[field]))].sort();
+      const select = el("select", {"aria-label": group.label, class: "pick"},
+                        el("option", {value: "", text: `${names.length} to choose from…`}));
+      for (const name of names) select.append(el("option", {value: name, text: name}));
+      if (state.picked && state.picked.group === field && names.includes(state.picked.name)) {
+        select.value = state.picked.name;
+      }
+      select.addEventListener("change", () => {
+        state.picked = select.value ? {group: field, name: select.value} : null;
+        drawDecide(view);
+        markMap(view);
+      });
+      section.append(select);
+      if (state.picked && state.picked.group === field) {
+        const row = el("div", {class: "choices picked-choices"});
+        for (const choice of choices.filter((c) => c[field] === state.picked.name)) row.append(choiceButton(choice));
+        section.append(row);
+      }
+    } else {
+      const row = el("div", {class: "choices"});
+      for (const choice of choices) row.append(choiceButton(choice));
+      section.append(row);
+    }
+    box.append(section);
+  }
+}
+
+function drawMine(view) {
+  const box = $("mine");
+  box.replaceChildren();
+  const who = view.mode === "replay" ? `${seatName(view, view.observer)}'s cards` : "Your cards";
+  box.append(el("h2", {text: who}));
+  const hand = el("ul", {class: "cards hand"});
+  for (const card of view.hand) {
+    hand.append(el("li", {class: "card", "data-card": card.card}, swatch(cardColour(card.card)),
+                   el("span", {text: `${card.count} ${card.card}`})));
+  }
+  if (!view.hand.length) hand.append(el("li", {class: "empty", text: "no cards"}));
+  box.append(hand);
+  box.append(el("h3", {text: "Market"}));
+  const market = el("ul", {class: "cards market"});
+  view.market.forEach((card) => {
+    market.append(card === null ? el("li", {class: "empty", text: "empty"})
+                                : el("li", {class: "card", "data-card": card}, swatch(cardColour(card)),
+                                            el("span", {text: card})));
+  });
+  box.append(market);
+  for (const list of view.tickets) {
+    const offer = list.key !== "tickets";
+    const heading = offer ? `${list.label} (keep at least ${Math.max(view.offer_keep, 1)})` : list.label;
+    box.append(el("h3", {text: heading}));
+    const ul = el("ul", {class: `tickets ${offer ? "offer" : "kept"}`, "data-list": list.key});
+    for (const t of list.tickets) {
+      ul.append(el("li", {class: t.done ? "done" : null},
+                   el("span", {class: "slot", text: offer ? `${t.slot}.` : (t.done ? "✓" : "·")}),
+                   el("span", {text: ` ${t.name} (${t.points})`})));
+    }
+    if (!list.tickets.length) ul.append(el("li", {class: "empty", text: "none"}));
+    box.append(ul);
+  }
+}
+
+function drawTable(view) {
+  const box = $("table");
+  box.replaceChildren(el("h2", {text: "Players"}));
+  const columns = view.fields.columns;
+  const head = el("tr", {}, el("th", {text: "player"}));
+  for (const column of columns) head.append(el("th", {title: `${column.doc} (${column.owner})`, text: column.label}));
+  const table = el("table", {class: "players"}, el("thead", {}, head));
+  const body = el("tbody");
+  for (let seat = 0; seat < view.players; seat++) {
+    const row = el("tr", {class: seat === view.to_move ? "to-move" : null},
+                   el("td", {}, swatch(seatColour(seat)), el("span", {text: ` ${seatName(view, seat)}`})));
+    for (const column of columns) row.append(el("td", {text: column.values[seat]}));
+    body.append(row);
+  }
+  table.append(body);
+  box.append(el("div", {class: "scroll"}, table));
+}
+
+function drawDetails(view) {
+  const box = $("details");
+  box.replaceChildren(el("h2", {text: "Details"}));
+  const list = el("dl");
+  for (const item of [...view.fields.own, ...view.fields.board]) {
+    list.append(el("dt", {title: `${item.doc} (${item.owner})`, text: item.label}), el("dd", {text: item.text}));
+  }
+  list.append(el("dt", {text: "phase"}), el("dd", {text: view.phase}));
+  list.append(el("dt", {text: "turn"}), el("dd", {text: String(view.turn)}));
+  box.append(list);
+}
+
+function drawResult(view) {
+  const box = $("result");
+  box.replaceChildren();
+  if (!view.breakdown) return;
+  const final = view.over;
+  box.append(el("h2", {text: final ? "Final score" : "Score if the game ended now"}));
+  const columns = view.breakdown.columns;
+  // what each part of the rules added: the columns under the title of who adds them
+  const owners = el("tr", {}, el("th", {}));
+  let last = null, span = null;
+  for (const column of columns) {
+    if (column.owner !== last) {
+      span = el("th", {colspan: "1", class: "owner", text: column.owner});
+      owners.append(span);
+      last = column.owner;
+    } else {
+      span.setAttribute("colspan", String(Number(span.getAttribute("colspan")) + 1));
+    }
+  }
+  const head = el("tr", {}, el("th", {text: "player"}));
+  for (const column of columns) head.append(el("th", {title: column.doc, text: column.label}));
+  const body = el("tbody");
+  for (const row of view.breakdown.rows) {
+    const winner = final && (view.winners || []).includes(row.seat);
+    const tr = el("tr", {class: winner ? "winner" : null},
+                  el("td", {}, swatch(seatColour(row.seat)), el("span", {text: ` ${row.who}${winner ? " ★" : ""}`})));
+    for (const cell of row.cells) tr.append(el("td", {text: String(cell)}));
+    body.append(tr);
+  }
+  box.append(el("div", {class: "scroll"}, el("table", {class: "breakdown"}, el("thead", {}, owners, head), body)));
+}
+
+function drawLog(view) {
+  const box = $("log");
+  box.replaceChildren(el("h2", {text: `Moves (${view.log.length})`}));
+  const list = el("ol", {reversed: true, class: "moves"});
+  for (const entry of view.log.slice(-60).reverse()) {
+    list.append(el("li", {value: String(entry.step + 1)}, swatch(seatColour(entry.seat), "small"),
+                   el("span", {text: ` ${seatName(view, entry.seat)}: ${entry.action}`})));
+  }
+  box.append(list);
+}
+
+function drawStatus(view) {
+  const status = $("status");
+  let text, mode;
+  if (view.mode === "replay") {
+    mode = "replay";
+    text = view.over && view.step === view.steps ? "the recorded game is over"
+      : `step ${view.step} of ${view.steps}: ${seatName(view, view.to_move)} to decide`;
+  } else if (view.over) {
+    mode = "over";
+    const names = (view.winners || []).map((s) => seatName(view, s)).join(" and ");
+    text = `Game over: ${names} ${view.winners.length > 1 ? "win" : "wins"}`;
+  } else if (view.yours) {
+    mode = "yours";
+    text = `Your move (${view.phase})`;
+  } else {
+    mode = "agent";
+    text = `${seatName(view, view.to_move)} is deciding…`;
+  }
+  status.textContent = text;
+  status.setAttribute("data-state", mode);
+}
+
+async function show(view) {
+  const changedGame = !state.view || state.view.id !== view.id;
+  state.view = view;
+  if (changedGame) state.mapVersion = null;
+  if (state.picked && !(view.choices || []).some((c) => c[state.picked.group] === state.picked.name)) {
+    state.picked = null;
+  }
+  $("title").textContent = `${state.config.variant.name}${view.mode === "replay" ? " — replay" : ""}`;
+  $("tools").hidden = view.mode === "replay";
+  $("replay-tools").hidden = view.mode !== "replay";
+  if (view.mode === "play") {
+    $("undo").disabled = !view.can_undo;
+    $("save").setAttribute("href", `/api/games/${view.id}/save`);
+    location.hash = `game=${view.id}`;
+  } else {
+    $("step").max = String(view.steps);
+    $("step").value = String(view.step);
+    $("step-text").textContent = `${view.step} / ${view.steps}`;
+    location.hash = `replay=${view.id}&step=${view.step}`;
+  }
+  drawStatus(view);
+  drawDecide(view);
+  drawMine(view);
+  drawTable(view);
+  drawResult(view);
+  drawDetails(view);
+  drawLog(view);
+  await drawMap(view);
+  document.body.setAttribute("data-ready", view.mode === "replay" ? `replay-${view.step}` : `${view.log.length}`);
+  scheduleAgent();
+}
+
+// --- talking to the server -------------------------------------------------------------
+
+async function run(work) {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    showError("");
+    await work();
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    state.busy = false;
+  }
+  scheduleAgent();
+}
+
+function decide(name) {
+  run(async () => {
+    state.picked = null;
+    await show(await api("POST", `/api/games/${state.view.id}/act`, {action: name}));
+  });
+}
+
+function scheduleAgent() {
+  const view = state.view;
+  if (state.timer || state.busy || !view || view.mode !== "play" || view.over || view.yours) return;
+  state.timer = setTimeout(() => {
+    state.timer = null;
+    run(async () => show(await api("POST", `/api/games/${state.view.id}/agent`, {})));
+  }, state.config.delay_ms);
+}
+
+function newGame(body) {
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+  run(async () => show(await api("POST", "/api/games", body || {})));
+}
+
+function stepTo(step) {
+  const view = state.view;
+  if (!view || view.mode !== "replay") return;
+  const target = Math.max(0, Math.min(view.steps, step));
+  run(async () => show(await api("GET", `/api/replays/${view.id}?step=${target}`)));
+}
+
+function hashParams() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return {game: params.get("game"), replay: params.get("replay"), step: Number(params.get("step") || 0)};
+}
+
+async function start() {
+  $("map").addEventListener("click", onMapClick);
+  $("new-game").addEventListener("click", () => newGame({}));
+  $("undo").addEventListener("click", () => run(async () => show(await api("POST", `/api/games/${state.view.id}/undo`, {}))));
+  $("load").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    event.target.value = "";
+    if (file) newGame({state: await file.text()});
+  });
+  $("first").addEventListener("click", () => stepTo(0));
+  $("back").addEventListener("click", () => stepTo(state.view.step - 1));
+  $("forward").addEventListener("click", () => stepTo(state.view.step + 1));
+  $("last").addEventListener("click", () => stepTo(state.view.steps));
+  $("step").addEventListener("change", () => stepTo(Number($("step").value)));
+  document.addEventListener("keydown", (event) => {
+    if (!state.view || state.view.mode !== "replay") return;
+    if (event.key === "ArrowRight") stepTo(state.view.step + 1);
+    if (event.key === "ArrowLeft") stepTo(state.view.step - 1);
+  });
+  try {
+    state.config = await api("GET", "/api/config");
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  const wanted = hashParams();
+  await run(async () => {
+    if (wanted.replay || state.config.replay) {
+      const id = wanted.replay || state.config.replay;
+      await show(await api("GET", `/api/replays/${id}?step=${wanted.replay ? wanted.step : 0}`));
+      return;
+    }
+    if (wanted.game) {
+      try {
+        await show(await api("GET", `/api/games/${wanted.game}`));
+        return;
+      } catch (err) {
+        // dropped (idle for an hour) or from an earlier server: a new game instead
+      }
+    }
+    await show(await api("POST", "/api/games", {}));
+  });
+}
+
+document.addEventListener("DOMContentLoaded", start);
