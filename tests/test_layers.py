@@ -28,7 +28,8 @@ LAYOUT = {"engine": "railspec", "compiler": "railspec/compiler", "mechanics": "r
 #: Where railspec's own Python code lives (the tests and examples import it as users do).
 SOURCES = ("engine", "compiler", "mechanics", "fuzz", "bench")
 #: Modules imported inside a function because they need an optional extra's packages.
-OPTIONAL = {"railspec.rl.openspiel", "railspec.rl.pettingzoo", "railspec.rl.gymnasium"}
+OPTIONAL = {"railspec.rl.openspiel", "railspec.rl.pettingzoo", "railspec.rl.gymnasium",
+            "railspec.tools.lsp.server"}
 #: Files whose function-level import is what they measure.
 MEASURED = {"bench/side_by_side.py": "its child process times `import railspec` itself"}
 
