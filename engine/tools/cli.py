@@ -16,6 +16,7 @@
     railspec suite export VARIANT --out DIR [--games N] [--seed S]
     railspec test-engine VARIANT [--vectors DIR | --games N] -- COMMAND ARGS…
     railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--trace FILE]
+    railspec lsp                             the language server for editors (stdio; railspec[lsp])
 
 Exit status: 0 success, 1 a check or verification failed, 2 bad usage or input (one line
 on stderr, never a traceback). The progress bars are drawn only on a terminal.
@@ -36,7 +37,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from ..runtime.game import spec_path
 from ..runtime.position import read
-from . import cli_conformance, cli_describe, cli_play, cli_web, conformance, perft, trace
+from . import cli_conformance, cli_describe, cli_lsp, cli_play, cli_web, conformance, perft, trace
 from .args import (
     Help,
     Parser,
@@ -373,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_conformance.add_commands(sub, formatter)
     cli_describe.add_commands(sub, formatter)
     cli_web.add_commands(sub, formatter)
+    cli_lsp.add_commands(sub, formatter)
     return parser
 
 
