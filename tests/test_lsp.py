@@ -1,0 +1,274 @@
+"""``railspec lsp`` driven as an editor drives it: pytest-lsp starts the real server
+(``python -m railspec lsp``) over stdio, opens and edits documents and asks what an editor
+asks. On a copy of the USA spec and on a spec extending tests/base.rail, with the base's
+error shown on the ``extends`` line. The last test measures how long a change to the
+largest stock spec takes to come back as diagnostics and prints it (never asserted)."""
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest.importorskip("pytest_lsp")
+
+import pytest_lsp  # noqa: E402
+from lsprotocol import types as lsp  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
+
+from railspec import compiler  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "railspec", "lsp"]),
+                    scope="module", loop_scope="module")
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code")))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """A folder with a copy of the USA spec, of the largest stock spec, of tests/base.rail and
+    a spec extending it."""
+    where = tmp_path_factory.mktemp("specs")
+    shutil.copy(compiler.stock_path("usa"), where / "usa.rail")
+    largest = max(compiler.stock_names(), key=lambda name: compiler.stock_path(name).stat().st_size)
+    shutil.copy(compiler.stock_path(largest), where / "largest.rail")
+    shutil.copy(HERE / "base.rail", where / "base.rail")
+    (where / "child.rail").write_text('extends "base.rail"\nvariant "Child"\nroute Alpha - Epsilon 4 red\n'
+                                      "ticket Beta - Epsilon 12\n", encoding="utf-8")
+    return where
+
+
+class Doc:
+    """An open document: its uri, text and version, edited as an editor edits (whole text)."""
+
+    def __init__(self, client: LanguageClient, path: Path):
+        self.client, self.path, self.uri = client, path, path.resolve().as_uri()
+        self.text = path.read_text(encoding="utf-8")
+        self.version = 1
+
+    async def open(self) -> list[lsp.Diagnostic]:
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+            uri=self.uri, language_id="rail", version=self.version, text=self.text)))
+        return await diagnostics(self.client, self.uri, self.version)
+
+    def change(self, text: str) -> None:
+        self.version += 1
+        self.text = text
+        self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+            content_changes=[lsp.TextDocumentContentChangeEvent_Type2(text=text)]))
+
+    async def edit(self, text: str) -> list[lsp.Diagnostic]:
+        self.change(text)
+        return await diagnostics(self.client, self.uri, self.version)
+
+    def close(self) -> None:
+        self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(self.uri)))
+
+    def at(self, needle: str, offset: int = 0, nth: int = 0) -> lsp.Position:
+        """The position of the nth occurrence of ``needle`` (plus ``offset`` characters)."""
+        found = [m.start() for m in re.finditer(re.escape(needle), self.text)][nth] + offset
+        line = self.text.count("\n", 0, found)
+        return lsp.Position(line=line, character=found - (self.text.rfind("\n", 0, found) + 1))
+
+    def ident(self) -> lsp.TextDocumentIdentifier:
+        return lsp.TextDocumentIdentifier(self.uri)
+
+
+async def diagnostics(client: LanguageClient, uri: str, version: int | None = None,
+                      until=lambda found: True) -> list[lsp.Diagnostic]:
+    """The diagnostics the server publishes for ``uri`` (for ``version`` when given), the
+    first that ``until`` accepts."""
+    while True:
+        params = await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+        if params.uri == uri and (version is None or params.version == version) and until(params.diagnostics):
+            return list(params.diagnostics)
+
+
+def errors(found: list[lsp.Diagnostic]) -> list[lsp.Diagnostic]:
+    return [d for d in found if d.severity == lsp.DiagnosticSeverity.Error]
+
+
+async def test_diagnostics_appear_and_clear_with_a_quick_fix(client: LanguageClient, folder):
+    doc = Doc(client, folder / "usa.rail")
+    assert await doc.open() == []
+    good = doc.text
+    bad = good.replace("route Denver - Omaha", "route Denver - Omahaa", 1)
+    found = errors(await doc.edit(bad))
+    assert len(found) == 1 and "unknown city 'Omahaa'" in found[0].message
+    assert found[0].range.start == doc.at("Omahaa")
+    assert found[0].range.end == doc.at("Omahaa", len("Omahaa"))
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=doc.ident(), range=found[0].range, context=lsp.CodeActionContext(diagnostics=found)))
+    (edit,) = actions[0].edit.changes[doc.uri]
+    assert edit.new_text == "Omaha" and edit.range == found[0].range
+    # a syntax error, and another: both lines reported, the rest still indexed
+    broken = bad.replace("trains 45", "trains forty-five").replace("hand 4", "hand")
+    messages = [d.message for d in errors(await doc.edit(broken))]
+    assert len(messages) == 2 and all("unexpected" in m for m in messages)
+    assert await doc.edit(good) == []
+    doc.close()
+
+
+async def test_hover_on_a_city_a_route_a_ticket_and_a_keyword(client: LanguageClient, folder):
+    doc = Doc(client, folder / "usa.rail")
+    await doc.open()
+    variant = compiler.check_file(folder / "usa.rail")
+    denver = next(c for c in variant.cities if c.name == "Denver")
+
+    async def hover(position) -> str:
+        found = await client.text_document_hover_async(lsp.HoverParams(text_document=doc.ident(), position=position))
+        return found.contents.value
+
+    city = await hover(doc.at("city Denver", len("city ")))
+    routes = [r.name for r in variant.routes if denver.id in (r.a, r.b)]
+    assert "**city Denver**" in city and f"routes ({len(routes)})" in city and routes[0] in city
+    assert f"tickets naming it ({sum(1 for t in variant.tickets if denver.id in (t.a, t.b))})" in city
+    route_line = next(line for line in doc.text.split("\n") if line.startswith("route Denver - Omaha"))
+    route = await hover(doc.at(route_line, len(route_line.split(" - ")[0]) + len(" - Omaha ")))
+    omaha = variant.route_named("Denver-Omaha")
+    assert f"length {omaha.length}, {omaha.colour_name}, {variant.route_points[omaha.length]} points" in route
+    ticket_line = next(line for line in doc.text.split("\n") if line.startswith("ticket Denver - El Paso"))
+    ticket = await hover(doc.at(ticket_line, len(ticket_line) - 1))
+    assert "**ticket Denver-El Paso**" in ticket and "fewest cars to complete it: 4" in ticket
+    keyword = await hover(doc.at("trains 45", 1))
+    assert "Trains (carts) per player" in keyword and "docs/language.md" in keyword
+    doc.close()
+
+
+async def test_definition_references_and_rename_of_a_city(client: LanguageClient, folder):
+    doc = Doc(client, folder / "usa.rail")
+    await doc.open()
+    use = doc.at("route Denver - Omaha", len("route "))
+    found = await client.text_document_definition_async(lsp.DefinitionParams(text_document=doc.ident(), position=use))
+    assert [(d.uri, d.range.start) for d in found] == [(doc.uri, doc.at("city Denver", len("city ")))]
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=doc.ident(), position=use, context=lsp.ReferenceContext(include_declaration=True)))
+    written = [m for m in re.finditer(r"\bDenver\b", doc.text)
+               if not doc.text[doc.text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")
+               and "#" not in doc.text[doc.text.rfind("\n", 0, m.start()) + 1:m.start()]]
+    assert len(refs) == len(written) > 5
+    edit = await client.text_document_rename_async(lsp.RenameParams(text_document=doc.ident(), position=use,
+                                                                             new_name="Mile High City"))
+    changes = edit.changes[doc.uri]
+    assert len(changes) == len(refs) and {c.new_text for c in changes} == {"Mile High City"}
+    lines = doc.text.split("\n")
+    for change in sorted(changes, key=lambda c: (c.range.start.line, c.range.start.character), reverse=True):
+        row = lines[change.range.start.line]
+        lines[change.range.start.line] = (row[:change.range.start.character] + change.new_text
+                                          + row[change.range.end.character:])
+    renamed = folder / "renamed.rail"
+    renamed.write_text("\n".join(lines), encoding="utf-8")
+    assert compiler.check_file(renamed).city_named("Mile High City")
+    # a colour goes to its card line
+    colour = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=doc.ident(), position=doc.at(" pink", 1, nth=1)))
+    assert colour[0].range.start == doc.at("card pink", len("card "))
+    doc.close()
+
+
+async def test_completion_in_context(client: LanguageClient, folder):
+    doc = Doc(client, folder / "usa.rail")
+    await doc.open()
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert "Salt Lake City" in await complete("route Salt L")
+    assert await complete("ticket Den") == ["Denver"]
+    colours = await complete("route Denver - Omaha 4 ")
+    assert {"red", "pink", "gray"} <= set(colours) and "Denver" not in colours
+    statements = await complete("rou")
+    assert statements == ["route", "route points"]
+    everything = await complete("")
+    for cls in compiler.default_registry().language.nodes:  # every mechanic's statements too
+        if getattr(cls, "words", ""):
+            assert cls.words in everything
+    after_colour = await complete("route Denver - Omaha 4 red ")
+    assert "tunnel" in after_colour and "ferry" in after_colour
+    await doc.edit(base)
+    doc.close()
+
+
+async def test_outline_and_folding(client: LanguageClient, folder):
+    doc = Doc(client, folder / "usa.rail")
+    await doc.open()
+    variant = compiler.check_file(folder / "usa.rail")
+    symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(text_document=doc.ident()))
+    groups = {s.name: s for s in symbols}
+    assert {"components", "cities", "routes", "tickets"} <= set(groups)
+    assert len(groups["cities"].children) == len(variant.cities)
+    assert len(groups["routes"].children) == len(variant.routes)
+    assert len(groups["tickets"].children) == len(variant.tickets)
+    for mechanic, _ in variant.present():  # each mechanic with a statement of its own has its group
+        mine = [s for s in compiler.parse(doc.text).statements
+                if any(isinstance(s, cls) for cls in mechanic.statements)]
+        if mine:
+            assert len(groups[mechanic.title].children) == len(mine)
+    folds = await client.text_document_folding_range_async(lsp.FoldingRangeParams(text_document=doc.ident()))
+    route_lines = [i for i, line in enumerate(doc.text.split("\n")) if line.startswith("route ") and
+                   not line.startswith("route points")]
+    assert any(f.start_line == route_lines[0] and f.end_line == route_lines[-1] for f in folds)
+    assert any(f.kind == lsp.FoldingRangeKind.Comment for f in folds)
+    doc.close()
+
+
+async def test_a_spec_extending_a_base_with_an_error(client: LanguageClient, folder):
+    child = Doc(client, folder / "child.rail")
+    assert await child.open() == []
+    definition = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=child.ident(), position=child.at("Alpha")))
+    base_uri = (folder / "base.rail").resolve().as_uri()
+    base_lines = (folder / "base.rail").read_text(encoding="utf-8").split("\n")
+    assert definition[0].uri == base_uri and definition[0].range.start.line == base_lines.index("city Alpha")
+    base_file = await client.text_document_definition_async(lsp.DefinitionParams(text_document=child.ident(),
+                                                                                         position=child.at("base")))
+    assert base_file[0].uri == base_uri
+    # the base opened and broken in the editor, unsaved: the child shows the error on its extends line
+    base = Doc(client, folder / "base.rail")
+    await base.open()
+    base.change(base.text.replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 purple"))
+    found = errors(await diagnostics(client, child.uri, until=errors))
+    assert len(found) == 1 and found[0].range.start.line == 0
+    line = base_lines.index("route Beta - Gamma 3 gray") + 1
+    assert f"base.rail:{line}:" in found[0].message and "unknown colour 'purple'" in found[0].message
+    base.change(base.text.replace("purple", "gray"))
+    assert errors(await diagnostics(client, child.uri, until=lambda found: not errors(found))) == []
+    base.close()
+    child.close()
+
+
+async def test_a_change_to_the_largest_spec_is_answered_quickly(client: LanguageClient, folder, capsys):
+    doc = Doc(client, folder / "largest.rail")
+    assert errors(await doc.open()) == []
+    original = doc.text
+    timings = []
+    for k in range(8):
+        # an edit an author makes: a route's length, then back, then a misspelt name
+        text = original.replace("trains 45", f"trains {46 + k}") if k % 2 == 0 else original + f"# note {k}\n"
+        start = time.perf_counter()
+        await doc.edit(text)
+        timings.append((time.perf_counter() - start) * 1000)
+    with capsys.disabled():
+        print(f"\nrailspec lsp: a change to {doc.path.name} ({len(original):,} bytes) answered with diagnostics "
+              f"in {statistics.median(timings):.0f} ms (median of {len(timings)}; "
+              f"min {min(timings):.0f}, max {max(timings):.0f})")
+    doc.close()
