@@ -291,6 +291,8 @@ function drawStatus(view) {
 }
 
 async function show(view) {
+  // empty while drawing: what the page shows is whole again once it is set
+  document.body.setAttribute("data-ready", "");
   const changedGame = !state.view || state.view.id !== view.id;
   state.view = view;
   if (changedGame) state.mapVersion = null;
