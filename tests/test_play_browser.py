@@ -1,0 +1,245 @@
+"""``railspec play`` in a real headless Chromium (Debian's, driven by Playwright without a
+browser download): a whole USA game and a whole Europe game played by clicks against the
+agents (a tunnel and a station among the Europe clicks), a trace replayed forward and back,
+and the page checked never to hold another seat's hidden cards or tickets: every API
+response is inspected as it arrives (against the game's full state at that moment), and
+the DOM at the end.
+
+The USA game's screenshot, taken mid-game, is docs/img/play.png when
+RAILSPEC_RETAKE_SCREENSHOTS=1 (else it goes to a temporary folder).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+import railspec  # noqa: E402
+from railspec.playtest.render import looks  # noqa: E402
+from railspec.tools import trace  # noqa: E402
+from railspec.tools.web import sessions  # noqa: E402
+from railspec.tools.web.server import create_app  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install -y chromium)", allow_module_level=True)
+
+SCREENSHOT = Path(__file__).resolve().parent.parent / "docs" / "img" / "play.png"
+
+
+class Server:
+    """The app served by uvicorn on a free port, in a thread."""
+
+    def __init__(self, app):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def hidden_of_others(game, seat: int) -> tuple[set[str], list]:
+    """The names of the tickets the other seats hold or are dealt, and their hands."""
+    state = game.state()
+    names = [t.name for t in game.variant.tickets]
+    tickets = {names[t] for p in range(game.players) if p != seat
+               for t in state["tickets"][p] + state["setup_offer"][p]}
+    if state["current"] != seat:
+        tickets |= {names[t] for t in state["offer"]}
+    return tickets, [state["hands"][p] for p in range(game.players) if p != seat]
+
+
+class Watch:
+    """Every API response the page receives, checked as it arrives against the game's full
+    state: the view is the seat's (its observer, its hand), its ticket lists hold none of
+    another seat's tickets, and no response names a field only the full state has."""
+
+    def __init__(self, app, seat: int = 0):
+        self.app, self.seat, self.views, self.problems = app, seat, 0, []
+
+    def __call__(self, route):
+        response = route.fetch()
+        body = response.text()
+        if "/api/games" in route.request.url and response.headers.get("content-type", "").startswith("application"):
+            self.check(json.loads(body))
+        route.fulfill(response=response, body=body)
+
+    def check(self, view: dict) -> None:
+        if "id" not in view:
+            return
+        self.views += 1
+        game = self.app.state.store.sessions[view["id"]].game
+        others, hands = hidden_of_others(game, self.seat)
+        held = {t["name"] for lst in view["tickets"] for t in lst["tickets"]}
+        if view["observer"] != self.seat or held & others:
+            self.problems.append(f"view {self.views}: observer {view['observer']}, others' tickets {held & others}")
+        mine = game.state()["hands"][self.seat]
+        cards = [c.name for c in game.variant.colours] + ["loco"]
+        if {h["card"]: h["count"] for h in view["hand"]} != {cards[i]: n for i, n in enumerate(mine) if n}:
+            self.problems.append(f"view {self.views}: the hand is not the seat's")
+        text = json.dumps(view)
+        for key in ('"deck"', '"hands"', '"ticket_deck"', '"rng"', '"seed"'):
+            if key in text:
+                self.problems.append(f"view {self.views}: {key} sent")
+
+
+def wait_for_turn(page, before: str | None) -> str:
+    """Wait until the page has drawn a new view (``data-ready`` is set again, to another
+    value) where the person decides or the game is over; its state."""
+    page.wait_for_function(
+        "(before) => { const s = document.getElementById('status').dataset.state;"
+        " const r = document.body.dataset.ready; return (s === 'yours' || s === 'over') && r && r !== before; }",
+        arg=before, timeout=30000)
+    return page.get_attribute("#status", "data-state")
+
+
+def click_a_decision(page, tunnels: set[str], lengths: dict[str, int], done: set[str]) -> str:
+    """The test's player, by clicks: a station on a city once, a tunnel once, else the
+    longest route it can claim, else the first decision listed that is not drawing
+    tickets. Returns what it did."""
+    cities = page.locator("#map .city.choosable")
+    if cities.count() and "station" not in done:
+        cities.first.dispatch_event("click")
+        done.add("station")
+        page.locator("#decide .picked-choices button.choice").first.click()
+        return "city"
+    routes = [name for name in page.eval_on_selector_all(
+        "#map g.route.choosable", "nodes => nodes.map(n => n.getAttribute('data-route'))")]
+    if routes:
+        tunnel = [r for r in routes if r in tunnels]
+        name = tunnel[0] if tunnel and "tunnel" not in done else max(routes, key=lambda r: lengths[r])
+        if name in tunnels:
+            done.add("tunnel")
+        page.locator(f'#map g.route[data-route="{name}"]').dispatch_event("click")
+        page.locator("#decide .picked-choices button.choice").first.click()
+        return "route"
+    buttons = page.locator("#decide .choices button.choice")
+    kinds = buttons.evaluate_all("nodes => nodes.map(n => n.dataset.kind)")
+    pick = next((i for i, k in enumerate(kinds) if k == "draw_blind"), None)
+    if pick is None:
+        pick = next((i for i, k in enumerate(kinds) if k != "draw_tickets"), 0)
+    buttons.nth(pick).click()
+    return "button"
+
+
+def play_by_clicks(browser, variant_name: str, players: int, seed: int, screenshot: Path | None = None):
+    v = railspec.load(variant_name)
+    app = create_app(v, sessions.Defaults(players, 0, ("one-step",), seed, 0.0))
+    watch = Watch(app)
+    tunnels = {v.routes[r].name for r in looks(v.ir).dashed}
+    lengths = {r.name: r.length for r in v.routes}
+    done: set[str] = set()
+    with Server(app) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.route("**/api/**", watch)
+        errors = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(server.url)
+        ready, state, clicks = None, wait_for_turn(page, None), 0
+        while state != "over":
+            ready = page.get_attribute("body", "data-ready")
+            if screenshot is not None and clicks == 40:
+                page.screenshot(path=str(screenshot))
+            click_a_decision(page, tunnels, lengths, done)
+            clicks += 1
+            state = wait_for_turn(page, ready)
+            assert clicks < 400, "the game does not end"
+        session = next(iter(app.state.store.sessions.values()))
+        game = session.game
+        assert game.is_over and not errors and not watch.problems, (errors, watch.problems[:3])
+        assert watch.views > clicks
+        # the final breakdown, one row per seat, with the game's totals
+        totals = page.eval_on_selector_all("#result table.breakdown tbody tr",
+                                           "rows => rows.map(r => r.lastElementChild.textContent)")
+        assert totals == [str(t) for t in game.scores()]
+        # the DOM's ticket lists hold the seat's own tickets only
+        shown = page.eval_on_selector_all("#mine ul.tickets li:not(.empty)", "nodes => nodes.map(n => n.textContent)")
+        own = {v.tickets[t].name for t in game.state()["tickets"][0]}
+        assert {s.split(" ", 1)[1].rsplit(" (", 1)[0] for s in shown} == own
+        others, _ = hidden_of_others(game, 0)
+        mine_text = page.inner_text("#mine")
+        assert not any(f" {name} (" in mine_text for name in others - own)
+        page.close()
+    return session, done
+
+
+def test_a_whole_usa_game_by_clicks(browser, tmp_path):
+    shot = tmp_path / "play.png"
+    session, _ = play_by_clicks(browser, "usa", 2, seed=5, screenshot=shot)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("RAILSPEC_RETAKE_SCREENSHOTS") == "1":
+        shutil.copyfile(shot, SCREENSHOT)
+    assert any(entry["seat"] == 0 for entry in session.log)
+
+
+def test_a_whole_europe_game_by_clicks_with_a_tunnel_and_a_station(browser):
+    session, done = play_by_clicks(browser, "europe", 3, seed=2)
+    v = session.variant
+    kinds = {v.actions[v.action_id(e["action"])].kind for e in session.log if e["seat"] == 0}
+    assert {"tunnel", "station"} <= done
+    assert "build_station" in kinds and ({"tunnel_pay", "tunnel_decline"} & kinds), kinds
+
+
+def test_a_trace_replayed_forward_and_back(browser):
+    v = railspec.load("usa")
+    lines = trace.record(v, 2, seed=8)
+    replay = sessions.new_replay(v, trace.dumps(lines))
+    app = create_app(v, sessions.Defaults(2, 0, ("one-step",), 1, 0.0), replay=replay)
+    steps = len(lines) - 2
+    with Server(app) as server:
+        page = browser.new_page(viewport={"width": 420, "height": 900})  # a narrow window
+        page.goto(server.url)
+        page.wait_for_function("document.body.dataset.ready === 'replay-0'")
+        assert page.inner_text("#decide .next").endswith(lines[1]["action"])
+
+        def go(button: str, step: int):
+            page.click(button)
+            page.wait_for_function(f"document.body.dataset.ready === 'replay-{step}'")
+            assert page.inner_text("#step-text") == f"{step} / {steps}"
+
+        for step in range(1, 6):
+            go("#forward", step)
+        assert page.locator("#log ol.moves li").count() == 5
+        go("#back", 4)
+        go("#last", steps)
+        totals = page.eval_on_selector_all("#result table.breakdown tbody tr",
+                                           "rows => rows.map(r => r.lastElementChild.textContent)")
+        assert totals == [str(row["total"]) for row in lines[-1]["breakdown"]]
+        owned = page.locator("#map g.route.claimed").count()
+        go("#back", steps - 1)
+        go("#first", 0)
+        assert page.locator("#map g.route.claimed").count() == 0 < owned
+        # the page fits a narrow window: nothing wider than the viewport but the scrolled tables
+        assert page.evaluate("document.documentElement.scrollWidth") <= 420
+        page.close()
