@@ -39,12 +39,14 @@ async def client(lsp_client: LanguageClient):
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    """A folder with a copy of the USA spec, of the largest stock spec, of tests/base.rail and
-    a spec extending it."""
+    """A folder with copies of stock specs (USA, Italy, Pennsylvania, the largest) and of
+    tests/base.rail, and a spec extending it."""
     where = tmp_path_factory.mktemp("specs")
     shutil.copy(compiler.stock_path("usa"), where / "usa.rail")
     largest = max(compiler.stock_names(), key=lambda name: compiler.stock_path(name).stat().st_size)
     shutil.copy(compiler.stock_path(largest), where / "largest.rail")
+    for name in ("italy", "pennsylvania"):
+        shutil.copy(compiler.stock_path(name), where / f"{name}.rail")
     shutil.copy(HERE / "base.rail", where / "base.rail")
     (where / "child.rail").write_text('extends "base.rail"\nvariant "Child"\nroute Alpha - Epsilon 4 red\n'
                                       "ticket Beta - Epsilon 12\n", encoding="utf-8")
@@ -178,6 +180,60 @@ async def test_definition_references_and_rename_of_a_city(client: LanguageClient
         text_document=doc.ident(), position=doc.at(" pink", 1, nth=1)))
     assert colour[0].range.start == doc.at("card pink", len("card "))
     doc.close()
+
+
+async def test_names_a_mechanic_declares(client: LanguageClient, folder):
+    """Companies and groups of cities are found as cities are: from the statements that
+    declare them (keyed by their name) and the fields that use them."""
+    doc = Doc(client, folder / "pennsylvania.rail")
+    await doc.open()
+    use = doc.at('"Reading Lines"', 1, nth=1)
+    found = await client.text_document_definition_async(lsp.DefinitionParams(text_document=doc.ident(), position=use))
+    assert found[0].range.start == doc.at('company "Reading Lines"', len('company '))  # the quotes are the name's
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=doc.ident(), position=use, context=lsp.ReferenceContext(include_declaration=False)))
+    assert len(refs) == doc.text.count('"Reading Lines"') - 1
+    hover = await client.text_document_hover_async(lsp.HoverParams(text_document=doc.ident(), position=use))
+    assert "**company Reading Lines**" in hover.contents.value
+    doc.close()
+    doc = Doc(client, folder / "italy.rail")
+    await doc.open()
+    region = doc.at("region Campania", len("region "))
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=doc.ident(), position=region, context=lsp.ReferenceContext(include_declaration=True)))
+    assert [r.range.start for r in refs] == [region]
+    city = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=doc.ident(), position=doc.at("region Campania: Napoli", len("region Campania: "))))
+    assert city[0].range.start == doc.at("city Napoli", len("city "))
+    base = doc.text.rstrip("\n") + "\n"
+    doc.change(base + "region Nowhere: Nap")
+    found = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=doc.ident(), position=lsp.Position(line=base.count("\n"), character=len("region Nowhere: Nap"))))
+    assert [item.label for item in found.items] == ["Napoli"]
+    doc.close()
+
+
+async def test_hovers_while_the_spec_does_not_check(client: LanguageClient, folder):
+    """An edit under way (an unknown city further down) keeps the facts of the last version
+    that checked."""
+    doc = Doc(client, folder / "usa.rail")
+    await doc.open()
+    found = await doc.edit(doc.text + "route Denver - Nowhere 2 red\n")
+    assert errors(found)
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=doc.ident(), position=doc.at("city Denver", len("city "))))
+    assert "routes (" in hover.contents.value and "last version that checked" in hover.contents.value
+    doc.close()
+
+
+async def test_without_the_extra_one_line_names_it(monkeypatch, capsys):
+    from railspec.tools import cli, cli_lsp
+
+    real = cli_lsp.importlib.util.find_spec
+    monkeypatch.setattr(cli_lsp.importlib.util, "find_spec", lambda name, *a: None if name == "pygls" else real(name))
+    assert cli.main(["lsp"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install railspec[lsp]" in err
 
 
 async def test_completion_in_context(client: LanguageClient, folder):

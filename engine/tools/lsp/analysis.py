@@ -195,6 +195,9 @@ class Analysis:
     index: Index
     syntax_ok: bool
     chain_paths: tuple[str, ...] = ()
+    #: The last analysis of this document that checked, while this one does not: hovers
+    #: read its facts (a name or a line that has not changed since is found there).
+    previous: "Analysis | None" = field(default=None, repr=False)
     _written: object = field(default=None, repr=False)
     _cars: object = field(default=None, repr=False)
 
@@ -355,6 +358,9 @@ class Analyzer:
         if cached is not None and cached[0] == self._stamp(path, text, cached[1].chain_paths):
             return cached[1]
         result = self._analyze(path, text)
+        if result.variant is None and cached is not None:
+            last = cached[1] if cached[1].variant is not None else cached[1].previous
+            result.previous = last
         self._cache[path] = (self._stamp(path, text, result.chain_paths), result)
         return result
 

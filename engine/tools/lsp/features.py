@@ -203,18 +203,28 @@ def _where(span: Span, analysis: Analysis) -> str:
     return f"{Path(span.file).name}:{span.line}"
 
 
+def _checked(analysis: Analysis) -> Analysis | None:
+    """The analysis whose IR the facts come from: this one's, else the last that checked."""
+    return analysis if analysis.variant is not None else analysis.previous
+
+
+def _stale(analysis: Analysis, facts: Analysis | None) -> str:
+    return "" if facts is None or facts is analysis else "\n\n*(as the last version that checked had it)*"
+
+
 def _name_hover(analysis: Analysis, occ: Occurrence) -> str:
-    index, variant = analysis.index, analysis.variant
+    index, checked = analysis.index, _checked(analysis)
+    variant = checked.variant if checked is not None else None
     same = index.same(occ)
     decl = [o for o in same if o.declares]
     what = decl[0].declared_by if decl else occ.kind
     head = f"**{what} {occ.name.text}**"
     uses = len(same) - len(decl)
     where = f"declared at {', '.join(_where(o.name.span, analysis) for o in decl)}; " if decl else ""
-    out = [head, f"{where}named {uses} time{'s' if uses != 1 else ''} besides"]
+    out = [head, f"{where}used {uses} time{'s' if uses != 1 else ''}"]
     if variant is not None and occ.kind == PLACE:
         try:
-            facts = mapfacts.city_facts(variant, occ.name.text, analysis.written())
+            facts = mapfacts.city_facts(variant, occ.name.text, checked.written())
         except KeyError:
             facts = None
         if facts is not None:
@@ -222,13 +232,14 @@ def _name_hover(analysis: Analysis, occ: Occurrence) -> str:
                 out.append("a dead end: no chain of routes passes through it")
             out.append(f"routes ({len(facts['routes'])}): {_listed(facts['routes'])}")
             out.append(f"to ({facts['degree']}): {_listed(facts['neighbours'])}")
-            out.append(f"tickets naming it ({len(facts['tickets'])}): {_listed(facts['tickets'])}")
+            out.append(f"tickets naming it ({len(facts['tickets'])}): {_listed(facts['tickets'])}"
+                       + _stale(analysis, checked))
     elif variant is not None and occ.kind == COLOUR:
         colour = next((c for c in variant.colours if c.name == occ.name.text), None)
         if colour is not None:
             routes = [r for r in variant.routes if r.colour == colour.id]
             out.append(f"{colour.count} cards; {len(routes)} routes of this colour "
-                       f"({sum(r.length for r in routes)} cars)")
+                       f"({sum(r.length for r in routes)} cars)" + _stale(analysis, checked))
     elif decl:
         lines = [_source_line(analysis, o.name.span) for o in decl]
         out.append("```\n" + "\n".join(line.strip() for line in lines if line) + "\n```")
@@ -244,11 +255,12 @@ def _source_line(analysis: Analysis, span: Span) -> str:
 
 
 def _route_hover(analysis: Analysis, stmt: ast.Route) -> str | None:
-    variant = analysis.variant
+    checked = _checked(analysis)
+    variant = checked.variant if checked is not None else None
     route = next((r for r in variant.routes if r.span == stmt.span), None) if variant else None
-    if route is None:
+    if route is None or {variant.cities[route.a].name, variant.cities[route.b].name} != {stmt.a.text, stmt.b.text}:
         return None
-    facts = mapfacts.route_facts(variant, route, analysis.written())
+    facts = mapfacts.route_facts(variant, route, checked.written())
     track = f" (track {facts['track']} of {facts['tracks']})" if facts["tracks"] > 1 else ""
     out = [f"**route {facts['name']}**{track}",
            f"length {facts['length']}, {facts['colour']}, {facts['points']} points, {facts['trains']} trains"]
@@ -256,16 +268,17 @@ def _route_hover(analysis: Analysis, stmt: ast.Route) -> str | None:
         value = "" if attr["value"] is True else f" {attr['value']}"
         owner = f" ({attr['mechanic']})" if attr["mechanic"] else ""
         out.append(f"- {attr['name']}{value}{owner}")
-    return "\n\n".join(out)
+    return "\n\n".join(out) + _stale(analysis, checked)
 
 
 def _ticket_hover(analysis: Analysis, stmt: ast.Ticket) -> str | None:
-    variant = analysis.variant
+    checked = _checked(analysis)
+    variant = checked.variant if checked is not None else None
     tickets = [t for t in variant.tickets if t.span == stmt.span] if variant else []
-    if not tickets:
+    if not tickets or variant.cities[tickets[0].a].name != stmt.a.text:
         return None
-    cars = analysis.fewest_cars()
-    facts = mapfacts.ticket_facts(variant, tickets[0].id, analysis.written(), cars)
+    cars = checked.fewest_cars()
+    facts = mapfacts.ticket_facts(variant, tickets[0].id, checked.written(), cars)
     copies = f" ({len(tickets)} copies)" if len(tickets) > 1 else ""
     out = [f"**ticket {facts['name']}**{copies}", f"{facts['points']} points"
            + (f", {facts['deck']} deck" if facts["deck"] else "")]
@@ -273,7 +286,7 @@ def _ticket_hover(analysis: Analysis, stmt: ast.Ticket) -> str | None:
         out.append("destinations: " + ", ".join(f"{d['place']} ({d['points']})" for d in facts["destinations"]))
     fewest = facts["fewest_cars"]
     out.append(f"fewest cars to complete it: {fewest if fewest is not None else 'not measured'}")
-    return "\n\n".join(out)
+    return "\n\n".join(out) + _stale(analysis, checked)
 
 
 def _leading_words_end(analysis: Analysis, stmt: ast.Stmt) -> int:
