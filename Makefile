@@ -113,6 +113,8 @@ dist-check: install
 	@# the wheel carries the scripted agents' compiled styles too
 	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 50 --workers 1 \
 	  --agents one-step,long-route,route-focus,destination-hungry --quiet
+	@# the play page's files are in the wheel
+	cd /tmp && $(CURDIR)/.dist-venv/bin/python -c "import importlib.resources as r; assert r.files('railspec.tools.web').joinpath('static/play.js').is_file(), 'no play page'"
 	@# the core install pulls none of the optional extras
 	.dist-venv/bin/python -c "import importlib.util as u, sys; extra = [m for m in ('pandas', 'matplotlib', 'ray', 'hypothesis', 'pyspiel', 'pettingzoo', 'gymnasium', 'numpy', 'pygls', 'starlette', 'uvicorn', 'playwright') if u.find_spec(m)]; sys.exit(f'core install pulled {extra}' if extra else 0)"
 	rm -rf .dist-venv
