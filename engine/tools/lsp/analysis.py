@@ -368,7 +368,13 @@ class Analyzer:
         return (text,) + tuple(self.open_text(p) for p in chain if p != path)
 
     def forget(self, path: str) -> None:
+        """Drop a closed document's analysis."""
         self._cache.pop(path, None)
+
+    def dependents(self, path: str) -> list[str]:
+        """The analysed documents whose chain reads ``path`` as a base."""
+        return [other for other, (_, analysis) in self._cache.items()
+                if other != path and any(same_file(path, base) for base in analysis.chain_paths[:-1])]
 
     def _analyze(self, path: str, text: str) -> Analysis:
         if text.startswith("\ufeff"):

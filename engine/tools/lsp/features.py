@@ -307,10 +307,16 @@ def _form_fallback(analysis: Analysis, node) -> str:
     return f"`{form}`" + (f"\n\n{owner.title} ({owner.name})" if owner is not None else "")
 
 
+@functools.lru_cache(maxsize=4)
+def _owners(registry) -> dict:
+    """Each node class a mechanic of ``registry`` declares, with that mechanic."""
+    return {c: m for m in registry for c in m.statements}
+
+
 def _owner(analysis: Analysis, cls: type):
+    """The mechanic owning a node class (through its bases), or None for the core's."""
     registry = analysis.variant.registry if analysis.variant is not None else None
-    registry = registry or compiler.default_registry()
-    owners = {c: m for m in registry for c in m.statements}
+    owners = _owners(registry or compiler.default_registry())
     for klass in cls.__mro__:
         if klass in owners:
             return owners[klass]

@@ -138,12 +138,9 @@ class RailServer(LanguageServer):
                 data={"fix": problem.fix} if problem.fix is not None else None))
         self.publish_diagnostics(uri, out, version=self.workspace.get_text_document(uri).version)
         if dependents:
-            path = analysis.path
+            reading = self.analyzer.dependents(analysis.path)
             for other in list(self.workspace.text_documents):
-                if other == uri:
-                    continue
-                cached = self.analyzer._cache.get(self.path_of(other))
-                if cached is not None and path in cached[1].chain_paths[:-1]:
+                if other != uri and self.path_of(other) in reading:
                     self.publish(other, dependents=False)
 
 
