@@ -312,6 +312,20 @@ async def test_a_spec_extending_a_base_with_an_error(client: LanguageClient, fol
     child.close()
 
 
+@pytest.mark.parametrize("first_line", ['extends "nowhere"', 'extends "nowhere.rail"', 'extends "loop.rail"'])
+async def test_a_base_that_cannot_be_read_is_said_as_railspec_check_says_it(tmp_path, first_line):
+    """The server follows extends itself (to read bases from the editor); its messages are
+    the checker's."""
+    from railspec.tools.lsp.analysis import Analyzer
+
+    spec = tmp_path / "loop.rail"
+    spec.write_text(f'{first_line}\nvariant "Loop"\n', encoding="utf-8")
+    with pytest.raises(compiler.base.errors.SpecError) as raised:
+        compiler.check_file(spec)
+    found = Analyzer().analyze(str(spec), spec.read_text(encoding="utf-8")).problems
+    assert [(p.span.line, p.message) for p in found] == [(1, raised.value.message)]
+
+
 async def test_a_change_to_the_largest_spec_is_answered_quickly(client: LanguageClient, folder, capsys):
     doc = Doc(client, folder / "largest.rail")
     assert errors(await doc.open()) == []

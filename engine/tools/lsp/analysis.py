@@ -260,7 +260,7 @@ def fix_of(message: str) -> str | None:
         return None
 
 
-class _Refused(Exception):
+class ExtendsRefused(Exception):
     """An ``extends`` that names nothing readable: the message for its line."""
 
 
@@ -331,7 +331,7 @@ class Analyzer:
 
     def base_path(self, spec: ast.SpecFile, ext: ast.Extends) -> Path:
         """The file ``extends`` names, found as :func:`railspec.compiler.resolve` finds it:
-        a ``.rail`` file beside the extending one, else a stock variant; or _Refused."""
+        a ``.rail`` file beside the extending one, else a stock variant; or ExtendsRefused."""
         target = ext.target
         candidate = Path(spec.path).parent / target
         try:
@@ -343,11 +343,11 @@ class Analyzer:
             if stock is not None:
                 return stock
         if present and not target.endswith(".rail"):
-            raise _Refused(f"extends {shown(target)!r} is not a spec: a spec file's name ends in .rail (and a stock "
-                           f"variant is named without it)")
+            raise ExtendsRefused(f"extends {shown(target)!r} is not a spec: a spec file's name ends in .rail "
+                                 f"(and a stock variant is named without it)")
         if present or (target.endswith(".rail") and candidate.is_dir()):
             return candidate
-        raise _Refused(f"extends {shown(target)!r}: no stock variant or file of that name")
+        raise ExtendsRefused(f"extends {shown(target)!r}: no stock variant or file of that name")
 
     # --- analysing ----------------------------------------------------------------------
 
@@ -392,7 +392,7 @@ class Analyzer:
                 break
             try:
                 base = self.base_path(current, ext)
-            except _Refused as why:
+            except ExtendsRefused as why:
                 problems.append(self._problem(main, SpecError(str(why), ext.span)))
                 complete = False
                 break

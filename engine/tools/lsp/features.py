@@ -25,7 +25,17 @@ from ...compiler.lang import ast
 from ...compiler.lang.parse import Language, parse
 from .. import mapfacts
 from . import keywords
-from .analysis import ANY_COLOUR, COLOUR, PLACE, Analysis, Analyzer, Occurrence, names_in, same_file
+from .analysis import (
+    ANY_COLOUR,
+    COLOUR,
+    PLACE,
+    Analysis,
+    Analyzer,
+    ExtendsRefused,
+    Occurrence,
+    names_in,
+    same_file,
+)
 
 #: A word standing for the name being completed while the grammar finishes the statement.
 _SENTINEL = "Zqxsentinelqz"
@@ -362,7 +372,7 @@ def definition(analyzer: Analyzer, analysis: Analysis, line: int, col: int) -> l
     if isinstance(stmt, ast.Extends):
         try:
             base = analyzer.base_path(analysis.main, stmt)
-        except Exception:  # noqa: BLE001 - a base that cannot be found has no definition
+        except ExtendsRefused:  # no such base: its diagnostic says so
             return []
         return [Range(str(base), 1, 1, 1, 1)]
     return []
