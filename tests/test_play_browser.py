@@ -1,9 +1,9 @@
 """``railspec play`` in a real headless Chromium (Debian's, driven by Playwright without a
 browser download): a whole USA game and a whole Europe game played by clicks against the
 agents (a tunnel and a station among the Europe clicks), a trace replayed forward and back,
-and the page checked never to hold another seat's hidden cards or tickets: every API
-response is inspected as it arrives (against the game's full state at that moment), and
-the DOM at the end.
+undo, save and load by their buttons, and the page checked never to hold another seat's
+hidden cards or tickets: every API response is inspected as it arrives (against the
+game's full state at that moment), and the DOM at the end.
 
 The USA game's screenshot, taken mid-game, is docs/img/play.png when
 RAILSPEC_RETAKE_SCREENSHOTS=1 (else it goes to a temporary folder).
@@ -242,4 +242,35 @@ def test_a_trace_replayed_forward_and_back(browser):
         assert page.locator("#map g.route.claimed").count() == 0 < owned
         # the page fits a narrow window: nothing wider than the viewport but the scrolled tables
         assert page.evaluate("document.documentElement.scrollWidth") <= 420
+        page.close()
+
+
+def test_undo_save_and_load_by_clicks(browser, tmp_path):
+    v = railspec.load("europe")
+    app = create_app(v, sessions.Defaults(3, 0, ("random",), 6, 0.0))
+    store = app.state.store
+    with Server(app) as server:
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
+        page.goto(server.url)
+        wait_for_turn(page, None)
+        gid = page.evaluate("location.hash").split("=", 1)[1]
+        page.locator("#decide .choices button.choice").first.click()  # the tickets to keep
+        wait_for_turn(page, "0")  # the agents keep theirs
+        ready = page.get_attribute("body", "data-ready")
+        before = store.sessions[gid].game.to_json()
+        page.locator('#decide button.choice[data-kind="draw_blind"]').click()
+        page.wait_for_function(f"document.body.dataset.ready && document.body.dataset.ready !== '{ready}'")
+        assert store.sessions[gid].game.to_json() != before
+        page.click("#undo")
+        page.wait_for_function(f"document.body.dataset.ready === '{ready}'")
+        assert store.sessions[gid].game.to_json() == before
+        with page.expect_download() as download:
+            page.click("#save")
+        saved = tmp_path / "saved.json"
+        download.value.save_as(saved)
+        assert saved.read_text(encoding="utf-8") == before
+        page.set_input_files("#load", str(saved))
+        page.wait_for_function(f"!location.hash.endsWith('{gid}') && document.body.dataset.ready === '0'")
+        loaded = page.evaluate("location.hash").split("=", 1)[1]
+        assert store.sessions[loaded].game.to_json() == before
         page.close()

@@ -294,6 +294,13 @@ def test_the_server_survives_a_thousand_random_and_malformed_requests():
     assert refused > 500
 
 
+def test_without_the_extra_play_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # an import of it fails, as when it is not installed
+    assert main(["play", "usa"]) == 2
+    assert capsys.readouterr().err.strip() == "railspec: railspec play needs the play extra: pip install " \
+                                               "'railspec[play]'"
+
+
 def test_play_on_the_command_line_refuses_bad_choices(capsys):
     assert main(["play", "usa", "--players", "9"]) == 2
     assert "--players" in capsys.readouterr().err
