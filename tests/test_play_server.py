@@ -204,8 +204,9 @@ def test_a_bad_trace_is_refused():
     other = trace.record(railspec.load("europe"), 2, seed=4)
     broken = [dict(line) for line in lines]
     broken[5]["action"] = "claim Nowhere-Else red 9red"
+    short = lines[:10] + lines[-1:]
     for text, words in [("", "not a trace"), ("{}", "not a trace"), (trace.dumps(other), "the trace is of spec"),
-                        (trace.dumps(broken), "step 4")]:
+                        (trace.dumps(broken), "step 4"), (trace.dumps(short), "ends after 9 decisions")]:
         response = c.post("/api/replays", json={"trace": text})
         assert response.status_code == 400 and words in response.json()["error"], response.text
     assert c.post("/api/replays", json={"trace": 3}).status_code == 400

@@ -387,6 +387,8 @@ class ReplaySession:
             except IllegalActionError:
                 raise RequestError(400, f"step {line['step']}: {line['action'][:80]!r} is not legal there") from None
             self.games.append(game.clone())
+        if not game.is_over:
+            raise RequestError(400, f"the trace ends after {len(self.decisions)} decisions, before the game does")
         self.who = [f"seat {s + 1}" for s in range(game.players)]
         self.lock = threading.Lock()
         self.id = ""
