@@ -15,6 +15,7 @@ from .build import build as _build
 from .check import check
 from .emit import emit as _emit
 from .lang import ast
+from .lang import format as _format
 from .lang import parse as _parse
 from .mechanic import Registry, default_registry
 from .specs import read_spec, read_spec_text, stock_names, stock_path, stock_path_or_none, variant_key
@@ -25,6 +26,13 @@ def parse(text: str, path: str = "<spec>", registry: Registry | None = None) -> 
     """Parse spec text in the language of ``registry``'s mechanics (every installed one by
     default); a :class:`~railspec.compiler.base.errors.SpecSyntaxError` on bad syntax."""
     return _parse.parse(text, path, (registry or default_registry()).language)
+
+
+def format_text(text: str, path: str = "<spec>", registry: Registry | None = None) -> str:
+    """The canonical layout of spec text (``railspec fmt``), read in the language of
+    ``registry``'s mechanics (every installed one by default); the parser's located
+    :class:`~railspec.compiler.base.errors.SpecSyntaxError` when the text does not parse."""
+    return _format.format_text(text, path, (registry or default_registry()).language)
 
 
 def resolve(path: str | Path, registry: Registry | None = None) -> list[ast.SpecFile]:
@@ -70,5 +78,5 @@ def compile(path: str | Path, *, cache_dir: str | Path | None = None, registry: 
 
 
 # (the stages emit and build are reached as modules: railspec.compiler.emit.emit, …build.build)
-__all__ = ["parse", "resolve", "read_spec", "check", "check_file", "load_file", "compile", "stock_path", "stock_names",
-           "stock_path_or_none", "variant_key", "Span"]
+__all__ = ["parse", "format_text", "resolve", "read_spec", "check", "check_file", "load_file", "compile", "stock_path",
+           "stock_names", "stock_path_or_none", "variant_key", "Span"]
