@@ -112,6 +112,7 @@ def test_the_view_is_the_seats_observation_and_public_facts():
     view = c.post("/api/games", json={"seat": 1}).json()
     session = app.state.store.sessions[view["id"]]
     assert view["observer"] == 1 and view["seat"] == 1
+    assert view["observation"] == session.game.observation(1)
     full = session.game.state()
     text = json.dumps(view)
     # another seat's dealt tickets, and the deck's order, are nowhere in it

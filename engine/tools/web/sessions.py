@@ -335,6 +335,8 @@ def _common(variant, game, observation: dict, who: list[str]) -> dict:
         "offer_keep": observation.get("offer_keep", 0),
         "fields": _panels(variant, observation, who),
         "map_version": map_version(variant, observation),
+        # the observation itself (docs/engine.md), for a script using the API
+        "observation": observation,
     }
 
 
