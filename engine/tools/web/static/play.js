@@ -11,6 +11,7 @@ const state = {
   picked: null,      // {group: "route" | "city", name}: what the person clicked on the map
   timer: null,       // the pending agent decision
   busy: false,
+  stalled: false,    // a request failed: no agent decision is asked for until a view arrives
 };
 
 const $ = (id) => document.getElementById(id);
@@ -293,6 +294,7 @@ function drawStatus(view) {
 async function show(view) {
   // empty while drawing: what the page shows is whole again once it is set
   document.body.setAttribute("data-ready", "");
+  state.stalled = false;
   const changedGame = !state.view || state.view.id !== view.id;
   state.view = view;
   if (changedGame) state.mapVersion = null;
@@ -305,12 +307,12 @@ async function show(view) {
   if (view.mode === "play") {
     $("undo").disabled = !view.can_undo;
     $("save").setAttribute("href", `/api/games/${view.id}/save`);
-    location.hash = `game=${view.id}`;
+    history.replaceState(null, "", `#game=${view.id}`);
   } else {
     $("step").max = String(view.steps);
     $("step").value = String(view.step);
     $("step-text").textContent = `${view.step} / ${view.steps}`;
-    location.hash = `replay=${view.id}&step=${view.step}`;
+    history.replaceState(null, "", `#replay=${view.id}&step=${view.step}`);
   }
   drawStatus(view);
   drawDecide(view);
@@ -333,6 +335,7 @@ async function run(work) {
     showError("");
     await work();
   } catch (err) {
+    state.stalled = true;
     showError(err.message);
   } finally {
     state.busy = false;
@@ -349,7 +352,7 @@ function decide(name) {
 
 function scheduleAgent() {
   const view = state.view;
-  if (state.timer || state.busy || !view || view.mode !== "play" || view.over || view.yours) return;
+  if (state.timer || state.busy || state.stalled || !view || view.mode !== "play" || view.over || view.yours) return;
   state.timer = setTimeout(() => {
     state.timer = null;
     run(async () => show(await api("POST", `/api/games/${state.view.id}/agent`, {})));
