@@ -20,6 +20,7 @@ pytest.importorskip("pytest_lsp")
 
 import pytest_lsp  # noqa: E402
 from lsprotocol import types as lsp  # noqa: E402
+from pygls.protocol import default_converter  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
 from railspec import compiler  # noqa: E402
@@ -28,7 +29,23 @@ HERE = Path(__file__).resolve().parent
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "railspec", "lsp"]),
+def recording_client() -> LanguageClient:
+    """A test client that keeps every publishDiagnostics it receives, in order (waiting
+    for the next notification could miss one of two that arrive together: a base's and
+    then its child's)."""
+    client = LanguageClient(converter_factory=default_converter)
+    client.published = []
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def published(client: LanguageClient, params: lsp.PublishDiagnosticsParams):
+        client.diagnostics[params.uri] = params.diagnostics
+        client.published.append(params)
+
+    return client
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "railspec", "lsp"],
+                                              client_factory=recording_client),
                     scope="module", loop_scope="module")
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(lsp.InitializeParams(
@@ -62,11 +79,13 @@ class Doc:
         self.version = 1
 
     async def open(self) -> list[lsp.Diagnostic]:
+        self.mark = len(self.client.published)
         self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
             uri=self.uri, language_id="rail", version=self.version, text=self.text)))
-        return await diagnostics(self.client, self.uri, self.version)
+        return await diagnostics(self.client, self.uri, self.version, since=self.mark)
 
     def change(self, text: str) -> None:
+        self.mark = len(self.client.published)
         self.version += 1
         self.text = text
         self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
@@ -75,7 +94,7 @@ class Doc:
 
     async def edit(self, text: str) -> list[lsp.Diagnostic]:
         self.change(text)
-        return await diagnostics(self.client, self.uri, self.version)
+        return await diagnostics(self.client, self.uri, self.version, since=self.mark)
 
     def close(self) -> None:
         self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(self.uri)))
@@ -90,14 +109,17 @@ class Doc:
         return lsp.TextDocumentIdentifier(self.uri)
 
 
-async def diagnostics(client: LanguageClient, uri: str, version: int | None = None,
-                      until=lambda found: True) -> list[lsp.Diagnostic]:
-    """The diagnostics the server publishes for ``uri`` (for ``version`` when given), the
-    first that ``until`` accepts."""
-    while True:
-        params = await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
-        if params.uri == uri and (version is None or params.version == version) and until(params.diagnostics):
-            return list(params.diagnostics)
+async def diagnostics(client: LanguageClient, uri: str, version: int | None = None, until=lambda found: True,
+                      since: int = 0) -> list[lsp.Diagnostic]:
+    """The first diagnostics published for ``uri`` after the ``since``-th notification
+    (for ``version`` when given) that ``until`` accepts; a test fails after 30 s without."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for params in client.published[since:]:
+            if params.uri == uri and (version is None or params.version == version) and until(params.diagnostics):
+                return list(params.diagnostics)
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no diagnostics for {uri} (version {version}) in 30 s")
 
 
 def errors(found: list[lsp.Diagnostic]) -> list[lsp.Diagnostic]:
@@ -302,12 +324,14 @@ async def test_a_spec_extending_a_base_with_an_error(client: LanguageClient, fol
     base = Doc(client, folder / "base.rail")
     await base.open()
     base.change(base.text.replace("route Beta - Gamma 3 gray", "route Beta - Gamma 3 purple"))
-    found = errors(await diagnostics(client, child.uri, until=errors))
+    found = errors(await diagnostics(client, child.uri, until=errors, since=base.mark))
     assert len(found) == 1 and found[0].range.start.line == 0
     line = base_lines.index("route Beta - Gamma 3 gray") + 1
     assert f"base.rail:{line}:" in found[0].message and "unknown colour 'purple'" in found[0].message
+    (related,) = found[0].related_information
+    assert related.location.uri == base_uri and related.location.range.start == base.at("purple")
     base.change(base.text.replace("purple", "gray"))
-    assert errors(await diagnostics(client, child.uri, until=lambda found: not errors(found))) == []
+    assert errors(await diagnostics(client, child.uri, until=lambda found: not errors(found), since=base.mark)) == []
     base.close()
     child.close()
 

@@ -47,12 +47,14 @@ ERROR, WARNING = "error", "warning"
 @dataclass(frozen=True)
 class Problem:
     """A diagnostic of the document: where (a Span of the document), its message, its
-    severity, and the text a quick fix puts at the span (a "did you mean" hint)."""
+    severity, the text a quick fix puts at the span (a "did you mean" hint), and for a
+    problem of a base shown on the ``extends`` line, where it is in the base."""
 
     span: Span
     message: str
     severity: str = ERROR
     fix: str | None = None
+    origin: Span | None = None  # a problem of a base: where it is there
 
 
 @dataclass(frozen=True)
@@ -446,4 +448,5 @@ class Analyzer:
         ext = next((s for s in main.statements if isinstance(s, ast.Extends)), None)
         where = ext.span if ext is not None else Span(main.path, 1, 1, 1)
         kind = "warning" if severity == WARNING else "error"
-        return Problem(where, f"{kind} in {Path(span.file).name}:{span.line}:{span.col}: {err.message}", severity)
+        return Problem(where, f"{kind} in {Path(span.file).name}:{span.line}:{span.col}: {err.message}", severity,
+                       origin=span)

@@ -179,13 +179,23 @@ def quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def written_name(text: str) -> str:
-    """How to write a name: bare when it is words a bare name may be, else quoted (a
-    rename and a quick fix check the result by parsing it)."""
+@functools.lru_cache(maxsize=4096)
+def written_name(text: str, language: Language | None = None) -> str:
+    """How to write a name: bare when it is words a bare name may be and, given the
+    language, the parser reads them back as that name where a city is declared and where a
+    route names it (a keyword among the words would end the name); else quoted."""
     words = text.split(" ")
-    if text and all(_NAME_CHARS.fullmatch(w) for w in words):
-        return text
-    return quoted(text)
+    if not text or not all(_NAME_CHARS.fullmatch(w) for w in words):
+        return quoted(text)
+    if language is not None:
+        try:
+            spec = parse(f"city {text}\nroute {text} - {text} 1 x\n", "<name>", language)
+        except SpecError:
+            return quoted(text)
+        names = [name.text for stmt in spec.statements for _, fname, name in names_in(stmt) if fname != "colour"]
+        if names != [text] * 3:
+            return quoted(text)
+    return text
 
 
 # --- hovers -----------------------------------------------------------------------------------
@@ -436,7 +446,7 @@ def completions(analysis: Analysis, language: Language, line: int, col: int) -> 
         matched = [n for n in names if n.lower().startswith(bare)]
         if matched or k == 0:
             where = Range(analysis.path, line, start + cut + 1, line, col)
-            return [Completion(n, kind, kind, insert=written_name(n), replace=where) for n in matched]
+            return [Completion(n, kind, kind, insert=written_name(n, language), replace=where) for n in matched]
     partial = words[-1].group(0) if words and not trailing_space else ""
     before = stmt[:len(stmt) - len(partial)]
     where = Range(analysis.path, line, col - len(partial), line, col)
@@ -464,7 +474,7 @@ def rename(analyzer: Analyzer, analysis: Analysis, line: int, col: int, new: str
         if not same_file(span.file, analysis.path) and Path(span.file).resolve().parent == stock:
             raise RenameRefused(f"{occ.name.text!r} is declared or used in the stock variant "
                                 f"{Path(span.file).name}, which cannot be edited here")
-    for text in dict.fromkeys([written_name(new), quoted(new)]):
+    for text in dict.fromkeys([written_name(new, analyzer.language), quoted(new)]):
         edits: dict[str, list] = {}
         for span in spans:
             edits.setdefault(span.file, []).append((Range.of(span), text))
@@ -591,7 +601,8 @@ def folding(analysis: Analysis) -> list[tuple[int, int, str]]:
 
 # --- quick fixes ------------------------------------------------------------------------------
 
-def quick_fixes(analysis: Analysis, line: int, end_line: int) -> list[tuple[str, Range, str, object]]:
+def quick_fixes(analysis: Analysis, line: int, end_line: int,
+                language: Language | None = None) -> list[tuple[str, Range, str, object]]:
     """(title, range, new text, the problem) for each problem between two lines whose
     message offers a "did you mean" hint."""
     out = []
@@ -599,6 +610,6 @@ def quick_fixes(analysis: Analysis, line: int, end_line: int) -> list[tuple[str,
         span = problem.span
         if problem.fix is None or not line <= span.line <= end_line or not same_file(span.file, analysis.path):
             continue
-        new = problem.fix if re.fullmatch(r"[a-z]+", problem.fix) else written_name(problem.fix)
+        new = problem.fix if re.fullmatch(r"[a-z]+", problem.fix) else written_name(problem.fix, language)
         out.append((f"Change to {problem.fix!r}", Range.of(span), new, problem))
     return out

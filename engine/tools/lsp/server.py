@@ -130,12 +130,17 @@ class RailServer(LanguageServer):
         out = []
         for problem in analysis.problems:
             span = problem.span
+            related = None
+            if problem.origin is not None:
+                origin = features.Range.of(problem.origin)
+                related = [lsp.DiagnosticRelatedInformation(location=self.location(origin, analysis),
+                                                            message="where it is in the base")]
             out.append(lsp.Diagnostic(
                 range=lsp.Range(start=self.position(lines, span.line, span.col),
                                 end=self.position(lines, span.line, max(span.end_col, span.col + 1))),
                 message=problem.message, source=NAME,
                 severity=lsp.DiagnosticSeverity.Error if problem.severity == ERROR else lsp.DiagnosticSeverity.Warning,
-                data={"fix": problem.fix} if problem.fix is not None else None))
+                data={"fix": problem.fix} if problem.fix is not None else None, related_information=related))
         self.publish_diagnostics(uri, out, version=self.workspace.get_text_document(uri).version)
         if dependents:
             reading = self.analyzer.dependents(analysis.path)
@@ -262,7 +267,7 @@ def build() -> RailServer:
         last, _ = ls.at(analysis, params.range.end)
         uri = params.text_document.uri
         actions = []
-        for title, where, text, problem in features.quick_fixes(analysis, first, last):
+        for title, where, text, problem in features.quick_fixes(analysis, first, last, ls.analyzer.language):
             span = ls.range(where, analysis)
             diagnostic = lsp.Diagnostic(range=span, message=problem.message, source=NAME,
                                         severity=lsp.DiagnosticSeverity.Error)
