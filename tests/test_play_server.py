@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -326,3 +327,25 @@ def test_play_serves_on_the_address_it_prints(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_mechanic_from_outside_railspec_is_played_with_no_code_of_its_own(tmp_path, monkeypatch):
+    postcards = pytest.importorskip("railspec_postcards", reason="make install installs tests/outside_mechanic")
+    monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path / "cache"))
+    v = railspec.load(Path(postcards.__file__).resolve().parent / "postcards.rail")
+    mechanic = next(m for m in v.registry if m.name == "postcards")
+    session = sessions.new_play(v, {"players": 2, "seed": 3}, sessions.Defaults(2, 0, ("one-step",), 1, 0.0))
+    rng, headings, owners = random.Random(2), set(), set()
+    while not session.game.is_over:
+        view = session.view()
+        headings |= {group["label"] for group in view["groups"]}
+        owners |= {f["owner"] for f in view["fields"]["board"] + view["fields"]["columns"]}
+        if view["yours"]:
+            session.act(rng.choice(view["choices"])["name"])
+        else:
+            session.agent_move()
+    # its decisions under its title, its fields and score items labelled by it
+    assert mechanic.title in headings and mechanic.title in owners
+    columns = session.view()["breakdown"]["columns"]
+    assert {c["key"] for c in columns if c["owner"] == mechanic.title} == {
+        item.name for item in v.assembly.score_items if item.owner == "postcards"}
