@@ -99,14 +99,25 @@ class Doc:
     def close(self) -> None:
         self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(self.uri)))
 
-    def at(self, needle: str, offset: int = 0, nth: int = 0) -> lsp.Position:
-        """The position of the nth occurrence of ``needle`` (plus ``offset`` characters)."""
-        found = [m.start() for m in re.finditer(re.escape(needle), self.text)][nth] + offset
+    def at(self, needle: str, nth: int = 0) -> lsp.Position:
+        """Where ``»`` stands in the nth place the text reads as ``needle`` (at its start
+        without one); a space of the needle stands for any run of blanks, so the positions
+        do not depend on how the spec is laid out."""
+        found = [m.start(2) for m in re.finditer(loose(needle), self.text)][nth]
         line = self.text.count("\n", 0, found)
         return lsp.Position(line=line, character=found - (self.text.rfind("\n", 0, found) + 1))
 
     def ident(self) -> lsp.TextDocumentIdentifier:
         return lsp.TextDocumentIdentifier(self.uri)
+
+
+def loose(needle: str) -> str:
+    """A pattern reading ``needle`` with any blanks where it has a space, in two groups:
+    before and after its ``»``."""
+    before, _, after = needle.rpartition("»") if "»" in needle else ("", "", needle)
+    def part(text):
+        return "[ \t]+".join(re.escape(word) for word in text.split(" "))
+    return f"({part(before)})({part(after)})"
 
 
 async def diagnostics(client: LanguageClient, uri: str, version: int | None = None, until=lambda found: True,
@@ -130,17 +141,17 @@ async def test_diagnostics_appear_and_clear_with_a_quick_fix(client: LanguageCli
     doc = Doc(client, folder / "usa.rail")
     assert await doc.open() == []
     good = doc.text
-    bad = good.replace("route Denver - Omaha", "route Denver - Omahaa", 1)
+    bad = re.sub(loose("route Denver - Omaha"), lambda m: m.group(0) + "a", good, count=1)
     found = errors(await doc.edit(bad))
     assert len(found) == 1 and "unknown city 'Omahaa'" in found[0].message
     assert found[0].range.start == doc.at("Omahaa")
-    assert found[0].range.end == doc.at("Omahaa", len("Omahaa"))
+    assert found[0].range.end == doc.at("Omahaa»")
     actions = await client.text_document_code_action_async(lsp.CodeActionParams(
         text_document=doc.ident(), range=found[0].range, context=lsp.CodeActionContext(diagnostics=found)))
     (edit,) = actions[0].edit.changes[doc.uri]
     assert edit.new_text == "Omaha" and edit.range == found[0].range
     # a syntax error, and another: both lines reported, the rest still indexed
-    broken = bad.replace("trains 45", "trains forty-five").replace("hand 4", "hand")
+    broken = re.sub(r"(?m)^(trains[ \t]+)45", r"\1forty-five", re.sub(r"(?m)^(hand[ \t]+)4", r"\1", bad))
     messages = [d.message for d in errors(await doc.edit(broken))]
     assert len(messages) == 2 and all("unexpected" in m for m in messages)
     assert await doc.edit(good) == []
@@ -157,18 +168,16 @@ async def test_hover_on_a_city_a_route_a_ticket_and_a_keyword(client: LanguageCl
         found = await client.text_document_hover_async(lsp.HoverParams(text_document=doc.ident(), position=position))
         return found.contents.value
 
-    city = await hover(doc.at("city Denver", len("city ")))
+    city = await hover(doc.at("city »Denver"))
     routes = [r.name for r in variant.routes if denver.id in (r.a, r.b)]
     assert "**city Denver**" in city and f"routes ({len(routes)})" in city and routes[0] in city
     assert f"tickets naming it ({sum(1 for t in variant.tickets if denver.id in (t.a, t.b))})" in city
-    route_line = next(line for line in doc.text.split("\n") if line.startswith("route Denver - Omaha"))
-    route = await hover(doc.at(route_line, len(route_line.split(" - ")[0]) + len(" - Omaha ")))
+    route = await hover(doc.at("route Denver - Omaha »4"))
     omaha = variant.route_named("Denver-Omaha")
     assert f"length {omaha.length}, {omaha.colour_name}, {variant.route_points[omaha.length]} points" in route
-    ticket_line = next(line for line in doc.text.split("\n") if line.startswith("ticket Denver - El Paso"))
-    ticket = await hover(doc.at(ticket_line, len(ticket_line) - 1))
+    ticket = await hover(doc.at("ticket Denver - El Paso »4"))
     assert "**ticket Denver-El Paso**" in ticket and "fewest cars to complete it: 4" in ticket
-    keyword = await hover(doc.at("trains 45", 1))
+    keyword = await hover(doc.at("t»rains 45"))
     assert "Trains (carts) per player" in keyword and "docs/language.md" in keyword
     doc.close()
 
@@ -176,9 +185,9 @@ async def test_hover_on_a_city_a_route_a_ticket_and_a_keyword(client: LanguageCl
 async def test_definition_references_and_rename_of_a_city(client: LanguageClient, folder):
     doc = Doc(client, folder / "usa.rail")
     await doc.open()
-    use = doc.at("route Denver - Omaha", len("route "))
+    use = doc.at("route »Denver - Omaha")
     found = await client.text_document_definition_async(lsp.DefinitionParams(text_document=doc.ident(), position=use))
-    assert [(d.uri, d.range.start) for d in found] == [(doc.uri, doc.at("city Denver", len("city ")))]
+    assert [(d.uri, d.range.start) for d in found] == [(doc.uri, doc.at("city »Denver"))]
     refs = await client.text_document_references_async(lsp.ReferenceParams(
         text_document=doc.ident(), position=use, context=lsp.ReferenceContext(include_declaration=True)))
     written = [m for m in re.finditer(r"\bDenver\b", doc.text)
@@ -199,8 +208,8 @@ async def test_definition_references_and_rename_of_a_city(client: LanguageClient
     assert compiler.check_file(renamed).city_named("Mile High City")
     # a colour goes to its card line
     colour = await client.text_document_definition_async(lsp.DefinitionParams(
-        text_document=doc.ident(), position=doc.at(" pink", 1, nth=1)))
-    assert colour[0].range.start == doc.at("card pink", len("card "))
+        text_document=doc.ident(), position=doc.at(" »pink", nth=1)))
+    assert colour[0].range.start == doc.at("card »pink")
     doc.close()
 
 
@@ -209,9 +218,9 @@ async def test_names_a_mechanic_declares(client: LanguageClient, folder):
     declare them (keyed by their name) and the fields that use them."""
     doc = Doc(client, folder / "pennsylvania.rail")
     await doc.open()
-    use = doc.at('"Reading Lines"', 1, nth=1)
+    use = doc.at('"»Reading Lines"', nth=1)
     found = await client.text_document_definition_async(lsp.DefinitionParams(text_document=doc.ident(), position=use))
-    assert found[0].range.start == doc.at('company "Reading Lines"', len('company '))  # the quotes are the name's
+    assert found[0].range.start == doc.at('company »"Reading Lines"')  # the quotes are the name's
     refs = await client.text_document_references_async(lsp.ReferenceParams(
         text_document=doc.ident(), position=use, context=lsp.ReferenceContext(include_declaration=False)))
     assert len(refs) == doc.text.count('"Reading Lines"') - 1
@@ -220,13 +229,13 @@ async def test_names_a_mechanic_declares(client: LanguageClient, folder):
     doc.close()
     doc = Doc(client, folder / "italy.rail")
     await doc.open()
-    region = doc.at("region Campania", len("region "))
+    region = doc.at("region »Campania")
     refs = await client.text_document_references_async(lsp.ReferenceParams(
         text_document=doc.ident(), position=region, context=lsp.ReferenceContext(include_declaration=True)))
     assert [r.range.start for r in refs] == [region]
     city = await client.text_document_definition_async(lsp.DefinitionParams(
-        text_document=doc.ident(), position=doc.at("region Campania: Napoli", len("region Campania: "))))
-    assert city[0].range.start == doc.at("city Napoli", len("city "))
+        text_document=doc.ident(), position=doc.at("region Campania: »Napoli")))
+    assert city[0].range.start == doc.at("city »Napoli")
     base = doc.text.rstrip("\n") + "\n"
     doc.change(base + "region Nowhere: Nap")
     found = await client.text_document_completion_async(lsp.CompletionParams(
@@ -243,7 +252,7 @@ async def test_hovers_while_the_spec_does_not_check(client: LanguageClient, fold
     found = await doc.edit(doc.text + "route Denver - Nowhere 2 red\n")
     assert errors(found)
     hover = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=doc.ident(), position=doc.at("city Denver", len("city "))))
+        text_document=doc.ident(), position=doc.at("city »Denver")))
     assert "routes (" in hover.contents.value and "last version that checked" in hover.contents.value
     doc.close()
 
@@ -283,6 +292,29 @@ async def test_completion_in_context(client: LanguageClient, folder):
     after_colour = await complete("route Denver - Omaha 4 red ")
     assert "tunnel" in after_colour and "ferry" in after_colour
     await doc.edit(base)
+    doc.close()
+
+
+async def test_formatting_gives_railspec_fmt_layout(client: LanguageClient, folder):
+    doc = Doc(client, folder / "usa.rail")
+    await doc.open()
+    tidy = compiler.format_text(doc.text)
+    untidy = re.sub(loose("route Denver - Omaha"), "route   Denver -  Omaha", tidy, count=1)
+    untidy = re.sub(r"(?m)^(trains\s+45)\s*(#.*)?\n(hand\s+4)", r"\1; \3", untidy, count=1)
+    assert untidy != tidy
+    await doc.edit(untidy)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=doc.ident(), options=lsp.FormattingOptions(tab_size=4, insert_spaces=True)))
+    (edit,) = edits
+    lines = untidy.split("\n")
+    assert edit.range.start == lsp.Position(0, 0) and edit.range.end == lsp.Position(len(lines) - 1, len(lines[-1]))
+    assert edit.new_text == compiler.format_text(untidy) and re.search(r"(?m)^trains\s+45\s*\nhand\s+4", edit.new_text)
+    await doc.edit(tidy)
+    assert await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=doc.ident(), options=lsp.FormattingOptions(tab_size=4, insert_spaces=True))) == []
+    await doc.edit(re.sub(r"(?m)^trains\s+45", "trains", tidy))  # does not parse: nothing to format
+    assert await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=doc.ident(), options=lsp.FormattingOptions(tab_size=4, insert_spaces=True))) is None
     doc.close()
 
 
@@ -357,7 +389,8 @@ async def test_a_change_to_the_largest_spec_is_answered_quickly(client: Language
     timings = []
     for k in range(8):
         # an edit an author makes: a route's length, then back, then a misspelt name
-        text = original.replace("trains 45", f"trains {46 + k}") if k % 2 == 0 else original + f"# note {k}\n"
+        text = re.sub(r"(?m)^trains(\s+)\d+", rf"trains\g<1>{46 + k}", original) if k % 2 == 0 \
+            else original + f"# note {k}\n"
         start = time.perf_counter()
         await doc.edit(text)
         timings.append((time.perf_counter() - start) * 1000)

@@ -1,6 +1,8 @@
 """The language server of ``railspec lsp``, on pygls and lsprotocol (the ``lsp`` extra):
 the protocol's side of :mod:`.analysis` and :mod:`.features`.
 
+Formatting is :func:`railspec.compiler.format_text`'s layout (``railspec fmt``).
+
 Diagnostics are published for a document on open and after every change, a few
 milliseconds after the last change of a burst (each change cancels the pending check, so
 what is published is always the latest text's), and again for every open document that
@@ -20,7 +22,8 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from ... import __version__
+from ... import __version__, compiler
+from ...compiler.base.errors import SpecError
 from . import features
 from .analysis import ERROR, Analysis, Analyzer
 
@@ -275,6 +278,22 @@ def build() -> RailServer:
                 title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=True,
                 edit=lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(range=span, new_text=text)]})))
         return actions or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RailServer, params: lsp.DocumentFormattingParams):
+        """The spec's canonical layout (``railspec fmt``'s), as one edit of the whole text;
+        a spec that does not parse is left as it is (its diagnostics say why)."""
+        uri = params.text_document.uri
+        text = ls.text_of(uri)
+        try:
+            formatted = compiler.format_text(text, ls.path_of(uri), ls.analyzer.registry)
+        except SpecError:
+            return None
+        if formatted == text:
+            return []
+        lines = text.split("\n")
+        end = lsp.Position(line=len(lines) - 1, character=_utf16(lines[-1], len(lines[-1]) + 1))
+        return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted)]
 
     return server
 
