@@ -244,6 +244,14 @@ def same_file(a: str, b: str) -> bool:
     return _key(a) == _key(b)
 
 
+def _disk_stamp(path: str) -> tuple | None:
+    try:
+        st = Path(path).stat()
+    except (OSError, ValueError):
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
 def _key(path: str) -> str:
     try:
         return str(Path(path).resolve())
@@ -367,7 +375,9 @@ class Analyzer:
         return result
 
     def _stamp(self, path: str, text: str, chain: tuple[str, ...]) -> tuple:
-        return (text,) + tuple(self.open_text(p) for p in chain if p != path)
+        """What an analysis depends on: the document's text, and each base's text in the
+        editor or, for one read from disk, its time and size."""
+        return (text,) + tuple(self.open_text(p) or _disk_stamp(p) for p in chain if p != path)
 
     def forget(self, path: str) -> None:
         """Drop a closed document's analysis."""
