@@ -105,7 +105,7 @@ def _index_names(field: schema.Field, names: dict) -> list[str] | None:
 
 
 def _seat_word(seat: int, who: list[str]) -> str:
-    return who[seat] if 0 <= seat < len(who) else f"seat {seat}"
+    return who[seat] if 0 <= seat < len(who) else f"player {seat}"
 
 
 def read_value(field: schema.Field, value, names: dict, who: list[str]) -> str | None:
@@ -145,7 +145,7 @@ class PlaySession:
         self.agent_names = agent_names
         self.agents = [None if s == seat else agent_kinds.make(agent_names[s], seed=seed + s)
                        for s in range(game.players)]
-        self.who = ["you" if s == seat else f"{agent_names[s]} (seat {s + 1})" for s in range(game.players)]
+        self.who = ["you" if s == seat else f"{agent_names[s]} (player {s})" for s in range(game.players)]
         self.log: list[dict] = []
         #: the game and the log's length before each of the person's decisions, for undo
         self.undo: list[tuple] = []
@@ -391,7 +391,7 @@ class ReplaySession:
             self.games.append(game.clone())
         if not game.is_over:
             raise RequestError(400, f"the trace ends after {len(self.decisions)} decisions, before the game does")
-        self.who = [f"seat {s + 1}" for s in range(game.players)]
+        self.who = [f"player {s}" for s in range(game.players)]
         self.lock = threading.Lock()
         self.id = ""
         self.last_used = 0.0

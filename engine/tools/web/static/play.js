@@ -48,7 +48,7 @@ function showError(message) {
 }
 
 function seatName(view, seat) {
-  return view.who[seat] || `seat ${seat + 1}`;
+  return view.who[seat] || `player ${seat}`;
 }
 
 function swatch(colour, extra) {
