@@ -289,6 +289,7 @@ async def test_completion_in_context(client: LanguageClient, folder):
     for cls in compiler.default_registry().language.nodes:  # every mechanic's statements too
         if getattr(cls, "words", ""):
             assert cls.words in everything
+    assert await complete("tiebreak most tickets, l") == ["longest path"]  # the keys the registry defines
     after_colour = await complete("route Denver - Omaha 4 red ")
     assert "tunnel" in after_colour and "ferry" in after_colour
     await doc.edit(base)
@@ -364,7 +365,18 @@ async def test_a_spec_extending_a_base_with_an_error(client: LanguageClient, fol
     assert related.location.uri == base_uri and related.location.range.start == base.at("purple")
     base.change(base.text.replace("purple", "gray"))
     assert errors(await diagnostics(client, child.uri, until=lambda found: not errors(found), since=base.mark)) == []
+    mark = len(client.published)
     base.close()
+    assert errors(await diagnostics(client, child.uri, since=mark)) == []  # read from disk once closed
+    # a change on disk reaches the child when the client says so
+    path = folder / "base.rail"
+    saved = path.read_text(encoding="utf-8")
+    for text, wanted in ((saved.replace("city Delta", "city Delat"), errors), (saved, lambda found: not errors(found))):
+        mark = len(client.published)
+        path.write_text(text, encoding="utf-8")
+        client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+            changes=[lsp.FileEvent(uri=base_uri, type=lsp.FileChangeType.Changed)]))
+        assert await diagnostics(client, child.uri, until=wanted, since=mark) is not None
     child.close()
 
 

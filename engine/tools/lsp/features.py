@@ -335,8 +335,7 @@ def _owners(registry) -> dict:
 
 def _owner(analysis: Analysis, cls: type):
     """The mechanic owning a node class (through its bases), or None for the core's."""
-    registry = analysis.variant.registry if analysis.variant is not None else None
-    owners = _owners(registry or compiler.default_registry())
+    owners = _owners(_registry(analysis))
     for klass in cls.__mro__:
         if klass in owners:
             return owners[klass]
@@ -408,10 +407,36 @@ def _statement_items(language: Language) -> tuple[Completion, ...]:
     return tuple(sorted(items.values(), key=lambda c: c.label))
 
 
+#: The namespace of tie-break keys, which the core and the mechanics define (not the spec).
+TIEBREAK = "tie-break key"
+
+
+def _registry(analysis: Analysis):
+    registry = analysis.variant.registry if analysis.variant is not None else None
+    return registry or compiler.default_registry()
+
+
 def _namespace(analysis: Analysis, found: tuple[type, str] | None) -> str | None:
+    """The namespace of the names a field holds: the index's; or tie-break keys, for the
+    ``tiebreak`` statement and any field whose names in the spec are mostly keys (a
+    mechanic's statement naming keys; the line being written may hold a key half typed)."""
     if found is None:
         return None
-    return analysis.index.field_kinds.get(found)
+    kind = analysis.index.field_kinds.get(found)
+    if kind is not None:
+        return kind
+    keys = _registry(analysis).tiebreak_words()
+    used = [name.text for spec in analysis.files for stmt in spec.statements
+            for cls, fname, name in names_in(stmt) if (cls, fname) == found]
+    if found == (ast.Tiebreak, "keys") or sum(text in keys for text in used) * 2 > len(used):
+        return TIEBREAK
+    return None
+
+
+def _names(analysis: Analysis, kind: str) -> list[str]:
+    if kind == TIEBREAK:
+        return sorted(_registry(analysis).tiebreak_words())
+    return analysis.index.names(kind) + (list(ANY_COLOUR) if kind == COLOUR else [])
 
 
 def completions(analysis: Analysis, language: Language, line: int, col: int) -> list[Completion]:
@@ -441,12 +466,12 @@ def completions(analysis: Analysis, language: Language, line: int, col: int) -> 
         kind = _namespace(analysis, expected_field(language, before))
         if kind is None:
             continue
-        names = analysis.index.names(kind) + (list(ANY_COLOUR) if kind == COLOUR else [])
         bare = partial.strip('"').lower()
-        matched = [n for n in names if n.lower().startswith(bare)]
+        matched = [n for n in _names(analysis, kind) if n.lower().startswith(bare)]
         if matched or k == 0:
             where = Range(analysis.path, line, start + cut + 1, line, col)
-            return [Completion(n, kind, kind, insert=written_name(n, language), replace=where) for n in matched]
+            return [Completion(n, kind, kind, insert=n if kind == TIEBREAK else written_name(n, language),
+                               replace=where) for n in matched]
     partial = words[-1].group(0) if words and not trailing_space else ""
     before = stmt[:len(stmt) - len(partial)]
     where = Range(analysis.path, line, col - len(partial), line, col)

@@ -185,6 +185,16 @@ def build() -> RailServer:
             if other != uri:
                 ls.schedule(other)
 
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_files(ls: RailServer, params: lsp.DidChangeWatchedFilesParams):
+        """A spec changed on disk (where the client watches files): the open documents
+        reading it as a base are checked again."""
+        changed = [ls.path_of(change.uri) for change in params.changes]
+        reading = {doc for path in changed for doc in ls.analyzer.dependents(path)}
+        for uri in list(ls.workspace.text_documents):
+            if ls.path_of(uri) in reading:
+                ls.schedule(uri)
+
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: RailServer, params: lsp.HoverParams):
         analysis = ls.analysis(params.text_document.uri)
