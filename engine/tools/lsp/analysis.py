@@ -235,9 +235,6 @@ class Analysis:
         before = [s for s in on_line if s.span.col <= col]
         return before[-1] if before else on_line[0]
 
-    def extends_stmt(self) -> ast.Extends | None:
-        return next((s for s in self.main.statements if isinstance(s, ast.Extends)), None)
-
 
 def same_file(a: str, b: str) -> bool:
     """Whether two paths name one file."""

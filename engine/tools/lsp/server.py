@@ -122,7 +122,10 @@ class RailServer(LanguageServer):
     async def _publish_later(self, uri: str) -> None:
         await asyncio.sleep(DEBOUNCE)
         self.pending.pop(uri, None)
-        self.publish(uri)
+        try:
+            self.publish(uri)
+        except Exception as err:  # noqa: BLE001 - a bug of ours: said in the client's log, the server goes on
+            self.show_message_log(f"{NAME}: checking {uri} failed: {err!r}", lsp.MessageType.Error)
 
     def publish(self, uri: str, dependents: bool = True) -> None:
         """Publish a document's diagnostics, then those of the open documents extending it."""
