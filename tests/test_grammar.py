@@ -724,7 +724,7 @@ def test_city_places_draw_the_map_and_leave_the_hash_alone(tmp_path):
     placed = check_file(stock_path("usa"))
     assert all(c.at is not None for c in placed.cities)
     assert placed.city_named("Atlanta").at == (1395, 726)
-    bare_text = re.sub(r"^(city .+?) at -?\d+ -?\d+", r"\1", stock_path("usa").read_text(encoding="utf-8"),
+    bare_text = re.sub(r"^(city .+?)\s+at\s+-?\d+\s+-?\d+", r"\1", stock_path("usa").read_text(encoding="utf-8"),
                        flags=re.M)
     bare = tmp_path / "usa.rail"
     bare.write_text(bare_text, encoding="utf-8")
