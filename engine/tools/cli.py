@@ -1,6 +1,7 @@
 """The ``railspec`` command line. VARIANT is a stock name (``usa``) or a ``.rail`` file.
 
     railspec check VARIANT                   check a spec, print located errors
+    railspec fmt FILE… [--check] [--diff]    write specs in the canonical layout (--check: list those that are not)
     railspec describe VARIANT [--json]       the map at a glance: routes, cards, tickets, bridges, mechanics
     railspec mechanics [--json]              the mechanics installed and their statements
     railspec compile VARIANT                 check, generate and build its engine
@@ -37,7 +38,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from ..runtime.game import spec_path
 from ..runtime.position import read
-from . import cli_conformance, cli_describe, cli_lsp, cli_play, cli_web, conformance, perft, trace
+from . import cli_conformance, cli_describe, cli_fmt, cli_lsp, cli_play, cli_web, conformance, perft, trace
 from .args import (
     Help,
     Parser,
@@ -373,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_play.add_commands(sub, formatter)
     cli_conformance.add_commands(sub, formatter)
     cli_describe.add_commands(sub, formatter)
+    cli_fmt.add_commands(sub, formatter)
     cli_web.add_commands(sub, formatter)
     cli_lsp.add_commands(sub, formatter)
     return parser
