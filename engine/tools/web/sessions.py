@@ -223,9 +223,9 @@ def _choices(variant, game) -> tuple[list[dict], list[dict]]:
     for action_id in game.legal_actions():
         action = variant.actions[action_id]
         if action.route >= 0:
-            key, heading = "route", "claim a route (click it on the map)"
+            key, heading = "route", "about a route: click one on the map, or pick it here"
         elif action.city >= 0:
-            key, heading = "city", "choose a city (click it on the map)"
+            key, heading = "city", "about a city: click one on the map, or pick it here"
         else:
             key, heading = groups.get(action.kind, (action.kind, _words(action.kind)))
         order.setdefault(key, heading)
