@@ -34,7 +34,7 @@ from . import hooks, ir, observation
 from .assembly import Assembly, assemble, refuse_unimplemented
 from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
-from .base.rng import AGENT_SALT
+from .base.rng import AGENT_SALT, WORLD_SALT
 from .check import check
 from .mechanic import default_registry
 from .specs import resolve, stock_names, stock_path, variant_key
@@ -185,6 +185,7 @@ def tables(assembly: Assembly) -> dict:
         ("KEEP_BASE", keep_base),
         ("KEEP_END", keep_end),
         ("EXTRA_BLOCKS", extra),
+        ("N_CORE_PHASES", len(schema.CORE_PHASES)),  # the core's phases have the first ids
     ]
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
     constants += [(f"B_{item.enum}", i) for i, item in enumerate(assembly.score_items)]
@@ -269,6 +270,33 @@ def state_layout(assembly: Assembly) -> list[dict]:
             size=f.size, cap=f.cap, storage=storage, initial=initial, pile=f.pile,
             low=schema.bound_c(f.low), high=schema.bound_c(f.high)))
     return out
+
+
+#: Which rows of a pile field a world redraws, by the field's view, as a C condition
+#: (determinize.pyx.j2; railspec.runtime.determinize.hidden_rows says the same in Python).
+_HIDDEN_WHEN = {"hidden": "True", "decider": "not deciding"}
+
+
+def world_tables(assembly: Assembly) -> dict:
+    """What the compiled determinization needs: the pile fields a player may not see, each
+    with the C condition under which a row is hidden from ``player``, and each ticket's
+    deck as its rank among the decks' names (the order the pools are shuffled in)."""
+    views = {f.name: f.view.kind for f in assembly.fields}
+    piles = []
+    for f in state_layout(assembly):
+        if f["derived"] or f["pile"] is None:
+            continue
+        view = views[f["name"]]
+        if view == "own" and f["per_player"]:
+            hidden = "p != player"
+        elif view in _HIDDEN_WHEN:
+            hidden = _HIDDEN_WHEN[view]
+        else:
+            continue
+        piles.append(dict(f, view=view, hidden=hidden))
+    decks = sorted({t.deck for t in assembly.variant.tickets})
+    return dict(world_piles=piles, ticket_decks=decks, world_salt=f"0x{WORLD_SALT:016X}",
+                ticket_deck_rank=_pad([decks.index(t.deck) for t in assembly.variant.tickets]))
 
 
 def _c_double(value: float) -> str:
@@ -415,6 +443,7 @@ def emit(variant: ir.Variant) -> str:
         state_format=schema.FORMAT,
         agent_salt=f"0x{AGENT_SALT:016X}",
         observe=observation_fill(assembly),
+        **world_tables(assembly),
         engine_api_declarations=engine_api_declarations(),
     )
 

@@ -260,3 +260,23 @@ def test_a_stock_variant_is_read_once_per_process(monkeypatch):
     monkeypatch.setattr(compiler, "check_file", lambda *a, **k: pytest.fail("the spec was read again"))
     assert railspec.load("usa") is first
     railspec.score("usa", {"players": [{"routes": []}, {"routes": []}]})
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=[v.key for v in VARIANTS])
+def test_apply_accepts_exactly_the_legal_actions(v):
+    """apply() checks a draw or a claim on its own, without listing every legal action
+    (compiled engine): for every action id, at every third decision of two games, what it
+    accepts is what legal_actions() lists."""
+    ids = range(len(v.actions))
+    for seed in range(2):
+        g = v.new_game(players=v.ir.max_players if seed else v.ir.min_players, seed=seed)
+        rng = random.Random(seed)
+        step = 0
+        while not g.is_over:
+            legal = g.legal_actions()
+            if step % 3 == 0:
+                listed = set(legal)
+                assert [a for a in ids if g._e._accepts(a)] == sorted(listed), (seed, step)
+            g.apply(legal[rng.randrange(len(legal))])
+            step += 1
+        assert not any(g._e._accepts(a) for a in ids)

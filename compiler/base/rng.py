@@ -41,6 +41,10 @@ class SplitMix64:
             items[i], items[j] = items[j], items[i]
 
 
+#: Salts the caller's seed of a determinization (railspec.runtime.determinize and the
+#: compiled engine's draw_world), so a world's shuffle and its game generator are independent.
+WORLD_SALT = 0x5851F42D4C957F2D
+
 #: The random agent of docs/engine.md ("Random playouts") seeds its own generator with the
 #: game seed xor this constant.
 AGENT_SALT = 0xD1B54A32D192ED03

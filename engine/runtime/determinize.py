@@ -20,11 +20,8 @@ from __future__ import annotations
 
 from ..compiler.assembly import assemble
 from ..compiler.base import schema
-from ..compiler.base.rng import SplitMix64
+from ..compiler.base.rng import WORLD_SALT, SplitMix64
 from .state_format import StateError, validate
-
-#: Salts the caller's seed so a world's shuffle and its game generator are independent.
-WORLD_SALT = 0x5851F42D4C957F2D
 
 
 def hidden_rows(field: schema.Field, state: dict, player: int) -> list[int] | None:

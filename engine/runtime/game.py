@@ -313,7 +313,14 @@ class Game:
         of this one: the deck's order, the opponents' hands and tickets, the ticket decks
         and the game's generator redrawn from ``seed``, everything the player sees kept
         (:func:`railspec.runtime.determinize.resample`; docs/agents.md, "Determinization")."""
-        world = determinize.resample(self.variant.ir, self._e.export_state(), self._player(player), _seed(seed))
+        player, seed = self._player(player), _seed(seed)
+        if self.engine == "compiled":
+            # the same world drawn on the engine's struct (no state dict made and read back);
+            # None in a mechanic's phase, where the Python draw's validator is needed
+            drawn = self._e.resampled(player, seed)
+            if drawn is not None:
+                return Game(self.variant, self.engine, drawn)
+        world = determinize.resample(self.variant.ir, self._e.export_state(), player, seed)
         # the world is a valid state by construction: no validator
         if self.engine == "compiled":
             return Game(self.variant, self.engine, self.variant.module().Engine.from_state(world))
