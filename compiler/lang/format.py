@@ -45,17 +45,14 @@ import unicodedata
 from dataclasses import dataclass
 
 from lark import Lark, Token, Tree
+from lark.lexer import PatternStr
 
 from .parse import Language, parse
 
 #: The grammar's rules whose tokens make one name: one cell, its words joined by spaces.
 _NAME_RULES = ("name", "tiebreak_key")
-#: The terminals whose kind is their type, not their text (a keyword's kind is its text).
-_VALUE_TYPES = ("INT", "WORD", "STRING")
 #: The tokens that stand against the one before them.
 _CLOSE_LEFT = (",", ":", "..", "+")
-#: The kinds after which a ':' followed by a number joins them: a value, not a keyword.
-_JOINED_BEFORE_COLON = ("<INT>", "<name>", "<WORD>", "<STRING>", "+")
 
 # The comments the lexer passes while one parse runs, per thread: the callback is given
 # to the parser once, when it is built, and a parser is shared by every call.
@@ -68,18 +65,22 @@ def _keep_comment(tok: Token) -> Token:
 
 
 @functools.lru_cache(maxsize=8)
-def _token_parser(grammar: str) -> Lark:
-    # keep_all_tokens: the tree holds keywords and punctuation too, which the layout writes;
-    # no cache=True: the lexer callback cannot be part of a cached parser's key
-    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, keep_all_tokens=True,
+def _token_parser(grammar: str) -> tuple[Lark, frozenset[str]]:
+    """The parser that keeps every token (keywords and punctuation, which the layout
+    writes, too), built once per process and grammar; and the names of the terminals the
+    grammar spells out (keywords, punctuation), whose tokens are told apart by their text."""
+    lark = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, keep_all_tokens=True,
                 lexer_callbacks={"COMMENT": _keep_comment})
+    return lark, frozenset(t.name for t in lark.terminals if isinstance(t.pattern, PatternStr))
 
 
-def _read(text: str, grammar: str) -> tuple[Tree, list[Token]]:
-    """The parse tree of ``text`` with every token, and its comments in order."""
+def _read(text: str, grammar: str) -> tuple[Tree, list[Token], frozenset[str]]:
+    """The parse tree of ``text`` with every token, its comments in order, and the names of
+    the grammar's spelt-out terminals."""
+    lark, spelt = _token_parser(grammar)
     _collected.comments = []
     try:
-        return _token_parser(grammar).parse(text), _collected.comments
+        return lark.parse(text), _collected.comments, spelt
     finally:
         _collected.comments = None
 
@@ -90,34 +91,41 @@ def _tokens(tree: Tree) -> list[Token]:
 
 @dataclass(frozen=True)
 class _Unit:
-    """What one cell is made of: a name (its words) or one token, with its kind."""
+    """What one cell is made of: a name (its words) or one token, with its kind: a
+    spelt-out token's text (``route``, ``:``), else its terminal's name in angle brackets
+    (``<INT>``, ``<WORD>``, ``<name>`` for a name)."""
 
     kind: str
     text: str
 
+    @property
+    def value(self) -> bool:
+        """A number, a name or a word, not a keyword or punctuation."""
+        return self.kind.startswith("<")
 
-def _units(tree: Tree):
+
+def _units(tree: Tree, spelt: frozenset[str]):
     for child in tree.children:
         if isinstance(child, Tree):
             if child.data in _NAME_RULES:
                 yield _Unit("<name>", " ".join(str(t) for t in _tokens(child)))
             else:
-                yield from _units(child)
+                yield from _units(child, spelt)
         else:
-            yield _Unit(f"<{child.type}>" if child.type in _VALUE_TYPES else str(child), str(child))
+            yield _Unit(str(child) if child.type in spelt else f"<{child.type}>", str(child))
 
 
-def _cells(stmt: Tree) -> list[tuple[tuple[str, ...], str]]:
+def _cells(stmt: Tree, spelt: frozenset[str]) -> list[tuple[tuple[str, ...], str]]:
     """A statement's cells, in order: (the kinds of its units, its text). A cell is a run
     of units with no space between them (``2..5``, ``1:1``, ``Puglia:``)."""
     cells: list[tuple[list[str], list[str]]] = []
-    units = list(_units(stmt))
+    units = list(_units(stmt, spelt))
     for i, unit in enumerate(units):
         before = units[i - 1] if i else None
         joined = before is not None and (
             unit.kind in _CLOSE_LEFT or before.kind == ".."
             or (before.kind == ":" and unit.kind == "<INT>" and i >= 2
-                and units[i - 2].kind in _JOINED_BEFORE_COLON))
+                and (units[i - 2].value or units[i - 2].kind == "+")))
         if joined:
             cells[-1][0].append(unit.kind)
             cells[-1][1].append(unit.text)
@@ -233,7 +241,7 @@ def _kept(statements: list[Tree], comments: list[Token]) -> tuple:
 
 def _layout(text: str, grammar: str) -> tuple[str, tuple]:
     """The canonical layout of ``text`` (which parses), and what it must keep (:func:`_kept`)."""
-    tree, comments = _read(text, grammar)
+    tree, comments, spelt = _read(text, grammar)
     statements = [child for child in tree.children if isinstance(child, Tree)]
     on_line: dict[int, list[Tree]] = {}
     for stmt in statements:
@@ -246,7 +254,7 @@ def _layout(text: str, grammar: str) -> tuple[str, tuple]:
         if line in on_line:
             stmts = on_line[line]
             for k, stmt in enumerate(stmts):
-                paragraphs[-1].append((_cells(stmt), comment_on.get(line) if k == len(stmts) - 1 else None))
+                paragraphs[-1].append((_cells(stmt, spelt), comment_on.get(line) if k == len(stmts) - 1 else None))
         elif line in comment_on:
             paragraphs[-1].append((None, comment_on[line]))
         elif paragraphs[-1]:
