@@ -1,7 +1,7 @@
 """The command line's ``play``: a variant played in the browser against the agents, or a
 trace replayed (docs/play.md).
 
-    railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--trace FILE]
+    railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--trace FILE] [--saves DIR]
 
 Kept apart from :mod:`railspec.tools.cli`, which registers it with :func:`add_commands`;
 the web server's libraries (the ``play`` extra) are imported only when the command runs.
@@ -15,6 +15,7 @@ from ..compiler.base.errors import RailspecError
 from . import trace, web
 from .args import UsageError, agent_list, integer, load_variant, whole
 from .web import sessions
+from .web.saves import DEFAULT_FOLDER, SaveFolder, SaveFolderError
 from .web.server import create_app
 
 DEFAULT_AGENTS = ("one-step",)
@@ -58,9 +59,14 @@ def cmd_play(args) -> int:
         raise UsageError(f"play: --seat is 0 to {players - 1} in a {players}-player game, not {args.seat}")
     if args.delay < 0 or args.delay > 60:
         raise UsageError(f"play: --delay is 0 to 60 seconds, not {args.delay}")
+    saves = SaveFolder(args.saves, variant)
+    try:
+        saves.check()
+    except SaveFolderError as err:
+        raise UsageError(f"play: --saves: {err}") from None
     replay = _replay(variant, args.trace) if args.trace else None
     defaults = sessions.Defaults(players, args.seat, args.agents or DEFAULT_AGENTS, args.seed, args.delay)
-    app = create_app(variant, defaults, replay=replay)
+    app = create_app(variant, defaults, replay=replay, saves=saves)
     sock = _listening(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -100,6 +106,9 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--port", type=whole(0), default=8000, help="the port to listen on (0: any free port)")
     p.add_argument("--trace", metavar="FILE", default=None,
                    help="open on the replay of this trace (railspec trace) instead of a new game")
+    p.add_argument("--saves", metavar="DIR", default=DEFAULT_FOLDER,
+                   help=f"the folder the page's Save writes to and Load reads from, made at the first save "
+                        f"(default: {DEFAULT_FOLDER} in the current directory)")
     p.set_defaults(run=cmd_play)
 
 

@@ -4,19 +4,21 @@ and a JSON API over :mod:`.sessions`.
     GET  /                              the page
     GET  /static/NAME                   its script and style sheet
     GET  /api/config                    the variant's public facts, the command line's choices
-    POST /api/games                     a new game {players, seat, agents, seed} or a saved one {state}
+    POST /api/games                     a new game {players, seat, agents, seed}, or a saved one {save: NAME}
     GET  /api/games/ID                  the game as the person sees it
     GET  /api/games/ID/map              its map, SVG
     POST /api/games/ID/act              the person's decision {"action": NAME}
     POST /api/games/ID/agent            one decision of the agent to move
     POST /api/games/ID/undo             back to the person's previous decision
-    GET  /api/games/ID/save             the whole state, JSON, as a file to keep
+    POST /api/games/ID/save             the game saved on the server's side: the save's name and time
+    GET  /api/saves                     the saves of this variant: name, time, seat, decisions
     POST /api/replays                   a replay of a trace {"trace": TEXT}
     GET  /api/replays/ID?step=K         the replay at step K
     GET  /api/replays/ID/map?step=K     its map at step K
 
 Every refusal is a 4xx with ``{"error": "one line"}``, and changes nothing. A body is JSON,
-at most :data:`MAX_BODY` bytes.
+at most :data:`MAX_BODY` bytes. A save holds the whole state (the deck, every hand): it is
+written in the saves' folder (:mod:`.saves`) and never sent; the page knows it by name.
 """
 from __future__ import annotations
 
@@ -24,9 +26,10 @@ import json
 from pathlib import Path
 
 from . import require_extra, sessions
+from .saves import DEFAULT_FOLDER, SaveFolder
 from .sessions import RequestError
 
-#: The largest request body read: a saved state is well under it.
+#: The largest request body read (a request is a few fields; a trace may be long).
 MAX_BODY = 8 * 1024 * 1024
 #: The page's files, by the name the page asks for, and their types.
 STATIC = Path(__file__).parent / "static"
@@ -67,10 +70,12 @@ def _step(request, replay) -> int:
 
 
 def create_app(variant, defaults: sessions.Defaults, store: sessions.Store | None = None,
-               replay: sessions.ReplaySession | None = None):
+               replay: sessions.ReplaySession | None = None, saves: SaveFolder | None = None):
     """The Starlette app for one variant. ``defaults``: the command line's choices for new
     games; ``replay``: a trace's replay to open the page on (kept however long it is
-    idle). Without the ``play`` extra: :class:`~railspec.tools.web.MissingExtraError`."""
+    idle); ``saves``: where games are saved (default: :data:`~.saves.DEFAULT_FOLDER` in
+    the current directory). Without the ``play`` extra:
+    :class:`~railspec.tools.web.MissingExtraError`."""
     require_extra()
     # the extra is imported here, as the app is made: the command line loads this module
     # at every start, and Starlette would cost it 70 ms
@@ -84,6 +89,7 @@ def create_app(variant, defaults: sessions.Defaults, store: sessions.Store | Non
         return JSONResponse({"error": message}, status_code=status)
 
     store = store or sessions.Store()
+    saves = saves or SaveFolder(DEFAULT_FOLDER, variant)
     facts = sessions.variant_facts(variant)
     if replay is not None:
         store.add(replay)
@@ -114,7 +120,7 @@ def create_app(variant, defaults: sessions.Defaults, store: sessions.Store | Non
 
     async def new_game(request):
         body = await _body(request)
-        session = await run_in_threadpool(sessions.new_play, variant, body, defaults)
+        session = await run_in_threadpool(sessions.new_play, variant, body, defaults, saves)
         store.add(session)
         return JSONResponse(await locked(session, session.view), status_code=201)
 
@@ -158,10 +164,14 @@ def create_app(variant, defaults: sessions.Defaults, store: sessions.Store | Non
 
     async def save(request):
         session = store.get(request.path_params["id"], "play")
-        text = await locked(session, session.save)
-        name = f"{variant.key}-{session.id}.json"
-        return Response(text, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        await _body(request)
+        # the state is read under the session's lock, then written: only the name is sent
+        text = await locked(session, session.state_json)
+        saved = await run_in_threadpool(saves.save, text, session.seat)
+        return JSONResponse(saved, status_code=201)
+
+    async def list_saves(request):
+        return JSONResponse({"folder": str(saves.path), "saves": await run_in_threadpool(saves.listing)})
 
     async def new_replay(request):
         body = await _body(request)
@@ -198,13 +208,15 @@ def create_app(variant, defaults: sessions.Defaults, store: sessions.Store | Non
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", show_game), Route("/api/games/{id}/map", game_map),
         Route("/api/games/{id}/act", act, methods=["POST"]), Route("/api/games/{id}/agent", agent, methods=["POST"]),
-        Route("/api/games/{id}/undo", undo, methods=["POST"]), Route("/api/games/{id}/save", save),
+        Route("/api/games/{id}/undo", undo, methods=["POST"]), Route("/api/games/{id}/save", save, methods=["POST"]),
+        Route("/api/saves", list_saves),
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{id}", show_replay), Route("/api/replays/{id}/map", replay_map),
     ]
     app = Starlette(routes=routes, exception_handlers={RequestError: refused, HTTPException: http_error,
                                                       Exception: failed})
     app.state.store = store
+    app.state.saves = saves
     return app
 
 

@@ -143,8 +143,10 @@ class PlaySession:
         self.game = game
         self.seat = seat
         self.agent_names = agent_names
-        self.agents = [None if s == seat else agent_kinds.make(agent_names[s], seed=seed + s)
-                       for s in range(game.players)]
+        self.seed = seed
+        #: the game as it began (new or loaded): undo replays the agents from it
+        self.start = game.clone()
+        self.agents = self._new_agents()
         self.who = ["you" if s == seat else f"{agent_names[s]} (player {s})" for s in range(game.players)]
         self.log: list[dict] = []
         #: the game and the log's length before each of the person's decisions, for undo
@@ -193,17 +195,38 @@ class PlaySession:
         there."""
         if not self.undo:
             raise RequestError(409, "nothing to undo: you have taken no decision yet")
-        game, length = self.undo.pop()
-        self.game = game
+        game, length = self.undo[-1]
+        agents = self._agents_after(length)
+        self.undo.pop()
+        self.game, self.agents = game, agents
         del self.log[length:]
+
+    def _new_agents(self) -> list:
+        return [None if s == self.seat else agent_kinds.make(self.agent_names[s], seed=self.seed + s)
+                for s in range(self.game.players)]
+
+    def _agents_after(self, length: int) -> list:
+        """The agents as they were after the log's first ``length`` decisions: made again
+        from their seeds and asked again each decision they took, on the same games. An
+        agent's memory (its generator, a scripted style's plan) lives partly in compiled
+        code that cannot be copied; asked the same questions in the same order it ends in
+        the same memory, so after an undo the agents answer a move as they did before."""
+        agents, game = self._new_agents(), self.start.clone()
+        for entry in self.log[:length]:
+            action = self.variant.action_id(entry["action"])
+            if entry["seat"] != self.seat:
+                agents[entry["seat"]].act(game)
+            game.apply(action)
+        return agents
 
     def _apply(self, action: int) -> None:
         seat = self.game.current_player
         self.game.apply(action)
         self.log.append({"step": len(self.log), "seat": seat, "action": self.variant.action_name(action)})
 
-    def save(self) -> str:
-        """The whole state as JSON (``Game.to_json``): for the person's own file."""
+    def state_json(self) -> str:
+        """The whole state as JSON (``Game.to_json``): for the server's saves only, never
+        the page."""
         return self.game.to_json()
 
     def observation(self) -> dict:
@@ -491,33 +514,31 @@ class Defaults:
         self.players, self.seat, self.agents, self.seed, self.delay = players, seat, agents, seed, delay
 
 
-def new_play(variant, body: dict, defaults: Defaults) -> PlaySession:
+def new_play(variant, body: dict, defaults: Defaults, saves=None) -> PlaySession:
     """A game from a request's fields: ``players``, ``seat`` (from 0), ``agents`` (names,
-    used in turn for the other seats), ``seed``, or ``state`` (a saved state's JSON text,
-    which gives the players)."""
-    unknown = sorted(set(body) - {"players", "seat", "agents", "seed", "state"})
+    used in turn for the other seats), ``seed``; or ``save``, the name of a save in
+    ``saves`` (a :class:`~railspec.tools.web.saves.SaveFolder`), which gives the players
+    and the person's seat."""
+    unknown = sorted(set(body) - {"players", "seat", "agents", "seed", "save"})
     if unknown:
-        raise RequestError(400, f"unknown field {unknown[0][:40]!r} (players, seat, agents, seed, state)")
+        raise RequestError(400, f"unknown field {unknown[0][:40]!r} (players, seat, agents, seed, save)")
     low, high = variant.ir.min_players, variant.ir.max_players
     seed = _whole(body, "seed", defaults.seed if defaults.seed is not None else secrets.randbits(48), 0, 2**64 - 1)
-    state = body.get("state")
-    if state is not None:
-        if not isinstance(state, str):
-            raise RequestError(400, "'state' is the text of a saved state (Game.to_json), not "
-                                    f"{type(state).__name__}")
-        try:
-            game = variant.game_from_json(state)
-        except (RailspecError, ValueError, RecursionError) as err:
-            raise RequestError(400, f"not a state of {variant.name}: {str(err)[:300]}") from None
-        players = game.players
-    else:
-        players = _whole(body, "players", min(max(defaults.players, low), high), low, high)
-        game = None
-    seat = _whole(body, "seat", min(defaults.seat, players - 1), 0, players - 1)
     agents = body.get("agents", list(defaults.agents))
     if (not isinstance(agents, list) or not agents or len(agents) > 16
             or not all(isinstance(a, str) and a in agent_kinds.AGENTS for a in agents)):
         raise RequestError(400, f"'agents' is a list of agent names ({', '.join(sorted(agent_kinds.AGENTS))})")
+    if "save" in body:
+        if "players" in body or "seat" in body:
+            raise RequestError(400, "a saved game gives the players and your seat: 'save' goes without them")
+        if saves is None:
+            raise RequestError(404, "this server keeps no saves")
+        game, seat = saves.load(body["save"])
+        players = game.players
+    else:
+        players = _whole(body, "players", min(max(defaults.players, low), high), low, high)
+        seat = _whole(body, "seat", min(defaults.seat, players - 1), 0, players - 1)
+        game = None
     others = [s for s in range(players) if s != seat]
     names = [""] * players
     for i, s in enumerate(others):
