@@ -1,11 +1,13 @@
 """``railspec play``'s server (docs/play.md), through Starlette's TestClient: whole games
 against the agents by the game's own action names, what the person is sent (their own
 observation only, checked against worlds that differ only in what they cannot see),
-refusals that change nothing, undo, save and load, trace replays, idle games dropped,
-and 1,000 random and malformed requests."""
+refusals that change nothing, undo (the agents answering as they did), saves kept on the
+server's side (saved, listed, loaded by name only; traversal and corrupted saves refused),
+trace replays, idle games dropped, and 1,000 random and malformed requests."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -22,12 +24,16 @@ import railspec  # noqa: E402
 from railspec.tools import trace  # noqa: E402
 from railspec.tools.cli import main  # noqa: E402
 from railspec.tools.web import sessions  # noqa: E402
+from railspec.tools.web.saves import SaveFolder  # noqa: E402
 from railspec.tools.web.server import MAX_BODY, create_app  # noqa: E402
 
 
-def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None):
+def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None, saves=None, agents=("one-step",)):
+    """The app and a test client; ``saves``: the saves' folder (a test that saves gives a
+    temporary one)."""
     v = railspec.load(variant)
-    app = create_app(v, sessions.Defaults(players, 0, ("one-step",), seed, 0.0), store=store)
+    folder = SaveFolder(saves, v) if saves is not None else None
+    app = create_app(v, sessions.Defaults(players, 0, tuple(agents), seed, 0.0), store=store, saves=folder)
     return v, app, TestClient(app)
 
 
@@ -160,24 +166,161 @@ def test_undo_goes_back_to_the_persons_previous_decision():
     assert view["yours"] and session.game.to_json() == before and len(view["log"]) == log
 
 
-def test_save_and_load_a_game():
-    v, app, c = client("europe", 3)
-    view = c.post("/api/games", json={"seed": 11}).json()
+def _replies(c, gid: str, action: str) -> list[dict]:
+    """The log's entries after the person's ``action``, up to their next decision."""
+    view = c.post(f"/api/games/{gid}/act", json={"action": action}).json()
+    while not view["yours"] and not view["over"]:
+        view = c.post(f"/api/games/{gid}/agent").json()
+    return view["log"]
+
+
+@pytest.mark.parametrize("players, agents, turns", [(4, ("random",), 8), (4, ("one-step", "random", "greedy"), 8),
+                                                    (2, ("ismcts",), 3)])
+def test_after_an_undo_the_agents_answer_a_move_as_before(players, agents, turns):
+    v, app, c = client("europe", players, seed=21, agents=agents)
+    gid = c.post("/api/games", json={}).json()["id"]
+    session = app.state.store.sessions[gid]
+    rng = random.Random(5)
+    for turn in range(turns):
+        view = c.get(f"/api/games/{gid}").json()
+        action = rng.choice(view["choices"])["name"]
+        state, first = session.game.to_json(), _replies(c, gid, action)
+        assert c.post(f"/api/games/{gid}/undo").status_code == 200 and session.game.to_json() == state
+        assert _replies(c, gid, action) == first, turn
+        # twice back and forth, and after another move taken back: still the same replies
+        c.post(f"/api/games/{gid}/undo")
+        other = [ch["name"] for ch in c.get(f"/api/games/{gid}").json()["choices"] if ch["name"] != action]
+        if other:
+            _replies(c, gid, other[0])
+            c.post(f"/api/games/{gid}/undo")
+        assert _replies(c, gid, action) == first, turn
+
+
+def test_an_undo_that_kept_the_agents_as_they_were_would_be_seen():
+    """The test above can fail: agents left as they were after an undo (their generators
+    moved on) answer differently."""
+    v, app, c = client("europe", 4, seed=21, agents=("random",))
+    gid = c.post("/api/games", json={}).json()["id"]
+    session = app.state.store.sessions[gid]
+    session._agents_after = lambda length: session.agents
+    rng, differed = random.Random(5), 0
+    for _ in range(8):
+        action = rng.choice(c.get(f"/api/games/{gid}").json()["choices"])["name"]
+        first = _replies(c, gid, action)
+        c.post(f"/api/games/{gid}/undo")
+        differed += _replies(c, gid, action) != first
+    assert differed
+
+
+def test_save_list_and_load_a_game(tmp_path):
+    folder = tmp_path / "saves"
+    v, app, c = client("europe", 3, saves=folder)
+    assert c.get("/api/saves").json() == {"folder": str(folder), "saves": []} and not folder.exists()
+    view = c.post("/api/games", json={"seed": 11, "seat": 1}).json()
     gid = view["id"]
+    session = app.state.store.sessions[gid]
+    while not view["yours"]:
+        view = c.post(f"/api/games/{gid}/agent").json()
     view = c.post(f"/api/games/{gid}/act", json={"action": view["choices"][0]["name"]}).json()
-    saved = c.get(f"/api/games/{gid}/save")
-    assert saved.status_code == 200 and "attachment" in saved.headers["content-disposition"]
-    loaded = c.post("/api/games", json={"state": saved.text, "agents": ["random"]})
-    assert loaded.status_code == 201
+    saved = c.post(f"/api/games/{gid}/save")
+    assert saved.status_code == 201 and set(saved.json()) == {"name", "time"}, saved.text
+    name = saved.json()["name"]
+    assert name.startswith("europe-") and name.endswith(".json") and "-seat1-" in name
+    # the page is told a name and a time: nothing of the state
+    full = session.game.state()
+    assert "deck" not in saved.text and json.dumps(full["deck"][-8:])[1:-1] not in saved.text
+    # the whole state, in the documented format, is in the folder (nothing half written beside it)
+    assert sorted(os.listdir(folder)) == [name]
+    text = (folder / name).read_text(encoding="utf-8")
+    assert text == session.game.to_json() and v.game_from_json(text).to_json() == text
+    assert main(["render", "europe", "--state", str(folder / name), "--out", str(tmp_path / "map.svg")]) == 0
+    listed = c.get("/api/saves").json()["saves"]
+    assert listed == [{"name": name, "time": saved.json()["time"], "seat": 1, "decisions": full["decisions"]}]
+    # loaded by its name: the same game, the person in the seat saved, the agents the request names
+    loaded = c.post("/api/games", json={"save": name, "agents": ["random"]})
+    assert loaded.status_code == 201, loaded.text
     lid = loaded.json()["id"]
-    assert lid != gid
-    assert app.state.store.sessions[lid].game.to_json() == app.state.store.sessions[gid].game.to_json()
-    assert loaded.json()["agents"] == [None, "random", "random"]
-    # a state of another variant, or no state at all, is refused
-    usa = railspec.load("usa").new_game(players=2, seed=1).to_json()
-    for state in (usa, "{", "[]", json.dumps({"format": "x"})):
-        response = c.post("/api/games", json={"state": state})
-        assert response.status_code == 400 and response.json()["error"].startswith("not a state of Europe")
+    assert lid != gid and app.state.store.sessions[lid].game.to_json() == text
+    assert loaded.json()["seat"] == 1 and loaded.json()["agents"] == ["random", None, "random"]
+    # a later save is listed first
+    later = app.state.saves.clock() + 61
+    app.state.saves.clock = lambda: later
+    second = c.post(f"/api/games/{lid}/save").json()["name"]
+    assert [e["name"] for e in c.get("/api/saves").json()["saves"]] == [second, name]
+
+
+def test_only_a_listed_save_is_loaded(tmp_path):
+    folder = tmp_path / "saves"
+    v, app, c = client("europe", 3, saves=folder)
+    gid = c.post("/api/games", json={"seed": 2}).json()["id"]
+    name = c.post(f"/api/games/{gid}/save").json()["name"]
+    # a file of another variant's key, a link with a save's name, a save outside the folder
+    usa_name = "usa-20260101-000000-seat0-abcdef.json"
+    (folder / usa_name).write_text(railspec.load("usa").new_game(players=2, seed=1).to_json(), encoding="utf-8")
+    outside = tmp_path / "europe-20260101-000000-seat0-012345.json"
+    outside.write_text((folder / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "europe-20260101-000000-seat0-0abcde.json").symlink_to(outside)
+    assert [e["name"] for e in c.get("/api/saves").json()["saves"]] == [name]
+    store = app.state.store
+    count = len(store.sessions)
+    for bad, status in [
+        ("../" + name, 400), (f"../saves/{name}", 400), (str(folder / name), 400), (str(outside), 400),
+        ("/etc/passwd", 400), ("..", 400), ("", 400), (name + "\x00", 400), (name.upper(), 400), ("x" * 5000, 400),
+        (3, 400), (None, 400), ([name], 400),
+        (usa_name, 404), ("europe-20260101-000000-seat0-0abcde.json", 404), (outside.name, 404),
+        ("europe-20260101-000000-seat0-ffffff.json", 404),
+    ]:
+        response = c.post("/api/games", json={"save": bad})
+        assert response.status_code == status, (bad, response.text)
+        assert response.json()["error"] and "Traceback" not in response.text
+    for body in ({"save": name, "seat": 0}, {"save": name, "players": 3}, {"state": "{}"}):
+        response = c.post("/api/games", json=body)
+        assert response.status_code == 400 and response.json()["error"], body
+    assert len(store.sessions) == count
+
+
+def test_a_corrupted_save_is_refused_with_a_clear_message(tmp_path):
+    folder = tmp_path / "saves"
+    v, app, c = client("europe", 3, saves=folder)
+    gid = c.post("/api/games", json={"seed": 2}).json()["id"]
+    good = app.state.store.sessions[gid].game.state()
+    broken = {}
+    for what, text in [("cut", json.dumps(good)[:200]), ("not-utf8", ""),
+                       ("bad-hand", json.dumps({**good, "hands": [[-5] + h[1:] for h in good["hands"]]})),
+                       ("usa", railspec.load("usa").new_game(players=2, seed=1).to_json()),
+                       ("list", "[1, 2]")]:
+        name = c.post(f"/api/games/{gid}/save").json()["name"]
+        if what == "not-utf8":
+            (folder / name).write_bytes(b"\xff\xfe{")
+        else:
+            (folder / name).write_text(text, encoding="utf-8")
+        broken[name] = what
+    listed = {e["name"]: e for e in c.get("/api/saves").json()["saves"]}
+    assert set(listed) == set(broken)
+    assert all(listed[n]["decisions"] is None for n, w in broken.items() if w != "bad-hand")
+    assert all("problem" in listed[n] for n, w in broken.items() if w in ("cut", "not-utf8", "usa", "list"))
+    count = len(app.state.store.sessions)
+    for name, what in broken.items():
+        response = c.post("/api/games", json={"save": name})
+        assert response.status_code == 422, (what, response.text)
+        message = response.json()["error"]
+        assert message.startswith(f"the save {name} is not a state of Europe: ") and "\n" not in message, message
+    assert len(app.state.store.sessions) == count
+    assert c.get(f"/api/games/{gid}").status_code == 200
+
+
+def test_saves_in_a_folder_that_is_a_file(tmp_path, capsys):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("", encoding="utf-8")
+    assert main(["play", "usa", "--saves", str(blocker)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"railspec: play: --saves: {blocker} is a file, not a folder for the saved games"
+    # made a file after the server started: a save says so, and nothing is written
+    v, app, c = client("usa", 2, saves=blocker)
+    gid = c.post("/api/games", json={}).json()["id"]
+    response = c.post(f"/api/games/{gid}/save")
+    assert response.status_code == 507 and str(blocker) in response.json()["error"]
+    assert c.get("/api/saves").json()["saves"] == [] and blocker.read_text(encoding="utf-8") == ""
 
 
 def test_a_trace_replays_forward_and_back():
@@ -242,6 +385,9 @@ def test_bad_requests_get_a_clear_error():
         ("get", "/api/games/nope", {}, 404), ("post", "/api/games/nope/act", {"json": {"action": "pass"}}, 404),
         ("get", f"/api/games/{gid}/act", {}, 405), ("delete", f"/api/games/{gid}", {}, 405),
         ("get", "/static/../sessions.py", {}, 404), ("get", "/api/replays/nope", {}, 404),
+        ("post", "/api/games", {"json": {"state": v.new_game(players=2, seed=1).to_json()}}, 400),
+        ("get", f"/api/games/{gid}/save", {}, 405), ("post", "/api/saves", {}, 405),
+        ("post", "/api/games", {"json": {"save": "../../etc/passwd"}}, 400),
     ]
     for method, path, kwargs, status in cases:
         response = getattr(c, method)(path, **kwargs) if kwargs else getattr(c, method)(path)
@@ -251,44 +397,53 @@ def test_bad_requests_get_a_clear_error():
     assert response.status_code in (400, 413)
 
 
-def _fuzz_request(rng: random.Random, ids: list[str], names: list[str]):
+def _fuzz_request(rng: random.Random, ids: list[str], names: list[str], saved: list[str]):
     """One random request: a real or a bad path, a method, and a body that is good, of a
-    wrong shape, not JSON or not text."""
+    wrong shape, not JSON or not text; a save's name real, made up or leading out of the
+    folder."""
     gid = rng.choice(ids * 3 + ["", "x", "0" * 16, "../", "%00", "é"])
     # each path with the method it answers (used most of the time)
     path, right = rng.choice([
         (f"/api/games/{gid}", "GET"), (f"/api/games/{gid}/act", "POST"), (f"/api/games/{gid}/act", "POST"),
         (f"/api/games/{gid}/agent", "POST"), (f"/api/games/{gid}/undo", "POST"), (f"/api/games/{gid}/save", "GET"),
         (f"/api/games/{gid}/map", "GET"), ("/api/games", "POST"), ("/api/games", "POST"),
+        (f"/api/games/{gid}/save", "POST"), ("/api/saves", "GET"), ("/api/saves/" + rng.choice(saved), "GET"),
         (f"/api/replays/{gid}", "GET"),
         (f"/api/replays/{gid}?step={rng.choice(['0', '-1', '9' * 20, 'a'])}", "GET"), ("/api/replays", "POST"),
         ("/api/config", "GET"), ("/static/" + rng.choice(["play.js", "x", "..", ""]), "GET"),
         ("/" + "a" * rng.randrange(300), "GET")])
     values = [None, True, 0, -1, 2**70, 1.5, "", "pass", rng.choice(names), [], {}, [1], {"a": 1}, "x" * 500]
+    save = rng.choice(saved + ["../" + saved[0], "/etc/passwd", "..", "usa-20260101-000000-seat0-abcdef.json",
+                               "usa-20260101-000000-seat9-abcdef.json", saved[0] + "/", rng.choice(values)])
     body = rng.choice([
         None, {"action": rng.choice(values)}, {"action": rng.choice(names)}, {rng.choice(["players", "seat", "seed",
                                                                                      "agents", "state", "trace"]):
                                                                           rng.choice(values)},
         {"players": rng.choice(values), "seat": rng.choice(values), "agents": rng.choice([["random"], ["x"], 3])},
+        {"save": save}, {"save": save}, {"save": save, rng.choice(["seat", "agents", "seed"]): rng.choice(values)},
         b"{", b"\x00\xff", b"[]", b"null", b'"x"', b"1e999", b"{" * 2000, b'{"action": "' + b"\xc3" + b'"}',
     ])
     method = right if rng.random() < 0.8 else rng.choice(["GET", "POST", "PUT", "DELETE", "PATCH"])
     return method, path, body
 
 
-def test_the_server_survives_a_thousand_random_and_malformed_requests():
-    v, app, c = client("usa", 2)
+def test_the_server_survives_a_thousand_random_and_malformed_requests(tmp_path):
+    folder = tmp_path / "saves"
+    v, app, c = client("usa", 2, saves=folder)
     store = app.state.store
     ids = [c.post("/api/games", json={"seed": s}).json()["id"] for s in range(3)]
     names = [a.name for a in v.actions[::37]] + ["draw blind", "keep tickets 1,2", "pass"]
+    saved = [c.post(f"/api/games/{gid}/save").json()["name"] for gid in ids[:2]]
+    (folder / "usa-20260101-000000-seat9-abcdef.json").write_text("{", encoding="utf-8")  # corrupted
     rng = random.Random(2026)
 
     def snapshot():
-        return {key: (s.game.to_json(), len(s.log)) for key, s in store.sessions.items() if s.mode == "play"}
+        games = {key: (s.game.to_json(), len(s.log)) for key, s in store.sessions.items() if s.mode == "play"}
+        return games, sorted(os.listdir(folder))
 
     refused = 0
     for _ in range(1000):
-        method, path, body = _fuzz_request(rng, ids, names)
+        method, path, body = _fuzz_request(rng, ids, names, saved)
         before = snapshot()
         kwargs = {} if body is None else {"json": body} if isinstance(body, dict) else {"content": body}
         response = c.request(method, path, **kwargs)  # a server error would raise here (TestClient's default)
