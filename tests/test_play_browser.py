@@ -3,7 +3,8 @@ browser download): a whole USA game and a whole Europe game played by clicks aga
 agents (a tunnel and a station among the Europe clicks), a trace replayed forward and back,
 undo, save and load by their buttons, and the page checked never to hold another seat's
 hidden cards or tickets: every API response is inspected as it arrives (against the
-game's full state at that moment), and the DOM at the end.
+game's full state at that moment; a save's and the saves' list too, mid-game), and the
+DOM at the end.
 
 The USA game's screenshot, taken mid-game, is docs/img/play.png when
 RAILSPEC_RETAKE_SCREENSHOTS=1 (else it goes to a temporary folder).
@@ -28,6 +29,7 @@ import railspec  # noqa: E402
 from railspec.playtest.render import looks  # noqa: E402
 from railspec.tools import trace  # noqa: E402
 from railspec.tools.web import sessions  # noqa: E402
+from railspec.tools.web.saves import SaveFolder  # noqa: E402
 from railspec.tools.web.server import create_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -82,18 +84,44 @@ def hidden_of_others(game, seat: int) -> tuple[set[str], list]:
 
 class Watch:
     """Every API response the page receives, checked as it arrives against the game's full
-    state: the view is the seat's (its observer, its hand), its ticket lists hold none of
-    another seat's tickets, and no response names a field only the full state has."""
+    state: a view is the seat's (its observer, its hand), its ticket lists hold none of
+    another seat's tickets; a save's answer and the saves' list hold only names, times,
+    seats and counts (no ticket of anyone, not the deck's order); and no response names a
+    field only the full state has."""
 
     def __init__(self, app, seat: int = 0):
-        self.app, self.seat, self.views, self.problems = app, seat, 0, []
+        self.app, self.seat, self.views, self.saves, self.problems = app, seat, 0, 0, []
 
     def __call__(self, route):
         response = route.fetch()
         body = response.text()
-        if "/api/games" in route.request.url and response.headers.get("content-type", "").startswith("application"):
-            self.check(json.loads(body))
+        if "/api/" in route.request.url and response.headers.get("content-type", "").startswith("application"):
+            self.check_text(body)
+            if route.request.url.endswith("/save") or route.request.url.endswith("/api/saves"):
+                self.check_save(json.loads(body))
+            elif "/api/games" in route.request.url:
+                self.check(json.loads(body))
         route.fulfill(response=response, body=body)
+
+    def check_text(self, text: str) -> None:
+        for key in ('"deck"', '"hands"', '"ticket_deck"', '"rng"', '"seed"'):
+            if key in text:
+                self.problems.append(f"a response holds {key}")
+        for session in list(self.app.state.store.sessions.values()):
+            deck = session.game.state()["deck"] if session.mode == "play" else []
+            if len(deck) >= 10:
+                order = json.dumps(deck[-10:], separators=(",", ":"))[1:-1]
+                if order in text:
+                    self.problems.append("a response holds the deck's order")
+
+    def check_save(self, answer: dict) -> None:
+        self.saves += 1
+        entries = answer.get("saves", [answer])
+        allowed = {"name", "time"} if "saves" not in answer else {"name", "time", "seat", "decisions", "problem"}
+        names = {t.name for t in self.app.state.saves.variant.tickets}
+        text = json.dumps(answer)
+        if any(set(e) - allowed for e in entries) or any(f'"{name}"' in text for name in names):
+            self.problems.append(f"save answer {self.saves}: more than names and times: {text[:200]}")
 
     def check(self, view: dict) -> None:
         if "id" not in view:
@@ -153,9 +181,22 @@ def click_a_decision(page, tunnels: set[str], lengths: dict[str, int], done: set
     return "button"
 
 
-def play_by_clicks(browser, variant_name: str, players: int, seed: int, screenshot: Path | None = None):
+def save_and_list_by_clicks(page) -> str:
+    """Click Save, wait for the name it shows; open the saves' list by Load and close it.
+    The name saved."""
+    page.click("#save")
+    page.wait_for_function("document.getElementById('saved').dataset.name")
+    name = page.get_attribute("#saved", "data-name")
+    page.click("#load")
+    page.wait_for_selector(f'#saves-list button[data-name="{name}"]')
+    page.click("#saves-close")
+    return name
+
+
+def play_by_clicks(browser, variant_name: str, players: int, seed: int, saves: Path,
+                   screenshot: Path | None = None):
     v = railspec.load(variant_name)
-    app = create_app(v, sessions.Defaults(players, 0, ("one-step",), seed, 0.0))
+    app = create_app(v, sessions.Defaults(players, 0, ("one-step",), seed, 0.0), saves=SaveFolder(saves, v))
     watch = Watch(app)
     tunnels = {v.routes[r].name for r in looks(v.ir).dashed}
     lengths = {r.name: r.length for r in v.routes}
@@ -171,6 +212,8 @@ def play_by_clicks(browser, variant_name: str, players: int, seed: int, screensh
             ready = page.get_attribute("body", "data-ready")
             if screenshot is not None and clicks == 40:
                 page.screenshot(path=str(screenshot))
+            if clicks in (10, 30):  # mid-game: what a save and the saves' list send
+                assert save_and_list_by_clicks(page) in os.listdir(saves)
             click_a_decision(page, tunnels, lengths, done)
             clicks += 1
             state = wait_for_turn(page, ready)
@@ -178,7 +221,7 @@ def play_by_clicks(browser, variant_name: str, players: int, seed: int, screensh
         session = next(iter(app.state.store.sessions.values()))
         game = session.game
         assert game.is_over and not errors and not watch.problems, (errors, watch.problems[:3])
-        assert watch.views > clicks
+        assert watch.views > clicks and watch.saves == 4
         # the final breakdown, one row per seat, with the game's totals
         totals = page.eval_on_selector_all("#result table.breakdown tbody tr",
                                            "rows => rows.map(r => r.lastElementChild.textContent)")
@@ -196,15 +239,15 @@ def play_by_clicks(browser, variant_name: str, players: int, seed: int, screensh
 
 def test_a_whole_usa_game_by_clicks(browser, tmp_path):
     shot = tmp_path / "play.png"
-    session, _ = play_by_clicks(browser, "usa", 2, seed=5, screenshot=shot)
+    session, _ = play_by_clicks(browser, "usa", 2, seed=5, saves=tmp_path / "saves", screenshot=shot)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     if os.environ.get("RAILSPEC_RETAKE_SCREENSHOTS") == "1":
         shutil.copyfile(shot, SCREENSHOT)
     assert any(entry["seat"] == 0 for entry in session.log)
 
 
-def test_a_whole_europe_game_by_clicks_with_a_tunnel_and_a_station(browser):
-    session, done = play_by_clicks(browser, "europe", 3, seed=2)
+def test_a_whole_europe_game_by_clicks_with_a_tunnel_and_a_station(browser, tmp_path):
+    session, done = play_by_clicks(browser, "europe", 3, seed=2, saves=tmp_path / "saves")
     v = session.variant
     kinds = {v.actions[v.action_id(e["action"])].kind for e in session.log if e["seat"] == 0}
     assert {"tunnel", "station"} <= done
@@ -247,10 +290,13 @@ def test_a_trace_replayed_forward_and_back(browser):
 
 def test_undo_save_and_load_by_clicks(browser, tmp_path):
     v = railspec.load("europe")
-    app = create_app(v, sessions.Defaults(3, 0, ("random",), 6, 0.0))
+    folder = tmp_path / "saves"
+    app = create_app(v, sessions.Defaults(3, 0, ("random",), 6, 0.0), saves=SaveFolder(folder, v))
     store = app.state.store
+    watch = Watch(app)
     with Server(app) as server:
         page = browser.new_page(viewport={"width": 1000, "height": 800})
+        page.route("**/api/**", watch)
         page.goto(server.url)
         wait_for_turn(page, None)
         gid = page.evaluate("location.hash").split("=", 1)[1]
@@ -264,13 +310,21 @@ def test_undo_save_and_load_by_clicks(browser, tmp_path):
         page.click("#undo")
         page.wait_for_function(f"document.body.dataset.ready === '{ready}'")
         assert store.sessions[gid].game.to_json() == before
-        with page.expect_download() as download:
-            page.click("#save")
-        saved = tmp_path / "saved.json"
-        download.value.save_as(saved)
-        assert saved.read_text(encoding="utf-8") == before
-        page.set_input_files("#load", str(saved))
+        # Save: kept on the server's side, the page shows its name
+        page.click("#save")
+        page.wait_for_function("document.getElementById('saved').textContent.startsWith('saved as ')")
+        name = page.get_attribute("#saved", "data-name")
+        assert page.inner_text("#saved") == f"saved as {name}"
+        assert os.listdir(folder) == [name] and (folder / name).read_text(encoding="utf-8") == before
+        # Load: the list of saves, one picked
+        page.click("#load")
+        entry = page.locator(f'#saves-list button.save-entry[data-name="{name}"]')
+        entry.wait_for()
+        assert "player 0" in entry.inner_text() and page.locator("#saves-list li").count() == 1
+        entry.click()
         page.wait_for_function(f"!location.hash.endsWith('{gid}') && document.body.dataset.ready === '0'")
+        assert page.is_hidden("#saves") and page.inner_text("#saved") == ""
         loaded = page.evaluate("location.hash").split("=", 1)[1]
         assert store.sessions[loaded].game.to_json() == before
+        assert not watch.problems and watch.saves == 2, watch.problems[:3]
         page.close()

@@ -297,7 +297,10 @@ async function show(view) {
   state.stalled = false;
   const changedGame = !state.view || state.view.id !== view.id;
   state.view = view;
-  if (changedGame) state.mapVersion = null;
+  if (changedGame) {
+    state.mapVersion = null;
+    $("saved").textContent = "";
+  }
   if (state.picked && !(view.choices || []).some((c) => c[state.picked.group] === state.picked.name)) {
     state.picked = null;
   }
@@ -306,7 +309,6 @@ async function show(view) {
   $("replay-tools").hidden = view.mode !== "replay";
   if (view.mode === "play") {
     $("undo").disabled = !view.can_undo;
-    $("save").setAttribute("href", `/api/games/${view.id}/save`);
     history.replaceState(null, "", `#game=${view.id}`);
   } else {
     $("step").max = String(view.steps);
@@ -365,6 +367,47 @@ function newGame(body) {
   run(async () => show(await api("POST", "/api/games", body || {})));
 }
 
+// --- saves: kept by the server, known to the page by name only -------------------------
+
+function save() {
+  run(async () => {
+    const saved = await api("POST", `/api/games/${state.view.id}/save`, {});
+    $("saved").textContent = `saved as ${saved.name}`;
+    $("saved").setAttribute("data-name", saved.name);
+  });
+}
+
+function showSaves(open) {
+  $("saves").hidden = !open;
+  $("load").setAttribute("aria-expanded", String(open));
+}
+
+function drawSaves(answer) {
+  $("saves-folder").textContent = `in ${answer.folder}`;
+  const list = $("saves-list");
+  list.replaceChildren();
+  for (const entry of answer.saves) {
+    const played = entry.decisions === null ? "" : ` · ${entry.decisions} decisions`;
+    const button = el("button", {type: "button", class: "save-entry", "data-name": entry.name,
+                                 disabled: !!entry.problem, title: entry.name,
+                                 text: `${entry.time.replace("T", " ")} · player ${entry.seat}${played} · ${entry.name}`,
+                                 onclick: () => { showSaves(false); newGame({save: entry.name}); }});
+    list.append(el("li", {}, button, entry.problem ? el("span", {class: "problem", text: ` ${entry.problem}`}) : null));
+  }
+  if (!answer.saves.length) list.append(el("li", {class: "empty", text: "no saved game of this variant yet"}));
+}
+
+function load() {
+  if (!$("saves").hidden) {
+    showSaves(false);
+    return;
+  }
+  run(async () => {
+    drawSaves(await api("GET", "/api/saves"));
+    showSaves(true);
+  });
+}
+
 function stepTo(step) {
   const view = state.view;
   if (!view || view.mode !== "replay") return;
@@ -381,11 +424,9 @@ async function start() {
   $("map").addEventListener("click", onMapClick);
   $("new-game").addEventListener("click", () => newGame({}));
   $("undo").addEventListener("click", () => run(async () => show(await api("POST", `/api/games/${state.view.id}/undo`, {}))));
-  $("load").addEventListener("change", async (event) => {
-    const file = event.target.files[0];
-    event.target.value = "";
-    if (file) newGame({state: await file.text()});
-  });
+  $("save").addEventListener("click", save);
+  $("load").addEventListener("click", load);
+  $("saves-close").addEventListener("click", () => showSaves(false));
   $("first").addEventListener("click", () => stepTo(0));
   $("back").addEventListener("click", () => stepTo(state.view.step - 1));
   $("forward").addEventListener("click", () => stepTo(state.view.step + 1));
