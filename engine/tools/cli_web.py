@@ -107,8 +107,8 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--trace", metavar="FILE", default=None,
                    help="open on the replay of this trace (railspec trace) instead of a new game")
     p.add_argument("--saves", metavar="DIR", default=DEFAULT_FOLDER,
-                   help=f"the folder the page's Save writes to and Load reads from, made at the first save "
-                        f"(default: {DEFAULT_FOLDER} in the current directory)")
+                   help="the folder the page's Save writes to and Load reads from, made at the first save "
+                        "(a relative one is in the current directory)")
     p.set_defaults(run=cmd_play)
 
 
