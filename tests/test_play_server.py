@@ -242,6 +242,15 @@ def test_save_list_and_load_a_game(tmp_path):
     lid = loaded.json()["id"]
     assert lid != gid and app.state.store.sessions[lid].game.to_json() == text
     assert loaded.json()["seat"] == 1 and loaded.json()["agents"] == ["random", None, "random"]
+    # an undo in the loaded game: its agents, made again from the save, answer as before
+    view = loaded.json()
+    while not view["yours"]:
+        view = c.post(f"/api/games/{lid}/agent").json()
+    action = view["choices"][-1]["name"]
+    first = _replies(c, lid, action)
+    assert len(first) > 1 and c.post(f"/api/games/{lid}/undo").status_code == 200
+    assert _replies(c, lid, action) == first
+    assert app.state.store.sessions[lid].game.to_json() != text
     # a later save is listed first
     later = app.state.saves.clock() + 61
     app.state.saves.clock = lambda: later
@@ -315,6 +324,8 @@ def test_saves_in_a_folder_that_is_a_file(tmp_path, capsys):
     assert main(["play", "usa", "--saves", str(blocker)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"railspec: play: --saves: {blocker} is a file, not a folder for the saved games"
+    assert main(["play", "usa", "--saves", str(blocker / "inside")]) == 2
+    assert capsys.readouterr().err.strip() == err
     # made a file after the server started: a save says so, and nothing is written
     v, app, c = client("usa", 2, saves=blocker)
     gid = c.post("/api/games", json={}).json()["id"]

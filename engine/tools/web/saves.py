@@ -72,8 +72,10 @@ class SaveFolder:
     def check(self) -> None:
         """Raise :class:`SaveFolderError` when something other than a folder has the
         folder's name (a missing folder is made at the first save)."""
-        if self.path.exists() and not self.path.is_dir():
-            raise SaveFolderError(f"{self.path} is a file, not a folder for the saved games")
+        # the folder, or else the nearest of its parents that is there
+        there = next((p for p in (self.path, *self.path.parents) if os.path.lexists(p)), None)
+        if there is not None and not there.is_dir():
+            raise SaveFolderError(f"{there} is a file, not a folder for the saved games")
 
     def save(self, text: str, seat: int) -> dict:
         """Write ``text`` (a game's state JSON) as a new save of the person in ``seat``,
