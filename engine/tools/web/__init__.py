@@ -2,7 +2,8 @@
 web page (docs/play.md).
 
 :mod:`.sessions` holds the games and replays and builds what the page is sent, in plain
-Python; :mod:`.server` is the Starlette app over it (the ``play`` extra); ``static/`` the
+Python; :mod:`.saves` keeps saved games on the server's side (the page knows them by
+name); :mod:`.server` is the Starlette app over them (the ``play`` extra); ``static/`` the
 page itself, plain HTML, CSS and JavaScript served as they are.
 """
 from __future__ import annotations
