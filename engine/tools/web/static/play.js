@@ -390,7 +390,7 @@ function drawSaves(answer) {
     const played = entry.decisions === null ? "" : ` · ${entry.decisions} decisions`;
     const button = el("button", {type: "button", class: "save-entry", "data-name": entry.name,
                                  disabled: !!entry.problem, title: entry.name,
-                                 text: `${entry.time.replace("T", " ")} · player ${entry.seat}${played} · ${entry.name}`,
+                                 text: `${entry.time.replace("T", " ").replace("Z", " UTC")} · player ${entry.seat}${played} · ${entry.name}`,
                                  onclick: () => { showSaves(false); newGame({save: entry.name}); }});
     list.append(el("li", {}, button, entry.problem ? el("span", {class: "problem", text: ` ${entry.problem}`}) : null));
   }
