@@ -157,15 +157,17 @@ def _api_games_once(v, games: int, players: int, seed: int, engine: str, buffere
 
 
 def end_boards(v, games: int) -> list[tuple[dict, int]]:
-    """End-of-game boards: (state, player) for every player of some random 4-player games."""
+    """End-of-game boards: (state, player) for every player of some random games of 4
+    players, or of the most the variant takes (Switzerland: 3)."""
     out = []
+    players = min(4, v.ir.max_players)
     for i in range(games):
-        g = v.new_game(players=4, seed=500 + i)
+        g = v.new_game(players=players, seed=500 + i)
         agent = agent_for(500 + i)
         while not g.is_over:
             legal = g.legal_actions()
             g.apply(legal[agent.below(len(legal))])
-        out += [(g.state(), p) for p in range(4)]
+        out += [(g.state(), p) for p in range(players)]
     return out
 
 
@@ -418,7 +420,7 @@ def main() -> int:
         for mechanic, _rule in v.ir.present():
             for query in (q for q in mechanic.queries if q.player):
                 print(f"{v.name}, {query.name} per player (each compiled time the best of {REPEAT} runs of 20):")
-                query_report(v, query, "end-of-game boards of random 4-player games",
+                query_report(v, query, f"end-of-game boards of random {min(4, v.ir.max_players)}-player games",
                              end_boards(v, max(5, int(50 * scale))), whole_states=True)
                 if query.hard_board is not None:
                     query_report(v, query, f"{mechanic.name}'s hard case ({v.ir.trains} trains)",
