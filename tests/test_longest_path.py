@@ -4,13 +4,15 @@ several times, but a given train car may never be used twice in the same path"; 
 CALCOLO DEI PUNTEGGI, the European Express, the same words).
 
 The compiled engine keeps only the two longest dead ends at a city and contracts cities
-of degree 2; then it walks the trails of a component of few cycles for a bounded number of
-steps, and otherwise (or when the walk runs out of steps) removes the fewest cars that
-leave a connected set of routes with at most two odd cities
+of degree 2. A network with bridges (routes whose removal splits it) is solved over the
+tree the bridges make: each blob between them searched with its children's subtrees
+folded into one route each. A search walks the trails of a component of few cycles for a
+bounded number of steps, and otherwise (or when the walk runs out of steps) removes the
+fewest cars that leave a connected set of routes with at most two odd cities
 (mechanics/longest_path/engine.pyx.j2). The reference walks every trail. They must agree
-on the networks where they differ most: a player's every train on a tight cluster, chains
-and loops, several components, parallel routes, dead ends, and the slowest networks a
-search found.
+on the networks where they differ most: a player's every train on a tight cluster (India's
+are trees of double routes and small loops, many bridges), chains and loops, several
+components, parallel routes, dead ends, and the slowest networks a search found.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import railspec
 from railspec.mechanics.longest_path import dense_network, longest_trail
 
 
-@pytest.fixture(scope="module", params=["usa", "europe"])
+@pytest.fixture(scope="module", params=["usa", "europe", "india"])
 def variant(request):
     return railspec.load(request.param)
 

@@ -24,6 +24,9 @@ from .syntax import LongestPath as LongestPathStmt
 #: (bench/adversarial_networks.py finds the slowest by hill-climbing on the engine's time).
 WALK_CYCLES = 6
 WALK_STEPS = 1000
+#: Networks with at least this many bridges (routes whose removal splits them) are solved
+#: blob by blob over the tree the bridges make (engine.pyx.j2, "networks with bridges").
+BRIDGED_AT_LEAST = 1
 
 
 @dataclass(frozen=True)
@@ -178,5 +181,6 @@ class LongestPath(Mechanic):
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
         return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES,
-                                                                                  "walk_steps": WALK_STEPS})
+                                                                                  "walk_steps": WALK_STEPS,
+                                                                                  "bridged_at_least": BRIDGED_AT_LEAST})
 
