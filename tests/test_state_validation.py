@@ -437,3 +437,49 @@ def test_a_state_text_of_hundreds_of_megabytes_is_refused_unread(engine):
     text = "[" * (state_format.MAX_STATE_CHARS + 1)
     with pytest.raises(railspec.StateError, match="more than any state holds"):
         VARIANTS["usa"].game_from_json(text, engine=engine)
+
+
+def _odd_value(rng: random.Random):
+    """A value of the wrong kind for any field: what hostile JSON can hold."""
+    return rng.choice(["3", 1.5, None, [], [[1]], {"a": 1}, 2**70, -2**40, True, False, [True], [0.0]])
+
+
+def _retype(rng: random.Random, v, state: dict) -> str:
+    """One field's value, or one entry of it, replaced by a value of the wrong kind."""
+    name = rng.choice([f.name for f in v.assembly.exported_fields])
+    holder, key = state, name
+    while isinstance(holder[key], list) and holder[key] and rng.random() < 0.6:
+        holder, key = holder[key], rng.randrange(len(holder[key]))
+    holder[key] = _odd_value(rng)
+    return f"{name}: {holder[key]!r}"
+
+
+@pytest.mark.parametrize("key", sorted(VARIANTS))
+def test_game_from_json_decides_as_the_whole_check(key):
+    """game_from_json lets the compiled loader check the fields' shapes and ranges and the
+    validator only the rest (when the text holds no true or false): on edited and retyped
+    states it refuses exactly what the whole check refuses, always as a StateError, and
+    loads the rest into the same game."""
+    v = VARIANTS[key]
+    rng = random.Random(f"json of {key}")
+    pool = [s for players in (2, 3) for s in play_states(v, players, seed=11, every=7)]
+    outcomes = {True: 0, False: 0}
+    for _ in range(300):
+        state = copy.deepcopy(rng.choice(pool))
+        what = _retype(rng, v, state) if rng.random() < 0.5 else _edit(rng, v, state)
+        text = json.dumps(state)
+        try:
+            state_format.validate(v.ir, json.loads(text))
+            whole = None
+        except railspec.StateError as err:
+            whole = err
+        try:
+            game = v.game_from_json(text)
+        except railspec.StateError:
+            assert whole is not None, f"refused only by the quick path: {what}"
+            outcomes[False] += 1
+            continue
+        assert whole is None, f"accepted only by the quick path: {what} ({whole})"
+        assert game.to_json() == v.game_from_state(json.loads(text)).to_json()
+        outcomes[True] += 1
+    assert outcomes[True] and outcomes[False]

@@ -476,9 +476,21 @@ class Variant:
         return self.game_from_state(state, engine)
 
     def game_from_json(self, text: str, engine: str = "compiled") -> Game:
-        """A game from :meth:`Game.to_json` text."""
-        _engine_name(engine)
-        return self.game_from_state(state_format.loads(text), engine)
+        """A game from :meth:`Game.to_json` text, checked as :meth:`game_from_state` checks."""
+        engine = _engine_name(engine)
+        state = state_format.loads(text)
+        if engine == "compiled" and state_format.holds_no_booleans(text):
+            # the compiled loader checks each field's shape and range as the validator does
+            # (the same bounds; JSON without true or false gives no bool to tell apart), so
+            # the validator checks the keys and the rules only; on any refusal it says why
+            try:
+                loaded = self.module().Engine.from_state(state)
+            except (ValueError, TypeError, KeyError, OverflowError, AttributeError):
+                loaded = None
+            if loaded is not None:
+                state_format.validate(self.ir, state, shapes_checked=True)
+                return Game(self, engine, loaded)
+        return self.game_from_state(state, engine)
 
     def playout(self, games: int = 1000, players: int = 4, seed: int = 1, engine: str = "compiled",
                 workers: int = 1) -> dict:

@@ -96,6 +96,15 @@ def loads(text: str | bytes) -> dict:
         raise StateError(f"not a railspec state: {err}") from None
 
 
+def holds_no_booleans(text: str | bytes) -> bool:
+    """Whether JSON ``text`` can hold no true or false (it has neither word anywhere): then
+    every number read from it is an int, never a bool, and the compiled loader's checks of
+    each field are the validator's own (see :func:`validate`'s ``shapes_checked``)."""
+    if isinstance(text, str):
+        return "true" not in text and "false" not in text
+    return b"true" not in text and b"false" not in text
+
+
 def _show(value) -> str:
     """A value as a message shows it: short, and never by a repr() that cannot finish (an
     integer of thousands of digits, a list nested thousands deep)."""
@@ -419,12 +428,16 @@ def pending_claim_problems(variant: ir.Variant, state: dict) -> list[str]:
     return problems
 
 
-def validate(variant: ir.Variant, state) -> None:
+def validate(variant: ir.Variant, state, shapes_checked: bool = False) -> None:
     """Raise :class:`StateError` unless ``state`` is a complete, consistent position of
     ``variant`` that play could have reached: right keys, shapes and ranges; every card,
     train and ticket accounted for once; the phase with what it needs and the end of the
     game where play puts it; every mechanic's invariants kept; and a legal action for the
-    player to move unless the game is over (docs/engine.md, "Checking a state")."""
+    player to move unless the game is over (docs/engine.md, "Checking a state").
+
+    ``shapes_checked``: the caller has had every field's shape and range checked already
+    (the compiled engine's loader, on data read from JSON without booleans, checks the same
+    bounds), so only the keys and the rules are checked here."""
     assembly = assemble(variant)
     if not isinstance(state, dict):
         raise StateError(f"a state is a JSON object, not {_show(state)}")
@@ -448,8 +461,9 @@ def validate(variant: ir.Variant, state) -> None:
         raise StateError(f"state is of variant {_show(state['variant'])} (spec {_show(state['spec_hash'])}), "
                          f"not {variant.key!r} (spec {variant.spec_hash})")
     players = _int(state["players"], "players", variant.min_players, variant.max_players)
-    for field, low, high, length, most in _field_plan(variant, players):
-        _check_field(field, state[field.name], (low, high, length, most), players, assembly.phases)
+    if not shapes_checked:
+        for field, low, high, length, most in _field_plan(variant, players):
+            _check_field(field, state[field.name], (low, high, length, most), players, assembly.phases)
     problems = core_problems(variant, state, assembly.fields)
     for mechanic, rule in assembly.present:
         problems += mechanic.state_problems(variant, rule, state)
