@@ -24,9 +24,10 @@ from .syntax import LongestPath as LongestPathStmt
 #: (bench/adversarial_networks.py finds the slowest by hill-climbing on the engine's time).
 WALK_CYCLES = 6
 WALK_STEPS = 1000
-#: Networks with at least this many bridges (routes whose removal splits them) are solved
-#: blob by blob over the tree the bridges make (engine.pyx.j2, "networks with bridges").
-BRIDGED_AT_LEAST = 1
+#: Networks with bridges (routes whose removal splits them) and at least this many cities of
+#: odd degree are solved blob by blob over the tree the bridges make (engine.pyx.j2,
+#: "networks with bridges"); fewer odd cities are quick to search whole.
+BRIDGED_ODD_AT_LEAST = 6
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ class LongestPath(Mechanic):
         return rule.bonus
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
-        return Tables(constants=[("LONGEST_BONUS", rule.bonus)], context={"walk_cycles": WALK_CYCLES,
-                                                                                  "walk_steps": WALK_STEPS,
-                                                                                  "bridged_at_least": BRIDGED_AT_LEAST})
+        return Tables(constants=[("LONGEST_BONUS", rule.bonus)],
+                      context={"walk_cycles": WALK_CYCLES, "walk_steps": WALK_STEPS,
+                               "bridged_odd_at_least": BRIDGED_ODD_AT_LEAST})
 
