@@ -87,19 +87,34 @@ def resolve(path: str | Path, language: Language) -> list[ast.SpecFile]:
         if ext is None:
             break
         via = ext
-        target = ext.target
-        candidate = current.parent / target
-        stock = None if target.endswith(".rail") or _present(candidate) else stock_path_or_none(target)
-        if stock is not None:
-            current = stock
-        elif _present(candidate) and not target.endswith(".rail"):
-            raise _located(spec, ext, f"extends {shown(target)!r} is not a spec: a spec file's name ends in "
-                                      f".rail (and a stock variant is named without it)")
-        elif _present(candidate) or target.endswith(".rail") and candidate.is_dir():
-            current = candidate  # read_spec names what is wrong with it (a folder, a pipe …)
-        else:
-            raise _located(spec, ext, f"extends {shown(target)!r}: no stock variant or file of that name")
+        try:
+            current = extends_target(current.parent, ext.target)
+        except ExtendsNotFound as err:
+            raise _located(spec, ext, str(err)) from None
     return chain
+
+
+class ExtendsNotFound(Exception):
+    """An ``extends`` that names neither a spec file nor a stock variant: the message."""
+
+
+def extends_target(folder: Path, target: str, present=_present) -> Path:
+    """The file ``extends "TARGET"`` names in a spec of ``folder``: a ``.rail`` file there,
+    else a stock variant (a stock name is written without ``.rail``). ``present(path)``
+    says whether a file is there: on disk by default; the language server also counts the
+    editor's unsaved files. Raises :class:`ExtendsNotFound` with the message ``railspec
+    check`` shows."""
+    candidate = folder / target
+    here = present(candidate)
+    stock = None if target.endswith(".rail") or here else stock_path_or_none(target)
+    if stock is not None:
+        return stock
+    if here and not target.endswith(".rail"):
+        raise ExtendsNotFound(f"extends {shown(target)!r} is not a spec: a spec file's name ends in .rail (and a "
+                              f"stock variant is named without it)")
+    if here or target.endswith(".rail") and candidate.is_dir():
+        return candidate  # read_spec names what is wrong with it (a folder, a pipe …)
+    raise ExtendsNotFound(f"extends {shown(target)!r}: no stock variant or file of that name")
 
 
 def stock_path_or_none(name: str) -> Path | None:

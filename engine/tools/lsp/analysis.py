@@ -29,6 +29,7 @@ from ...compiler.check import check
 from ...compiler.lang import ast
 from ...compiler.lang.parse import Language, parse
 from ...compiler.mechanic import Registry, default_registry
+from ...compiler.specs import ExtendsNotFound, extends_target
 from .. import mapfacts
 
 #: How many syntax errors one document reports before the rest are left unfound.
@@ -337,24 +338,17 @@ class Analyzer:
         return result
 
     def base_path(self, spec: ast.SpecFile, ext: ast.Extends) -> Path:
-        """The file ``extends`` names, found as :func:`railspec.compiler.resolve` finds it:
-        a ``.rail`` file beside the extending one, else a stock variant; or ExtendsRefused."""
-        target = ext.target
-        candidate = Path(spec.path).parent / target
+        """The file ``extends`` names, found as :func:`railspec.compiler.resolve` finds it
+        (a file open in the editor counts as there); or ExtendsRefused."""
+        def present(candidate: Path) -> bool:
+            try:
+                return self.open_text(str(candidate)) is not None or (candidate.exists() and not candidate.is_dir())
+            except (OSError, ValueError):
+                return False
         try:
-            present = self.open_text(str(candidate)) is not None or (candidate.exists() and not candidate.is_dir())
-        except (OSError, ValueError):
-            present = False
-        if not target.endswith(".rail") and not present:
-            stock = compiler.stock_path_or_none(target)
-            if stock is not None:
-                return stock
-        if present and not target.endswith(".rail"):
-            raise ExtendsRefused(f"extends {shown(target)!r} is not a spec: a spec file's name ends in .rail "
-                                 f"(and a stock variant is named without it)")
-        if present or (target.endswith(".rail") and candidate.is_dir()):
-            return candidate
-        raise ExtendsRefused(f"extends {shown(target)!r}: no stock variant or file of that name")
+            return extends_target(Path(spec.path).parent, ext.target, present)
+        except ExtendsNotFound as why:
+            raise ExtendsRefused(str(why)) from None
 
     # --- analysing ----------------------------------------------------------------------
 
