@@ -99,6 +99,24 @@ def _one_id(actions, kind: str) -> int:
     return found[0] if found else -1
 
 
+def check_gray_steps(layout: ir.ClaimLayout, actions, colours: int) -> None:
+    """The compiled legal claims find a gray step's payable ids as ``step start + colour``
+    (legal.pyx.j2, legal_payments): check that every block of several colour choices lists
+    all the colours, in colour order, with the step's number of cards."""
+    for block in layout.blocks:
+        if block.choices == 1:
+            continue
+        steps = block.plain + 1 if block.wild else 1
+        for k in range(min(steps, block.plain)):  # the all-locomotive step is a single id
+            for c in range(block.choices):
+                a = block.start + k * block.choices + c
+                if a >= block.end:
+                    break
+                if block.choices != colours or actions[a].colour != c or actions[a].colour_cards != block.plain - k:
+                    raise ValueError(f"claim layout: action {a} of route {block.route} is not colour {c} "
+                                     f"with {block.plain - k} cards (a gray step lists the colours in order)")
+
+
 def tables(assembly: Assembly) -> dict:
     """Every number of the core engine, as plain ints and lists of ints."""
     variant = assembly.variant
@@ -123,6 +141,7 @@ def tables(assembly: Assembly) -> dict:
             act_card.append(a.colour)
         else:
             act_card.append(loco)
+    check_gray_steps(layout, actions, colours)
     faceup_action = [-1] * (colours + 1)
     for a in actions:
         if a.kind == ir.DRAW_FACEUP:

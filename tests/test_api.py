@@ -280,3 +280,36 @@ def test_apply_accepts_exactly_the_legal_actions(v):
             g.apply(legal[rng.randrange(len(legal))])
             step += 1
         assert not any(g._e._accepts(a) for a in ids)
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_claims_agree_with_the_reference_on_rich_hands(v):
+    """The compiled claims list a gray step's colours from the hand's colour counts (not
+    id by id): on turns where the player holds many cards of several colours, every
+    claim id matches the reference interpreter's, and is_legal agrees on each."""
+    rng = random.Random(7)
+    game = play(v, seats(v), 3, "compiled", limit=12)
+    while game.state()["phase"] != "turn":
+        game.apply(rng.choice(game.legal_actions()))
+    base = game.state()
+    tried = listed = 0
+    while tried < 60:
+        state = json.loads(json.dumps(base))
+        p = state["current"]
+        rng.shuffle(state["deck"])
+        keep = rng.randrange(len(state["deck"]) // 2, len(state["deck"]) + 1)
+        for card in state["deck"][keep:]:
+            state["hands"][p][card] += 1
+        state["deck"] = state["deck"][:keep]
+        try:
+            compiled = v.game_from_state(state)
+        except railspec.RailspecError:
+            continue  # a phase this state cannot take cards in
+        tried += 1
+        reference = v.game_from_state(state, engine="reference")
+        assert compiled.legal_actions() == reference.legal_actions()
+        claims = [a.id for a in v.actions if a.kind == "claim"]
+        legal_claims = [a for a in compiled.legal_actions() if v.actions[a].kind == "claim"]
+        assert [a for a in claims if compiled._e._accepts(a)] == legal_claims
+        listed += len(legal_claims)
+    assert listed > 60 * 10  # rich hands: many payments a turn

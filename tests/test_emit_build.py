@@ -21,7 +21,7 @@ from railspec.compiler import build as build_stage
 from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler.base.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
 from railspec.compiler.build import build
-from railspec.compiler.emit import emit, py_literal, source_hash
+from railspec.compiler.emit import check_gray_steps, emit, py_literal, source_hash
 from railspec.compiler.mechanic import default_registry
 from railspec.mechanics.tunnels import Tunnels
 
@@ -529,3 +529,15 @@ def test_a_spec_with_wave_spaces_compiles_and_plays(tmp_path, monkeypatch):
     assert ferry_payments == ["claim Sault St. Marie-Winnipeg gray 3red+2ferry"]
     report = conformance.run(v, range(12), lambda s: 2 + s % 4, api_every=0)
     assert report.ok, "\n".join(str(p) for p in report.problems[:5])
+
+
+def test_the_gray_step_layout_is_checked(usa):
+    """The compiled claims read a gray step's ids as step start + colour: the emitter
+    refuses a layout where the colours are not in that order."""
+    layout, actions, colours = usa.claim_layout, usa.actions, len(usa.colours)
+    check_gray_steps(layout, actions, colours)
+    gray = next(b for b in layout.blocks if b.choices > 1)
+    swapped = list(actions)
+    swapped[gray.start], swapped[gray.start + 1] = actions[gray.start + 1], actions[gray.start]
+    with pytest.raises(ValueError, match="gray step lists the colours in order"):
+        check_gray_steps(layout, swapped, colours)
