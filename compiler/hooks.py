@@ -33,7 +33,9 @@ engine, these C functions (``State* s`` first where they take the state):
 
 ``derive`` is the compiled engine's alone (it recomputes the caches a mechanic keeps as
 derived state fields, which the reference does not have); a mechanic fills it exactly when
-it has derived fields.
+it has derived fields. Such a mechanic may also keep its caches current as the game moves
+through other hooks chained ``each`` (``Mechanic.upkeep_hooks``: the compiled engine
+fills them, the reference does not need to).
 """
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ part                     what it is
 ``limits``               the bounds its statements' numbers keep
 ``rule``, ``check``      its record in the IR and the checker stage that makes it
 ``state_fields``         its fields of the state schema (``compiler/base/schema.py``)
+``upkeep_hooks``         the compiled hooks that keep its derived fields (caches) current
 ``phases``, ``kinds``    the decision phases and action kinds it adds
 ``actions``              its entries of the action catalogue
 ``payment_columns``,     what its claims pay besides cards, and how a route's payments
@@ -233,6 +234,10 @@ class Mechanic:
     order: ClassVar[int] = 1000
     rule: ClassVar[type]
     state_fields: ClassVar[tuple[Field, ...]] = ()
+    #: Hooks its compiled engine fills only to keep its derived state fields current as
+    #: the game moves (``after_claim``): they decide nothing, so the reference, which keeps
+    #: no caches, does not fill them. Each must be a hook chained ``each``.
+    upkeep_hooks: ClassVar[tuple[str, ...]] = ()
     phases: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[tuple[str, ...]] = ()
     reference: ClassVar[type] = MechanicReference
@@ -268,11 +273,19 @@ class Mechanic:
 
     @classmethod
     def filled_hooks(cls) -> frozenset[str]:
-        """The hooks it fills: those its reference class overrides, and ``derive`` when it
-        keeps derived state fields (the compiled engine's caches)."""
+        """The hooks it fills: those its reference class overrides; and when it keeps
+        derived state fields (the compiled engine's caches), ``derive`` and its
+        ``upkeep_hooks``."""
         filled = set(hooks.filled(cls.reference))
         if any(f.derived for f in cls.state_fields):
             filled.add("derive")
+            filled.update(cls.upkeep_hooks)
+        elif cls.upkeep_hooks:
+            raise ValueError(f"mechanic {cls.name}: upkeep hooks keep derived state fields, and it declares none")
+        for name in cls.upkeep_hooks:
+            if hooks.BY_NAME.get(name) is None or hooks.BY_NAME[name].protocol != "each":
+                raise ValueError(f"mechanic {cls.name}: upkeep hook {name!r} is not a hook whose functions are "
+                                 f"each called in turn (they may keep caches, not decide)")
         return frozenset(filled)
 
     def payment_shapes(self, variant: ir.Variant, rule, route: ir.Route,

@@ -11,8 +11,9 @@ from hooks_mechanic import INSPECTION, Inspector
 
 import railspec
 from railspec.compiler.base.rng import agent_for
+from railspec.compiler.base.schema import Field
 from railspec.compiler.hooks import HOOK_NAMES
-from railspec.compiler.mechanic import default_registry
+from railspec.compiler.mechanic import Mechanic, default_registry
 from railspec.runtime.state_format import validate
 from railspec.tools import conformance
 
@@ -95,3 +96,29 @@ def test_a_claim_under_way_must_be_one_the_player_may_make(inspected):
     state["route_score"][other] += inspected.ir.route_points[route.length]
     with pytest.raises(railspec.StateError, match="'pending_route'.*not one they may claim"):
         validate(inspected.ir, state)
+
+
+def test_upkeep_hooks_keep_derived_fields_and_decide_nothing():
+    """A mechanic's upkeep hooks (compiled only) are filled with its derived fields, and
+    only hooks chained ``each`` may be upkeep: one that decides must be in both engines."""
+    cache = Field("seen", "a cache", owner="keeper", derived=True)
+
+    class Keeper(Mechanic):
+        name = "keeper"
+        state_fields = (cache,)
+        upkeep_hooks = ("after_claim",)
+
+    assert Keeper.filled_hooks() == {"derive", "after_claim"}
+
+    class Decider(Keeper):
+        upkeep_hooks = ("route_open",)
+
+    with pytest.raises(ValueError, match="upkeep hook 'route_open'"):
+        Decider.filled_hooks()
+
+    class Cacheless(Mechanic):
+        name = "cacheless"
+        upkeep_hooks = ("after_claim",)
+
+    with pytest.raises(ValueError, match="declares none"):
+        Cacheless.filled_hooks()

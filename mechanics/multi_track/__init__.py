@@ -75,9 +75,15 @@ class MultiTrack(Mechanic):
     title = "double and triple routes"
     sample = Sample(("tracks usable 1 for 2..3 players",))
     rule = MultiTrackRule
-    # the compiled engine's copy of usable(players), read for every route a turn considers
+    # the compiled engine's caches: usable(players), and per player the tracks the group
+    # rule has closed to them (a claim only ever closes tracks, so it is kept at each claim,
+    # and a turn's legal claims read one bit per route instead of the route's group)
     state_fields = (Field("tracks_usable", "tracks of one route that may be owned (from players)",
-                          owner="multi_track", high="3", derived=True),)
+                          owner="multi_track", high="3", derived=True),
+                    Field("tracks_closed", "bit r set while route r's group rule bars the player from it "
+                                           "(from owner and players)",
+                          owner="multi_track", kind="u64", per_player=True, size="ROUTE_WORDS", derived=True))
+    upkeep_hooks = ("after_claim",)
     reference = MultiTrackReference
     statements = (TracksUsable, ApartAttr)
     limits = (Limit("tracks usable N for LOW..HIGH players", f"N 1 … {MAX_TRACKS}; ranges inside the game's, apart",
