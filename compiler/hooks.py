@@ -23,6 +23,8 @@ engine, these C functions (``State* s`` first where they take the state):
 - ``draw_card(s)``, ``refill_market(s)``, ``faceup_locomotives(s)``: the train deck and
   the market;
 - ``end_turn(s, passed)``: end the turn of the player to move;
+- ``owned_routes(s, p, routes)``: player ``p``'s routes, read from the ``owned`` bitsets
+  (``s.owned[p]``, and ``s.unowned`` for the free routes), as many steps as routes;
 - ``player_network(s, p, parent)``, ``uf_find(parent, x)``, ``cities_joined(network, a,
   b)``, ``ticket_score(s, p, network, &points, &completed)``: a player's network and
   their tickets on it; ``ticket_network(s, p, parent, network, row)`` builds both

@@ -223,6 +223,8 @@ CORE_FIELDS: tuple[Field, ...] = (
           high="N_TICKETS-1", view=own("setup_offer"), pile=TICKETS),
     Field("unowned", "bit r set while route r is free (from owner)", kind="u64", size="ROUTE_WORDS",
           derived=True),
+    Field("owned", "bit r set when the player owns route r (from owner)", kind="u64", per_player=True,
+          size="ROUTE_WORDS", derived=True),
 )
 
 
