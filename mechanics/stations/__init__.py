@@ -170,6 +170,12 @@ class Stations(Mechanic):
               size="N_CITIES", low="-1", high="players-1", initial=-1),
         Field("station_city", "the city of the station being paid for (-1: none)", owner="stations", low="-1",
               high="N_CITIES-1", initial=-1, names="city"),
+        # the compiled engine's caches, read on every turn: the cities a station may still go
+        # to, and each player's stations built (from station_owner)
+        Field("station_free", "bit c set while city c may get a station (from station_owner)", owner="stations",
+              kind="u64", size="CITY_WORDS", derived=True),
+        Field("stations_placed", "each player's stations built (from station_owner)", owner="stations",
+              per_player=True, high="STATIONS", derived=True),
     )
     phases = (PH_STATION,)
     kinds = (BUILD_STATION, STATION_PAY)
@@ -273,6 +279,9 @@ class Stations(Mechanic):
 
     def score_bound(self, variant, rule: StationsRule) -> int:
         return rule.bonus * rule.count
+
+    def dimensions(self, variant, rule: StationsRule) -> dict[str, int]:
+        return {"CITY_WORDS": (len(variant.cities) + 63) // 64}
 
     def tables(self, variant: ir.Variant, rule: StationsRule) -> Tables:
         build = [-1] * len(variant.cities)
