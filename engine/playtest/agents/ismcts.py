@@ -216,9 +216,14 @@ class IsmctsAgent:
         self._proposers = self._new_proposers()
         self._rollers: list = []
         self._buffer = None
+        self._policy = None
+        self._compiled = False
 
     def act(self, game) -> int:
         """The root action with the best mean reward after ``iterations`` rollouts."""
+        # what every node and rollout of this decision asks: looked up once
+        self._policy = policy_of(game.variant.ir)
+        self._compiled = game.engine == "compiled"
         root_actions = self._portfolio(game)
         if len(root_actions) == 1:
             return root_actions[0]
@@ -271,12 +276,11 @@ class IsmctsAgent:
             if node.proposers is None:
                 node.proposers = self._new_proposers()
             proposers = node.proposers
-        policy = policy_of(game.variant.ir)
-        if game.engine == "compiled":
-            return policy.portfolio(proposers, game._e)
+        if self._compiled:
+            return self._policy.portfolio(proposers, game._e)
         view = game.agent_view()
         legal = game.legal_actions()
-        return sorted({policy.decide(seat, view, legal) for seat in proposers})
+        return sorted({self._policy.decide(seat, view, legal) for seat in proposers})
 
     def _descend(self, node: _Node, world, actions: list[int], depth: int) -> list[_Node]:
         """Select by UCB1 among the actions available in ``world`` until a new node is added
@@ -322,9 +326,9 @@ class IsmctsAgent:
         if self.rollout == "random":
             self._random_to_end(world)
             return game_rewards(world.scores(), world.winners())
-        policy = policy_of(world.variant.ir)
+        policy = self._policy
         horizon = -1 if self.horizon is None else self.horizon
-        if world.engine == "compiled":
+        if self._compiled:
             return _rewards_from_totals(policy.playout(world._e, styles, self._rollers, horizon))
         played = 0
         while not world.is_over and played != horizon:
