@@ -55,7 +55,8 @@ cdef enum:
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
 # The value estimate's weights, fitted (least squares) to the final scores the playing
-# styles reach from positions of their own 2-player USA games (docs/agents.md): the chance of
+# styles reach from positions of their own 2-player USA games (bench/fit_value_estimate.py,
+# rounded; docs/agents.md): the chance of
 # completing an open ticket that fits the trains a seat will still lay is TICKET_SURE for
 # one a train away, falling by TICKET_FADE a train, never below TICKET_FLOOR (a long way is
 # more often blocked or cut short by the game's end); a train still to lay is worth
