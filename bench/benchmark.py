@@ -372,7 +372,8 @@ def agents_report(v, scale: float) -> None:
         seconds, made = timed(run)
         speed[engine] = made / seconds
     record("usa ISMCTS decisions/s (default budget, compiled)", speed["compiled"], "decisions/s", goal=200)
-    print(f"  ISMCTS ({defaults.iterations} iterations, depth {defaults.depth}, 2 players): "
+    print(f"  ISMCTS ({defaults.iterations} iterations, depth {defaults.depth}, rollouts of "
+          f"{defaults.horizon if defaults.horizon is not None else 'whole'} decisions, 2 players): "
           f"{speed['compiled']:8,.2f} decisions/s compiled, {speed['reference']:6,.3f} reference "
           f"({speed['compiled'] / speed['reference']:,.0f}×)")
     print()

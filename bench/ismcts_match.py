@@ -1,6 +1,7 @@
 """ISMCTS against every scripted agent, two players: the search's strength as a figure.
 
-    python bench/ismcts_match.py [--variant usa] [--games 200] [--iterations 100] [--workers N]
+    python bench/ismcts_match.py [--variant usa] [--games 200] [--iterations 200] [--horizon none]
+                                 [--confidence none] [--workers N]
 
 For each scripted agent, GAMES seeded games of ISMCTS against it, the seats alternating
 (balance.run_campaign rotates the agents), on every core. Prints ISMCTS's win rate with
@@ -17,8 +18,17 @@ import warnings
 
 import railspec
 from railspec.playtest import balance
+from railspec.playtest.agents.ismcts import IsmctsAgent
 
 OPPONENTS = ("one-step", "long-route", "route-focus", "destination-hungry", "greedy")
+_DEFAULT = object()  # an option left to the agent's default
+
+
+def _optional(kind):
+    """An argument type: ``kind``, or None for 'none'."""
+    def parse(text: str):
+        return None if text.lower() == "none" else kind(text)
+    return parse
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -37,6 +47,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200, help="games against each scripted agent")
     parser.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per decision")
     parser.add_argument("--depth", type=int, default=2, help="ISMCTS tree levels after the root action")
+    parser.add_argument("--horizon", type=_optional(int), default=_DEFAULT, help="decisions a rollout plays before "
+                        "the value estimate ('none': to the end; default: the agent's)")
+    parser.add_argument("--confidence", type=_optional(float), default=_DEFAULT, help="standard errors by which a "
+                        "root action must be beaten to be dropped ('none': never; default: the agent's)")
     parser.add_argument("--rollout-style", default=None, help="ISMCTS's own style in its playouts")
     parser.add_argument("--opponent-styles", default=None, help="comma-separated styles ISMCTS's playouts "
                         "draw the opponents' from")
@@ -45,12 +59,16 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     args = parser.parse_args()
     warnings.simplefilter("ignore", railspec.ProvisionalSpecWarning)
-    print(f"{args.variant}, 2 players: ISMCTS ({args.iterations} iterations, depth {args.depth}) against each "
-          f"scripted agent, "
+    options = {"iterations": args.iterations, "depth": args.depth}
+    for name in ("horizon", "confidence"):
+        if getattr(args, name) is not _DEFAULT:
+            options[name] = getattr(args, name)
+    shown = IsmctsAgent(**options)
+    print(f"{args.variant}, 2 players: ISMCTS ({args.iterations} iterations, depth {args.depth}, horizon "
+          f"{shown.horizon}, confidence {shown.confidence}) against each scripted agent, "
           f"{args.games} games each, seats alternating")
     print(f"  {'opponent':20} {'ISMCTS wins':>12} {'win rate':>9} {'95% interval':>15} {'margin':>7} {'s/game':>7}")
     beaten = 0
-    options = {"iterations": args.iterations, "depth": args.depth}
     if args.rollout_style:
         options["rollout_style"] = args.rollout_style
     if args.opponent_styles:

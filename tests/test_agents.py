@@ -15,6 +15,8 @@ import railspec
 from railspec.compiler.base import schema
 from railspec.compiler.base.rng import SplitMix64
 from railspec.playtest import agents
+from railspec.playtest.agents import ismcts
+from railspec.playtest.agents.kernel import kernel as agents_kernel
 from railspec.playtest.agents.tables import kind_codes, policy_of
 from railspec.runtime import determinize
 
@@ -433,3 +435,129 @@ def test_the_styles_build_a_station_to_rescue_a_stranded_ticket(engine):
                 assert any(_joined(v, usable | {r}, v.tickets[t].a, v.tickets[t].b) for r in lent for t in stranded)
             g.apply(action)
     assert all(built.values()), built
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_every_seats_view_is_the_same_on_both_engines(v):
+    """A seat's view of a moment that is not its turn (the search's value estimate reads
+    every seat of a world it drew) is written alike by both engines; it is the seat's own
+    hand, trains and tickets, with no offer unless that seat is choosing, and the player
+    to move's is the plain agent view."""
+    checked = 0
+    for g in _positions(v, games=3, every=7):
+        if g.is_over:
+            continue
+        reference = v.game_from_state(g.state(), engine="reference")
+        state = g.state()
+        assert g.agent_view(g.current_player) == g.agent_view()
+        for p in range(g.players):
+            view = g.agent_view(p)
+            assert view == reference.agent_view(p), (p, state["phase"])
+            assert view[0] == p and view[2] == state["trains"][p] and view[3] == len(state["tickets"][p])
+            if p != g.current_player and state["phase"] != "setup_keep":
+                assert view[4] == 0
+            checked += 1
+    assert checked > 20
+    with pytest.raises(railspec.RailspecError, match="no player"):
+        v.new_game(players=2, seed=1).agent_view(2)
+
+
+def _estimate_views(usa, seat_routes: str):
+    """Two seats' views of a constructed board: seat 0 holds one ticket and the routes are
+    all free (``"free"``), all seat 1's (``"blocked"``) or all seat 0's (``"joined"``)."""
+    g = usa.new_game(players=2, seed=1)
+    while g.state()["phase"] == "setup_keep":
+        g.apply(agents.make("one-step").act(g))
+    n_cards, n_routes = len(usa.ir.colours) + 1, len(usa.ir.routes)
+    owner = {"free": -1, "blocked": 1, "joined": 0}[seat_routes]
+    views = []
+    for p in range(2):
+        view = g.agent_view(p)
+        header, hand = view[:8], view[8:8 + n_cards]
+        tickets = [0] if p == 0 else []
+        header[3], header[4] = len(tickets), 0
+        views.append(header + hand + [owner] * n_routes + [int(owner == -1)] * n_routes + tickets)
+    return views
+
+
+def test_the_value_estimate_counts_the_score_now_and_what_the_position_promises(usa):
+    """The estimate of a seat is its total now plus what its trains and open tickets
+    promise: a point more now is a point more in the estimate; a ticket still to join over
+    free routes is worth more than the same ticket out of reach or already joined (both of
+    which the total now already counts); a ticket is worth nothing more once the trains
+    the seat will still lay cannot cover it."""
+    policy = policy_of(usa.ir)
+    points = usa.ir.tickets[0].points
+    free, blocked, joined = (_estimate_views(usa, case) for case in ("free", "blocked", "joined"))
+    base = policy.estimate(free, [10, 10])
+    more = policy.estimate(free, [15, 10])
+    assert more[0] == pytest.approx(base[0] + 5) and more[1] == pytest.approx(base[1])
+    swing = base[0] - policy.estimate(blocked, [10, 10])[0]
+    assert 0 < swing <= 2 * points
+    assert policy.estimate(joined, [10, 10])[0] == pytest.approx(policy.estimate(blocked, [10, 10])[0])
+    assert base[0] > base[1]  # the same trains, and seat 0 has a ticket in reach
+    few = [list(view) for view in free]
+    few[0][2] = few[1][2] = 1  # one train each: the ticket's way is longer
+    assert policy.estimate(few, [10, 10])[0] == pytest.approx(policy.estimate(few, [10, 10])[1])
+    with pytest.raises(ValueError, match="views"):
+        policy.estimate(free, [10])
+    with pytest.raises(ValueError, match=r"views\[0\] is player 1's"):
+        policy.estimate(free[::-1], [10, 10])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_rollout_stopped_at_its_horizon_is_judged_by_the_estimate(usa, engine):
+    """A playout with a horizon stops after that many decisions and returns the estimate
+    of the position it reached; with none it plays to the end and returns the totals. The
+    search's rewards read the same figures on both engines."""
+    policy = policy_of(usa.ir)
+    kernel = agents_kernel()
+    g = _midgame(usa, 30, 2)
+    stopped = g.clone()
+    values = policy.playout(stopped._e, [0, 0], [kernel.Seat(0, 1), kernel.Seat(0, 2)], 12)
+    assert stopped.state()["decisions"] == g.state()["decisions"] + 12
+    assert values == policy.estimate([stopped.agent_view(p) for p in range(2)], stopped.scores())
+    ended = g.clone()
+    assert policy.playout(ended._e, [0, 0], [kernel.Seat(0, 1), kernel.Seat(0, 2)]) == ended.scores()
+    assert ended.is_over
+    bot = agents.make("ismcts", seed=3, iterations=12, horizon=10)
+    walk = usa.game_from_state(g.state(), engine=engine)
+    assert bot.act(walk) in walk.legal_actions()
+
+
+def test_the_same_seed_makes_the_same_decision(usa):
+    """Two searches with one seed draw the same worlds and play the same rollouts: the same
+    choice at every position (and a search's own generator moves on between them)."""
+    for decisions in (0, 20, 45):
+        g = _midgame(usa, decisions, 5)
+        first = agents.make("ismcts", seed=11, iterations=40).act(g.clone())
+        again = agents.make("ismcts", seed=11, iterations=40).act(g.clone())
+        assert first == again and first in g.legal_actions()
+
+
+def test_the_search_drops_a_root_action_clearly_beaten_on_the_same_worlds():
+    """An action the leader beats on every world by a steady margin is dropped; one that
+    differs from it only by noise of both signs stays; the leader always stays."""
+    rewards = {1: [0.8, 0.7, 0.9, 0.75] * 3, 2: [0.3, 0.2, 0.35, 0.25] * 3, 3: [0.85, 0.6, 0.95, 0.7] * 3}
+    race = ismcts.Race([1, 2, 3])
+    for world in range(12):
+        race.add({a: rewards[a][world] for a in (1, 2, 3)})
+    assert race.leader() == 1
+    assert race.drop_beaten(2.5) == [1, 3] and race.alive == [1, 3]
+    alone = ismcts.Race([2])
+    for _ in range(8):
+        alone.add({2: 0.1})
+    assert alone.drop_beaten(2.5) == [2]
+    with pytest.raises(ValueError, match="confidence"):
+        agents.make("ismcts", confidence=0)
+    with pytest.raises(ValueError, match="horizon"):
+        agents.make("ismcts", horizon=-1)
+
+
+def test_the_inner_loops_rewards_are_the_documented_ones():
+    """The rewards the search computes from a rollout's totals are game_rewards with the
+    best totals winning, ties shared."""
+    for totals in ([10, 20], [20, 10], [15, 15], [3, 90, 40], [7, 7, 1], [50.5, 49.25], [0]):
+        best = max(totals)
+        winners = [p for p, t in enumerate(totals) if t == best]
+        assert ismcts._rewards_from_totals(totals) == pytest.approx(ismcts.game_rewards(totals, winners))

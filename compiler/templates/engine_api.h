@@ -13,7 +13,7 @@
 #define RAILSPEC_ENGINE_API_H
 #include <stddef.h>
 
-#define RAILSPEC_ENGINE_API_VERSION 2
+#define RAILSPEC_ENGINE_API_VERSION 3
 #define RAILSPEC_ENGINE_API_NAME "railspec.engine_api"
 #define RAILSPEC_ENGINE_STATE_NAME "railspec.engine_state"
 
@@ -44,6 +44,10 @@ typedef struct {
     int (*players)(void* state);
     int (*view)(void* state, int* out);        /* the player to move's view (not once over); its length */
     void (*totals)(void* state, int* out);     /* each player's total as if the game ended now */
+    int (*seat_view)(void* state, int player, int* out);  /* the view as seat `player` would see the game
+                                                             (their open flags; the offer only while it is
+                                                             theirs to choose): a search's value estimate reads
+                                                             every seat of a world it drew; its length */
 } railspec_engine_api;
 
 #endif

@@ -27,3 +27,4 @@ cdef extern from "engine_api.h":
         int (*players)(void* state) noexcept nogil
         int (*view)(void* state, int* out) noexcept nogil
         void (*totals)(void* state, int* out) noexcept nogil
+        int (*seat_view)(void* state, int player, int* out) noexcept nogil

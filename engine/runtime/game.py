@@ -221,14 +221,18 @@ class Game:
             mask[action] = 1
         return len(legal)
 
-    def agent_view(self) -> list[int]:
+    def agent_view(self, player: int | None = None) -> list[int]:
         """The player to move's agent view, the ints compiled helpers decide from
         (docs/agents.md, "The agent view"): what that player sees of their hand, trains,
         tickets and offer, every route's owner, and which routes the rules let them claim.
-        The same list on both engines."""
+        The same list on both engines. With ``player``, that seat's view of the same moment
+        (a search reads every seat of a world it drew; the offer is in it only while that
+        seat is choosing)."""
         if self.is_over:
             raise ArgumentError("the game is over: nobody is to move")
-        return self._e.agent_view()
+        if player is None:
+            return self._e.agent_view()
+        return self._e.agent_view(self._player(player))
 
     def apply(self, action: int) -> None:
         """Play one decision by its id. An id that is not legal now raises

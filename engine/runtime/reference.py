@@ -480,16 +480,22 @@ class ReferenceEngine:
             raise ValueError(f"no player {player!r} in a {self.state.players}-player game")
         return self.rules.completed_tickets(self.state, player)
 
-    def agent_view(self) -> list[int]:
+    def agent_view(self, player: int | None = None) -> list[int]:
         """The player to move's agent view (compiler/templates/engine_api.h): their header,
         hand, every route's owner, which routes the rules let them claim (cards and trains
-        aside), their tickets and the offer in front of them, as the compiled Engine writes it."""
+        aside), their tickets and the offer in front of them, as the compiled Engine writes it.
+        With ``player``, that seat's view of the same moment (the drawn offer only if it is
+        theirs to choose)."""
         state = self.state
         if state.phase == PH_OVER:
             raise ValueError("the game is over: nobody is to move")
-        player = state.current
+        if player is None:
+            player = state.current
+        if not isinstance(player, int) or not 0 <= player < state.players:
+            raise ValueError(f"no player {player!r} in a {state.players}-player game")
         # the drawn offer while its player chooses; in set-up, the player's own offer
-        offer = state.offer if state.phase != PH_SETUP_KEEP and state.offer else state.setup_offer[player]
+        offer = (state.offer if player == state.current and state.phase != PH_SETUP_KEEP and state.offer
+                 else state.setup_offer[player])
         tickets = state.tickets[player]
         claimable = self.rules.route_claimable
         return ([player, state.players, state.trains[player], len(tickets), len(offer), 0, 0, 0]

@@ -10,8 +10,10 @@ ids, so the styles see what the player sees and nothing else. The view comes fro
 compiled engine's own C function, or from the reference engine's ``agent_view()`` (the
 player's observation, and the rules' claimable routes); the choice is the same either way.
 
-:meth:`Policy.playout` plays a compiled game to its end with a style in every seat
-without leaving C, for the search agents' rollouts.
+:meth:`Policy.playout` plays a compiled game with a style in every seat without leaving
+C, for the search agents' rollouts: to its end, or for a given number of decisions and then
+:meth:`Policy.estimate` judges the position (each seat's final score as the position
+promises it). :meth:`Policy.portfolio` asks several seats what they would play in one call.
 
 Every choice breaks ties by a stated key ending in the lowest id, so a seeded game of
 agents replays exactly.
@@ -52,6 +54,19 @@ cdef enum:
 
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
+# The value estimate's weights, fitted (least squares) to the final scores the playing
+# styles reach from positions of their own 2-player USA games (bench/fit_value_estimate.py,
+# rounded; docs/agents.md): the chance of
+# completing an open ticket that fits the trains a seat will still lay is TICKET_SURE for
+# one a train away, falling by TICKET_FADE a train, never below TICKET_FLOOR (a long way is
+# more often blocked or cut short by the game's end); a train still to lay is worth
+# TRAIN_WORTH times the map's route points per train (it also buys the longest-route bonus
+# and later tickets), a card in hand HAND_WORTH times.
+DEF TICKET_SURE = 0.75
+DEF TICKET_FADE = 0.03
+DEF TICKET_FLOOR = 0.4
+DEF TRAIN_WORTH = 1.45
+DEF HAND_WORTH = 0.25
 
 #: The styles by the names the agents go by.
 STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_FOCUS,
@@ -158,6 +173,7 @@ cdef class Policy:
     cdef int* list_b
     cdef int* count            # [n_routes]
     cdef char* mark            # [n_routes]
+    cdef int* lost             # [n_routes]: routes a plan's player lost since it was made
     cdef int* dist             # [n_nodes]
     cdef int* via              # [n_nodes]
     cdef long long* heap       # [2 * n_routes + n_nodes + 1]
@@ -165,6 +181,13 @@ cdef class Policy:
     cdef int* scratch_legal    # [n_actions]
     cdef int* scratch_view     # [view size]
     cdef int view_cap
+    # the value estimate (Policy.estimate)
+    cdef double train_value    # route points a train earns, over the whole map
+    cdef int* est_views        # [MAX_PLAYERS * view_cap]: each seat's view
+    cdef int* est_cost         # [n_tickets]: an open ticket's trains still to lay
+    cdef int* est_points
+    cdef char* est_open        # [n_routes]
+    cdef char* est_borrowed    # [n_routes], all 0: the estimate lends no route
 
     def __cinit__(self, tables):
         """``tables``: a dict of int lists (railspec.agents.tables.policy_tables)."""
@@ -205,16 +228,25 @@ cdef class Policy:
         self.list_b = <int*>malloc((self.n_routes + 1) * sizeof(int))
         self.count = <int*>calloc(self.n_routes + 1, sizeof(int))
         self.mark = <char*>calloc(self.n_routes + 1, 1)
+        self.lost = <int*>malloc((self.n_routes + 1) * sizeof(int))
         self.dist = <int*>malloc((self.n_nodes + 1) * sizeof(int))
         self.via = <int*>malloc((self.n_nodes + 1) * sizeof(int))
         self.heap = <long long*>malloc((2 * self.n_routes + self.n_nodes + 1) * sizeof(long long))
         self.offer_cost = <int*>malloc((self.n_tickets + 1) * sizeof(int))
         self.scratch_legal = <int*>malloc((self.n_actions + 1) * sizeof(int))
         self.scratch_view = <int*>malloc(self.view_cap * sizeof(int))
+        self.est_views = <int*>malloc(MAX_PLAYERS * self.view_cap * sizeof(int))
+        self.est_cost = <int*>malloc((self.n_tickets + 1) * sizeof(int))
+        self.est_points = <int*>malloc((self.n_tickets + 1) * sizeof(int))
+        self.est_open = <char*>calloc(self.n_routes + 1, 1)
+        self.est_borrowed = <char*>calloc(self.n_routes + 1, 1)
         if not (self.best_pay and self.claimable and self.list_a and self.list_b and self.count and self.mark
                 and self.dist and self.via and self.heap and self.offer_cost and self.scratch_legal
-                and self.scratch_view):
+                and self.scratch_view and self.est_views and self.est_cost and self.est_points and self.est_open
+                and self.est_borrowed and self.lost):
             raise MemoryError()
+        length = sum(tables["route_len"])
+        self.train_value = sum(tables["route_points"]) / length if length else 0.0
         for k in range(self.n_routes):
             self.best_pay[k] = -1
 
@@ -225,12 +257,15 @@ cdef class Policy:
                              self.ticket_b, self.ticket_points, self.act_kind, self.act_route, self.act_card,
                              self.act_locos, self.act_paid, self.act_mask, self.best_pay,
                              self.claimable, self.list_a, self.list_b, self.count, self.dist, self.via,
-                             self.offer_cost, self.scratch_legal, self.scratch_view]
+                             self.offer_cost, self.scratch_legal, self.scratch_view, self.est_views,
+                             self.est_cost, self.est_points, self.lost]
         cdef int k
-        for k in range(30):
+        for k in range(34):
             free(arrays[k])
         free(self.mark)
         free(self.heap)
+        free(self.est_open)
+        free(self.est_borrowed)
 
     # --- planning ----------------------------------------------------------------------
     cdef int cheapest_path(self, const int* owner, int player, const char* open_route, const char* borrowed,
@@ -291,20 +326,48 @@ cdef class Policy:
         return node
 
     cdef void refresh(self, Plan* plan, const int* owner, const int* open, int player, int players) noexcept nogil:
-        """Forget the plan if the board, the routes open to the player or the seat changed
-        since it was made; forget the borrowed routes too when the board has fewer claims
-        than before (a new game)."""
-        cdef int r, claimed = 0
+        """Bring the plan up to the board: forget it if the seat changed or a route became
+        cheaper for the player (claimed by them, or opened); when routes were only lost to
+        them (claimed by another player, or closed), forget just the tickets whose path used
+        one. A path that avoids every lost route is still the one a new search finds: every
+        other way only got longer, and the search's order among equal keys is by node.
+        Forget the borrowed routes too when the board has fewer claims than before (a new
+        game)."""
+        cdef int r, k, j, ticket, claimed = 0, n_lost = 0
+        cdef bint fresh_game
         for r in range(self.n_routes):
             claimed += owner[r] >= 0
-        if claimed < plan.claimed_seen:
+        fresh_game = claimed < plan.claimed_seen
+        if fresh_game:
             memset(plan.borrowed, 0, self.n_routes)
         plan.claimed_seen = claimed
-        if plan.valid and plan.player == player and plan.players == players:
+        if plan.valid and plan.player == player and plan.players == players and not fresh_game:
             for r in range(self.n_routes):
-                if plan.owner_seen[r] != owner[r] or plan.open_route[r] != open[r]:
+                if plan.owner_seen[r] == owner[r] and plan.open_route[r] == (open[r] != 0):
+                    continue
+                if ((owner[r] == player and plan.owner_seen[r] != player)
+                        or (open[r] != 0 and not plan.open_route[r] and owner[r] != player)):
+                    n_lost = -1  # cheaper for the player: any path may change
                     break
-            else:
+                self.lost[n_lost] = r
+                n_lost += 1
+            if n_lost == 0:
+                return
+            if n_lost > 0:
+                for k in range(n_lost):
+                    self.mark[self.lost[k]] = 1
+                for ticket in range(self.n_tickets):
+                    if not plan.planned[ticket]:
+                        continue
+                    for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                        if self.mark[plan.path_routes[j]]:
+                            plan.planned[ticket] = 0
+                            break
+                for k in range(n_lost):
+                    self.mark[self.lost[k]] = 0
+                memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
+                for r in range(self.n_routes):
+                    plan.open_route[r] = open[r] != 0
                 return
         plan.player = player
         plan.players = players
@@ -799,10 +862,9 @@ cdef class Policy:
             return t.kind_first[K_PASS]
         return legal[below(rng, n_legal)]
 
-    cdef void check_view(self, int m) except *:
+    cdef void check_view(self, int m, const int* v) except *:
         """Refuse a view whose header does not match its length or whose ids are not this
         variant's: the choices index tables by them."""
-        cdef const int* v = self.scratch_view
         cdef int k, base = RV_HEADER + self.n_cards + 2 * self.n_routes
         if not (0 < v[RV_PLAYERS] <= MAX_PLAYERS and 0 <= v[RV_PLAYER] < v[RV_PLAYERS]):
             raise ValueError(f"an agent view for player {v[RV_PLAYER]} of {v[RV_PLAYERS]}")
@@ -821,7 +883,87 @@ cdef class Policy:
             if v[k] != 0 and v[k] != 1:
                 raise ValueError(f"a route's open flag is 0 or 1, not {v[k]}")
 
+    # --- the value estimate ------------------------------------------------------------------
+    cdef double seat_value(self, const int* v, int total, int usable) noexcept nogil:
+        """One seat's final score as its position promises it: its total now (open tickets
+        counted lost), what the trains it will still lay (``usable``) and the cards in its
+        hand are worth, and for
+        each open ticket still joinable, cheapest first while those trains cover them, the
+        swing from losing to completing it times the chance of completing it."""
+        cdef const int* owner = v + RV_HEADER + self.n_cards
+        cdef const int* open = owner + self.n_routes
+        cdef const int* tickets = open + self.n_routes
+        cdef int player = v[RV_PLAYER], r, k, j, m = 0, n, cost, points, budget = usable, cards = 0
+        cdef double value, chance
+        for k in range(self.n_cards):
+            cards += v[RV_HEADER + k]
+        value = total + self.train_value * (TRAIN_WORTH * usable + HAND_WORTH * cards)
+        for r in range(self.n_routes):
+            self.est_open[r] = open[r] != 0
+        for k in range(v[RV_TICKETS_N]):
+            cost = self.cheapest_path(owner, player, self.est_open, self.est_borrowed, tickets[k], self.list_b, &n)
+            if not self.live(cost):
+                continue  # complete (already counted) or out of reach (stays lost)
+            points = self.ticket_points[tickets[k]]
+            j = m  # insert by cost, then the most points
+            while j > 0 and (self.est_cost[j - 1] > cost
+                             or (self.est_cost[j - 1] == cost and self.est_points[j - 1] < points)):
+                self.est_cost[j] = self.est_cost[j - 1]
+                self.est_points[j] = self.est_points[j - 1]
+                j -= 1
+            self.est_cost[j] = cost
+            self.est_points[j] = points
+            m += 1
+        for k in range(m):
+            if self.est_cost[k] > budget:
+                continue
+            budget -= self.est_cost[k]
+            chance = TICKET_SURE - TICKET_FADE * (self.est_cost[k] - 1)
+            if chance < TICKET_FLOOR:
+                chance = TICKET_FLOOR
+            value += 2.0 * self.est_points[k] * chance
+        return value
+
+    cdef void estimate_views(self, int players, const int* totals, double* out) noexcept nogil:
+        """Each seat's value from the views in est_views (seat p's at p * view_cap). A seat
+        lays trains until the game ends, which the seat with the fewest trains brings about:
+        no more than that seat's trains and the longest route beyond them."""
+        cdef int p, fewest = UNREACHABLE, trains, usable
+        for p in range(players):
+            trains = self.est_views[p * self.view_cap + RV_TRAINS]
+            if trains < fewest:
+                fewest = trains
+        for p in range(players):
+            trains = self.est_views[p * self.view_cap + RV_TRAINS]
+            usable = trains if trains < fewest + self.longest else fewest + self.longest
+            out[p] = self.seat_value(self.est_views + p * self.view_cap, totals[p], usable)
+
     # --- the Python face -------------------------------------------------------------------
+    def estimate(self, views, totals):
+        """Each seat's final score as the position promises it, from every seat's agent
+        view (``views[p]``: seat p's, as ``game.agent_view(p)`` gives it) and each seat's
+        total now (``game.scores()``): see :meth:`seat_value`."""
+        cdef int players = len(views), p, k, m
+        cdef int totals_c[MAX_PLAYERS]
+        cdef double out[MAX_PLAYERS]
+        cdef int* v
+        if not 0 < players <= MAX_PLAYERS or len(totals) != players:
+            raise ValueError(f"{players} views need as many totals, not {len(totals)}")
+        for p in range(players):
+            view = views[p]
+            m = len(view)
+            if m > self.view_cap or m < RV_HEADER + self.n_cards + 2 * self.n_routes:
+                raise ValueError(f"an agent view of {m} ints does not fit this variant")
+            v = self.est_views + p * self.view_cap
+            for k in range(m):
+                v[k] = view[k]
+            self.check_view(m, v)
+            if v[RV_PLAYER] != p or v[RV_PLAYERS] != players:
+                raise ValueError(f"views[{p}] is player {v[RV_PLAYER]}'s of {v[RV_PLAYERS]}")
+            totals_c[p] = totals[p]
+        self.estimate_views(players, totals_c, out)
+        return [out[p] for p in range(players)]
+
     def decide(self, Seat seat, view, legal):
         """The action ``seat``'s style takes, from an agent view and the legal ids (both
         int sequences; the legal ids ascending)."""
@@ -836,7 +978,7 @@ cdef class Policy:
             self.scratch_legal[k] = legal[k]
             if not 0 <= self.scratch_legal[k] < self.n_actions or (k and self.scratch_legal[k] <= self.scratch_legal[k - 1]):
                 raise ValueError(f"legal ids must be ascending action ids of this variant, not {list(legal)[:8]}…")
-        self.check_view(m)
+        self.check_view(m, self.scratch_view)
         seat.ready(self)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
@@ -856,16 +998,51 @@ cdef class Policy:
         api.view(state, self.scratch_view)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
-    def playout(self, engine, styles, seats, totals_out=None):
-        """Play the compiled game ``engine`` (its Engine, changed in place) to its end,
-        seat p choosing with ``seats[p]`` in style ``styles[p]``; return the totals."""
+    def portfolio(self, seats, engine):
+        """The distinct actions ``seats`` would take in the compiled game ``engine``,
+        ascending: each seat's :meth:`decide_compiled`, the view and legal ids read once."""
         cdef railspec_engine_api* api
         cdef void* state
-        cdef int players, p, n, action, guard = 0
+        cdef int n, k, m = 0, j, action
+        cdef int chosen[MAX_PLAYERS]
+        cdef Seat seat
+        keep = _open(engine, self, &api, &state)
+        if api.is_over(state):
+            raise ValueError("the game is over: nobody is to move")
+        if len(seats) > MAX_PLAYERS:
+            raise ValueError(f"at most {MAX_PLAYERS} seats")
+        n = api.legal(state, self.scratch_legal)
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        api.view(state, self.scratch_view)
+        for seat in seats:
+            seat.ready(self)
+            action = self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+            j = m  # kept ascending, each once
+            while j > 0 and chosen[j - 1] > action:
+                j -= 1
+            if j > 0 and chosen[j - 1] == action:
+                continue
+            for k in range(m, j, -1):
+                chosen[k] = chosen[k - 1]
+            chosen[j] = action
+            m += 1
+        return [chosen[k] for k in range(m)]
+
+    def playout(self, engine, styles, seats, int horizon=-1):
+        """Play the compiled game ``engine`` (its Engine, changed in place), seat p choosing
+        with ``seats[p]`` in style ``styles[p]``: to its end, and return the totals; or, with
+        ``horizon`` at 0 or more, for at most that many decisions, and return the totals if
+        the game ended, else :meth:`estimate`'s values of the position reached."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        cdef int players, p, n, action, guard = 0, limit = 100000 if horizon < 0 else horizon
         cdef Plan* plans[MAX_PLAYERS]
         cdef unsigned long long* rngs[MAX_PLAYERS]
         cdef int style_of[MAX_PLAYERS]
         cdef int totals[MAX_PLAYERS]
+        cdef double values[MAX_PLAYERS]
+        cdef bint over
         keep = _open(engine, self, &api, &state)
         players = api.players(state)
         if len(styles) < players or len(seats) < players:
@@ -878,7 +1055,7 @@ cdef class Policy:
             rngs[p] = &(<Seat>seats[p]).rng
             style_of[p] = styles[p]
         with nogil:
-            while not api.is_over(state) and guard < 100000:
+            while not api.is_over(state) and guard < limit:
                 n = api.legal(state, self.scratch_legal)
                 if n <= 0:
                     break
@@ -888,7 +1065,14 @@ cdef class Policy:
                 api.apply(state, action)
                 guard += 1
             api.totals(state, totals)
-        return [totals[p] for p in range(players)]
+            over = api.is_over(state) or horizon < 0
+            if not over:
+                for p in range(players):
+                    api.seat_view(state, p, self.est_views + p * self.view_cap)
+                self.estimate_views(players, totals, values)
+        if over:
+            return [totals[p] for p in range(players)]
+        return [values[p] for p in range(players)]
 
 
 cdef object _open(object engine, Policy policy, railspec_engine_api** api, void** state):
