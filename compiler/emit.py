@@ -268,8 +268,27 @@ def state_layout(assembly: Assembly) -> list[dict]:
             shape="scalar" if f.is_scalar else ("list" if f.is_list else "fixed"),
             decl=decl, count_decl=f"int {f.name}_n{seat}" if f.is_list else None,
             size=f.size, cap=f.cap, storage=storage, initial=initial, pile=f.pile,
-            low=schema.bound_c(f.low), high=schema.bound_c(f.high)))
+            low=schema.bound_c(f.low), high=schema.bound_c(f.high),
+            # the same, as the field table of engine_api.h (railspec_field) writes it
+            rf_kind=_RF_KINDS[f.kind],
+            rf_shape="RF_SCALAR" if f.is_scalar else ("RF_LIST" if f.is_list else "RF_FIXED"),
+            rf_pile=_RF_PILES[f.pile], rf_size=(f.cap if f.is_list else f.size) or 0,
+            rf_low=_bound_parts(f.low), rf_high=_bound_parts(f.high)))
     return out
+
+
+_RF_KINDS = {"int": "RF_INT", "u64": "RF_U64", "phase": "RF_PHASE"}
+_RF_PILES = {None: "RF_NO_PILE", schema.CARD_COUNTS: "RF_CARD_COUNTS", schema.CARD_IDS: "RF_CARD_IDS",
+             schema.TICKETS: "RF_TICKETS"}
+
+
+def _bound_parts(expr: str) -> tuple[str, int]:
+    """A bound as engine_api.h's field table holds it: a C expression, and 1 when the
+    number of players is added to it (a bound ``players`` or ``players-1``)."""
+    _number, name, offset = schema.parsed_bound(expr)
+    if name == "players":
+        return str(offset), 1
+    return schema.bound_c(expr), 0
 
 
 #: Which rows of a pile field a world redraws, by the field's view, as a C condition
