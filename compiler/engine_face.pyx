@@ -17,6 +17,7 @@ from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from cpython.ref cimport PyObject
 from cpython.object cimport PyTypeObject
+import gc as _gc
 import sys as _sys
 from operator import index as _index
 
@@ -88,14 +89,12 @@ cdef class Variant:
         cdef int* decisions
         cdef int* turns
         cdef char* stalled
-        cdef int g, p, k
-        cdef int fields = api.b_fields, total = api.b_total
         cdef size_t cells
         if players < api.np_min or players > api.np_max:
             raise ValueError(f"this variant is for {api.np_min} to {api.np_max} players, not {players}")
         if games < 0:
             raise ValueError(f"games must be zero or more, got {games}")
-        cells = <size_t>games * players * fields + 1
+        cells = <size_t>games * players * api.b_fields + 1
         breakdowns = <int*>malloc(cells * sizeof(int))
         decisions = <int*>malloc((games + 1) * sizeof(int))
         turns = <int*>malloc((games + 1) * sizeof(int))
@@ -105,21 +104,35 @@ cdef class Variant:
                 raise MemoryError()
             with nogil:
                 api.play(games, players, c_seed, breakdowns, decisions, turns, stalled)
-            result = {"totals": [[breakdowns[(g * players + p) * fields + total] for p in range(players)]
-                                 for g in range(games)]}
-            for k in range(fields):
-                if k != total:
-                    result[self.breakdown_keys[k]] = [[breakdowns[(g * players + p) * fields + k]
-                                                       for p in range(players)] for g in range(games)]
-            result["decisions"] = [decisions[g] for g in range(games)]
-            result["turns"] = [turns[g] for g in range(games)]
-            result["stalled"] = [stalled[g] != 0 for g in range(games)]
-            return result
+            # thousands of small lists, none garbage until the caller drops them: a collection
+            # while they are built could free nothing and would cost a few % of a batch
+            collecting = _gc.isenabled()
+            _gc.disable()
+            try:
+                return self._results(games, players, breakdowns, decisions, turns, stalled)
+            finally:
+                if collecting:
+                    _gc.enable()
         finally:
             free(breakdowns)
             free(decisions)
             free(turns)
             free(stalled)
+
+    cdef dict _results(self, int games, int players, int* breakdowns, int* decisions, int* turns, char* stalled):
+        """playout()'s dict of lists, from the C arrays the loop filled."""
+        cdef int g, p, k
+        cdef int fields = self.api.b_fields, total = self.api.b_total
+        result = {"totals": [[breakdowns[(g * players + p) * fields + total] for p in range(players)]
+                             for g in range(games)]}
+        for k in range(fields):
+            if k != total:
+                result[self.breakdown_keys[k]] = [[breakdowns[(g * players + p) * fields + k]
+                                                   for p in range(players)] for g in range(games)]
+        result["decisions"] = [decisions[g] for g in range(games)]
+        result["turns"] = [turns[g] for g in range(games)]
+        result["stalled"] = [stalled[g] != 0 for g in range(games)]
+        return result
 
 
 # --- reading and writing a state by its field table ---------------------------------------
