@@ -12,7 +12,7 @@ and binds it with :class:`Variant`; so a user's spec compiles only its own C, no
 
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from cpython.mem cimport PyMem_Calloc, PyMem_Malloc, PyMem_Free
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_C_CONTIGUOUS
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from cpython.ref cimport PyObject
@@ -33,8 +33,10 @@ _LITTLE = _sys.byteorder == "little"
 cdef class Variant:
     """One variant's engine as the face sees it: its table of C functions (a capsule from
     its module), the Python constants its states and breakdowns name, and a scratch buffer
-    the methods fill while they hold the GIL (nothing here releases it between filling and
-    reading)."""
+    for C calls that need one (``is_legal``'s), used only within one C call: the GIL is held
+    throughout, and no Python code runs between filling and reading it. A method that turns
+    a buffer into Python objects uses its own (:func:`_buffer`): making objects may start a
+    collection, whose finalisers may let another thread in."""
 
     cdef const railspec_engine_api* api
     cdef readonly object capsule
@@ -49,7 +51,6 @@ cdef class Variant:
                   tuple field_names, rebuild):
         cdef const railspec_engine_api* api = <const railspec_engine_api*>PyCapsule_GetPointer(
             capsule, RAILSPEC_ENGINE_API_NAME)
-        cdef int k, cells
         if api.version != RAILSPEC_ENGINE_API_VERSION:
             raise ImportError(f"the engine speaks interface {api.version}, railspec "
                               f"{RAILSPEC_ENGINE_API_VERSION}: rebuild the engine")
@@ -67,11 +68,7 @@ cdef class Variant:
         self.rebuild = rebuild
         self.offer_field = field_names.index("offer")
         self.offer_keep_field = field_names.index("offer_keep")
-        cells = api.n_actions
-        for k in (api.np_max * api.b_fields, api.view_size, api.ticket_cap):
-            if k > cells:
-                cells = k
-        self.scratch = <int*>PyMem_Calloc(cells + 1, sizeof(int))
+        self.scratch = <int*>PyMem_Calloc(api.n_actions + 1, sizeof(int))
         if self.scratch == NULL:
             raise MemoryError()
 
@@ -283,6 +280,29 @@ def _is_native_int(fmt, Py_ssize_t itemsize):
 
 # --- the Engine ---------------------------------------------------------------------------
 
+cdef enum:
+    # ints a method keeps on its stack (more, on the heap): the stock variants' catalogues
+    # have up to 1,541 actions, and the old per-variant engine kept N_ACTIONS ints there
+    STACK_INTS = 4096
+
+
+cdef int* _buffer(int* local, int need) except NULL:
+    """``local`` (STACK_INTS ints) when ``need`` fits it, else a heap block: free it with
+    :func:`_release`."""
+    cdef int* block
+    if need <= STACK_INTS:
+        return local
+    block = <int*>PyMem_Malloc(need * sizeof(int))
+    if block == NULL:
+        raise MemoryError()
+    return block
+
+
+cdef inline void _release(int* buf, int* local) noexcept:
+    if buf != local:
+        PyMem_Free(buf)
+
+
 cdef tuple _NO_ARGS = ()
 
 
@@ -423,9 +443,14 @@ cdef class EngineBase:
 
     def legal_actions(self):
         """The legal action ids, ascending."""
-        cdef int* buf = (<Variant>self.variant).scratch
-        cdef int n = self.api.legal(self.state, buf)
-        return [buf[i] for i in range(n)]
+        cdef int local[STACK_INTS]
+        cdef int* buf = _buffer(local, self.api.n_actions)
+        cdef int n
+        try:
+            n = self.api.legal(self.state, buf)
+            return [buf[i] for i in range(n)]
+        finally:
+            _release(buf, local)
 
     def legal_actions_into(self, buf):
         """Write the legal action ids into ``buf`` (a writable buffer of C int, e.g.
@@ -494,12 +519,17 @@ cdef class EngineBase:
 
     def agent_view(self):
         """The player to move's agent view (docs/agents.md), as a list of ints."""
-        cdef int* out = (<Variant>self.variant).scratch
+        cdef int local[STACK_INTS]
+        cdef int* out
         cdef int n
         if self.api.is_over(self.state):
             raise ValueError("the game is over: nobody is to move")
-        n = self.api.view(self.state, out)
-        return _ints(out, n)
+        out = _buffer(local, self.api.view_size)
+        try:
+            n = self.api.view(self.state, out)
+            return _ints(out, n)
+        finally:
+            _release(out, local)
 
     def apply(self, action):
         """Play one decision. An id that is out of range or not legal now raises
@@ -544,19 +574,28 @@ cdef class EngineBase:
         """Each player's score as if the game ended now: a dict per player, keys as
         BREAKDOWN_KEYS (the core's items, the mechanics', total)."""
         cdef Variant v = <Variant>self.variant
-        cdef int* out = v.scratch
+        cdef int local[STACK_INTS]
         cdef int p, k, fields = self.api.b_fields
-        self.api.score(self.state, out)
-        keys = v.breakdown_keys
-        return [{keys[k]: out[p * fields + k] for k in range(fields)}
-                for p in range(self.api.players(self.state))]
+        cdef int* out = _buffer(local, self.api.np_max * fields)
+        try:
+            self.api.score(self.state, out)
+            keys = v.breakdown_keys
+            return [{keys[k]: out[p * fields + k] for k in range(fields)}
+                    for p in range(self.api.players(self.state))]
+        finally:
+            _release(out, local)
 
     def completed_tickets(self, int player):
         """The tickets ``player`` holds that their network completes now, as scoring counts
         them (the mechanics' joins and tickets included), in the order held."""
-        cdef int* out = (<Variant>self.variant).scratch
+        cdef int local[STACK_INTS]
+        cdef int* out
         cdef int players = self.api.players(self.state)
         if not 0 <= player < players:
             raise ValueError(f"no player {player} in a {players}-player game")
-        return _ints(out, self.api.completed(self.state, player, out))
+        out = _buffer(local, self.api.ticket_cap)
+        try:
+            return _ints(out, self.api.completed(self.state, player, out))
+        finally:
+            _release(out, local)
 
