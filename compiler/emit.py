@@ -470,9 +470,11 @@ def emit(variant: ir.Variant) -> str:
     for mechanic, _rule in assembly.present:
         own = dict(context, **mechanic_context[mechanic.name])
         engines.append(_mechanic_text(mechanic, "engine.pyx.j2", own))
-        methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own, indent=4))
+        methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own))
     context["mechanic_engines"] = "\n\n".join(text for text in engines if text)
-    context["mechanic_methods"] = "".join(methods)
+    context["mechanic_methods"] = "\n\n".join(text for text in methods if text)
+    # each a method of the variant's games (engine_face.Variant's methods)
+    context["mechanic_method_names"] = re.findall(r"^def (\w+)\(", context["mechanic_methods"], re.MULTILINE)
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
     text = _environment().get_template("module.pyx.j2").render(**context)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

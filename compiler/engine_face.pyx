@@ -6,20 +6,24 @@ transitions, scoring, playouts), and hands them out as one table of C functions 
 (``railspec_engine_api``, compiler/templates/engine_api.h). Everything a Python caller
 meets is here, the same for every variant: the ``Engine`` class (argument checks, Python
 objects in and out, the state as plain data, the error messages) and ``playout``. A
-variant's module subclasses :class:`EngineBase` (its mechanics' methods go on the subclass)
-and binds it with :class:`Variant`; so a user's spec compiles only its own C, not this.
+variant's module binds them with a :class:`Variant` (its ``Engine``, with its mechanics'
+methods); so a user's spec compiles only its own C, not this.
 """
 
+cimport cython
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
 from cpython.mem cimport PyMem_Calloc, PyMem_Malloc, PyMem_Free
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_C_CONTIGUOUS
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from cpython.ref cimport PyObject
 from cpython.object cimport PyTypeObject
 import gc as _gc
 import sys as _sys
 from operator import index as _index
+from types import MethodType as _MethodType
+
+cdef extern from "Python.h":
+    void PyType_Modified(PyTypeObject* type)
 
 from railspec.compiler.base.errors import IllegalActionError
 
@@ -44,11 +48,12 @@ cdef class Variant:
     cdef readonly tuple phases, breakdown_keys, field_names
     cdef readonly dict phase_ids
     cdef readonly object rebuild
+    cdef readonly dict methods
     cdef int* scratch
     cdef int offer_field, offer_keep_field
 
     def __cinit__(self, capsule, str state_format, str key, str spec_hash, tuple phases, tuple breakdown_keys,
-                  tuple field_names, rebuild):
+                  tuple field_names, rebuild, dict methods):
         cdef const railspec_engine_api* api = <const railspec_engine_api*>PyCapsule_GetPointer(
             capsule, RAILSPEC_ENGINE_API_NAME)
         if api.version != RAILSPEC_ENGINE_API_VERSION:
@@ -66,6 +71,9 @@ cdef class Variant:
         self.breakdown_keys = breakdown_keys
         self.field_names = field_names
         self.rebuild = rebuild
+        self.methods = methods
+        for name in methods:
+            _offer_method(name)
         self.offer_field = field_names.index("offer")
         self.offer_keep_field = field_names.index("offer_keep")
         self.scratch = <int*>PyMem_Calloc(api.n_actions + 1, sizeof(int))
@@ -74,6 +82,78 @@ cdef class Variant:
 
     def __dealloc__(self):
         PyMem_Free(self.scratch)
+
+    def __call__(self, int players, seed):
+        """A new game of ``players`` seats, set up from ``seed`` (docs/engine.md)."""
+        cdef Engine game
+        if players < self.api.np_min or players > self.api.np_max:
+            raise ValueError(f"this variant is for {self.api.np_min} to {self.api.np_max} players, not {players}")
+        game = Engine.__new__(Engine, self)
+        self.api.setup(game.state, players, <unsigned long long>(_index(seed) % _U64))
+        return game
+
+    def __getattr__(self, str name):
+        method = self.methods.get(name)
+        if method is None:
+            raise AttributeError(f"'Variant' object has no attribute {name!r}")
+        return method
+
+    def from_state(self, state):
+        """Rebuild a game from export_state() data. Raises ValueError on data that does not
+        fit this variant (never leaves a half-built engine). The range checks here keep the
+        C arrays safe; railspec.state_format.validate checks a state fully."""
+        cdef Engine game = Engine.__new__(Engine, self)
+        cdef Variant v = self
+        cdef const railspec_engine_api* api = game.api
+        cdef void* s = game.state
+        cdef int k, total, players, offer_n, offer_keep
+        if state.get("format") != v.state_format:
+            raise ValueError(f"not a {v.state_format} object: format {state.get('format')!r}")
+        if state.get("spec_hash") != v.spec_hash:
+            raise ValueError(f"the state is for spec hash {state.get('spec_hash')!r}, this engine is {v.spec_hash}")
+        api.init(s)
+        players = _int(state["players"], "players", api.np_min, api.np_max)
+        for k in range(api.n_fields):
+            _load_field(v, &api.fields[k], v.field_names[k], state, s, players)
+        if (api.is_over(s) != 0) != (api.current(s) == -1):
+            raise ValueError("current is -1 exactly when the game is over")
+        offer_n = _at(s, api.fields[v.offer_field].count_offset)[0]
+        offer_keep = _at(s, api.fields[v.offer_keep_field].offset)[0]
+        if offer_keep > offer_n:
+            raise ValueError(f"offer_keep {offer_keep} does not fit an offer of {offer_n}")
+        # the piles must fit their fixed arrays whatever is played from here: count every
+        # card and ticket the pile fields hold (the core's and the mechanics')
+        total = 0
+        for k in range(api.n_fields):
+            if api.fields[k].pile == RF_CARD_COUNTS or api.fields[k].pile == RF_CARD_IDS:
+                total += _pile_count(&api.fields[k], s, players, api.n_cards)
+        if total > api.card_total:
+            raise ValueError(f"the state holds {total} train cards, the game has {api.card_total}")
+        total = 0
+        for k in range(api.n_fields):
+            if api.fields[k].pile == RF_TICKETS:
+                total += _pile_count(&api.fields[k], s, players, api.n_cards)
+        if total > api.ticket_cap:
+            raise ValueError(f"the state holds {total} tickets, the game has {api.n_tickets}")
+        api.derive(s)
+        return game
+
+    def for_scoring(self, state):
+        """A game holding only what scoring reads: ``players`` and the fields ``state``
+        gives (a described position's ``owner``, ``tickets``, …), every other field at its
+        value before set-up. For railspec.score; not a position to play on."""
+        cdef Engine game = Engine.__new__(Engine, self)
+        cdef Variant v = self
+        cdef const railspec_engine_api* api = game.api
+        cdef int k, players
+        api.init(game.state)
+        players = _int(state["players"], "players", api.np_min, api.np_max)
+        for k in range(api.n_fields):
+            name = v.field_names[k]
+            if name in state:
+                _load_field(v, &api.fields[k], name, state, game.state, players)
+        api.derive(game.state)
+        return game
 
     def playout(self, int games, int players, seed):
         """Play ``games`` random games; game i uses seed (seed + i) mod 2^64 and an agent
@@ -303,31 +383,24 @@ cdef inline void _release(int* buf, int* local) noexcept:
         PyMem_Free(buf)
 
 
-cdef tuple _NO_ARGS = ()
-
-
-cdef EngineBase _blank(type cls):
-    """A new game of class ``cls`` (a variant's Engine), its state zeroed: the class's own
-    allocator, called directly (``cls.__new__(cls)`` would go through a Python call)."""
-    return <EngineBase>(<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
-
-
-cdef class EngineBase:
+@cython.no_gc   # it holds its Variant, which holds no game: no cycle to collect
+cdef class Engine:
     """One game in progress (docs/engine.md). All of its state is one C struct, of the
-    size its variant's module says; a variant's module subclasses this class, with its
-    ``_variant`` (a :class:`Variant`) as a class attribute."""
+    size its variant's module says; the variant's module makes games through its
+    :class:`Variant` (the module's ``Engine``: ``Engine(players, seed)``,
+    ``Engine.from_state(state)``). One class for every variant, so that CPython's
+    specialised calls of its methods apply (they need the method's own class, not a
+    subclass, and the generic attribute lookup: no ``__getattr__``). A mechanic's methods
+    are its variant's (``Variant.methods``), reached through a :class:`_MechanicMethod`
+    that binding a variant puts in this class's dict under the method's name."""
 
-    # the layout a variant's module declares (compiler/templates/engine.pyx.j2): keep the two in step
     cdef void* state
     cdef const railspec_engine_api* api
-    cdef PyObject* variant   # borrowed: the class holds it
+    cdef Variant variant
 
-    def __cinit__(self, *args, **kwargs):
-        variant = getattr(type(self), "_variant", None)
-        if not isinstance(variant, Variant):
-            raise TypeError("make a game with a variant module's Engine, not railspec.compiler.engine_face.EngineBase")
-        self.variant = <PyObject*>variant
-        self.api = (<Variant>variant).api
+    def __cinit__(self, Variant variant not None):
+        self.variant = variant
+        self.api = variant.api
         self.state = PyMem_Calloc(1, self.api.state_size)
         if self.state == NULL:
             raise MemoryError()
@@ -335,73 +408,9 @@ cdef class EngineBase:
     def __dealloc__(self):
         PyMem_Free(self.state)
 
-    def __init__(self, int players, seed):
-        if players < self.api.np_min or players > self.api.np_max:
-            raise ValueError(f"this variant is for {self.api.np_min} to {self.api.np_max} players, not {players}")
-        self.api.setup(self.state, players, <unsigned long long>(_index(seed) % _U64))
-
-    @classmethod
-    def from_state(type cls, state):
-        """Rebuild a game from export_state() data. Raises ValueError on data that does not
-        fit this variant (never leaves a half-built engine). The range checks here keep the
-        C arrays safe; railspec.state_format.validate checks a state fully."""
-        cdef EngineBase game = _blank(cls)
-        cdef Variant v = <Variant>game.variant
-        cdef const railspec_engine_api* api = game.api
-        cdef void* s = game.state
-        cdef int k, total, players, offer_n, offer_keep
-        if state.get("format") != v.state_format:
-            raise ValueError(f"not a {v.state_format} object: format {state.get('format')!r}")
-        if state.get("spec_hash") != v.spec_hash:
-            raise ValueError(f"the state is for spec hash {state.get('spec_hash')!r}, this engine is {v.spec_hash}")
-        api.init(s)
-        players = _int(state["players"], "players", api.np_min, api.np_max)
-        for k in range(api.n_fields):
-            _load_field(v, &api.fields[k], v.field_names[k], state, s, players)
-        if (api.is_over(s) != 0) != (api.current(s) == -1):
-            raise ValueError("current is -1 exactly when the game is over")
-        offer_n = _at(s, api.fields[v.offer_field].count_offset)[0]
-        offer_keep = _at(s, api.fields[v.offer_keep_field].offset)[0]
-        if offer_keep > offer_n:
-            raise ValueError(f"offer_keep {offer_keep} does not fit an offer of {offer_n}")
-        # the piles must fit their fixed arrays whatever is played from here: count every
-        # card and ticket the pile fields hold (the core's and the mechanics')
-        total = 0
-        for k in range(api.n_fields):
-            if api.fields[k].pile == RF_CARD_COUNTS or api.fields[k].pile == RF_CARD_IDS:
-                total += _pile_count(&api.fields[k], s, players, api.n_cards)
-        if total > api.card_total:
-            raise ValueError(f"the state holds {total} train cards, the game has {api.card_total}")
-        total = 0
-        for k in range(api.n_fields):
-            if api.fields[k].pile == RF_TICKETS:
-                total += _pile_count(&api.fields[k], s, players, api.n_cards)
-        if total > api.ticket_cap:
-            raise ValueError(f"the state holds {total} tickets, the game has {api.n_tickets}")
-        api.derive(s)
-        return game
-
-    @classmethod
-    def for_scoring(type cls, state):
-        """A game holding only what scoring reads: ``players`` and the fields ``state``
-        gives (a described position's ``owner``, ``tickets``, …), every other field at its
-        value before set-up. For railspec.score; not a position to play on."""
-        cdef EngineBase game = _blank(cls)
-        cdef Variant v = <Variant>game.variant
-        cdef const railspec_engine_api* api = game.api
-        cdef int k, players
-        api.init(game.state)
-        players = _int(state["players"], "players", api.np_min, api.np_max)
-        for k in range(api.n_fields):
-            name = v.field_names[k]
-            if name in state:
-                _load_field(v, &api.fields[k], name, state, game.state, players)
-        api.derive(game.state)
-        return game
-
     def copy(self):
         """An independent copy (one struct copy)."""
-        cdef EngineBase other = _blank(type(self))
+        cdef Engine other = Engine.__new__(Engine, self.variant)
         memcpy(other.state, self.state, self.api.state_size)
         return other
 
@@ -410,7 +419,7 @@ cdef class EngineBase:
         (railspec.runtime.determinize.resample draws the same world from export_state());
         None in a mechanic's phase, where a world must also pass the state validator (the
         Python draw retries until one does). No Python object is made but the copy."""
-        cdef EngineBase world
+        cdef Engine world
         cdef int players = self.api.players(self.state)
         if player < 0 or player >= players:
             raise ValueError(f"no player {player} in a {players}-player game")
@@ -599,3 +608,49 @@ cdef class EngineBase:
         finally:
             _release(out, local)
 
+
+
+cdef class _MechanicMethod:
+    """A mechanic's method of the games (``game.longest_path``): the function of the game's
+    own variant (``Variant.methods``), bound to the game. One per name in Engine's dict,
+    whichever variants have it."""
+
+    cdef str name
+
+    def __cinit__(self, str name):
+        self.name = name
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        method = (<Engine>instance).variant.methods.get(self.name)
+        if method is None:
+            raise AttributeError(f"'Engine' object has no attribute {self.name!r}")
+        return _MethodType(method, instance)
+
+
+cdef void _offer_method(str name) except *:
+    """Put a :class:`_MechanicMethod` named ``name`` in Engine's dict, once (an extension
+    type's dict is written as Cython writes its class attributes, then the type's caches
+    told)."""
+    cdef dict members = <dict>(<PyTypeObject*>Engine).tp_dict
+    found = members.get(name)
+    if isinstance(found, _MechanicMethod):
+        return
+    if found is not None:
+        raise ImportError(f"a mechanic's method {name!r} would hide Engine.{name}")
+    members[name] = _MechanicMethod(name)
+    PyType_Modified(<PyTypeObject*>Engine)
+
+
+cdef void* engine_state(object game, const railspec_engine_api* api) except NULL:
+    """The state of ``game``, when it is a game of the variant whose table is ``api``: how
+    a variant's mechanics' methods reach their State (a TypeError for anything else)."""
+    if not isinstance(game, Engine) or (<Engine>game).api != api:
+        raise TypeError(f"not a game of this variant: {type(game).__name__}")
+    return (<Engine>game).state
+
+
+#: The capsule of :func:`engine_state`, for the variants' modules.
+STATE_OF_NAME = b"railspec.engine_face.state_of"
+STATE_OF = PyCapsule_New(<void*>engine_state, b"railspec.engine_face.state_of", NULL)
