@@ -98,8 +98,9 @@ def cache_key(variant, source: str) -> str:
 
 
 #: The files whose text decides what :func:`railspec.compiler.emit.emit` writes for a given
-#: IR: the compiler's code and templates, and each mechanic's folder.
-_GENERATOR_FILES = ("*.py", "*.j2", "*.lark", "*.h", "*.pxd")
+#: IR: the compiler's code and templates, and each mechanic's folder (with the Python face,
+#: engine_face.pyx, whose Engine a module subclasses).
+_GENERATOR_FILES = ("*.py", "*.j2", "*.lark", "*.h", "*.pxd", "*.pyx")
 
 
 @functools.lru_cache(maxsize=None)
@@ -363,6 +364,7 @@ def _compile(source: str, module_name: str, work: Path, suffix: str) -> None:
     _run([sys.executable, "-m", "cython", "-3", "--fast-fail", "-o", c_file.name, pyx.name], work, "cython")
     library = work / f"{module_name}{suffix}"
     if os.name == "posix":
+        _optimise_module_code_only(c_file)
         cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
         include = sysconfig.get_paths()["include"]
         extra = ["-undefined", "dynamic_lookup"] if sys.platform == "darwin" else []
@@ -375,6 +377,30 @@ def _compile(source: str, module_name: str, work: Path, suffix: str) -> None:
         if not found:
             raise RailspecError("building the engine: the compiler produced no module")
         found[0].rename(library)
+
+
+#: Cython's C file, in its own section markers: from the first (after the includes) to the
+#: module's code, and from the end of the module's code on, come Cython's utility functions,
+#: the module's start-up and its type slots; the module's code (its rules, hot) lies between.
+_GLUE_START = "/* #### Code section: utility_code_proto_before_types ### */"
+_MODULE_CODE = "/* #### Code section: module_code ### */"
+_GLUE_AGAIN = "/* #### Code section: module_exttypes ### */"
+
+
+def _optimise_module_code_only(c_file: Path) -> None:
+    """Have GCC optimise the module's own code alone, at OPTIMISE, and compile Cython's glue
+    at -O0: the glue is over half the C compiler's work and runs once or on the Python
+    side (the Python face is engine_face's), while the rules run in the same functions as
+    before. A user spec's cold build: 3.9 G instructions of gcc against 4.8 G, the batch
+    loop's instructions unchanged. A file without the markers (another Cython) is left as
+    it is; compilers other than GCC ignore the pragma."""
+    text = c_file.read_text(encoding="utf-8")
+    glue, module, again = text.find(_GLUE_START), text.find(_MODULE_CODE), text.find(_GLUE_AGAIN)
+    if not 0 <= glue < module < again:
+        return
+    cold, hot = '#pragma GCC optimize ("O0")\n', f'#pragma GCC optimize ("{OPTIMISE[1:]}")\n'
+    c_file.write_text(text[:glue] + cold + text[glue:module] + hot + text[module:again] + cold + text[again:],
+                      encoding="utf-8")
 
 
 def _build_ext(c_file: Path, module_name: str, work: Path) -> None:

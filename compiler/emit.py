@@ -287,8 +287,27 @@ def state_layout(assembly: Assembly) -> list[dict]:
             shape="scalar" if f.is_scalar else ("list" if f.is_list else "fixed"),
             decl=decl, count_decl=f"int {f.name}_n{seat}" if f.is_list else None,
             size=f.size, cap=f.cap, storage=storage, initial=initial, pile=f.pile,
-            low=schema.bound_c(f.low), high=schema.bound_c(f.high)))
+            low=schema.bound_c(f.low), high=schema.bound_c(f.high),
+            # the same, as the field table of engine_api.h (railspec_field) writes it
+            rf_kind=_RF_KINDS[f.kind],
+            rf_shape="RF_SCALAR" if f.is_scalar else ("RF_LIST" if f.is_list else "RF_FIXED"),
+            rf_pile=_RF_PILES[f.pile], rf_size=(f.cap if f.is_list else f.size) or 0,
+            rf_low=_bound_parts(f.low), rf_high=_bound_parts(f.high)))
     return out
+
+
+_RF_KINDS = {"int": "RF_INT", "u64": "RF_U64", "phase": "RF_PHASE"}
+_RF_PILES = {None: "RF_NO_PILE", schema.CARD_COUNTS: "RF_CARD_COUNTS", schema.CARD_IDS: "RF_CARD_IDS",
+             schema.TICKETS: "RF_TICKETS"}
+
+
+def _bound_parts(expr: str) -> tuple[str, int]:
+    """A bound as engine_api.h's field table holds it: a C expression, and 1 when the
+    number of players is added to it (a bound ``players`` or ``players-1``)."""
+    _number, name, offset = schema.parsed_bound(expr)
+    if name == "players":
+        return str(offset), 1
+    return schema.bound_c(expr), 0
 
 
 #: Which rows of a pile field a world redraws, by the field's view, as a C condition
@@ -470,9 +489,11 @@ def emit(variant: ir.Variant) -> str:
     for mechanic, _rule in assembly.present:
         own = dict(context, **mechanic_context[mechanic.name])
         engines.append(_mechanic_text(mechanic, "engine.pyx.j2", own))
-        methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own, indent=4))
+        methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own))
     context["mechanic_engines"] = "\n\n".join(text for text in engines if text)
-    context["mechanic_methods"] = "".join(methods)
+    context["mechanic_methods"] = "\n\n".join(text for text in methods if text)
+    # each a method of the variant's games (engine_face.Variant's methods)
+    context["mechanic_method_names"] = re.findall(r"^def (\w+)\(", context["mechanic_methods"], re.MULTILINE)
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
     text = _environment().get_template("module.pyx.j2").render(**context)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -423,7 +423,9 @@ class Mechanic:
     @classmethod
     def template_dir(cls) -> Path:
         """The folder of its templates: ``engine.pyx.j2`` (its C functions, the hooks it
-        fills among them) and ``methods.pyx.j2`` (the game's methods it adds)."""
+        fills among them) and ``methods.pyx.j2`` (the game's methods it adds: functions
+        ``def NAME(self, …)`` that the variant's games offer as methods, and that reach a
+        game's state as ``state_of(self)``)."""
         found = cls._own("engine.pyx.j2") or cls._own("methods.pyx.j2")
         return found.parent if found is not None else cls.folder()
 

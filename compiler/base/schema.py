@@ -154,7 +154,7 @@ class Field:
 
 
 @functools.cache
-def _parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
+def parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
     """A bound expression as (an integer, or None and a name, with its offset)."""
     m = _BOUND.match(expr)
     if m.group("int") is not None:
@@ -165,7 +165,7 @@ def _parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
 
 def bound_value(expr: str, dims: dict[str, int], players: int | None = None) -> int:
     """The value of a bound expression for one variant (and player count)."""
-    number, name, offset = _parsed_bound(expr)
+    number, name, offset = parsed_bound(expr)
     if name is None:
         return number
     if name == "players":

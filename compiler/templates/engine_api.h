@@ -1,7 +1,9 @@
-/* railspec's engine interface for compiled helpers (railspec.agents' policy kernel).
+/* railspec's engine interface: what a variant's compiled module offers the code compiled
+ * once for every variant (railspec.compiler.engine_face, the Engine class and playout()
+ * of every engine; railspec.agents' policy kernel).
  *
  * Every generated engine module fills one of these with its own functions and hands it
- * out in a PyCapsule (Engine._c_api); a helper compiled once for all variants drives any
+ * out in a PyCapsule (Engine._c_api); code compiled once for all variants drives any
  * engine through it without knowing the variant's State struct. The state is opaque:
  * copy it with memcpy(dst, src, state_size). An agent view is the player to move's part
  * of the observation as ints (docs/agents.md "The agent view").
@@ -30,6 +32,27 @@ enum {
                            it to them: a full double route, a track of their own beside it) */
 };
 
+/* One field of the state schema as the state struct holds it (compiler/emit.py
+ * state_layout): the Engine class exports and loads a state by these. */
+enum {
+    RF_INT = 0, RF_U64 = 1, RF_PHASE = 2,                        /* kind */
+    RF_SCALAR = 0, RF_FIXED = 1, RF_LIST = 2,                    /* shape */
+    RF_NO_PILE = 0, RF_CARD_COUNTS = 1, RF_CARD_IDS = 2, RF_TICKETS = 3   /* pile */
+};
+
+typedef struct {
+    int kind;
+    int shape;
+    int per_player;       /* one value or row per seat (NP_MAX of them in the struct) */
+    int pile;             /* the cards or tickets it holds, for the loader's capacity guard */
+    size_t offset;        /* of the field in the state */
+    size_t count_offset;  /* of its count NAME_n (a list) */
+    int row;              /* entries one seat's row takes in the struct (a per-player array) */
+    int size;             /* a fixed row's entries, a list's capacity */
+    int low, low_players;     /* the least value: low, plus the number of players when low_players */
+    int high, high_players;   /* the greatest value, the same way */
+} railspec_field;
+
 typedef struct {
     int version;
     int n_cards;
@@ -48,6 +71,26 @@ typedef struct {
                                                              (their open flags; the offer only while it is
                                                              theirs to choose): a search's value estimate reads
                                                              every seat of a world it drew; its length */
+    /* what the Engine class needs besides (engine_face.pyx) */
+    int np_min, np_max;
+    int obs_size;
+    int b_fields, b_total;     /* the breakdown's items per player, and which is the total */
+    int card_total, ticket_cap, n_tickets;
+    int n_fields;              /* the exported fields of the state schema, in its order */
+    const railspec_field* fields;
+    int (*phase)(void* state);
+    void (*setup)(void* state, int players, unsigned long long seed);
+    void (*init)(void* state);                 /* every field at its value before set-up */
+    void (*derive)(void* state);               /* the derived fields, from the others */
+    int (*is_legal)(void* state, int action, int* scratch);   /* scratch: n_actions ints */
+    void (*score)(void* state, int* out);      /* the breakdown, b_fields ints per player */
+    void (*observe)(void* state, int player, float* out);     /* obs_size floats */
+    int (*mask)(void* state, char* out);       /* n_actions bytes; returns how many are legal */
+    int (*world)(void* state, int player, unsigned long long seed);   /* redraw what player cannot
+                                                  see; 0 (state untouched) in a mechanic's phase */
+    int (*completed)(void* state, int player, int* out);      /* tickets completed, in order held */
+    void (*play)(int games, int players, unsigned long long seed, int* breakdowns, int* decisions,
+                 int* turns, char* stalled);   /* random playouts (docs/engine.md) */
 } railspec_engine_api;
 
 #endif
