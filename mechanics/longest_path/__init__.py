@@ -31,7 +31,7 @@ BRIDGED_ODD_AT_LEAST = 6
 #: Components of at most JOIN_CYCLES independent cycles and at least JOIN_ODD_AT_LEAST cities
 #: of odd degree are searched by their lightest joins (engine.pyx.j2, "the search by joins"):
 #: each join tries every sum of the cycles, 2 ** JOIN_CYCLES of them at most.
-JOIN_CYCLES = 8
+JOIN_CYCLES = 9
 JOIN_ODD_AT_LEAST = 4
 
 
