@@ -6,10 +6,13 @@ CALCOLO DEI PUNTEGGI, the European Express, the same words).
 The compiled engine keeps only the two longest dead ends at a city and contracts cities
 of degree 2. A network with bridges (routes whose removal splits it) is solved over the
 tree the bridges make: each blob between them searched with its children's subtrees
-folded into one route each. A search walks the trails of a component of few cycles for a
-bounded number of steps, and otherwise (or when the walk runs out of steps) removes the
-fewest cars that leave a connected set of routes with at most two odd cities
-(mechanics/longest_path/engine.pyx.j2). The reference walks every trail. They must agree
+folded into one route each. A search of a part with many odd cities and few cycles is by
+its lightest joins (the routes to leave out for at most two odd cities, found over every
+sum of its cycles, kept or removed one by one while what is left falls apart); else it
+walks the trails of a component of few cycles for a bounded number of steps, and
+otherwise (or when the walk runs out of steps) removes the fewest cars that leave a
+connected set of routes with at most two odd cities (mechanics/longest_path/
+engine.pyx.j2). The reference walks every trail. They must agree
 on the networks where they differ most: a player's every train on a tight cluster (India's
 are trees of double routes and small loops, many bridges), chains and loops, several
 components, parallel routes, dead ends, and the slowest networks a search found.
@@ -124,3 +127,35 @@ def test_random_connected_networks_rich_in_dead_ends(variant):
             reached.update((r.node_a, r.node_b))
             left -= r.length
         assert compiled_longest(variant, chosen) == reference_longest(variant, chosen), (trial, chosen)
+
+
+def test_dead_end_networks_on_few_cycles(variant):
+    """What the search by joins is for: a player's every train on short routes, most cities
+    of odd degree, grown outward and then reshaped by random swaps of one route for another
+    that touches the network (as the hill-climb does), sometimes with both tracks of a
+    double route and a few routes anywhere: 120 of them."""
+    rng = random.Random(23)
+    routes = variant.routes
+    for trial in range(120):
+        start = rng.choice(routes).node_a
+        chosen, left = [], variant.ir.trains
+        for _ in range(200):
+            reached = {start} | {c for r in chosen for c in (routes[r].node_a, routes[r].node_b)}
+            groups = {routes[r].group for r in chosen}
+            if rng.random() < 0.5 and chosen:  # a swap: one route out
+                out = rng.choice(chosen)
+                chosen.remove(out)
+                left += routes[out].length
+                continue
+            fits = [r.id for r in routes if r.group not in groups and r.length <= min(left, 2)
+                    and (r.node_a in reached or r.node_b in reached)]
+            if not fits:
+                if left < 2:
+                    break
+                continue
+            pick = rng.choice(fits)
+            chosen.append(pick)
+            left -= routes[pick].length
+        extra = rng.sample(range(len(routes)), rng.randint(0, 4)) if rng.random() < 0.3 else []
+        network = sorted(set(chosen) | set(extra))
+        assert compiled_longest(variant, network) == reference_longest(variant, network), (trial, network)

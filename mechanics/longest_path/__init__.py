@@ -28,6 +28,11 @@ WALK_STEPS = 1000
 #: odd degree are solved blob by blob over the tree the bridges make (engine.pyx.j2,
 #: "networks with bridges"); fewer odd cities are quick to search whole.
 BRIDGED_ODD_AT_LEAST = 6
+#: Components of at most JOIN_CYCLES independent cycles and at least JOIN_ODD_AT_LEAST cities
+#: of odd degree are searched by their lightest joins (engine.pyx.j2, "the search by joins"):
+#: each join tries every sum of the cycles, 2 ** JOIN_CYCLES of them at most.
+JOIN_CYCLES = 9
+JOIN_ODD_AT_LEAST = 4
 
 
 @dataclass(frozen=True)
@@ -183,5 +188,6 @@ class LongestPath(Mechanic):
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
         return Tables(constants=[("LONGEST_BONUS", rule.bonus)],
                       context={"walk_cycles": WALK_CYCLES, "walk_steps": WALK_STEPS,
-                               "bridged_odd_at_least": BRIDGED_ODD_AT_LEAST})
+                               "bridged_odd_at_least": BRIDGED_ODD_AT_LEAST, "join_cycles": JOIN_CYCLES,
+                               "join_odd_at_least": JOIN_ODD_AT_LEAST})
 
