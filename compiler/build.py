@@ -99,7 +99,7 @@ def cache_key(variant, source: str) -> str:
 
 #: The files whose text decides what :func:`railspec.compiler.emit.emit` writes for a given
 #: IR: the compiler's code and templates, and each mechanic's folder (with the Python face,
-#: engine_face.pyx, whose Engine a module subclasses).
+#: engine_face.pyx, through whose Engine a module's games are played).
 _GENERATOR_FILES = ("*.py", "*.j2", "*.lark", "*.h", "*.pxd", "*.pyx")
 
 
