@@ -155,11 +155,13 @@ cdef class Variant:
         api.derive(game.state)
         return game
 
-    def playout(self, int games, int players, seed):
+    def playout(self, int games, int players, seed, bint leaders=False):
         """Play ``games`` random games; game i uses seed (seed + i) mod 2^64 and an agent
         generator seeded with that xor the agent salt (docs/engine.md "Random playouts").
         Returns a dict of lists: ``totals`` and every other breakdown item ([games][players];
-        items as in BREAKDOWN_KEYS), then ``decisions``, ``turns`` and ``stalled`` ([games])."""
+        items as in BREAKDOWN_KEYS), then ``decisions``, ``turns`` and ``stalled`` ([games]);
+        with ``leaders``, also ``leader`` ([games]: the seat alone at the best total, -1 when
+        the best total is shared), which names most games' winners without Python's help."""
         cdef const railspec_engine_api* api = self.api
         cdef unsigned long long c_seed = <unsigned long long>(_index(seed) % _U64)
         cdef int* breakdowns
@@ -186,7 +188,10 @@ cdef class Variant:
             collecting = _gc.isenabled()
             _gc.disable()
             try:
-                return self._results(games, players, breakdowns, decisions, turns, stalled)
+                result = self._results(games, players, breakdowns, decisions, turns, stalled)
+                if leaders:
+                    result["leader"] = [self._leader(breakdowns, g, players) for g in range(games)]
+                return result
             finally:
                 if collecting:
                     _gc.enable()
@@ -195,6 +200,19 @@ cdef class Variant:
             free(decisions)
             free(turns)
             free(stalled)
+
+    cdef int _leader(self, int* breakdowns, int game, int players):
+        """The seat alone at game ``game``'s best total, or -1 when it is shared."""
+        cdef int p, total, leader = 0
+        cdef int fields = self.api.b_fields, at = self.api.b_total
+        cdef int best = breakdowns[game * players * fields + at]
+        for p in range(1, players):
+            total = breakdowns[(game * players + p) * fields + at]
+            if total > best:
+                best, leader = total, p
+            elif total == best:
+                leader = -1  # shared, unless a later seat has more
+        return leader
 
     cdef dict _results(self, int games, int players, int* breakdowns, int* decisions, int* turns, char* stalled):
         """playout()'s dict of lists, from the C arrays the loop filled."""

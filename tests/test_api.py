@@ -140,6 +140,12 @@ def test_playout_winners_are_each_games_winners(v):
     expected = [winners(v.ir, rows) for rows in rows_of_playout(result, v.assembly.breakdown_keys)]
     assert result["winners"] == expected
     assert any(len(set(t)) < len(t) and t.count(max(t)) > 1 for t in result["totals"]), "no tied game met"
+    assert "leader" not in result
+    # the compiled loop's leaders, which name the untied games' winners: the seat alone at
+    # the best total, -1 when it is shared
+    raw = v.module().playout(400, players, 11, leaders=True)
+    assert raw["leader"] == [t.index(max(t)) if t.count(max(t)) == 1 else -1 for t in raw["totals"]]
+    assert "leader" not in v.module().playout(3, players, 11)
 
 
 def test_playout_gives_the_same_games_whatever_the_workers():

@@ -514,10 +514,12 @@ class Variant:
             raise ArgumentError(f"workers must be 1 or more, not {workers}")
         players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
         if engine == "compiled":
-            result = _threaded_playout(self.module().playout, games, players, seed, workers)
+            play = self.module().playout
+            result = _threaded_playout(lambda n, p, s: play(n, p, s, leaders=True), games, players, seed, workers)
         else:
             result = reference.playout(self.ir, games, players, seed)
-        result["winners"] = playout_winners(self.ir, result, self.assembly.breakdown_keys)
+        leaders = result.pop("leader", None)
+        result["winners"] = playout_winners(self.ir, result, self.assembly.breakdown_keys, leaders)
         return result
 
     def score(self, position: dict) -> list[dict]:

@@ -54,11 +54,18 @@ def rows_of_playout(result: dict, breakdown_keys) -> list[list[dict]]:
     return [_game_rows(columns, g, len(totals)) for g, totals in enumerate(result["totals"])]
 
 
-def playout_winners(variant: ir.Variant, result: dict, breakdown_keys) -> list[list[int]]:
+def _sole_best(totals: list[int]) -> int:
+    """The seat alone at the best of ``totals``, or -1 when it is shared."""
+    best = max(totals)
+    return totals.index(best) if totals.count(best) == 1 else -1
+
+
+def playout_winners(variant: ir.Variant, result: dict, breakdown_keys, leaders=None) -> list[list[int]]:
     """The winners of every game of a playout result. A game whose best total is one
     player's needs no tie-break and no breakdown rows (most games: building the rows of
     every game cost more than the games' own scoring); the others go through
-    :func:`winners`."""
+    :func:`winners`. ``leaders``, when the engine gave them (the compiled playout's
+    ``leader``: that seat, or -1 for a shared best total), saves finding the best total."""
     columns = _columns(result, breakdown_keys)
     out = []
     # a list a game, none garbage while they are made: with the cyclic collector running,
@@ -67,12 +74,11 @@ def playout_winners(variant: ir.Variant, result: dict, breakdown_keys) -> list[l
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for g, totals in enumerate(result["totals"]):
-            best = max(totals)
-            if totals.count(best) == 1:
-                out.append([totals.index(best)])
-            else:
-                out.append(winners(variant, _game_rows(columns, g, len(totals))))
+        totals = result["totals"]
+        if leaders is None:
+            leaders = [_sole_best(row) for row in totals]
+        for g, leader in enumerate(leaders):
+            out.append([leader] if leader >= 0 else winners(variant, _game_rows(columns, g, len(totals[g]))))
     finally:
         if collecting:
             gc.enable()
