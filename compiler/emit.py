@@ -99,6 +99,17 @@ def _one_id(actions, kind: str) -> int:
     return found[0] if found else -1
 
 
+#: A route's row of T_CLAIM: its colour (-1 gray), its first payment block, and that block's
+#: ids (start, end), locomotives at step 0, plain spaces and colour choices a step.
+CLAIM_ROW_FIELDS = ("COLOUR", "FIRST_BLOCK", "START", "END", "BASE_LOCOS", "PLAIN", "CHOICES", "SPARE")
+
+
+def _claim_row(route: ir.Route, block: ir.PaymentBlock, layout: ir.ClaimLayout) -> list[int]:
+    """``route``'s row of T_CLAIM (CLAIM_ROW_FIELDS), ``block`` its first payment block."""
+    return [route.colour, layout.route_blocks[route.id][0], block.start, block.end, block.base_locomotives,
+            block.plain, block.choices, 0]
+
+
 def check_gray_steps(layout: ir.ClaimLayout, actions, colours: int) -> None:
     """The compiled legal claims find a gray step's payable ids as ``step start + colour``
     (legal.pyx.j2, legal_payments): check that every block of several colour choices lists
@@ -204,8 +215,10 @@ def tables(assembly: Assembly) -> dict:
         ("KEEP_BASE", keep_base),
         ("KEEP_END", keep_end),
         ("EXTRA_BLOCKS", extra),
+        ("CLAIM_ROW", len(CLAIM_ROW_FIELDS)),
         ("N_CORE_PHASES", len(schema.CORE_PHASES)),  # the core's phases have the first ids
     ]
+    constants += [(f"CR_{name}", k) for k, name in enumerate(CLAIM_ROW_FIELDS)]
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
     constants += [(f"B_{item.enum}", i) for i, item in enumerate(assembly.score_items)]
     constants.append(("B_FIELDS", len(assembly.score_items)))
@@ -217,12 +230,9 @@ def tables(assembly: Assembly) -> dict:
             ("T_ROUTE_NODE_B", _pad([r.node_b for r in routes])),
             ("T_ROUTE_COLOUR", _pad([r.colour for r in routes])),
             ("T_ROUTE_POINTS", _pad([variant.route_points[r.length] for r in routes])),
-            ("T_CLAIM_START", _pad([b.start for b in first])),
-            ("T_CLAIM_END", _pad([b.end for b in first])),
-            ("T_CLAIM_BASE_LOCOS", _pad([b.base_locomotives for b in first])),
-            ("T_CLAIM_PLAIN", _pad([b.plain for b in first])),
-            ("T_CLAIM_CHOICES", _pad([b.choices for b in first])),
-            ("T_ROUTE_FIRST_BLOCK", _pad([layout.route_blocks[r.id][0] for r in routes])),
+            # each route's claim facts in one row of CLAIM_ROW ints (the CR_ offsets): a turn's
+            # legal claims read a route's from one place
+            ("T_CLAIM", _pad([value for r, b in zip(routes, first) for value in _claim_row(r, b, layout)])),
             ("T_ROUTE_BLOCK_END", _pad([layout.route_blocks[r.id][1] for r in routes] if extra else [])),
             ("T_BLOCK_START", _pad([b.start for b in blocks])),
             ("T_BLOCK_END", _pad([b.end for b in blocks])),
