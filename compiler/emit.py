@@ -101,12 +101,15 @@ def _one_id(actions, kind: str) -> int:
 
 #: A route's row of T_CLAIM: its colour (-1 gray), its first payment block, and that block's
 #: ids (start, end), locomotives at step 0, plain spaces and colour choices a step.
-CLAIM_ROW_FIELDS = ("COLOUR", "FIRST_BLOCK", "START", "END", "BASE_LOCOS", "PLAIN", "CHOICES", "SPARE")
+CLAIM_ROW_FIELDS = ("HELD", "FIRST_BLOCK", "START", "END", "BASE_LOCOS", "PLAIN", "CHOICES", "SPARE")
 
 
-def _claim_row(route: ir.Route, block: ir.PaymentBlock, layout: ir.ClaimLayout) -> list[int]:
-    """``route``'s row of T_CLAIM (CLAIM_ROW_FIELDS), ``block`` its first payment block."""
-    return [route.colour, layout.route_blocks[route.id][0], block.start, block.end, block.base_locomotives,
+def _claim_row(route: ir.Route, block: ir.PaymentBlock, layout: ir.ClaimLayout, colours: int) -> list[int]:
+    """``route``'s row of T_CLAIM (CLAIM_ROW_FIELDS), ``block`` its first payment block.
+    HELD is where a hand's Holding keeps the cards that pay it: the route's colour, or
+    ``colours`` (the most of any one colour) for a gray route."""
+    held = route.colour if route.colour >= 0 else colours
+    return [held, layout.route_blocks[route.id][0], block.start, block.end, block.base_locomotives,
             block.plain, block.choices, 0]
 
 
@@ -232,7 +235,7 @@ def tables(assembly: Assembly) -> dict:
             ("T_ROUTE_POINTS", _pad([variant.route_points[r.length] for r in routes])),
             # each route's claim facts in one row of CLAIM_ROW ints (the CR_ offsets): a turn's
             # legal claims read a route's from one place
-            ("T_CLAIM", _pad([value for r, b in zip(routes, first) for value in _claim_row(r, b, layout)])),
+            ("T_CLAIM", _pad([value for r, b in zip(routes, first) for value in _claim_row(r, b, layout, colours)])),
             ("T_ROUTE_BLOCK_END", _pad([layout.route_blocks[r.id][1] for r in routes] if extra else [])),
             ("T_BLOCK_START", _pad([b.start for b in blocks])),
             ("T_BLOCK_END", _pad([b.end for b in blocks])),
