@@ -3,19 +3,21 @@ Calculating Scores: "a continuous path … may include loops and pass through th
 several times, but a given train car may never be used twice in the same path"; Europe,
 CALCOLO DEI PUNTEGGI, the European Express, the same words).
 
-The compiled engine keeps only the two longest dead ends at a city and contracts cities
-of degree 2. A network with bridges (routes whose removal splits it) is solved over the
-tree the bridges make: each blob between them searched with its children's subtrees
-folded into one route each. A search of a part with many odd cities and few cycles is by
-its lightest joins (the routes to leave out for at most two odd cities, found over every
-sum of its cycles, kept or removed one by one while what is left falls apart); else it
-walks the trails of a component of few cycles for a bounded number of steps, and
-otherwise (or when the walk runs out of steps) removes the fewest cars that leave a
-connected set of routes with at most two odd cities (mechanics/longest_path/
-engine.pyx.j2). The reference walks every trail. They must agree
-on the networks where they differ most: a player's every train on a tight cluster (India's
-are trees of double routes and small loops, many bridges), chains and loops, several
-components, parallel routes, dead ends, and the slowest networks a search found.
+The compiled engine answers a tree (its longest path, by peeling leaves) and a network
+of two odd cities at most (every car) without a search. Otherwise it keeps only the two
+longest dead ends at a city and contracts cities of degree 2. A network with bridges
+(routes whose removal splits it) is solved over the tree the bridges make: each blob
+between them searched with its children's subtrees folded into one route each. A search
+of a part with many odd cities and few cycles is by its lightest joins (the routes to
+leave out for at most two odd cities, found over every sum of its cycles, kept or
+removed one by one while what is left falls apart); else it walks the trails of a
+component of few cycles for a bounded number of steps, and otherwise (or when the walk
+runs out of steps) removes the fewest cars that leave a connected set of routes with at
+most two odd cities (mechanics/longest_path/ engine.pyx.j2). The reference walks every
+trail. They must agree on the networks where they differ most: a player's every train on
+a tight cluster (India's are trees of double routes and small loops, many bridges),
+chains and loops, several components, parallel routes, dead ends, and the slowest
+networks a search found.
 """
 from __future__ import annotations
 
@@ -77,6 +79,47 @@ def test_chains_and_loops():
         assert compiled_longest(usa, routes) == reference_longest(usa, routes), routes
     # the ring is a circuit: every car of it, 1 + 6 + 3 + 6
     assert compiled_longest(usa, ring) == 16
+
+
+def test_trees_and_networks_of_two_odd_cities_at_most(variant):
+    """What needs no search (the engine's plain_trail): trees, whose longest trail is their
+    longest path, found by peeling leaves, and networks whose cities are all even but two
+    at most, one trail of every car; and trees with a cycle added, which are neither unless
+    their odd cities are few. 300 of them, grown outward from one city, of 1 to 30 routes."""
+    rng = random.Random(23)
+    routes = variant.routes
+    kinds = {"tree": 0, "plain with a cycle": 0, "searched": 0}
+    for trial in range(300):
+        start = rng.choice(routes).node_a
+        reached, chosen, groups, end = {start}, [], set(), start
+        size = rng.randint(1, 30)
+        chain = trial % 3 == 1  # a chain grows from its last city only
+        while len(chosen) < size:
+            outward = [r for r in routes if r.group not in groups and (r.node_a in reached) != (r.node_b in reached)
+                       and (not chain or end in (r.node_a, r.node_b))]
+            if not outward:
+                break
+            r = rng.choice(outward)
+            chosen.append(r.id)
+            groups.add(r.group)
+            reached.update((r.node_a, r.node_b))
+            end = r.node_b if r.node_a == end else r.node_a
+        if trial % 3 != 2:  # close a cycle: a route between two cities already reached (a chain: a ring)
+            closing = [r for r in routes if r.group not in groups and r.node_a in reached and r.node_b in reached
+                       and (not chain or {r.node_a, r.node_b} == {start, end})]
+            chosen += [rng.choice(closing).id] if closing else []
+        degree: dict[int, int] = {}
+        for r in chosen:
+            for city in (routes[r].node_a, routes[r].node_b):
+                degree[city] = degree.get(city, 0) + 1
+        odd = sum(d % 2 for d in degree.values())
+        tree = len(chosen) == len(degree) - 1
+        kinds["tree" if tree else "plain with a cycle" if odd <= 2 else "searched"] += 1
+        answer = reference_longest(variant, chosen)
+        assert compiled_longest(variant, chosen) == answer, (trial, chosen)
+        if not tree and odd <= 2:
+            assert answer == sum(routes[r].length for r in chosen)  # Euler: every car
+    assert min(kinds.values()) >= 5, kinds  # each kind met
 
 
 def test_the_adversarial_networks(variant):
