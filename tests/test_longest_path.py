@@ -13,7 +13,7 @@ leave out for at most two odd cities, found over every sum of its cycles, kept o
 removed one by one while what is left falls apart); else it walks the trails of a
 component of few cycles for a bounded number of steps, and otherwise (or when the walk
 runs out of steps) removes the fewest cars that leave a connected set of routes with at
-most two odd cities (mechanics/longest_path/ engine.pyx.j2). The reference walks every
+most two odd cities (mechanics/longest_path/engine.pyx.j2). The reference walks every
 trail. They must agree on the networks where they differ most: a player's every train on
 a tight cluster (India's are trees of double routes and small loops, many bridges),
 chains and loops, several components, parallel routes, dead ends, and the slowest
