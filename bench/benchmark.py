@@ -225,31 +225,41 @@ def query_report(v, query, label: str, boards, whole_states: bool) -> None:
 
 
 COMPILE_SNIPPET = textwrap.dedent("""
-    import sys, time
-    start = time.perf_counter()
+    import resource, sys, time
+    def cpu():
+        own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    start, start_cpu = time.perf_counter(), cpu()
     import railspec
     v = railspec.load(sys.argv[1])
-    checked = time.perf_counter()
+    checked, checked_cpu = time.perf_counter(), cpu()
     v.module()
-    print(checked - start, time.perf_counter() - checked)
+    print(checked - start, time.perf_counter() - checked, checked_cpu - start_cpu, cpu() - checked_cpu)
 """)
 
 
-def compile_times(v) -> list[tuple[float, float]]:
-    """Cold and cached load of a user spec, each in a fresh process with its own cache:
-    (import + parse + check seconds, emit + build or cache-fetch seconds) for each."""
-    with tempfile.TemporaryDirectory() as tmp:
-        spec = Path(tmp) / "my_usa.rail"
-        spec.write_text('extends "usa"\nvariant "My USA"\nwithout route Seattle - Portland\n'
-                        'route Seattle - Portland 2 red\n', encoding="utf-8")
-        env = dict(os.environ, RAILSPEC_CACHE=str(Path(tmp) / "cache"))
-        times = []
-        for _ in range(2):
-            p = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET, str(spec)], env=env,
-                               capture_output=True, text=True, check=True)
-            load, build = p.stdout.strip().splitlines()[-1].split()
-            times.append((float(load), float(build)))
-        return times
+def compile_times(v, repeat: int) -> dict:
+    """Cold and cached load of a user spec, each in a fresh process: for each, the wall
+    seconds of import + parse + check and of emit + build (or the cache fetch), and the CPU
+    seconds of the whole process (its compiler runs included). The best of ``repeat`` pairs,
+    each with a new cache folder, by the cold build's CPU time."""
+    best = None
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = Path(tmp) / "my_usa.rail"
+            spec.write_text('extends "usa"\nvariant "My USA"\nwithout route Seattle - Portland\n'
+                            'route Seattle - Portland 2 red\n', encoding="utf-8")
+            env = dict(os.environ, RAILSPEC_CACHE=str(Path(tmp) / "cache"))
+            runs = []
+            for _ in range(2):
+                p = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET, str(spec)], env=env,
+                                   capture_output=True, text=True, check=True)
+                load, build, load_cpu, build_cpu = map(float, p.stdout.strip().splitlines()[-1].split())
+                runs.append({"load": load, "build": build, "cpu": load_cpu + build_cpu})
+            pair = {"cold": runs[0], "cached": runs[1]}
+            if best is None or pair["cold"]["cpu"] < best["cold"]["cpu"]:
+                best = pair
+    return best
 
 
 def playable_variants() -> list[str]:
@@ -434,12 +444,17 @@ def main() -> int:
     if "usa" in names:
         v = railspec.load("usa")
         agents_report(v, scale)
-        (cold_load, cold_build), (warm_load, warm_build) = compile_times(v)
-        print("user spec (extends usa), each load in a new process: import + parse + check, then emit + build")
-        print(f"  cold:   {cold_load:.2f} s + {cold_build:.2f} s = {cold_load + cold_build:.2f} s")
-        print(f"  cached: {warm_load:.2f} s + {warm_build:.2f} s = {warm_load + warm_build:.2f} s")
-        record("user spec cold build (emit + build), wall", cold_build, "s", "lower", goal=2)
-        record("user spec cached load (all of it), wall", warm_load + warm_build, "s", "lower", goal=0.15)
+        times = compile_times(v, REPEAT)
+        cold, cached = times["cold"], times["cached"]
+        print(f"user spec (extends usa), each load in a new process, best of {REPEAT}: "
+              "import + parse + check, then emit + build (wall); the whole process's CPU")
+        print(f"  cold:   {cold['load']:.2f} s + {cold['build']:.2f} s = {cold['load'] + cold['build']:.2f} s wall, "
+              f"{cold['cpu']:.2f} s CPU")
+        print(f"  cached: {cached['load']:.2f} s + {cached['build']:.2f} s = {cached['load'] + cached['build']:.2f} s "
+              f"wall, {cached['cpu']:.2f} s CPU")
+        record("user spec cold build, whole process, CPU", cold["cpu"], "s", "lower", goal=2)
+        record("user spec cold build (emit + build), wall", cold["build"], "s", "lower")
+        record("user spec cached load (all of it), wall", cached["load"] + cached["build"], "s", "lower", goal=0.15)
         startup = stock_startup("usa")
         print(f"stock variant in a fresh process (import, load, engine): {startup:.3f} s CPU")
         record("stock usa start-up in a fresh process, CPU", startup, "s", "lower", goal=0.15)
