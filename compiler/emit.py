@@ -222,6 +222,9 @@ def tables(assembly: Assembly) -> dict:
         ("N_CORE_PHASES", len(schema.CORE_PHASES)),  # the core's phases have the first ids
     ]
     constants += [(f"CR_{name}", k) for k, name in enumerate(CLAIM_ROW_FIELDS)]
+    if assembly.kinds[:3] != (ir.DRAW_BLIND, ir.DRAW_FACEUP, ir.CLAIM):
+        raise ValueError("action kinds: the core's draws and claim must have ids 0, 1, 2 (apply.pyx.j2 picks them "
+                         f"with one comparison), not {assembly.kinds[:3]}")
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
     constants += [(f"B_{item.enum}", i) for i, item in enumerate(assembly.score_items)]
     constants.append(("B_FIELDS", len(assembly.score_items)))
