@@ -511,6 +511,12 @@ def emit(variant: ir.Variant) -> str:
     # each a method of the variant's games (engine_face.Variant's methods)
     context["mechanic_method_names"] = re.findall(r"^def (\w+)\(", context["mechanic_methods"], re.MULTILINE)
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
+    # legal claims: the bitsets of routes closed to a player (Mechanic.closed_routes), and
+    # the other mechanics' route_open, asked route by route
+    masked = [m for m, _rule in assembly.present if m.closed_routes and "route_open" in m.filled_hooks()]
+    context["closed_route_fields"] = [m.closed_routes for m in masked]
+    context["route_open_listing"] = [name for chain in context["hooks"] if chain["name"] == "route_open"
+                                     for name in chain["mechanics"] if name not in {m.name for m in masked}]
     text = _environment().get_template("module.pyx.j2").render(**context)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return text.replace(_HASH_PLACEHOLDER, digest)

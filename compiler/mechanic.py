@@ -16,6 +16,7 @@ part                     what it is
 ``rule``, ``check``      its record in the IR and the checker stage that makes it
 ``state_fields``         its fields of the state schema (``compiler/base/schema.py``)
 ``upkeep_hooks``         the compiled hooks that keep its derived fields (caches) current
+``closed_routes``        the derived route bitset that holds what its ``route_open`` refuses
 ``phases``, ``kinds``    the decision phases and action kinds it adds
 ``actions``              its entries of the action catalogue
 ``payment_columns``,     what its claims pay besides cards, and how a route's payments
@@ -238,6 +239,14 @@ class Mechanic:
     #: the game moves (``after_claim``): they decide nothing, so the reference, which keeps
     #: no caches, does not fill them. Each must be a hook chained ``each``.
     upkeep_hooks: ClassVar[tuple[str, ...]] = ()
+    #: When its compiled ``route_open`` only reads a bit of one of its derived state fields
+    #: (per player, kind u64, size ROUTE_WORDS: bit r of word r >> 6 set while route r is
+    #: closed to that player), that field's name: a turn's legal claims then drop its routes
+    #: from their candidates a word at a time, and ask ``route_open`` route by route only
+    #: of the other mechanics that fill it. Its ``route_open`` must refuse exactly the
+    #: routes the field holds; everything else (one claim's check, ``route_claimable``)
+    #: still calls it.
+    closed_routes: ClassVar[str] = ""
     phases: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[tuple[str, ...]] = ()
     reference: ClassVar[type] = MechanicReference
@@ -286,6 +295,15 @@ class Mechanic:
             if hooks.BY_NAME.get(name) is None or hooks.BY_NAME[name].protocol != "each":
                 raise ValueError(f"mechanic {cls.name}: upkeep hook {name!r} is not a hook whose functions are "
                                  f"each called in turn (they may keep caches, not decide)")
+        if cls.closed_routes:
+            field = next((f for f in cls.state_fields if f.name == cls.closed_routes), None)
+            if field is None or not (field.derived and field.per_player and field.kind == "u64"
+                                     and field.size == "ROUTE_WORDS"):
+                raise ValueError(f"mechanic {cls.name}: closed_routes names {cls.closed_routes!r}, which is not one "
+                                 "of its derived state fields of kind u64, per player, of size ROUTE_WORDS")
+            if "route_open" not in filled:
+                raise ValueError(f"mechanic {cls.name}: closed_routes holds what route_open refuses, and it does "
+                                 "not fill route_open")
         return frozenset(filled)
 
     def payment_shapes(self, variant: ir.Variant, rule, route: ir.Route,

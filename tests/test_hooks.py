@@ -12,6 +12,7 @@ from hooks_mechanic import INSPECTION, Inspector
 import railspec
 from railspec.compiler.base.rng import agent_for
 from railspec.compiler.base.schema import Field
+from railspec.compiler.emit import emit
 from railspec.compiler.hooks import HOOK_NAMES
 from railspec.compiler.mechanic import Mechanic, default_registry
 from railspec.runtime.state_format import validate
@@ -122,3 +123,41 @@ def test_upkeep_hooks_keep_derived_fields_and_decide_nothing():
 
     with pytest.raises(ValueError, match="declares none"):
         Cacheless.filled_hooks()
+
+
+def test_closed_routes_name_a_derived_route_bitset_that_route_open_reads():
+    """``Mechanic.closed_routes``: a derived per-player u64 field of ROUTE_WORDS words, of a
+    mechanic that fills route_open; legal claims then drop its routes a word at a time and
+    leave its route_open out of the per-route test (the stock double routes do)."""
+    from railspec.compiler.hooks import MechanicReference
+
+    class Opens(MechanicReference):
+        def route_open(self, state, route, player):
+            return True
+
+    closed = Field("shut", "routes closed", owner="gate", kind="u64", per_player=True, size="ROUTE_WORDS",
+                   derived=True)
+
+    class Gate(Mechanic):
+        name = "gate"
+        state_fields = (closed,)
+        closed_routes = "shut"
+        reference = Opens
+
+    assert "route_open" in Gate.filled_hooks()
+
+    class NoRouteOpen(Gate):
+        reference = MechanicReference
+
+    with pytest.raises(ValueError, match="does not fill route_open"):
+        NoRouteOpen.filled_hooks()
+
+    class NotABitset(Gate):
+        state_fields = (Field("shut", "a count", owner="gate", derived=True),)
+
+    with pytest.raises(ValueError, match="not one of its derived state fields"):
+        NotABitset.filled_hooks()
+
+    source = emit(railspec.load("usa").ir)
+    listing = source[source.index("cdef inline bint hook_route_open_listing"):]
+    assert "~s.tracks_closed[p][w]" in source and "route_open(s, r, p)" not in listing.split("return True")[0]

@@ -84,6 +84,7 @@ class MultiTrack(Mechanic):
                                            "(from owner and players)",
                           owner="multi_track", kind="u64", per_player=True, size="ROUTE_WORDS", derived=True))
     upkeep_hooks = ("after_claim",)
+    closed_routes = "tracks_closed"  # route_open reads only it: legal claims drop a word at a time
     reference = MultiTrackReference
     statements = (TracksUsable, ApartAttr)
     limits = (Limit("tracks usable N for LOW..HIGH players", f"N 1 … {MAX_TRACKS}; ranges inside the game's, apart",
