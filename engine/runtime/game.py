@@ -33,7 +33,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from . import determinize, notation, reference, state_format
 from .position import position_fields
-from .scoring import playout_winners
+from .scoring import playout_winners, tiebreak_plan
 from .scoring import winners as _winners
 
 ENGINES = ("compiled", "reference")
@@ -513,13 +513,19 @@ class Variant:
         if workers < 1:
             raise ArgumentError(f"workers must be 1 or more, not {workers}")
         players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
-        if engine == "compiled":
-            play = self.module().playout
-            result = _threaded_playout(lambda n, p, s: play(n, p, s, leaders=True), games, players, seed, workers)
-        else:
+        keys = self.assembly.breakdown_keys
+        if engine == "reference":
             result = reference.playout(self.ir, games, players, seed)
-        leaders = result.pop("leader", None)
-        result["winners"] = playout_winners(self.ir, result, self.assembly.breakdown_keys, leaders)
+            result["winners"] = playout_winners(self.ir, result, keys)
+            return result
+        # the compiled loop names every game's winners, tie-breaks included, when each key
+        # is data it can read (tiebreak_plan); else it names the seats at the best total,
+        # and the tied games' keys are computed here
+        plan = tiebreak_plan(self.ir, keys)
+        play = self.module().playout
+        result = _threaded_playout(lambda n, p, s: play(n, p, s, ties=plan or ()), games, players, seed, workers)
+        if plan is None:
+            result["winners"] = playout_winners(self.ir, result, keys, result["winners"])
         return result
 
     def score(self, position: dict) -> list[dict]:
