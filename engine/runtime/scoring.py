@@ -3,8 +3,10 @@
 Either engine turns a state into breakdown rows (the core's items, then each mechanic's,
 then ``total``; docs/engine.md "Scoring"); :func:`winners` ranks them by total and then by
 the variant's tie-break keys, each defined by the core or by a mechanic
-(``Mechanic.tiebreaks``). Games, playouts, ``railspec.score``, the CLI, traces and the
-conformance suite all call it.
+(``Mechanic.tiebreaks``). Games, the reference's playouts, ``railspec.score``, the CLI,
+traces and the conformance suite all call it. The compiled playout ranks its games the same
+way in C from :func:`tiebreak_plan`, the keys as data; a key that is only a function sends
+the tied games back here.
 """
 from __future__ import annotations
 
