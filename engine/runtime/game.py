@@ -502,7 +502,10 @@ class Variant:
 
         Returns lists per game: ``totals`` and every other breakdown item per seat (e.g.
         ``tickets_completed``, ``longest_path``), ``decisions``, ``turns``, ``stalled``
-        (ended because nobody could act), and ``winners`` (seats, after tie-breakers).
+        (ended because nobody could act), and ``winners`` (seats, after tie-breakers: the
+        compiled engine names them, tie-breaks included, when every key of the variant is
+        data it can read, and leaves only the tied games to :func:`scoring.winners`
+        otherwise; docs/engine.md "Random playouts").
         ``games`` is 0 to :data:`MAX_PLAYOUT_GAMES`. ``workers``: threads sharing the games
         of the compiled engine (each runs without the GIL, so they use as many cores);
         game ``i`` is the same game whatever the number of workers."""
