@@ -155,32 +155,48 @@ cdef class Variant:
         api.derive(game.state)
         return game
 
-    def playout(self, int games, int players, seed, bint leaders=False):
+    def playout(self, int games, int players, seed, ties=None):
         """Play ``games`` random games; game i uses seed (seed + i) mod 2^64 and an agent
         generator seeded with that xor the agent salt (docs/engine.md "Random playouts").
         Returns a dict of lists: ``totals`` and every other breakdown item ([games][players];
-        items as in BREAKDOWN_KEYS), then ``decisions``, ``turns`` and ``stalled`` ([games]);
-        with ``leaders``, also ``leader`` ([games]: the seat alone at the best total, -1 when
-        the best total is shared), which names most games' winners without Python's help."""
+        items as in BREAKDOWN_KEYS), then ``decisions``, ``turns`` and ``stalled`` ([games]).
+        With ``ties``, the variant's tie-break keys as data (``TieBreak.compiled``: a
+        ``(column, sign, best_of_all)`` triple a key, the column an index into
+        BREAKDOWN_KEYS), also ``winners`` ([games] lists of seats, ascending): the seats at
+        the best total, then, key by key, those of them with the highest key, as
+        railspec.runtime.scoring.winners ranks them. A key is ``sign`` × the seat's column,
+        or, with ``best_of_all``, 1 when the seat's column is the highest of every seat's
+        and above 0, else 0. ``ties=()`` gives the seats at the best total."""
         cdef const railspec_engine_api* api = self.api
         cdef unsigned long long c_seed = <unsigned long long>(_index(seed) % _U64)
         cdef int* breakdowns
         cdef int* decisions
         cdef int* turns
         cdef char* stalled
+        cdef int* plan = NULL
+        cdef int* seats = NULL
         cdef size_t cells
+        cdef int k, keys = 0
         if players < api.np_min or players > api.np_max:
             raise ValueError(f"this variant is for {api.np_min} to {api.np_max} players, not {players}")
         if games < 0:
             raise ValueError(f"games must be zero or more, got {games}")
+        if ties is not None:
+            ties = _tie_plan(ties, api.b_fields)
+            keys = len(ties) // 3
         cells = <size_t>games * players * api.b_fields + 1
         breakdowns = <int*>malloc(cells * sizeof(int))
         decisions = <int*>malloc((games + 1) * sizeof(int))
         turns = <int*>malloc((games + 1) * sizeof(int))
         stalled = <char*>malloc(games + 1)
+        if ties is not None:
+            plan = <int*>malloc((3 * keys + 1) * sizeof(int))
+            seats = <int*>malloc(players * sizeof(int))
         try:
-            if not (breakdowns and decisions and turns and stalled):
+            if not (breakdowns and decisions and turns and stalled) or (ties is not None and not (plan and seats)):
                 raise MemoryError()
+            for k in range(3 * keys):
+                plan[k] = ties[k]
             with nogil:
                 api.play(games, players, c_seed, breakdowns, decisions, turns, stalled)
             # thousands of small lists, none garbage until the caller drops them: a collection
@@ -189,8 +205,8 @@ cdef class Variant:
             _gc.disable()
             try:
                 result = self._results(games, players, breakdowns, decisions, turns, stalled)
-                if leaders:
-                    result["leader"] = [self._leader(breakdowns, g, players) for g in range(games)]
+                if ties is not None:
+                    result["winners"] = self._winners(breakdowns, games, players, plan, keys, seats)
                 return result
             finally:
                 if collecting:
@@ -200,19 +216,30 @@ cdef class Variant:
             free(decisions)
             free(turns)
             free(stalled)
+            free(plan)
+            free(seats)
 
-    cdef int _leader(self, int* breakdowns, int game, int players):
-        """The seat alone at game ``game``'s best total, or -1 when it is shared."""
-        cdef int p, total, leader = 0
-        cdef int fields = self.api.b_fields, at = self.api.b_total
-        cdef int best = breakdowns[game * players * fields + at]
-        for p in range(1, players):
-            total = breakdowns[(game * players + p) * fields + at]
-            if total > best:
-                best, leader = total, p
-            elif total == best:
-                leader = -1  # shared, unless a later seat has more
-        return leader
+    cdef list _winners(self, const int* breakdowns, int games, int players, const int* plan, int keys, int* seats):
+        """Each game's winners: the seats at the best total, then the keys of ``plan`` (a
+        ``column, sign, best_of_all`` triple a key) in order, while more than one is left."""
+        cdef int g, k, p, n
+        cdef int fields = self.api.b_fields, total = self.api.b_total
+        cdef const int* rows
+        cdef list out = []
+        for g in range(games):
+            rows = breakdowns + <size_t>g * players * fields
+            for p in range(players):
+                seats[p] = p
+            n = _keep_highest(rows, fields, players, total, 1, False, seats, players)
+            k = 0
+            while n > 1 and k < keys:
+                n = _keep_highest(rows, fields, players, plan[3 * k], plan[3 * k + 1], plan[3 * k + 2], seats, n)
+                k += 1
+            if n == 1:
+                out.append([seats[0]])
+            else:
+                out.append([seats[p] for p in range(n)])
+        return out
 
     cdef dict _results(self, int games, int players, int* breakdowns, int* decisions, int* turns, char* stalled):
         """playout()'s dict of lists, from the C arrays the loop filled."""
@@ -228,6 +255,50 @@ cdef class Variant:
         result["turns"] = [turns[g] for g in range(games)]
         result["stalled"] = [stalled[g] != 0 for g in range(games)]
         return result
+
+
+cdef tuple _tie_plan(object ties, int fields):
+    """``playout``'s ``ties`` checked and flattened: column, sign, best_of_all, a key after another."""
+    flat = []
+    for key in ties:
+        if not isinstance(key, (tuple, list)) or len(key) != 3:
+            raise ValueError(f"a tie-break key is (column, sign, best_of_all), not {key!r}")
+        column, sign, best = _index(key[0]), _index(key[1]), key[2]
+        if not 0 <= column < fields or sign not in (1, -1) or not isinstance(best, bool) or (best and sign != 1):
+            raise ValueError(f"a tie-break key is (column 0..{fields - 1}, sign 1 or -1, best_of_all with sign 1), "
+                             f"not {key!r}")
+        flat += [column, sign, int(best)]
+    return tuple(flat)
+
+
+cdef inline int _keep_highest(const int* rows, int fields, int players, int column, int sign, bint best_of_all,
+                              int* seats, int n) noexcept nogil:
+    """Of the ``n`` seats in ``seats``, keep (in order, at its start) those with the highest
+    key, and return how many: ``sign`` × the seat's ``column``, or with ``best_of_all`` 1
+    for a seat whose column is the highest of all ``players`` seats' and above 0, else 0."""
+    cdef int i, p, value, top, kept = 0
+    if best_of_all:
+        top = rows[column]
+        for p in range(1, players):
+            if rows[p * fields + column] > top:
+                top = rows[p * fields + column]
+        if top <= 0:
+            return n  # nobody's key is 1: all stay
+        for i in range(n):
+            if rows[seats[i] * fields + column] == top:
+                seats[kept] = seats[i]
+                kept += 1
+        return kept if kept else n  # none of them holds it: all stay, none was moved
+    top = sign * rows[seats[0] * fields + column]
+    for i in range(1, n):
+        value = sign * rows[seats[i] * fields + column]
+        if value > top:
+            top = value
+    for i in range(n):
+        if sign * rows[seats[i] * fields + column] == top:
+            seats[kept] = seats[i]
+            kept += 1
+    return kept
 
 
 # --- reading and writing a state by its field table ---------------------------------------

@@ -108,9 +108,33 @@ class TieBreak:
     unavailable: str = ""
     #: When the key is one column of the breakdown (``sign`` × ``row[column]``), that
     #: column: an award scored inside the engines may then break its own ties on the key
-    #: (both engines read the column; a key computed from every row has none).
+    #: (both engines read the column), and the compiled playout computes the key itself.
     column: str = ""
     sign: int = 1
+    #: With ``column``: the key is not the row's own value but 1 when that value is the
+    #: highest of every player's and above 0, else 0 (a card held by the best, such as the
+    #: longest path's; ``sign`` stays 1). Computed from every row, it is no use to an
+    #: award's own ties, but the compiled playout computes it from the breakdown. ``key``
+    #: must give the same values: it remains the definition the reference and single
+    #: games use.
+    best_of_all: bool = False
+
+    def __post_init__(self):
+        if self.sign not in (1, -1) or (self.best_of_all and (not self.column or self.sign != 1)):
+            raise ValueError(f"tie-break {self.name!r}: sign is 1 or -1, and best_of_all needs a column and "
+                             f"sign 1")
+
+    @property
+    def own_column(self) -> bool:
+        """Whether the key is ``sign`` × one column of the player's own row (what an award
+        scored inside the engines can break its ties on)."""
+        return bool(self.column) and not self.best_of_all
+
+    @property
+    def compiled(self) -> tuple[str, int, bool] | None:
+        """The key as data, ``(column, sign, best_of_all)``, or None when it is only a
+        function (``key``) that the compiled engines cannot compute."""
+        return (self.column, self.sign, self.best_of_all) if self.column else None
 
 
 @dataclass(frozen=True)

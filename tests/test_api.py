@@ -130,22 +130,53 @@ def test_playout_matches_games_played_through_the_api(v):
         assert g.state()["decisions"] == batch["decisions"][i]
 
 
+def keys_reached(v, rows) -> list[int]:
+    """How many of these games each tie-break key of ``v`` was asked about (the game still
+    tied on the totals and every key before it)."""
+    from railspec.runtime.scoring import tiebreak_keys
+    keys = tiebreak_keys(v.ir)
+    reached = [0] * len(keys)
+    for game in rows:
+        best = max(row["total"] for row in game)
+        tied = [p for p, row in enumerate(game) if row["total"] == best]
+        for k, tb in enumerate(keys):
+            if len(tied) == 1:
+                break
+            reached[k] += 1
+            value = {p: tb.key(game[p], game) for p in tied}
+            tied = [p for p in tied if value[p] == max(value.values())]
+    return reached
+
+
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 def test_playout_winners_are_each_games_winners(v):
-    """playout() names a game's winner at once when one player has the best total, and asks
-    the tie-breaks otherwise: the same seats as winners() of the game's breakdown rows."""
-    from railspec.runtime.scoring import rows_of_playout, winners
+    """playout()'s winners, named by the compiled loop with the variant's tie-breaks, are
+    winners() of each game's breakdown rows, tied games included, on both engines."""
+    from railspec.runtime.scoring import rows_of_playout, tiebreak_plan, winners
     players = min(4, v.ir.max_players)
-    result = v.playout(games=400, players=players, seed=11)
-    expected = [winners(v.ir, rows) for rows in rows_of_playout(result, v.assembly.breakdown_keys)]
-    assert result["winners"] == expected
-    assert any(len(set(t)) < len(t) and t.count(max(t)) > 1 for t in result["totals"]), "no tied game met"
-    assert "leader" not in result
-    # the compiled loop's leaders, which name the untied games' winners: the seat alone at
-    # the best total, -1 when it is shared
-    raw = v.module().playout(400, players, 11, leaders=True)
-    assert raw["leader"] == [t.index(max(t)) if t.count(max(t)) == 1 else -1 for t in raw["totals"]]
-    assert "leader" not in v.module().playout(3, players, 11)
+    keys = v.assembly.breakdown_keys
+    assert tiebreak_plan(v.ir, keys) is not None, "every stock key has a compiled form"
+    reached = [0] * len(v.ir.tiebreaks)
+    for seed in (11, 50_000):
+        result = v.playout(games=1500, players=players, seed=seed)
+        rows = rows_of_playout(result, keys)
+        assert result["winners"] == [winners(v.ir, game) for game in rows]
+        reached = [a + b for a, b in zip(reached, keys_reached(v, rows))]
+    assert all(reached), f"a tie-break key no tied game reached: {dict(zip(v.ir.tiebreaks, reached))}"
+    ref = v.playout(games=40, players=players, seed=11, engine="reference")
+    assert ref["winners"] == [winners(v.ir, game) for game in rows_of_playout(ref, keys)]
+    # the loop alone names no winners; with no keys it names the seats at the best total
+    assert "winners" not in v.module().playout(3, players, 11)
+    raw = v.module().playout(400, players, 11, ties=())
+    assert raw["winners"] == [[p for p, x in enumerate(t) if x == max(t)] for t in raw["totals"]]
+    assert any(len(w) > 1 for w in raw["winners"]), "no game tied on its best total"
+
+
+def test_playout_refuses_a_malformed_tiebreak_plan():
+    module = railspec.load("usa").module()
+    for bad in ([(99, 1, False)], [(0, 2, False)], [(0, -1, True)], [(0, 1)], [0], [(0, 1, 1)]):
+        with pytest.raises(ValueError, match="tie-break key"):
+            module.playout(2, 2, 1, ties=bad)
 
 
 def test_playout_gives_the_same_games_whatever_the_workers():

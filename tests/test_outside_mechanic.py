@@ -154,6 +154,20 @@ def test_a_described_position_scores_it_and_the_tie_break_counts_it(postcards):
         postcards.score({"players": [{"routes": [], "tickets": [], "postcards": 4}, {"routes": [], "tickets": []}]})
 
 
+def test_playout_settles_ties_on_a_key_without_a_compiled_form(postcards):
+    """Its tie-break key is a function of the rows only (no column): the compiled playout
+    names the seats at the best total, and the tied games go through winners()."""
+    from railspec.runtime.scoring import rows_of_playout, tiebreak_plan
+    keys = postcards.assembly.breakdown_keys
+    assert tiebreak_plan(postcards.ir, keys) is None
+    players = min(4, postcards.ir.max_players)
+    result = postcards.playout(games=1500, players=players, seed=3)
+    rows = rows_of_playout(result, keys)
+    assert result["winners"] == [winners(postcards.ir, game) for game in rows]
+    settled = [g for g, t in enumerate(result["totals"]) if t.count(max(t)) > 1 and len(result["winners"][g]) == 1]
+    assert settled, "no tied game that a key settled"
+
+
 def test_it_is_drawn_on_the_map(postcards):
     svg = render_svg(postcards.ir)
     assert svg.count(" P2<") == 2 and svg.count(" P3<") == 2 and svg.count(" P1<") == 1

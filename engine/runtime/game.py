@@ -33,7 +33,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from . import determinize, notation, reference, state_format
 from .position import position_fields
-from .scoring import playout_winners
+from .scoring import playout_winners, tiebreak_plan
 from .scoring import winners as _winners
 
 ENGINES = ("compiled", "reference")
@@ -502,7 +502,10 @@ class Variant:
 
         Returns lists per game: ``totals`` and every other breakdown item per seat (e.g.
         ``tickets_completed``, ``longest_path``), ``decisions``, ``turns``, ``stalled``
-        (ended because nobody could act), and ``winners`` (seats, after tie-breakers).
+        (ended because nobody could act), and ``winners`` (seats, after tie-breakers: the
+        compiled engine names them, tie-breaks included, when every key of the variant is
+        data it can read, and leaves only the tied games to :func:`scoring.winners`
+        otherwise; docs/engine.md "Random playouts").
         ``games`` is 0 to :data:`MAX_PLAYOUT_GAMES`. ``workers``: threads sharing the games
         of the compiled engine (each runs without the GIL, so they use as many cores);
         game ``i`` is the same game whatever the number of workers."""
@@ -513,13 +516,19 @@ class Variant:
         if workers < 1:
             raise ArgumentError(f"workers must be 1 or more, not {workers}")
         players, seed, engine = self.check_players(players), _seed(seed), _engine_name(engine)
-        if engine == "compiled":
-            play = self.module().playout
-            result = _threaded_playout(lambda n, p, s: play(n, p, s, leaders=True), games, players, seed, workers)
-        else:
+        keys = self.assembly.breakdown_keys
+        if engine == "reference":
             result = reference.playout(self.ir, games, players, seed)
-        leaders = result.pop("leader", None)
-        result["winners"] = playout_winners(self.ir, result, self.assembly.breakdown_keys, leaders)
+            result["winners"] = playout_winners(self.ir, result, keys)
+            return result
+        # the compiled loop names every game's winners, tie-breaks included, when each key
+        # is data it can read (tiebreak_plan); else it names the seats at the best total,
+        # and the tied games' keys are computed here
+        plan = tiebreak_plan(self.ir, keys)
+        play = self.module().playout
+        result = _threaded_playout(lambda n, p, s: play(n, p, s, ties=plan or ()), games, players, seed, workers)
+        if plan is None:
+            result["winners"] = playout_winners(self.ir, result, keys, result["winners"])
         return result
 
     def score(self, position: dict) -> list[dict]:

@@ -3,8 +3,10 @@
 Either engine turns a state into breakdown rows (the core's items, then each mechanic's,
 then ``total``; docs/engine.md "Scoring"); :func:`winners` ranks them by total and then by
 the variant's tie-break keys, each defined by the core or by a mechanic
-(``Mechanic.tiebreaks``). Games, playouts, ``railspec.score``, the CLI, traces and the
-conformance suite all call it.
+(``Mechanic.tiebreaks``). Games, the reference's playouts, ``railspec.score``, the CLI,
+traces and the conformance suite all call it. The compiled playout ranks its games the same
+way in C from :func:`tiebreak_plan`, the keys as data; a key that is only a function sends
+the tied games back here.
 """
 from __future__ import annotations
 
@@ -54,18 +56,29 @@ def rows_of_playout(result: dict, breakdown_keys) -> list[list[dict]]:
     return [_game_rows(columns, g, len(totals)) for g, totals in enumerate(result["totals"])]
 
 
-def _sole_best(totals: list[int]) -> int:
-    """The seat alone at the best of ``totals``, or -1 when it is shared."""
-    best = max(totals)
-    return totals.index(best) if totals.count(best) == 1 else -1
+def tiebreak_plan(variant: ir.Variant, breakdown_keys) -> tuple[tuple[int, int, bool], ...] | None:
+    """The variant's tie-break keys as data the compiled playout reads, one
+    ``(breakdown column index, sign, best of all)`` a key (``TieBreak.compiled``), in
+    order; None when a key has no such form (a mechanic's function of the rows only), and
+    the tied games must then come to :func:`winners`."""
+    index = {key: k for k, key in enumerate(breakdown_keys)}
+    plan = []
+    for tb in tiebreak_keys(variant):
+        form = tb.compiled
+        if form is None or form[0] not in index:
+            return None
+        column, sign, best = form
+        plan.append((index[column], sign, best))
+    return tuple(plan)
 
 
-def playout_winners(variant: ir.Variant, result: dict, breakdown_keys, leaders=None) -> list[list[int]]:
+def playout_winners(variant: ir.Variant, result: dict, breakdown_keys, at_best=None) -> list[list[int]]:
     """The winners of every game of a playout result. A game whose best total is one
     player's needs no tie-break and no breakdown rows (most games: building the rows of
     every game cost more than the games' own scoring); the others go through
-    :func:`winners`. ``leaders``, when the engine gave them (the compiled playout's
-    ``leader``: that seat, or -1 for a shared best total), saves finding the best total."""
+    :func:`winners`. ``at_best``, when the engine gave them (the compiled playout's
+    ``winners`` with no tie-break keys: each game's seats at the best total), saves
+    finding the best totals."""
     columns = _columns(result, breakdown_keys)
     out = []
     # a list a game, none garbage while they are made: with the cyclic collector running,
@@ -75,10 +88,10 @@ def playout_winners(variant: ir.Variant, result: dict, breakdown_keys, leaders=N
     gc.disable()
     try:
         totals = result["totals"]
-        if leaders is None:
-            leaders = [_sole_best(row) for row in totals]
-        for g, leader in enumerate(leaders):
-            out.append([leader] if leader >= 0 else winners(variant, _game_rows(columns, g, len(totals[g]))))
+        if at_best is None:
+            at_best = [[p for p, total in enumerate(row) if total == best] for row in totals for best in (max(row),)]
+        for g, seats in enumerate(at_best):
+            out.append(seats if len(seats) == 1 else winners(variant, _game_rows(columns, g, len(totals[g]))))
     finally:
         if collecting:
             gc.enable()

@@ -109,7 +109,7 @@ class Explorer(Mechanic):
         if ties_stmt:
             keys = ctx.tiebreaks(ties_stmt.keys, ties_stmt.span)
             for tb in keys:
-                if not tb.column:
+                if not tb.own_column:
                     ctx.errors.add(ties_stmt.span, f"tie-break '{tb.words}' cannot settle the explorer bonus: it is "
                                                    f"not one column of the score breakdown")
             ties = tuple(tb.name for tb in keys)

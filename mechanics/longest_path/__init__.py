@@ -159,7 +159,8 @@ class LongestPath(Mechanic):
                  "the holder of the Longest Continuous Path card: a player whose path is the longest of all "
                  "players' (above 0); tied players of whom none holds it stay tied",
                  lambda row, rows: holds_the_card(row, rows), owner="longest_path",
-                 unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus"),
+                 unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus",
+                 column="longest_path", best_of_all=True),
     )
 
     def hard_cases(self, variant, rule: LongestPathRule, state: dict, rows: list[dict]) -> tuple[str, ...]:
