@@ -92,18 +92,32 @@ class ScoreItem:
         return self.label or self.name
 
 
+def _column_key(column: str, sign: int, best_of_all: bool) -> Callable[[dict, list[dict]], int]:
+    """A tie-break key read from one breakdown column (see :class:`TieBreak`)."""
+    if best_of_all:
+        def key(row: dict, rows: list[dict]) -> int:
+            best = max(r[column] for r in rows)
+            return int(best > 0 and row[column] == best)
+    else:
+        def key(row: dict, rows: list[dict]) -> int:
+            return sign * row[column]
+    return key
+
+
 @dataclass(frozen=True)
 class TieBreak:
     """A tie-break key a spec may name (``tiebreak most tickets, …``): among players still
     tied, those with the highest ``key(row, rows)`` stay (``rows``: every player's
     breakdown, for keys that compare a player with all the others). ``words`` is how a
     spec writes it; ``unavailable`` is the checker's message when the spec names the key
-    without using its mechanic."""
+    without using its mechanic. A key declared by its ``column`` (below) needs no
+    function: ``key`` is then made from the column, so both engines and the compiled
+    playout read one definition."""
 
     name: str
     words: str
     doc: str
-    key: Callable[[dict, list[dict]], int]
+    key: Callable[[dict, list[dict]], int] | None = None
     owner: str = "core"
     unavailable: str = ""
     #: When the key is one column of the breakdown (``sign`` × ``row[column]``), that
@@ -115,14 +129,17 @@ class TieBreak:
     #: highest of every player's and above 0, else 0 (a card held by the best, such as the
     #: longest path's; ``sign`` stays 1). Computed from every row, it is no use to an
     #: award's own ties, but the compiled playout computes it from the breakdown. ``key``
-    #: must give the same values: it remains the definition the reference and single
-    #: games use.
+    #: is made from it when not given.
     best_of_all: bool = False
 
     def __post_init__(self):
         if self.sign not in (1, -1) or (self.best_of_all and (not self.column or self.sign != 1)):
             raise ValueError(f"tie-break {self.name!r}: sign is 1 or -1, and best_of_all needs a column and "
                              f"sign 1")
+        if self.key is None:
+            if not self.column:
+                raise ValueError(f"tie-break {self.name!r}: a key function, or the column it reads")
+            object.__setattr__(self, "key", _column_key(self.column, self.sign, self.best_of_all))
 
     @property
     def own_column(self) -> bool:
@@ -566,8 +583,7 @@ CORE_SCORE_ITEMS = (
 )
 
 CORE_TIEBREAKS = (
-    TieBreak("most_tickets", "most tickets", "the most completed tickets",
-             lambda row, rows: row["tickets_completed"], column="tickets_completed"),
+    TieBreak("most_tickets", "most tickets", "the most completed tickets", column="tickets_completed"),
 )
 
 

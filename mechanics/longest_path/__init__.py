@@ -101,14 +101,6 @@ def cycle_rank(routes) -> int:
     return len(routes) - len(parent) + len({root(c) for c in parent})
 
 
-def holds_the_card(row: dict, rows: list[dict]) -> int:
-    """1 for a player who holds the Longest Continuous Path card (their path is the longest
-    of all players', and longer than 0), else 0. USA rulebook, Calculating Scores: ties for
-    the longest path all score the bonus, so several players may hold it."""
-    best = max(r["longest_path"] for r in rows)
-    return int(best > 0 and row["longest_path"] == best)
-
-
 class LongestPathReference(MechanicReference):
     """Scoring the longest path in plain Python."""
 
@@ -158,8 +150,10 @@ class LongestPath(Mechanic):
         TieBreak("longest_path", "longest path",
                  "the holder of the Longest Continuous Path card: a player whose path is the longest of all "
                  "players' (above 0); tied players of whom none holds it stay tied",
-                 lambda row, rows: holds_the_card(row, rows), owner="longest_path",
+                 owner="longest_path",
                  unavailable="tie-break on the longest path, but the variant has no 'longest path' bonus",
+                 # USA rulebook, Calculating Scores: every player tied for the longest path
+                 # scores the bonus, so several players may hold the card
                  column="longest_path", best_of_all=True),
     )
 

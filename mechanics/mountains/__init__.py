@@ -95,7 +95,7 @@ class Mountains(Mechanic):
     )
     tiebreaks = (
         TieBreak("most_mountain_routes", "most mountain routes", "the most mountain routes owned",
-                 lambda row, rows: row["mountain_routes"], owner="mountains",
+                 owner="mountains",
                  unavailable="tie-break on mountain routes, but the variant has no mountain route",
                  column="mountain_routes"),
     )

@@ -190,7 +190,7 @@ class Stations(Mechanic):
     position_keys = (PositionKey("stations", "the cities where the player built a station"),)
     tiebreaks = (
         TieBreak("fewest_stations", "fewest stations", "the fewest stations built",
-                 lambda row, rows: -row["stations_built"], owner="stations",
+                 owner="stations",
                  unavailable="tie-break on stations, but the variant has no stations",
                  column="stations_built", sign=-1),
     )
