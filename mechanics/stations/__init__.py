@@ -78,6 +78,67 @@ def join(labels: list[int], a: int, b: int) -> None:
                 labels[node] = new
 
 
+def crowded_stations(variant: ir.Variant, count: int, rng) -> dict:
+    """A described position on which choosing the use of stations is slow, for the
+    benchmark and the tests: player 0 has ``count`` stations in busy cities (the most
+    neighbours, none next to another), every route at those cities belongs to the other
+    players (one track of a double route), so each station has a route to each neighbour
+    to choose from; player 0's trains are spent on separate pieces of network, each grown
+    from one neighbour of a station and touching no station's city, so that each route a
+    station may use joins a different piece; and player 0 holds all the tickets but two,
+    most of which some use of the stations completes. Every assignment of routes is then
+    distinct, and each must score most of the tickets."""
+    routes = variant.routes
+    players = min(4, variant.max_players)
+    near: dict[int, set[int]] = {c.id: set() for c in variant.cities}
+    for r in routes:
+        near[r.a].add(r.b)
+        near[r.b].add(r.a)
+    busy = sorted((c.id for c in variant.cities if not c.dead_end), key=lambda c: (-len(near[c]), rng.random()))
+    busy = busy[:4 * count]
+    stations: list[int] = []
+    for c in rng.sample(busy, len(busy)):
+        if len(stations) < count and all(c not in near[s] for s in stations):
+            stations.append(c)
+    trains = [variant.trains] * players
+    owned: list[list[int]] = [[] for _ in range(players)]
+    groups: set[int] = set()
+    at_stations = [r for r in routes if r.a in stations or r.b in stations]
+    rng.shuffle(at_stations)
+    for i, r in enumerate(at_stations):
+        for k in range(players - 1):
+            p = 1 + (i + k) % (players - 1)
+            if r.group not in groups and trains[p] >= r.length:
+                owned[p].append(r.id)
+                trains[p] -= r.length
+                groups.add(r.group)
+    seeds = sorted({c for s in stations for c in near[s]} - set(stations))
+    rng.shuffle(seeds)
+    piece = {c: i for i, c in enumerate(seeds)}
+    grew = True
+    while grew:  # the pieces grow in turn by a short route that joins no other piece
+        grew = False
+        for i in range(len(seeds)):
+            fits = [r for r in routes if r.group not in groups and r.length <= trains[0]
+                    and r.a not in stations and r.b not in stations
+                    and sorted((piece.get(r.a, -1), piece.get(r.b, -1))) == [-1, i]]
+            if fits:
+                shortest = min(r.length for r in fits)
+                r = rng.choice([r for r in fits if r.length <= shortest + 1])
+                owned[0].append(r.id)
+                trains[0] -= r.length
+                groups.add(r.group)
+                piece.setdefault(r.a, i)
+                piece.setdefault(r.b, i)
+                grew = True
+    tickets = [t.name for t in variant.tickets]
+    rng.shuffle(tickets)
+    held = [tickets[2:], tickets[:2]] + [[]] * (players - 2)
+    seats = [{"routes": [routes[r].name for r in owned[p]], "tickets": held[p]} for p in range(players)]
+    seats[0]["stations"] = [variant.cities[c].name for c in sorted(stations)]
+    return {"variant": variant.key, "players": seats}
+
+
 class StationsReference(MechanicReference):
     """Stations in plain Python; the use of stations by trying every assignment."""
 
@@ -187,7 +248,7 @@ class Stations(Mechanic):
         ScoreItem("stations", "the station bonus for each station not built", True, "stations"),
         ScoreItem("stations_built", "how many stations the player built", False, "stations", label="built"),
     )
-    position_keys = (PositionKey("stations", "the cities where the player built a station"),)
+    position_keys = (PositionKey("stations", "the cities where the player built a station", names="city"),)
     tiebreaks = (
         TieBreak("fewest_stations", "fewest stations", "the fewest stations built",
                  lambda row, rows: -row["stations_built"], owner="stations",
@@ -250,6 +311,10 @@ class Stations(Mechanic):
             out.append(dict(kind=STATION_PAY, name=f"station pay {cost}loco", colour=ir.NO_COLOUR,
                             colour_cards=0, locomotives=cost))
         return out
+
+    def hard_position(self, variant, rule: StationsRule, rng) -> dict:
+        """Player 0's stations where choosing is slowest (``crowded_stations``)."""
+        return crowded_stations(variant, rule.count, rng)
 
     def hard_cases(self, variant, rule, state: dict, rows: list[dict]) -> tuple[str, ...]:
         """A station with two or more routes of other players at its city to choose from."""
