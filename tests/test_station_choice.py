@@ -7,13 +7,17 @@ most ticket points, then the most completed tickets, then the lowest route ids. 
 compiled engine leaves out routes that cannot change the choice; the reference tries every
 assignment. This test holds its own plain brute force, written from the rulebook's
 sentence and sharing no code with either engine, and compares both engines with it on
-end-of-game positions: those random games reach, and random boards denser than play
-makes (every route owned, many tickets, three stations each).
+end-of-game positions: those random games reach, random boards denser than play makes
+(every route owned, many tickets, three stations each), and the positions the benchmark
+times as the slowest to score (the mechanic's ``hard_position`` and those the hill-climb
+of bench/adversarial_positions.py kept).
 """
 from __future__ import annotations
 
 import itertools
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +25,8 @@ import railspec
 
 RANDOM_GAMES = 600   # positions at the end of seeded random games
 RANDOM_BOARDS = 800  # positions drawn at random (each with 2-5 players)
+HARD_POSITIONS = 40  # the benchmark's hard case, drawn as bench/benchmark.py draws it
+ADVERSARIAL = Path(__file__).resolve().parents[1] / "bench" / "adversarial" / "europe-stations-positions.json"
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +159,38 @@ def test_station_use_is_the_best_of_every_assignment_on_dense_boards(europe):
         assert got_rows(reference) == expected, position
         options_seen += sum(1 for row in expected for route in row[2] if route != -1)
     assert options_seen > RANDOM_BOARDS // 2, options_seen  # the boards make stations use routes
+
+
+def hard_positions(v) -> list[dict]:
+    """The positions bench/benchmark.py times for the station choice: the mechanic's hard
+    case with the benchmark's seeds, then the hill-climb's (bench/adversarial/)."""
+    mechanic, rule = next((m, rule) for m, rule in v.ir.present() if m.name == "stations")
+    drawn = [mechanic.hard_position(v.ir, rule, random.Random(9000 + i)) for i in range(HARD_POSITIONS)]
+    found = [f["position"] for f in json.loads(ADVERSARIAL.read_text(encoding="utf-8"))["positions"]]
+    assert found, ADVERSARIAL
+    return drawn + found
+
+
+def test_station_use_is_the_best_of_every_assignment_on_the_benchmarks_hard_positions(europe):
+    """The slowest positions to score the benchmark knows: three stations, each with many
+    routes of other players to choose from, and most tickets at stake. Both engines give
+    the same whole breakdown, and the use of the stations is the brute force's."""
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
+    choices_made = 0
+    for position in hard_positions(europe):
+        fields = position_fields(europe.ir, position)
+        state = {"players": fields["players"], "owner": fields["owner"], "tickets": fields["tickets"],
+                 "station_owner": fields["station_owner"]}
+        stations = [c for c, o in enumerate(state["station_owner"]) if o == 0]
+        lent = [sum(1 for r in europe.ir.routes if c in (r.a, r.b) and state["owner"][r.id] not in (-1, 0))
+                for c in stations]
+        # hard indeed: three stations with four or more routes each to choose from, 40 tickets
+        assert len(stations) == 3 and min(lent) >= 4 and len(state["tickets"][0]) >= 40, (lent, position)
+        compiled = europe.module().Engine.for_scoring(fields).score_breakdown()
+        reference = score_fields(europe.ir, fields)
+        assert [dict(row) for row in compiled] == [dict(row) for row in reference], position
+        expected = expected_rows(europe, state)
+        assert got_rows(compiled) == expected, position
+        choices_made += sum(1 for route in expected[0][2] if route != -1)
+    assert choices_made > HARD_POSITIONS, choices_made  # the stations do use routes there

@@ -80,14 +80,15 @@ def join(labels: list[int], a: int, b: int) -> None:
 
 def crowded_stations(variant: ir.Variant, count: int, rng) -> dict:
     """A described position on which choosing the use of stations is slow, for the
-    benchmark and the tests: player 0 has ``count`` stations in busy cities (the most
-    neighbours, none next to another), every route at those cities belongs to the other
-    players (one track of a double route), so each station has a route to each neighbour
-    to choose from; player 0's trains are spent on separate pieces of network, each grown
-    from one neighbour of a station and touching no station's city, so that each route a
-    station may use joins a different piece; and player 0 holds all the tickets but two,
-    most of which some use of the stations completes. Every assignment of routes is then
-    distinct, and each must score most of the tickets."""
+    benchmark and the tests: player 0 has ``count`` stations in busy cities (drawn among
+    the 3 × ``count`` with the most neighbours, so they may be neighbours), every route at
+    those cities belongs to the other players (one track of a double route), so each
+    station has a route to each neighbour to choose from; player 0's trains are spent on
+    separate pieces of network, each grown from one neighbour of a station and touching no
+    station's city, so that each route a station may use joins a different piece; and
+    player 0 holds all the tickets but two, most of which some use of the stations
+    completes. The assignments are then all distinct, and each must score most of the
+    tickets: on Europe's map up to 8 × 7 × 7 of them (Paris, Kyiv and Frankfurt)."""
     routes = variant.routes
     players = min(4, variant.max_players)
     near: dict[int, set[int]] = {c.id: set() for c in variant.cities}
@@ -95,11 +96,7 @@ def crowded_stations(variant: ir.Variant, count: int, rng) -> dict:
         near[r.a].add(r.b)
         near[r.b].add(r.a)
     busy = sorted((c.id for c in variant.cities if not c.dead_end), key=lambda c: (-len(near[c]), rng.random()))
-    busy = busy[:4 * count]
-    stations: list[int] = []
-    for c in rng.sample(busy, len(busy)):
-        if len(stations) < count and all(c not in near[s] for s in stations):
-            stations.append(c)
+    stations = rng.sample(busy[:3 * count], count)
     trains = [variant.trains] * players
     owned: list[list[int]] = [[] for _ in range(players)]
     groups: set[int] = set()
