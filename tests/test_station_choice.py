@@ -194,3 +194,36 @@ def test_station_use_is_the_best_of_every_assignment_on_the_benchmarks_hard_posi
         assert got_rows(compiled) == expected, position
         choices_made += sum(1 for route in expected[0][2] if route != -1)
     assert choices_made > HARD_POSITIONS, choices_made  # the stations do use routes there
+
+
+def test_station_use_with_more_assignments_than_the_compiled_engine_tables(tmp_path):
+    """Five stations each (a spec extending Europe's), placed as the hard case places three:
+    more assignments than the compiled engine tables the core tickets' gains for
+    (``STATION_TABLE_CAP``), so it scores every ticket on each assignment's network
+    instead. Both engines give the same breakdown, and the station choice is the brute
+    force's."""
+    from railspec.mechanics.stations import STATION_TABLE_CAP, crowded_stations
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
+    spec = tmp_path / "five.rail"
+    spec.write_text('extends "europe"\nvariant "Europe, five stations"\nstations 5 cost 1 1 1 1 1\n', encoding="utf-8")
+    five = railspec.load(spec)
+    assert five.ir.rule("stations").count == 5
+    for seed in range(2):
+        position = crowded_stations(five.ir, 5, random.Random(seed))
+        fields = position_fields(five.ir, position)
+        state = {"players": fields["players"], "owner": fields["owner"], "tickets": fields["tickets"],
+                 "station_owner": fields["station_owner"]}
+        stations = [c for c, o in enumerate(state["station_owner"]) if o == 0]
+        own = [(r.node_a, r.node_b) for r in five.ir.routes if state["owner"][r.id] == 0]
+        label = components(five.ir.node_count, own)
+        assignments = 1
+        for c in stations:  # a station's routes leading to distinct components, and no route
+            assignments *= 1 + len({label[r.node_a if r.b == c else r.node_b] for r in five.ir.routes
+                                    if c in (r.a, r.b) and state["owner"][r.id] not in (-1, 0)})
+        assert assignments > STATION_TABLE_CAP, assignments
+        compiled = five.module().Engine.for_scoring(fields).score_breakdown()
+        assert [dict(row) for row in compiled] == [dict(row) for row in score_fields(five.ir, fields)]
+        got = [(row["tickets"], row["tickets_completed"], tuple(row[f"station_{k}_route"] for k in range(1, 6)))
+               for row in compiled]
+        assert got[0] == brute_force(five, state["owner"], state["tickets"][0], stations, 0)
