@@ -162,13 +162,14 @@ def test_station_use_is_the_best_of_every_assignment_on_dense_boards(europe):
 
 
 def hard_positions(v) -> list[dict]:
-    """The positions bench/benchmark.py times for the station choice: the mechanic's hard
-    case with the benchmark's seeds, then the hill-climb's (bench/adversarial/)."""
+    """The positions bench/benchmark.py times for the station choice, each with whether
+    it is the mechanic's hard case (drawn with the benchmark's seeds) rather than one the
+    hill-climb kept (bench/adversarial/)."""
     mechanic, rule = next((m, rule) for m, rule in v.ir.present() if m.name == "stations")
     drawn = [mechanic.hard_position(v.ir, rule, random.Random(9000 + i)) for i in range(HARD_POSITIONS)]
     found = [f["position"] for f in json.loads(ADVERSARIAL.read_text(encoding="utf-8"))["positions"]]
     assert found, ADVERSARIAL
-    return drawn + found
+    return [(position, True) for position in drawn] + [(position, False) for position in found]
 
 
 def test_station_use_is_the_best_of_every_assignment_on_the_benchmarks_hard_positions(europe):
@@ -178,15 +179,17 @@ def test_station_use_is_the_best_of_every_assignment_on_the_benchmarks_hard_posi
     from railspec.runtime.position import position_fields
     from railspec.runtime.reference import score_fields
     choices_made = 0
-    for position in hard_positions(europe):
+    for position, drawn in hard_positions(europe):
         fields = position_fields(europe.ir, position)
         state = {"players": fields["players"], "owner": fields["owner"], "tickets": fields["tickets"],
                  "station_owner": fields["station_owner"]}
         stations = [c for c, o in enumerate(state["station_owner"]) if o == 0]
         lent = [sum(1 for r in europe.ir.routes if c in (r.a, r.b) and state["owner"][r.id] not in (-1, 0))
                 for c in stations]
-        # hard indeed: three stations with four or more routes each to choose from, 40 tickets
-        assert len(stations) == 3 and min(lent) >= 4 and len(state["tickets"][0]) >= 40, (lent, position)
+        # the hard case is hard: three stations with four or more routes each to choose
+        # from, 40 tickets (the hill-climb keeps what is slowest, whatever it looks like)
+        assert len(stations) == 3, position
+        assert not drawn or (min(lent) >= 4 and len(state["tickets"][0]) >= 40), (lent, position)
         compiled = europe.module().Engine.for_scoring(fields).score_breakdown()
         reference = score_fields(europe.ir, fields)
         assert [dict(row) for row in compiled] == [dict(row) for row in reference], position
