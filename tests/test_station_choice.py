@@ -230,3 +230,26 @@ def test_station_use_with_more_assignments_than_the_compiled_engine_tables(tmp_p
         got = [(row["tickets"], row["tickets_completed"], tuple(row[f"station_{k}_route"] for k in range(1, 6)))
                for row in compiled]
         assert got[0] == brute_force(five, state["owner"], state["tickets"][0], stations, 0)
+
+
+def test_station_use_with_a_mechanics_ticket_beside_the_cores(tmp_path):
+    """A ticket of several destinations (the multi_target mechanic, scored by its own hook)
+    held beside Europe's on the hard case: the compiled engine tables the core tickets'
+    gains and scores that one on each assignment's network. Both engines give the same
+    breakdown (the reference tries every assignment)."""
+    from railspec.mechanics.stations import crowded_stations
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
+    spec = tmp_path / "either.rail"
+    spec.write_text('extends "europe"\nvariant "Europe, one ticket of three ends"\n'
+                    'ticket either Paris - Wien:8 | Berlin:6 | Kyiv:11\n', encoding="utf-8")
+    either = railspec.load(spec)
+    name = next(t.name for t in either.ir.tickets if t.name.startswith("Paris") and "Berlin" in t.name)
+    held = 0
+    for seed in range(30):
+        position = crowded_stations(either.ir, 3, random.Random(seed))
+        fields = position_fields(either.ir, position)
+        held += name in position["players"][0]["tickets"]
+        compiled = either.module().Engine.for_scoring(fields).score_breakdown()
+        assert [dict(row) for row in compiled] == [dict(row) for row in score_fields(either.ir, fields)], seed
+    assert held >= 20, held
