@@ -14,6 +14,12 @@ player (``Mechanic.queries``: the longest path):
   - its time on end-of-game boards and on the boards the mechanic names as its hard case
     (the longest path's: dense clusters spending a player's every train), mean and worst
     µs per player, against the reference;
+for each mechanic of the variant that names positions it makes slow to score
+(``Mechanic.hard_position``: Europe's stations, three of them with many routes to choose
+from and most tickets at stake):
+  - the whole score breakdown of those positions, and of the positions the hill-climb of
+    bench/adversarial_positions.py kept, mean and worst µs per score, against the
+    reference and beside the breakdown of end-of-game boards of random games;
 and for USA:
   - games of the four scripted playing styles (4 players, one core): games/s and
     decisions/s on each engine; ISMCTS decisions/s at a stated number of iterations;
@@ -222,6 +228,81 @@ def query_report(v, query, label: str, boards, whole_states: bool) -> None:
     print(f"    compiled  mean {statistics.fmean(compiled):8,.1f} µs   worst {max(compiled):8,.1f} µs")
     print(f"    reference mean {statistics.fmean(slow):8,.1f} µs   worst {max(slow):8,.1f} µs   "
           f"({statistics.fmean(slow) / statistics.fmean(compiled):,.0f}× the compiled mean)")
+
+
+def hard_positions(v, mechanic, rule, count: int) -> list[dict]:
+    """The mechanic's slow positions to score (``Mechanic.hard_position``), each drawn with
+    its own seeded generator; [] when it names none."""
+    out = []
+    for i in range(count):
+        position = mechanic.hard_position(v.ir, rule, random.Random(9000 + i))
+        if position is None:
+            return []
+        out.append(position)
+    return out
+
+
+def adversarial_positions(v, mechanic) -> list[dict]:
+    """The positions slowest to score that a hill-climb on the engine's time kept for the
+    mechanic (bench/adversarial/KEY-MECHANIC-positions.json, written by
+    bench/adversarial_positions.py), if any."""
+    path = Path(__file__).resolve().parent / "adversarial" / f"{v.key}-{mechanic.name}-positions.json"
+    if not path.is_file():
+        return []
+    return [found["position"] for found in json.loads(path.read_text(encoding="utf-8"))["positions"]]
+
+
+def scoring_report(v, label: str, states: list[dict], whole_states: bool, figure: str | None = None) -> None:
+    """Compiled and reference time of the whole score breakdown, mean and worst µs per
+    score, on whole states (``whole_states``) or the fields of described positions; says
+    whether both engines gave the same breakdowns. ``figure``: the name to record the worst
+    and the mean under, against the goal for one score."""
+    module = v.module()
+    repeat = 20
+    compiled, slow, differ = [], [], 0
+    for state in states:
+        if whole_states:
+            fast_game = module.Engine.from_state(state)
+            slow_game = reference.ReferenceEngine.from_state(v.ir, state)
+        else:
+            fast_game, slow_game = module.Engine.for_scoring(state), reference.for_scoring(v.ir, state)
+        seconds, rows = timed(lambda score=fast_game.score_breakdown: [score() for _ in range(repeat)])
+        compiled.append(seconds / repeat * 1e6)
+        seconds, slow_rows = timed(slow_game.score_breakdown)
+        slow.append(seconds * 1e6)
+        differ += [dict(row) for row in rows[-1]] != [dict(row) for row in slow_rows]
+    if figure:
+        record(f"{figure} worst", max(compiled), "µs", "lower", goal=20)
+        record(f"{figure} mean", statistics.fmean(compiled), "µs", "lower", goal=20)
+    print(f"  {label}: {len(states)} positions, "
+          f"{'the same breakdowns on both engines' if not differ else f'{differ} DIFFERENT breakdowns'}")
+    print(f"    compiled  mean {statistics.fmean(compiled):8,.1f} µs   worst {max(compiled):8,.1f} µs")
+    print(f"    reference mean {statistics.fmean(slow):8,.1f} µs   worst {max(slow):8,.1f} µs   "
+          f"({statistics.fmean(slow) / statistics.fmean(compiled):,.0f}× the compiled mean)")
+
+
+def hard_scoring_report(v, scale: float) -> None:
+    """The score breakdown on the positions each mechanic of the variant makes slow to
+    score (its own and those bench/adversarial_positions.py kept), beside end-of-game
+    boards of random games."""
+    for mechanic, rule in v.ir.present():
+        drawn = hard_positions(v, mechanic, rule, max(20, int(200 * scale)))
+        if not drawn:
+            continue
+        print(f"{v.name}, the whole score breakdown, µs per score (each compiled time the best of {REPEAT} runs "
+              f"of 20):")
+        games = [state for state, player in end_boards(v, max(5, int(50 * scale))) if player == 0]
+        scoring_report(v, f"end-of-game boards of random {min(4, v.ir.max_players)}-player games", games,
+                       whole_states=True)
+        scoring_report(v, f"{mechanic.title}, the hard case (Mechanic.hard_position)",
+                       [position_fields(v.ir, position) for position in drawn], whole_states=False,
+                       figure=f"{v.key} {mechanic.name} scoring, hard case, per score")
+        found = adversarial_positions(v, mechanic)
+        if found:
+            scoring_report(v, "adversarial positions (bench/adversarial_positions.py)",
+                           [position_fields(v.ir, position) for position in found], whole_states=False,
+                           figure=f"{v.key} {mechanic.name} scoring, adversarial, per score")
+        print()
 
 
 COMPILE_SNIPPET = textwrap.dedent("""
@@ -441,6 +522,7 @@ def main() -> int:
                     query_report(v, query, "adversarial networks (bench/adversarial_networks.py)", found,
                                  whole_states=False)
                 print()
+        hard_scoring_report(v, scale)
     if "usa" in names:
         v = railspec.load("usa")
         agents_report(v, scale)

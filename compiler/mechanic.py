@@ -28,6 +28,7 @@ part                     what it is
 ``score_items``,         the columns it adds to a score breakdown, the tie-break keys it
 ``tiebreaks``            defines
 ``position_keys``        the keys it adds to a described position
+``hard_position``        a position whose scoring it makes slow, for the benchmark
 ``state_problems``       the invariants it adds (state validation and conformance)
 ``agent_play``,          how the tools meet it: the scripted agents' rules, the drawn
 ``looks``, ``sample``    map's marks, a small use of it for tools that write specs
@@ -156,10 +157,14 @@ class TieBreak:
 
 @dataclass(frozen=True)
 class PositionKey:
-    """A key of a seat in a described position (DESIGN.md, "Positions and traces")."""
+    """A key of a seat in a described position (DESIGN.md, "Positions and traces").
+    ``names``: what the names it lists are, "city", "route" or "ticket" ("" when its value
+    is not a list of names), so that a tool may vary a position without knowing the key
+    (bench/adversarial_positions.py)."""
 
     name: str
     doc: str
+    names: str = ""
 
 
 @dataclass(frozen=True)
@@ -416,6 +421,15 @@ class Mechanic:
     def looks(self, variant: ir.Variant, rule) -> Looks:
         """How a drawn map shows what the mechanic adds (nothing by default)."""
         return Looks()
+
+    def hard_position(self, variant: ir.Variant, rule, rng) -> dict | None:
+        """A described position (the notation ``railspec.score`` reads, with this
+        mechanic's position keys) whose scoring is slow because of the mechanic, such as
+        a choice among many assignments; ``rng`` is a ``random.Random``, so each draw may
+        differ. ``bench/benchmark.py`` times the whole score breakdown of such positions
+        on both engines against the goal for one score, and the mechanic's tests check the
+        engines agree on them. None (the default): its part of scoring is never slow."""
+        return None
 
     def hard_cases(self, variant: ir.Variant, rule, state: dict, rows: list[dict]) -> tuple[str, ...]:
         """Why a position is a hard case for the mechanic's scoring, as short labels (a tie

@@ -7,13 +7,17 @@ most ticket points, then the most completed tickets, then the lowest route ids. 
 compiled engine leaves out routes that cannot change the choice; the reference tries every
 assignment. This test holds its own plain brute force, written from the rulebook's
 sentence and sharing no code with either engine, and compares both engines with it on
-end-of-game positions: those random games reach, and random boards denser than play
-makes (every route owned, many tickets, three stations each).
+end-of-game positions: those random games reach, random boards denser than play makes
+(every route owned, many tickets, three stations each), and the positions the benchmark
+times as the slowest to score (the mechanic's ``hard_position`` and those the hill-climb
+of bench/adversarial_positions.py kept).
 """
 from __future__ import annotations
 
 import itertools
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +25,8 @@ import railspec
 
 RANDOM_GAMES = 600   # positions at the end of seeded random games
 RANDOM_BOARDS = 800  # positions drawn at random (each with 2-5 players)
+HARD_POSITIONS = 40  # the benchmark's hard case, drawn as bench/benchmark.py draws it
+ADVERSARIAL = Path(__file__).resolve().parents[1] / "bench" / "adversarial" / "europe-stations-positions.json"
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +159,97 @@ def test_station_use_is_the_best_of_every_assignment_on_dense_boards(europe):
         assert got_rows(reference) == expected, position
         options_seen += sum(1 for row in expected for route in row[2] if route != -1)
     assert options_seen > RANDOM_BOARDS // 2, options_seen  # the boards make stations use routes
+
+
+def hard_positions(v) -> list[dict]:
+    """The positions bench/benchmark.py times for the station choice, each with whether
+    it is the mechanic's hard case (drawn with the benchmark's seeds) rather than one the
+    hill-climb kept (bench/adversarial/)."""
+    mechanic, rule = next((m, rule) for m, rule in v.ir.present() if m.name == "stations")
+    drawn = [mechanic.hard_position(v.ir, rule, random.Random(9000 + i)) for i in range(HARD_POSITIONS)]
+    found = [f["position"] for f in json.loads(ADVERSARIAL.read_text(encoding="utf-8"))["positions"]]
+    assert found, ADVERSARIAL
+    return [(position, True) for position in drawn] + [(position, False) for position in found]
+
+
+def test_station_use_is_the_best_of_every_assignment_on_the_benchmarks_hard_positions(europe):
+    """The slowest positions to score the benchmark knows: three stations, each with many
+    routes of other players to choose from, and most tickets at stake. Both engines give
+    the same whole breakdown, and the use of the stations is the brute force's."""
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
+    choices_made = 0
+    for position, drawn in hard_positions(europe):
+        fields = position_fields(europe.ir, position)
+        state = {"players": fields["players"], "owner": fields["owner"], "tickets": fields["tickets"],
+                 "station_owner": fields["station_owner"]}
+        stations = [c for c, o in enumerate(state["station_owner"]) if o == 0]
+        lent = [sum(1 for r in europe.ir.routes if c in (r.a, r.b) and state["owner"][r.id] not in (-1, 0))
+                for c in stations]
+        # the hard case is hard: three stations with four or more routes each to choose
+        # from, 40 tickets (the hill-climb keeps what is slowest, whatever it looks like)
+        assert len(stations) == 3, position
+        assert not drawn or (min(lent) >= 4 and len(state["tickets"][0]) >= 40), (lent, position)
+        compiled = europe.module().Engine.for_scoring(fields).score_breakdown()
+        reference = score_fields(europe.ir, fields)
+        assert [dict(row) for row in compiled] == [dict(row) for row in reference], position
+        expected = expected_rows(europe, state)
+        assert got_rows(compiled) == expected, position
+        choices_made += sum(1 for route in expected[0][2] if route != -1)
+    assert choices_made > HARD_POSITIONS, choices_made  # the stations do use routes there
+
+
+def test_station_use_with_more_assignments_than_the_compiled_engine_tables(tmp_path):
+    """Five stations each (a spec extending Europe's), placed as the hard case places three:
+    more assignments than the compiled engine tables the core tickets' gains for
+    (``STATION_TABLE_CAP``), so it scores every ticket on each assignment's network
+    instead. Both engines give the same breakdown, and the station choice is the brute
+    force's."""
+    from railspec.mechanics.stations import STATION_TABLE_CAP, crowded_stations
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
+    spec = tmp_path / "five.rail"
+    spec.write_text('extends "europe"\nvariant "Europe, five stations"\nstations 5 cost 1 1 1 1 1\n', encoding="utf-8")
+    five = railspec.load(spec)
+    assert five.ir.rule("stations").count == 5
+    for seed in range(2):
+        position = crowded_stations(five.ir, 5, random.Random(seed))
+        fields = position_fields(five.ir, position)
+        state = {"players": fields["players"], "owner": fields["owner"], "tickets": fields["tickets"],
+                 "station_owner": fields["station_owner"]}
+        stations = [c for c, o in enumerate(state["station_owner"]) if o == 0]
+        own = [(r.node_a, r.node_b) for r in five.ir.routes if state["owner"][r.id] == 0]
+        label = components(five.ir.node_count, own)
+        assignments = 1
+        for c in stations:  # a station's routes leading to distinct components, and no route
+            assignments *= 1 + len({label[r.node_a if r.b == c else r.node_b] for r in five.ir.routes
+                                    if c in (r.a, r.b) and state["owner"][r.id] not in (-1, 0)})
+        assert assignments > STATION_TABLE_CAP, assignments
+        compiled = five.module().Engine.for_scoring(fields).score_breakdown()
+        assert [dict(row) for row in compiled] == [dict(row) for row in score_fields(five.ir, fields)]
+        got = [(row["tickets"], row["tickets_completed"], tuple(row[f"station_{k}_route"] for k in range(1, 6)))
+               for row in compiled]
+        assert got[0] == brute_force(five, state["owner"], state["tickets"][0], stations, 0)
+
+
+def test_station_use_with_a_mechanics_ticket_beside_the_cores(tmp_path):
+    """A ticket of several destinations (the multi_target mechanic, scored by its own hook)
+    held beside Europe's on the hard case: the compiled engine tables the core tickets'
+    gains and scores that one on each assignment's network. Both engines give the same
+    breakdown (the reference tries every assignment)."""
+    from railspec.mechanics.stations import crowded_stations
+    from railspec.runtime.position import position_fields
+    from railspec.runtime.reference import score_fields
+    spec = tmp_path / "either.rail"
+    spec.write_text('extends "europe"\nvariant "Europe, one ticket of three ends"\n'
+                    'ticket either Paris - Wien:8 | Berlin:6 | Kyiv:11\n', encoding="utf-8")
+    either = railspec.load(spec)
+    name = next(t.name for t in either.ir.tickets if t.name.startswith("Paris") and "Berlin" in t.name)
+    held = 0
+    for seed in range(30):
+        position = crowded_stations(either.ir, 3, random.Random(seed))
+        fields = position_fields(either.ir, position)
+        held += name in position["players"][0]["tickets"]
+        compiled = either.module().Engine.for_scoring(fields).score_breakdown()
+        assert [dict(row) for row in compiled] == [dict(row) for row in score_fields(either.ir, fields)], seed
+    assert held >= 20, held

@@ -52,6 +52,11 @@ PH_STATION = "station"
 NO_ROUTE = -1  # a station that uses no route, in the breakdown and in the choice's order
 #: Stations per player: the end of the game tries every use of a player's stations.
 MAX_STATIONS = 5
+#: The most assignments of a player's stations whose gains from the core's tickets the
+#: compiled engine tables before trying them (engine.pyx.j2, ``stations_use``): three
+#: tables of this many ints on the stack. Europe's map gives at most 8 × 7 × 7 = 392; with
+#: more, those tickets are scored on each assignment's network, as a mechanic's are.
+STATION_TABLE_CAP = 1024
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,64 @@ def join(labels: list[int], a: int, b: int) -> None:
         for node, label in enumerate(labels):
             if label == old:
                 labels[node] = new
+
+
+def crowded_stations(variant: ir.Variant, count: int, rng) -> dict:
+    """A described position on which choosing the use of stations is slow, for the
+    benchmark and the tests: player 0 has ``count`` stations in busy cities (drawn among
+    the 3 × ``count`` with the most neighbours, so they may be neighbours), every route at
+    those cities belongs to the other players (one track of a double route), so each
+    station has a route to each neighbour to choose from; player 0's trains are spent on
+    separate pieces of network, each grown from one neighbour of a station and touching no
+    station's city, so that each route a station may use joins a different piece; and
+    player 0 holds all the tickets but two, most of which some use of the stations
+    completes. The assignments are then all distinct, and each must score most of the
+    tickets: on Europe's map up to 8 × 7 × 7 of them (Paris, Kyiv and Frankfurt)."""
+    routes = variant.routes
+    players = min(4, variant.max_players)
+    near: dict[int, set[int]] = {c.id: set() for c in variant.cities}
+    for r in routes:
+        near[r.a].add(r.b)
+        near[r.b].add(r.a)
+    busy = sorted((c.id for c in variant.cities if not c.dead_end), key=lambda c: (-len(near[c]), rng.random()))
+    stations = rng.sample(busy[:3 * count], count)
+    trains = [variant.trains] * players
+    owned: list[list[int]] = [[] for _ in range(players)]
+    groups: set[int] = set()
+    at_stations = [r for r in routes if r.a in stations or r.b in stations]
+    rng.shuffle(at_stations)
+    for i, r in enumerate(at_stations):
+        for k in range(players - 1):
+            p = 1 + (i + k) % (players - 1)
+            if r.group not in groups and trains[p] >= r.length:
+                owned[p].append(r.id)
+                trains[p] -= r.length
+                groups.add(r.group)
+    seeds = sorted({c for s in stations for c in near[s]} - set(stations))
+    rng.shuffle(seeds)
+    piece = {c: i for i, c in enumerate(seeds)}
+    grew = True
+    while grew:  # the pieces grow in turn by a short route that joins no other piece
+        grew = False
+        for i in range(len(seeds)):
+            fits = [r for r in routes if r.group not in groups and r.length <= trains[0]
+                    and r.a not in stations and r.b not in stations
+                    and sorted((piece.get(r.a, -1), piece.get(r.b, -1))) == [-1, i]]
+            if fits:
+                shortest = min(r.length for r in fits)
+                r = rng.choice([r for r in fits if r.length <= shortest + 1])
+                owned[0].append(r.id)
+                trains[0] -= r.length
+                groups.add(r.group)
+                piece.setdefault(r.a, i)
+                piece.setdefault(r.b, i)
+                grew = True
+    tickets = [t.name for t in variant.tickets]
+    rng.shuffle(tickets)
+    held = [tickets[2:], tickets[:2]] + [[]] * (players - 2)
+    seats = [{"routes": [routes[r].name for r in owned[p]], "tickets": held[p]} for p in range(players)]
+    seats[0]["stations"] = [variant.cities[c].name for c in sorted(stations)]
+    return {"variant": variant.key, "players": seats}
 
 
 class StationsReference(MechanicReference):
@@ -187,7 +250,7 @@ class Stations(Mechanic):
         ScoreItem("stations", "the station bonus for each station not built", True, "stations"),
         ScoreItem("stations_built", "how many stations the player built", False, "stations", label="built"),
     )
-    position_keys = (PositionKey("stations", "the cities where the player built a station"),)
+    position_keys = (PositionKey("stations", "the cities where the player built a station", names="city"),)
     tiebreaks = (
         TieBreak("fewest_stations", "fewest stations", "the fewest stations built",
                  owner="stations",
@@ -251,6 +314,10 @@ class Stations(Mechanic):
                             colour_cards=0, locomotives=cost))
         return out
 
+    def hard_position(self, variant, rule: StationsRule, rng) -> dict:
+        """Player 0's stations where choosing is slowest (``crowded_stations``)."""
+        return crowded_stations(variant, rule.count, rng)
+
     def hard_cases(self, variant, rule, state: dict, rows: list[dict]) -> tuple[str, ...]:
         """A station with two or more routes of other players at its city to choose from."""
         for city, builder in enumerate(state["station_owner"]):
@@ -299,7 +366,7 @@ class Stations(Mechanic):
         return Tables(
             constants=[("STATIONS", rule.count), ("STATION_BONUS", rule.bonus),
                        ("ACT_STATION_PAY_FIRST", pays[0]), ("ACT_STATION_PAY_END", pays[-1] + 1),
-                       ("STATION_OPTIONS_CAP", max(1, most_routes)),
+                       ("STATION_OPTIONS_CAP", max(1, most_routes)), ("STATION_TABLE_CAP", STATION_TABLE_CAP),
                        ("STATION_POINTS_FIRST", int(rule.choose[0] == "most_points"))],
             arrays=[("T_STATION_COST", list(rule.costs)), ("T_CITY_BUILD_ACTION", build or [0]),
                     ("T_ACT_CITY", [a.city for a in variant.actions]),
