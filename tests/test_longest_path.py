@@ -9,15 +9,15 @@ longest dead ends at a city and contracts cities of degree 2. A network with bri
 (routes whose removal splits it) is solved over the tree the bridges make: each blob
 between them searched with its children's subtrees folded into one route each. A search
 of a part with many odd cities and few cycles is by its lightest joins (the routes to
-leave out for at most two odd cities, found over every sum of its cycles, kept or
-removed one by one while what is left falls apart); else it walks the trails of a
-component of few cycles for a bounded number of steps, and otherwise (or when the walk
-runs out of steps) removes the fewest cars that leave a connected set of routes with at
-most two odd cities (mechanics/longest_path/engine.pyx.j2). The reference walks every
-trail. They must agree on the networks where they differ most: a player's every train on
-a tight cluster (India's are trees of double routes and small loops, many bridges),
-chains and loops, several components, parallel routes, dead ends, and the slowest
-networks a search found.
+leave out for at most two odd cities, found over every sum of its cycles, or for a part
+of many cycles by a frontier that settles the cities one by one, kept or removed one by
+one while what is left falls apart); else it walks the trails of a component of few
+cycles for a bounded number of steps, and otherwise (or when the walk runs out of steps)
+removes the fewest cars that leave a connected set of routes with at most two odd cities
+(mechanics/longest_path/engine.pyx.j2). The reference walks every trail. They must agree
+on the networks where they differ most: a player's every train on a tight cluster
+(India's are trees of double routes and small loops, many bridges), chains and loops,
+several components, parallel routes, dead ends, and the slowest networks a search found.
 """
 from __future__ import annotations
 
@@ -26,7 +26,11 @@ import random
 import pytest
 
 import railspec
-from railspec.mechanics.longest_path import dense_network, longest_trail
+import railspec.mechanics.longest_path as longest_path_mechanic
+from railspec.compiler import check_file, stock_path
+from railspec.compiler.build import build
+from railspec.compiler.emit import emit
+from railspec.mechanics.longest_path import cycle_rank, dense_network, longest_trail
 
 
 @pytest.fixture(scope="module", params=["usa", "europe", "india"])
@@ -202,3 +206,82 @@ def test_dead_end_networks_on_few_cycles(variant):
         extra = rng.sample(range(len(routes)), rng.randint(0, 4)) if rng.random() < 0.3 else []
         network = sorted(set(chosen) | set(extra))
         assert compiled_longest(variant, network) == reference_longest(variant, network), (trial, network)
+
+
+def swapped_networks(v, rng: random.Random, count: int, doubles: int) -> list[list[int]]:
+    """A player's every train on short routes near one city, reshaped by random swaps of a
+    route for another touching the network (as the hill-climb), with both tracks of at
+    most ``doubles`` double routes (parallel routes: more cycles; the reference's walk of
+    every trail slows down fast with them)."""
+    routes = v.routes
+    networks = []
+    for _ in range(count):
+        start = rng.choice(routes).node_a
+        chosen, left = [], v.ir.trains
+        for _ in range(150):
+            reached = {start} | {c for r in chosen for c in (routes[r].node_a, routes[r].node_b)}
+            groups = [routes[r].group for r in chosen]
+            both = len(groups) - len(set(groups)) < doubles
+            if rng.random() < 0.3 and chosen:
+                out = rng.choice(chosen)
+                chosen.remove(out)
+                left += routes[out].length
+                continue
+            fits = [r.id for r in routes if r.id not in chosen and (both or r.group not in groups)
+                    and r.length <= min(left, 2) and (r.node_a in reached or r.node_b in reached)]
+            if not fits:
+                if left < 2:
+                    break
+                continue
+            pick = rng.choice(fits)
+            chosen.append(pick)
+            left -= routes[pick].length
+        networks.append(sorted(chosen))
+    return networks
+
+
+def test_networks_of_many_cycles():
+    """What the frontier is for: India's short routes packed into one blob of more cycles
+    than the sums of cycles take (JOIN_GRAY_CYCLES), and more than JOIN_CYCLES, where only
+    the frontier finds the lightest joins; with both tracks of double routes, and cities
+    where blobs of cycles meet."""
+    india = railspec.load("india")
+    networks = swapped_networks(india, random.Random(31), 50, doubles=2)
+    networks += swapped_networks(india, random.Random(32), 50, doubles=0)
+    ranks = [cycle_rank([india.routes[r] for r in n]) for n in networks]
+    assert sum(rank > longest_path_mechanic.JOIN_GRAY_CYCLES for rank in ranks) >= 40, ranks
+    assert sum(rank > longest_path_mechanic.JOIN_CYCLES for rank in ranks) >= 3, ranks
+    for network in networks:
+        assert compiled_longest(india, network) == reference_longest(india, network), network
+
+
+@pytest.fixture(scope="module", params=["india", "switzerland"])
+def frontier_everywhere(request, tmp_path_factory):
+    """The map's engine built with the frontier for every part that has a cycle
+    (JOIN_GRAY_CYCLES = 0) and the search by joins from two odd cities up: the frontier
+    on far more networks than the stock engine gives it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(longest_path_mechanic, "JOIN_GRAY_CYCLES", 0)
+        mp.setattr(longest_path_mechanic, "JOIN_ODD_AT_LEAST", 2)
+        variant = check_file(stock_path(request.param))
+        source = emit(variant)
+        assert "JOIN_GRAY_CYCLES = 0" in source and "JOIN_ODD_AT_LEAST = 2" in source
+        module = build(variant, source, cache_dir=tmp_path_factory.mktemp("frontier"))
+    return railspec.load(request.param), module
+
+
+def test_the_frontier_on_every_network(frontier_everywhere):
+    """The lightest joins by the frontier alone agree with the reference on dense
+    clusters, swapped networks with and without double routes, dead-end trees and random
+    route sets of several components."""
+    v, module = frontier_everywhere
+    rng = random.Random(41)
+    networks = [dense_network(v.routes, v.ir.trains, random.Random(seed)) for seed in range(20)]
+    networks += swapped_networks(v, rng, 40, doubles=2) + swapped_networks(v, rng, 40, doubles=0)
+    networks += [rng.sample(range(len(v.routes)), rng.randint(0, 24)) for _ in range(40)]
+    for network in networks:
+        owner = [-1] * len(v.routes)
+        for r in network:
+            owner[r] = 0
+        got = module.Engine.for_scoring({"players": 2, "owner": owner}).longest_path(0)
+        assert got == reference_longest(v, network), network

@@ -33,6 +33,10 @@ BRIDGED_ODD_AT_LEAST = 6
 #: each join tries every sum of the cycles, 2 ** JOIN_CYCLES of them at most.
 JOIN_CYCLES = 9
 JOIN_ODD_AT_LEAST = 4
+#: Parts of more than JOIN_GRAY_CYCLES cycles find their lightest joins by a frontier instead
+#: (engine.pyx.j2, "the lightest join by a frontier"): its cost grows with the network's width
+#: (a handful of cities on every map), not its cycles; above JOIN_CYCLES, only the frontier.
+JOIN_GRAY_CYCLES = 6
 
 
 @dataclass(frozen=True)
@@ -184,5 +188,6 @@ class LongestPath(Mechanic):
         return Tables(constants=[("LONGEST_BONUS", rule.bonus)],
                       context={"walk_cycles": WALK_CYCLES, "walk_steps": WALK_STEPS,
                                "bridged_odd_at_least": BRIDGED_ODD_AT_LEAST, "join_cycles": JOIN_CYCLES,
+                               "join_gray_cycles": JOIN_GRAY_CYCLES,
                                "join_odd_at_least": JOIN_ODD_AT_LEAST})
 
