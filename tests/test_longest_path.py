@@ -182,47 +182,29 @@ def test_dead_end_networks_on_few_cycles(variant):
     that touches the network (as the hill-climb does), sometimes with both tracks of a
     double route and a few routes anywhere: 120 of them."""
     rng = random.Random(23)
-    routes = variant.routes
-    for trial in range(120):
-        start = rng.choice(routes).node_a
-        chosen, left = [], variant.ir.trains
-        for _ in range(200):
-            reached = {start} | {c for r in chosen for c in (routes[r].node_a, routes[r].node_b)}
-            groups = {routes[r].group for r in chosen}
-            if rng.random() < 0.5 and chosen:  # a swap: one route out
-                out = rng.choice(chosen)
-                chosen.remove(out)
-                left += routes[out].length
-                continue
-            fits = [r.id for r in routes if r.group not in groups and r.length <= min(left, 2)
-                    and (r.node_a in reached or r.node_b in reached)]
-            if not fits:
-                if left < 2:
-                    break
-                continue
-            pick = rng.choice(fits)
-            chosen.append(pick)
-            left -= routes[pick].length
-        extra = rng.sample(range(len(routes)), rng.randint(0, 4)) if rng.random() < 0.3 else []
+    for trial, chosen in enumerate(swapped_networks(variant, rng, 120, doubles=0, steps=200, swap=0.5)):
+        extra = rng.sample(range(len(variant.routes)), rng.randint(0, 4)) if rng.random() < 0.3 else []
         network = sorted(set(chosen) | set(extra))
         assert compiled_longest(variant, network) == reference_longest(variant, network), (trial, network)
 
 
-def swapped_networks(v, rng: random.Random, count: int, doubles: int) -> list[list[int]]:
+def swapped_networks(v, rng: random.Random, count: int, doubles: int, steps: int = 150,
+                     swap: float = 0.3) -> list[list[int]]:
     """A player's every train on short routes near one city, reshaped by random swaps of a
-    route for another touching the network (as the hill-climb), with both tracks of at
-    most ``doubles`` double routes (parallel routes: more cycles; the reference's walk of
-    every trail slows down fast with them)."""
+    route for another touching the network (as the hill-climb; ``swap``: the chance a step
+    takes one out, of ``steps``), with both tracks of at most ``doubles`` double routes
+    (parallel routes: more cycles; the reference's walk of every trail slows down fast
+    with them)."""
     routes = v.routes
     networks = []
     for _ in range(count):
         start = rng.choice(routes).node_a
         chosen, left = [], v.ir.trains
-        for _ in range(150):
+        for _ in range(steps):
             reached = {start} | {c for r in chosen for c in (routes[r].node_a, routes[r].node_b)}
             groups = [routes[r].group for r in chosen]
             both = len(groups) - len(set(groups)) < doubles
-            if rng.random() < 0.3 and chosen:
+            if rng.random() < swap and chosen:  # a swap: one route out
                 out = rng.choice(chosen)
                 chosen.remove(out)
                 left += routes[out].length
