@@ -99,8 +99,9 @@ def _one_id(actions, kind: str) -> int:
     return found[0] if found else -1
 
 
-#: A route's row of T_CLAIM: its colour (-1 gray), its first payment block, and that block's
-#: ids (start, end), locomotives at step 0, plain spaces and colour choices a step.
+#: A route's row of T_CLAIM: where a hand's Holding keeps the cards that pay it (its colour,
+#: or N_COLOURS for a gray route), its first payment block, and that block's ids (start,
+#: end), locomotives at step 0, plain spaces and colour choices a step.
 CLAIM_ROW_FIELDS = ("HELD", "FIRST_BLOCK", "START", "END", "BASE_LOCOS", "PLAIN", "CHOICES", "SPARE")
 
 
