@@ -1,11 +1,18 @@
 """Builds the compiled modules: each committed generated/<variant>.pyx becomes the
-extension module railspec.generated.<variant>, compiler/engine_face.pyx the Python face they
-share, and engine/playtest/agents/_policy.pyx the scripted agents' styles; and lists the
-packages, every folder with an ``__init__.py`` under the folders pyproject.toml's
-``package-dir`` maps into the import name ``railspec`` (a new mechanic's folder is found,
-not listed). Everything else is in pyproject.toml."""
+extension module railspec.generated.<variant> (and the Cython translation of its code is
+kept in generated/translations/ for builds of specs with the same mechanics),
+compiler/engine_face.pyx the Python face they share, and engine/playtest/agents/_policy.pyx
+the scripted agents' styles; and lists the packages, every folder with an ``__init__.py``
+under the folders pyproject.toml's ``package-dir`` maps into the import name ``railspec``
+(a new mechanic's folder is found, not listed). Everything else is in pyproject.toml."""
+import gzip
+import importlib.util
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
+import Cython
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
@@ -24,6 +31,48 @@ def packages() -> list[str]:
     return sorted(found)
 
 
+def _numbers_block():
+    """compiler/numbers_block.py, loaded by path (railspec is not installed yet; the module
+    imports nothing of it)."""
+    spec = importlib.util.spec_from_file_location("_railspec_numbers_block", HERE / "compiler" / "numbers_block.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def write_translations() -> None:
+    """generated/translations/<key>.c.gz: Cython's translation of each stock variant's code
+    (its module without its numbers), which a build of a spec with the same mechanics uses
+    instead of running Cython (compiler/build.py). Translations already there are kept, old
+    ones removed; the Cython runs go two at a time."""
+    numbers_block = _numbers_block()
+    folder = HERE / "generated" / "translations"
+    folder.mkdir(exist_ok=True)
+    codes = {}
+    for pyx in sorted((HERE / "generated").glob("*.pyx")):
+        code, _header = numbers_block.split(pyx.read_text(encoding="utf-8"))
+        codes[numbers_block.code_key(code, Cython.__version__)] = code
+    for old in folder.glob("*.c.gz"):
+        if old.name[:-len(".c.gz")] not in codes:
+            old.unlink()
+    missing = [key for key in sorted(codes) if not (folder / f"{key}.c.gz").is_file()]
+    with tempfile.TemporaryDirectory() as tmp:
+        running = []
+        for key in missing:
+            name = numbers_block.module_name(key)
+            (Path(tmp) / f"{name}.pyx").write_text(codes[key], encoding="utf-8")
+            running.append((key, subprocess.Popen(numbers_block.cython_command(sys.executable, f"{name}.pyx",
+                                                                               f"{name}.c"), cwd=tmp)))
+            if len(running) == 2 or key == missing[-1]:
+                for done, process in running:
+                    if process.wait() != 0:
+                        raise SystemExit(f"Cython failed on the code of a stock variant ({done})")
+                    c_text = (Path(tmp) / f"{numbers_block.module_name(done)}.c").read_bytes()
+                    (folder / f"{done}.c.gz").write_bytes(gzip.compress(c_text, compresslevel=9, mtime=0))
+                running = []
+
+
+write_translations()
 modules = [
     Extension(f"railspec.generated.{pyx.stem}", [str(pyx.relative_to(HERE))],
               extra_compile_args=["-O3", "-g0"])

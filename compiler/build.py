@@ -7,8 +7,14 @@ canonical IR, railspec, Python, Cython, the platform and C compiler). A
 folder that holds a built module is imported directly: the second load of a spec needs
 neither Cython nor a C compiler.
 
-A build runs Cython and the C compiler in a fresh temporary folder inside the cache and
-renames it into place at the end, so a cache entry is either complete or absent and
+A build needs Cython's translation of the module's code and the C compiler. The code
+leaves out the variant's numbers (compiler/numbers_block.py), so every variant with the same
+mechanics has the same code: its translation is kept in the cache (``translations/``) and
+one is installed for each stock variant's code, and a spec that changes a stock map's
+numbers, routes or tickets costs only the C compiler.
+
+A build runs in a fresh temporary folder inside the cache and renames it into place at
+the end, so a cache entry is either complete or absent and
 concurrent builds of one spec (threads or processes) are safe: the first rename wins,
 the others use its result.
 """
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gzip
 import hashlib
 import importlib
 import importlib.machinery
@@ -32,10 +39,11 @@ import sys
 import sysconfig
 import tempfile
 import threading
+import zlib
 from pathlib import Path
 
 from . import emit as _emit
-from . import ir, specs
+from . import ir, numbers_block, specs
 from .base.errors import RailspecError
 
 #: True when the last call of :func:`build` compiled nothing (stock module, a module
@@ -172,7 +180,7 @@ def load_module(variant, render, cache_dir=None, compile_if_missing: bool = True
     source = render()
     module = build(variant, source, cache_dir=cache_dir, compile_if_missing=compile_if_missing)
     if module is not None:
-        where = "stock" if last_build_kind == "stock" else cache_key(variant, source)[:32]
+        where = "stock" if last_build_kind == "stock" else cache_key(variant, source)[:numbers_block.KEY_LENGTH]
         _write_index(root, key, {"source_hash": _emit.source_hash(source), "module": where})
     return module
 
@@ -191,9 +199,9 @@ def _known_module(variant, entry: dict, root: Path):
             _set_result("stock")
             return module
         return None
-    if not isinstance(where, str) or not re.fullmatch(r"[0-9a-f]{32}", where):
+    if not isinstance(where, str) or not re.fullmatch(rf"[0-9a-f]{{{numbers_block.KEY_LENGTH}}}", where):
         return None
-    module_name = f"railspec_engine_{where}"
+    module_name = numbers_block.module_name(where)
     with _lock:
         if module_name in sys.modules:
             _set_result("loaded")
@@ -288,8 +296,8 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
     if module is not None:
         _set_result("stock")
         return module
-    key = cache_key(variant, source)[:32]
-    module_name = f"railspec_engine_{key}"
+    key = cache_key(variant, source)[:numbers_block.KEY_LENGTH]
+    module_name = numbers_block.module_name(key)
     root = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
     final = root / key
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -307,7 +315,7 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
         root.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
         try:
-            _compile(source, module_name, work, suffix)
+            _compile(source, module_name, work, suffix, root)
             try:
                 os.rename(work, final)
             except OSError:
@@ -356,12 +364,18 @@ def _run(command: list[str], cwd: Path, what: str) -> None:
         raise RailspecError(f"building the engine: {what} failed (exit {done.returncode}):\n{_tail(done.stdout)}")
 
 
-def _compile(source: str, module_name: str, work: Path, suffix: str) -> None:
-    """Cython then the C compiler, in ``work``; leaves ``module_name + suffix`` there."""
-    pyx = work / f"{module_name}.pyx"
-    pyx.write_text(source, encoding="utf-8")
+def _compile(source: str, module_name: str, work: Path, suffix: str, root: Path) -> None:
+    """The module's code translated by Cython (or its translation found: see
+    :func:`translation`), its numbers written as the header the code includes, then the C
+    compiler, in ``work``; leaves ``module_name + suffix`` there."""
+    code, header = numbers_block.split(source)
+    # the code as it was translated, for tracebacks; the numbers beside it, for the compiler
+    (work / f"{module_name}.pyx").write_text(code, encoding="utf-8")
+    (work / numbers_block.HEADER).write_text(header, encoding="utf-8")
+    text, translated_as = translation(code, root)
     c_file = work / f"{module_name}.c"
-    _run([sys.executable, "-m", "cython", "-3", "--fast-fail", "-o", c_file.name, pyx.name], work, "cython")
+    c_file.write_text(numbers_block.renamed(text, translated_as, module_name[len(numbers_block.MODULE_PREFIX):]),
+                      encoding="utf-8")
     library = work / f"{module_name}{suffix}"
     if os.name == "posix":
         _optimise_module_code_only(c_file)
@@ -377,6 +391,60 @@ def _compile(source: str, module_name: str, work: Path, suffix: str) -> None:
         if not found:
             raise RailspecError("building the engine: the compiler produced no module")
         found[0].rename(library)
+
+
+#: Where the last :func:`translation` came from: "cache", "shipped" or "cython".
+last_translation = ""
+
+
+def shipped_translations() -> Path | None:
+    """The folder of the translations installed with railspec (setup.py writes one for each
+    stock variant's code), or None."""
+    found = importlib.util.find_spec("railspec.generated")
+    if found is None or not found.submodule_search_locations:
+        return None
+    return Path(list(found.submodule_search_locations)[0]) / "translations"
+
+
+def translation(code: str, root: Path) -> tuple[str, str]:
+    """Cython's C translation of ``code`` (a module's code part: numbers_block.split) and the
+    key its module was named by (numbers_block.module_name). Variants with the same mechanics
+    have the same code, so a translation is kept: in the cache folder's ``translations``
+    (written by the first build of that code) or among the shipped ones (a stock variant's
+    code); else Cython translates it, about 1.4 s of the 2 s a build would take."""
+    global last_translation
+    key = numbers_block.code_key(code, _version("Cython"))
+    name = f"{key}.c.gz"
+    for kind, folder in (("cache", root / "translations"), ("shipped", shipped_translations())):
+        if folder is None:
+            continue
+        try:
+            text = gzip.decompress((folder / name).read_bytes()).decode("utf-8")
+        except (OSError, EOFError, UnicodeDecodeError, zlib.error):
+            continue
+        last_translation = kind
+        return text, key
+    with tempfile.TemporaryDirectory(prefix=".tmp-translate-", dir=root) as tmp:
+        module_name = numbers_block.module_name(key)
+        (Path(tmp) / f"{module_name}.pyx").write_text(code, encoding="utf-8")
+        _run(numbers_block.cython_command(sys.executable, f"{module_name}.pyx", f"{module_name}.c"), Path(tmp),
+             "cython")
+        text = (Path(tmp) / f"{module_name}.c").read_text(encoding="utf-8")
+    _keep_translation(root / "translations", name, text)
+    last_translation = "cython"
+    return text, key
+
+
+def _keep_translation(folder: Path, name: str, text: str) -> None:
+    """Write a translation into the cache, atomically; an unwritable cache only loses it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        with os.fdopen(fd, "wb") as f:
+            f.write(gzip.compress(text.encode("utf-8"), compresslevel=6))
+        os.replace(tmp, folder / name)
+    except OSError:
+        pass
 
 
 #: Cython's C file, in its own section markers: from the first (after the includes) to the

@@ -30,7 +30,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from . import hooks, ir, observation
+from . import hooks, ir, numbers_block, observation
 from .assembly import Assembly, assemble, refuse_unimplemented
 from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
@@ -50,6 +50,17 @@ def py_literal(text: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"py_literal needs a str, got {type(text).__name__}")
     return ascii(text)
+
+
+def c_string(text: str) -> str:
+    """A C initializer of a ``char`` array holding ``text``'s UTF-8 bytes and a final NUL: a
+    string literal when every byte is printable ASCII other than a quote, a backslash or a
+    question mark (a trigraph), else the bytes as numbers. (No escapes: the text sits in a
+    Cython string literal in one form of the module and in a C header in the other.)"""
+    data = text.encode("utf-8")
+    if all(32 <= byte < 127 and byte not in b'"\\?' for byte in data):
+        return f'"{text}"'
+    return "{" + ", ".join(str(byte) for byte in data + b"\0") + "}"
 
 
 def comment_text(text: str) -> str:
@@ -285,17 +296,16 @@ def state_layout(assembly: Assembly) -> list[dict]:
     for f in assembly.fields:
         ctype = "unsigned long long" if f.kind == "u64" else "int"
         seat = "[NP_MAX]" if f.per_player else ""
+        # sizes and initial values by name: the numbers block holds their values
         if f.size:
-            storage = max(1, dims[f.size])
-            decl = f"{ctype} {f.name}{seat}[{storage}]"
+            storage = storage_name(f.size)
         elif f.cap:
-            storage = dims[f.cap]
-            decl = f"{ctype} {f.name}{seat}[{f.cap}]"
+            storage = f.cap
         else:
-            storage = 0
-            decl = f"{ctype} {f.name}{seat}"
-        initial = f.initial if isinstance(f.initial, int) else dims[f.initial]
-        if f.is_list and initial:
+            storage = "0"
+        decl = f"{ctype} {f.name}{seat}[{storage}]" if storage != "0" else f"{ctype} {f.name}{seat}"
+        initial_value = f.initial if isinstance(f.initial, int) else dims[f.initial]
+        if f.is_list and initial_value:
             raise ValueError(f"state field {f.name}: a list starts empty")
         if f.kind == "u64" and not f.is_scalar and not f.derived:
             raise ValueError(f"state field {f.name}: arrays of u64 can only be derived fields")
@@ -303,7 +313,9 @@ def state_layout(assembly: Assembly) -> list[dict]:
             name=f.name, kind=f.kind, derived=f.derived, per_player=f.per_player,
             shape="scalar" if f.is_scalar else ("list" if f.is_list else "fixed"),
             decl=decl, count_decl=f"int {f.name}_n{seat}" if f.is_list else None,
-            size=f.size, cap=f.cap, storage=storage, initial=initial, pile=f.pile,
+            size=f.size, cap=f.cap, storage=storage, initial=str(f.initial),
+            # a named initial value is written whatever it is: the code must not depend on it
+            has_initial=not isinstance(f.initial, int) or f.initial != 0, pile=f.pile,
             low=schema.bound_c(f.low), high=schema.bound_c(f.high),
             # the same, as the field table of engine_api.h (railspec_field) writes it
             rf_kind=_RF_KINDS[f.kind],
@@ -311,6 +323,18 @@ def state_layout(assembly: Assembly) -> list[dict]:
             rf_pile=_RF_PILES[f.pile], rf_size=(f.cap if f.is_list else f.size) or 0,
             rf_low=_bound_parts(f.low), rf_high=_bound_parts(f.high)))
     return out
+
+
+def storage_name(size: str) -> str:
+    """The constant holding the entries of a state row of ``size`` entries: the size, but
+    at least 1 (C has no empty arrays)."""
+    return f"STORE_{size}"
+
+
+def storage_constants(assembly: Assembly) -> list[tuple[str, int]]:
+    """The storage constants (:func:`storage_name`) of the state's rows, by size."""
+    sizes = sorted({f.size for f in assembly.fields if f.size})
+    return [(storage_name(size), max(1, assembly.dims[size])) for size in sizes]
 
 
 _RF_KINDS = {"int": "RF_INT", "u64": "RF_U64", "phase": "RF_PHASE"}
@@ -373,40 +397,48 @@ def observation_fill(assembly: Assembly) -> dict:
     observer, for a per-player field; else one), the seat read being ``q`` = (observer +
     rel) mod players; the slice's values read ``each`` (``n`` entries, the ``k``-th being
     ``item``), or as their ``sum`` or their number (``len``); each value written by an
-    ``encode`` rule at ``base`` = start + rel × block: ``number`` (× ``scale``, a literal or
+    ``encode`` rule at ``base`` = start + rel × block: ``number`` (× ``scale``, a constant or
     a table per entry), ``saturating``, ``flagged``, ``onehot`` (the category ``cat`` of the
     value, ``cats`` a row) or ``counts`` (one per category, then × the table ``weights``).
-    The encoder's rules (``tensor.py``) decide all of it; the template only spells it."""
+    The encoder's rules (``tensor.py``) decide all of it; the template only spells it.
+
+    An op's numbers (start, block, scale, categories …) are named constants of the op
+    (``OBS_<i>_START`` …), returned as ``ints``, ``doubles`` and ``tables`` for the module's
+    numbers block, so that the op's code is the same whatever the map."""
     fields = {f.name: f for f in assembly.fields}
     dims = assembly.dims
-    ops, doubles, size = [], [], 0
+    ops, ints, doubles, tables, size = [], [], [], [], 0
 
-    def table(values: list) -> str:
-        """The name of a C table of doubles holding ``values`` (one per distinct list)."""
-        literals = [_c_double(x) for x in values]
-        for name, known in doubles:
-            if known == literals:
-                return name
-        name = f"T_OBS_{len(doubles)}"
-        doubles.append((name, literals))
-        return name
+    def number(i: int, what: str, value: int) -> str:
+        """The name of op ``i``'s int ``what``, whose value is ``value``."""
+        ints.append((f"OBS_{i}_{what}", value))
+        return ints[-1][0]
 
-    for e in observation.assembly_plan(assembly):
+    def scale(i: int, what: str, value: float) -> str:
+        doubles.append((f"OBS_{i}_{what}", _c_double(value)))
+        return doubles[-1][0]
+
+    def table(i: int, what: str, values: list) -> str:
+        tables.append((f"T_OBS_{i}_{what}", [_c_double(x) for x in values]))
+        return tables[-1][0]
+
+    for i, e in enumerate(observation.assembly_plan(assembly)):
         f = fields[e["field"]]
         size = e["start"] + e["length"]
         per_player = e["per_player"]
+
         # the seat a value is read at: each seat in turn, the observer's own, or none
         seat = "[q]" if per_player else ("[player]" if e["source"] == "own" else "")
         if f.is_scalar:
             item, count = f"s.{f.name}{seat}", "1"
         else:
             item = f"s.{f.name}{seat}[k]"
-            count = f"s.{f.name}_n{seat}" if f.is_list else str(dims[f.size])
-        op = dict(slice=e["slice"], start=e["start"], block=e["block"],
+            count = f"s.{f.name}_n{seat}" if f.is_list else f.size
+        op = dict(slice=e["slice"], start=number(i, "START", e["start"]), block=number(i, "BLOCK", e["block"]),
                   rows="s.players" if per_player else "1",
                   guard="deciding" if e["source"] == "decider" else "1",
                   item=item, n=count, var="u" if f.kind == "u64" else "v",
-                  scale="0.0", weights=None, cat="v", cats=0)
+                  scale="0.0", weights=None, cat="v", cats="0")
         if e["source"] == "summary":
             op["read"] = e["summary_of"]
         elif e["shape"] == "length":
@@ -417,29 +449,31 @@ def observation_fill(assembly: Assembly) -> dict:
         if encoding in ("number", "flagged", "saturating"):
             op["encode"] = encoding
             if encoding == "saturating":
-                op["scale"] = _c_double(e["open_scale"])
+                op["scale"] = scale(i, "SCALE", e["open_scale"])
             elif isinstance(e["scale"], list):
                 # a scale per entry: only a row of fixed size has one (a count per card)
                 if op["read"] != "each" or not f.size or len(e["scale"]) != dims[f.size]:
                     raise ValueError(f"observation slice {e['slice']}: {len(e['scale'])} scales "
                                      f"do not match its entries")
-                op["scale"] = table(e["scale"]) + "[k]"
+                op["scale"] = table(i, "SCALE", e["scale"]) + "[k]"
             else:
-                op["scale"] = _c_double(e["scale"])
+                op["scale"] = scale(i, "SCALE", e["scale"])
         else:
             op["encode"] = "counts" if e["shape"] == "counts" else "onehot"
-            op["cats"] = e["categories"]
+            op["cats"] = number(i, "CATS", e["categories"])
             if encoding == "seat":
-                none = e["seats"] + e["extras"] if e["none"] else -1
+                none = number(i, "NONE", e["seats"] + e["extras"] if e["none"] else -1)
+                seats = number(i, "SEATS", e["seats"])
                 op["cat"] = (f"({none} if v < 0 else (v - player + s.players) % s.players if v < s.players "
-                             f"else {e['seats']} + v - s.players)")
+                             f"else {seats} + v - s.players)")
             elif encoding == "id" and e["none"]:
-                op["cat"] = f"({e['ids']} if v < 0 else v)"
+                op["cat"] = f"({number(i, 'NONE', e['ids'])} if v < 0 else v)"
             # a phase is its id; an id without "none" is itself, -1 writing nothing
             if e.get("weights") is not None:
-                op["weights"] = table(e["weights"])
+                op["weights"] = table(i, "WEIGHTS", e["weights"])
         ops.append(op)
-    return dict(ops=ops, tables=doubles, size=size)
+    ints.append(("OBS_SIZE", size))
+    return dict(ops=ops, ints=ints, doubles=doubles, tables=tables, size=size)
 
 
 def _merge_mechanic_tables(assembly: Assembly, context: dict) -> dict[str, dict]:
@@ -488,11 +522,9 @@ def emit(variant: ir.Variant) -> str:
     _check_c_ints(variant, context)
     context.update(
         spec_file=comment_text(f"spec/{variant.key}.rail"),
-        variant_key=variant.key,
         spec_hash=variant.spec_hash,
         source_hash=_HASH_PLACEHOLDER,
         mechanics=", ".join(m.name for m, _ in assembly.present) or "none",
-        n_actions=len(variant.actions),
         fields=state_layout(assembly),
         exported=[f for f in state_layout(assembly) if not f["derived"]],
         state_format=schema.FORMAT,
@@ -501,6 +533,8 @@ def emit(variant: ir.Variant) -> str:
         **world_tables(assembly),
         engine_api_declarations=engine_api_declarations(),
     )
+    context.update(numbers=variant_numbers(variant, assembly, context), numbers_begin=numbers_block.BEGIN,
+                   numbers_end=numbers_block.END)
 
     engines, methods = [], []
     for mechanic, _rule in assembly.present:
@@ -521,6 +555,31 @@ def emit(variant: ir.Variant) -> str:
     text = _environment().get_template("module.pyx.j2").render(**context)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return text.replace(_HASH_PLACEHOLDER, digest)
+
+
+def variant_numbers(variant: ir.Variant, assembly: Assembly, context: dict) -> dict:
+    """Everything the module's numbers block (templates/tables.pyx.j2) defines: ``ints``
+    (C enum constants), ``doubles``, ``strings`` and ``tables`` (each a dict of name,
+    ctype, values and how they are written). The code names them only
+    (compiler/numbers_block.py says why)."""
+    observe = context["observe"]
+    ints = list(context["constants"]) + [("N_ACTIONS_C", len(variant.actions)),
+                                         ("N_TICKET_DECKS", len(context["ticket_decks"]))]
+    ints += storage_constants(assembly) + observe["ints"]
+    tables = [dict(name=name, ctype="int", values=values, suffix="", per_line=20)
+              for name, values in context["arrays"] + [("T_TICKET_DECK_RANK", context["ticket_deck_rank"])]]
+    tables += [dict(name=name, ctype="unsigned long long", values=values, suffix="ULL", per_line=4)
+               for name, values in context["bitsets"]]
+    tables += [dict(name=name, ctype="double", values=values, suffix="", per_line=6)
+               for name, values in observe["tables"]]
+    strings = [("RS_VARIANT_KEY", c_string(variant.key)), ("RS_SPEC_HASH", c_string(variant.spec_hash)),
+               ("RS_SOURCE_HASH", c_string(_HASH_PLACEHOLDER))]
+    names = [name for name, _ in ints + observe["doubles"] + strings] + [t["name"] for t in tables]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"{variant.name}: the numbers block defines {', '.join(repeated)} twice (C has one "
+                         f"namespace)")
+    return dict(ints=ints, doubles=observe["doubles"], strings=strings, tables=tables)
 
 
 def _mechanic_text(mechanic, name: str, context: dict, indent: int = 0) -> str:

@@ -21,7 +21,7 @@ from railspec.compiler import build as build_stage
 from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler.base.errors import IllegalActionError, RailspecError, UnsupportedMechanicError
 from railspec.compiler.build import build
-from railspec.compiler.emit import check_gray_steps, emit, py_literal, source_hash
+from railspec.compiler.emit import c_string, check_gray_steps, emit, py_literal, source_hash
 from railspec.compiler.mechanic import default_registry
 from railspec.mechanics.tunnels import Tunnels
 
@@ -135,7 +135,7 @@ def test_source_hash_is_a_hash_of_the_text(usa, tiny):
     """The header's hash changes with any change of the text, and only then."""
     a, b = emit(usa), emit(tiny)
     assert source_hash(a) != source_hash(b)
-    assert f"SOURCE_HASH = '{source_hash(a)}'" in a
+    assert f'RS_SOURCE_HASH[] = "{source_hash(a)}";' in a
     placeholder = a.replace(source_hash(a), "@SOURCE-HASH@")
     assert hashlib.sha256(placeholder.encode()).hexdigest()[:16] == source_hash(a)
 
@@ -168,8 +168,8 @@ def test_spec_names_never_reach_the_source(tiny):
     source = emit(tiny)
     for name in (PAYLOAD, TRIPLE, SNOWMAN, "pwned", "Alpha", "Tiny"):
         assert name not in source
-    # the variant key reaches it, only as an escaped literal
-    assert "VARIANT_KEY = 'tiny'" in source
+    # the variant key reaches it, only as a C string in the numbers block
+    assert 'RS_VARIANT_KEY[] = "tiny";' in source
 
 
 def test_variant_key_is_escaped(tmp_path):
@@ -178,7 +178,16 @@ def test_variant_key_is_escaped(tmp_path):
     variant = check_file(weird)
     source = emit(variant)
     assert source.splitlines()[0] == "# generated from spec/we\\'ird\"key.rail — do not edit"
-    assert f"VARIANT_KEY = {py_literal(variant.key)}" in source
+    assert f"RS_VARIANT_KEY[] = {c_string(variant.key)};" in source
+    assert c_string(variant.key) == "{" + ", ".join(str(b) for b in variant.key.encode() + b"\0") + "}"
+
+
+def test_c_strings_hold_no_escape():
+    """A C string of the numbers block sits in a Cython string literal in one form of the
+    module and in a C header in the other: it is plain text or a list of bytes."""
+    assert c_string("usa_2") == '"usa_2"'
+    for text in (PAYLOAD, TRIPLE, SNOWMAN, "a\\b", "what??=", 'say "hi"'):
+        assert c_string(text) == "{" + ", ".join(str(b) for b in text.encode("utf-8") + b"\0") + "}"
 
 
 def test_unsupported_mechanics_are_refused(tmp_path):
@@ -238,7 +247,7 @@ def test_second_build_is_a_cache_hit(tmp_path):
     assert (kind2, cached2) == ("cache", True)
     assert name1 == name2 and totals1 == totals2
     assert not cython_loaded, "a cache hit must not import Cython"
-    entries = [p for p in cache.iterdir()]
+    entries = [p for p in cache.iterdir() if p.name != "translations"]
     assert len(entries) == 1 and not entries[0].name.startswith(".tmp")
     # in the same process, a second build returns the loaded module
     v = check_file(spec)
