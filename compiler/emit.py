@@ -281,8 +281,6 @@ def tables(assembly: Assembly) -> dict:
             ("T_AFFORD", afford),
         ],
         phases=list(assembly.phases),
-        # 'market N no reset' (RESET_LOCOS 0): the templates leave the reset check out
-        market_resets=variant.market_reset_locomotives > 0,
         score_items=[dict(name=i.name, enum=i.enum, in_total=i.in_total) for i in assembly.score_items],
     )
 

@@ -22,7 +22,10 @@ SAME_CODE = {
     "cards": "card red 10\nlocomotives 12\n",
     "route points": "route points 1:1 2:2 3:4 4:7 5:10 6:15 7:18 8:21 9:27\n",
     "tickets": "ticket {a} - {b} 17\n",
+    "no market reset": "market 5 no reset\n",
 }
+# a mechanic no stock variant has with USA's: returned tickets are shuffled first
+NEW_CODE = "returned tickets shuffled bottom\n"
 # the variants whose engines the stock modules are (those with a generated module)
 VARIANTS = sorted(p.stem for p in (stock_path("usa").parent.parent / "generated").glob("*.pyx"))
 
@@ -45,10 +48,10 @@ def test_numbers_never_reach_the_code(parent, tmp_path):
         assert other_header != header
 
 
-def test_a_template_switch_changes_the_code(tmp_path):
-    """A rule the templates leave out when unused (the market's reset) is code, not a number."""
+def test_a_mechanic_changes_the_code(tmp_path):
+    """A mechanic's rules are code, not numbers."""
     code = split(emit(check_file(stock_path("usa"))))[0]
-    assert split(emit(derived(tmp_path, "usa", "market 5 no reset\n")))[0] != code
+    assert split(emit(derived(tmp_path, "usa", NEW_CODE)))[0] != code
 
 
 def test_the_split(tmp_path):
@@ -94,8 +97,8 @@ def test_a_new_code_is_translated_once(tmp_path):
     """A code no stock variant has is translated by Cython at its first build and kept: a
     spec with the same code and other numbers uses it; a damaged copy is translated again."""
     cache = tmp_path / "cache"
-    first = derived(tmp_path, "usa", "market 5 no reset\n", "first")
-    second = derived(tmp_path, "usa", "market 5 no reset\ntrains 30\n", "second")
+    first = derived(tmp_path, "usa", NEW_CODE, "first")
+    second = derived(tmp_path, "usa", NEW_CODE + "trains 30\n", "second")
     build_stage.build(first, emit(first), cache_dir=cache)
     assert build_stage.last_translation == "cython"
     kept = list((cache / "translations").glob("*.c.gz"))
@@ -104,6 +107,6 @@ def test_a_new_code_is_translated_once(tmp_path):
     assert (build_stage.last_build_kind, build_stage.last_translation) == ("compiled", "cache")
     assert module.playout(20, 2, 3)["totals"] is not None
     kept[0].write_bytes(gzip.compress(b"")[:5])  # a truncated file
-    third = derived(tmp_path, "usa", "market 5 no reset\ntrains 35\n", "third")
+    third = derived(tmp_path, "usa", NEW_CODE + "trains 35\n", "third")
     build_stage.build(third, emit(third), cache_dir=cache)
     assert build_stage.last_translation == "cython"
