@@ -113,6 +113,10 @@ dist-check: install
 	@# the wheel carries the scripted agents' compiled styles too
 	cd /tmp && $(CURDIR)/.dist-venv/bin/railspec simulate usa --players 4 --games 50 --workers 1 \
 	  --agents one-step,long-route,route-focus,destination-hungry --quiet
+	@# the wheel carries the stock codes' translations: a spec that changes a stock map builds without Cython
+	cd /tmp && printf 'extends "usa"\nvariant "Dist check"\ntrains 40\n' > railspec-dist-check.rail && \
+	  RAILSPEC_CACHE=$$(mktemp -d) $(CURDIR)/.dist-venv/bin/python -c "import railspec; from railspec.compiler import build; railspec.load('railspec-dist-check.rail').module(); assert build.last_translation == 'shipped', build.last_translation" && \
+	  rm railspec-dist-check.rail
 	@# the play page's files are in the wheel
 	cd /tmp && $(CURDIR)/.dist-venv/bin/python -c "import importlib.resources as r; assert r.files('railspec.tools.web').joinpath('static/play.js').is_file(), 'no play page'"
 	@# the core install pulls none of the optional extras
@@ -120,7 +124,7 @@ dist-check: install
 	rm -rf .dist-venv
 
 clean:
-	rm -rf $(VENV) .dist-venv build dist *.egg-info generated/*.c generated/*.so
+	rm -rf $(VENV) .dist-venv build dist *.egg-info generated/*.c generated/*.so generated/translations
 
 # Speed side by side with another install (BASE_PYTHON, e.g. a worktree of the previous release's .venv/bin/python)
 BASE_PYTHON ?=
