@@ -434,8 +434,9 @@ cdef bint _format_is(const char* fmt, char code) noexcept:
     return fmt[0] == code and fmt[1] == 0
 
 
-def _is_native_int(fmt, Py_ssize_t itemsize):
-    """Whether a buffer format names the C int of this machine."""
+def is_native_int(fmt, Py_ssize_t itemsize):
+    """Whether a buffer's format and item size name the C int of this machine (the
+    compiled engine's buffers; railspec.runtime.game checks the API's buffers with it)."""
     if itemsize != sizeof(int):
         return False
     if fmt[:1] in ("@", "="):
@@ -560,7 +561,7 @@ cdef class Engine:
         PyObject_GetBuffer(buf, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
         try:
             fmt = view.format.decode("ascii") if view.format != NULL else "B"
-            if not _is_native_int(fmt, view.itemsize):
+            if not is_native_int(fmt, view.itemsize):
                 raise TypeError(f"legal_actions_into needs a buffer of C int, got format {fmt!r} "
                                 f"with items of {view.itemsize} bytes")
             capacity = view.len // sizeof(int)

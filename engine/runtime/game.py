@@ -30,6 +30,7 @@ from ..compiler.base.errors import (
 )
 from ..compiler.build import load_module
 from ..compiler.emit import emit
+from ..compiler.engine_face import is_native_int
 from ..compiler.mechanic import default_registry
 from . import determinize, notation, reference, state_format
 from .position import position_fields
@@ -70,21 +71,6 @@ def _engine_name(engine) -> str:
     return engine
 
 
-def _native_int(fmt: str, itemsize: int) -> bool:
-    """Whether a buffer format names this machine's C int (as the compiled engine
-    reads it)."""
-    if itemsize != _INT_SIZE:
-        return False
-    if fmt[:1] in ("@", "="):
-        fmt = fmt[1:]
-    elif fmt[:1] in ("<", ">", "!"):
-        if (fmt[0] == "<") != (sys.byteorder == "little"):
-            return False
-        fmt = fmt[1:]
-    return fmt in ("i", "l")
-
-
-_INT_SIZE = array("i").itemsize
 _BUFFER_HINT = "legal_actions_into needs a writable, contiguous buffer of C int (e.g. array('i', [0] * len(v.actions)))"
 
 
@@ -97,7 +83,7 @@ def _int_buffer(buffer, needed: int) -> memoryview:
         raise ArgumentTypeError(f"{_BUFFER_HINT}, not {type(buffer).__name__}") from None
     if view.readonly:
         raise ArgumentTypeError(f"{_BUFFER_HINT}: this {type(buffer).__name__} is read-only")
-    if not _native_int(view.format, view.itemsize):
+    if not is_native_int(view.format, view.itemsize):
         raise ArgumentTypeError(f"{_BUFFER_HINT}: got items of format {view.format!r} "
                                 f"and {view.itemsize} bytes")
     if not view.c_contiguous:
