@@ -29,6 +29,19 @@ def test_check_accepts_the_usa_spec():
     assert p.returncode == 0 and "36 cities, 100 routes (309 cars), 30 tickets" in p.stdout
 
 
+def test_compile_says_how_the_engine_was_built(tmp_path, monkeypatch):
+    """A spec that changes a stock map is built from the installed translation of the stock
+    code, and its second build is a cache hit; `compile` says which."""
+    monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path / "cache"))
+    spec = tmp_path / "mine.rail"
+    spec.write_text('extends "usa"\nvariant "Mine"\ntrains 40\n', encoding="utf-8")
+    first, second = run("compile", str(spec)), run("compile", str(spec))
+    assert first.returncode == 0 and "compiled: the translation of its code installed with railspec" in first.stdout
+    assert second.returncode == 0 and "Mine: engine ready in" in second.stdout
+    assert "from the build cache" in second.stdout
+    assert "the installed stock module" in run("compile", "usa").stdout
+
+
 def test_check_reports_a_located_error_without_a_traceback(tmp_path):
     # the first Portland - Seattle track, however its route table is aligned, goes to Atlantis
     text = re.sub(r"(route Portland +- )Seattle( +1 gray)", r"\1Atlantis\2",

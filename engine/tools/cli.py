@@ -30,10 +30,10 @@ import statistics
 import sys
 import time
 
+from ..compiler import build as build_stage
 from ..compiler import check_file
 from ..compiler.base import files
 from ..compiler.base.errors import PositionError, RailspecError, SpecError
-from ..compiler.build import build
 from ..compiler.emit import emit
 from ..compiler.mechanic import default_registry
 from ..runtime.game import spec_path
@@ -84,9 +84,26 @@ def cmd_compile(args) -> int:
         write_text(out, source)
         print(f"wrote {out} ({len(source.splitlines())} lines)")
         return 0
-    module = build(v.ir, source)
-    print(f"{v.name}: engine ready in {time.perf_counter() - start:.2f} s ({module.__file__})")
+    module = build_stage.build(v.ir, source)
+    print(f"{v.name}: engine ready in {time.perf_counter() - start:.2f} s, {_how_built()} ({module.__file__})")
     return 0
+
+
+#: How build_stage.build got a module (its last_build_kind), and where a compiled one's
+#: translation came from (last_translation), as `railspec compile` says them.
+_BUILT = {"stock": "the installed stock module", "loaded": "the module already loaded",
+          "cache": "from the build cache"}
+_TRANSLATED = {"shipped": "the translation of its code installed with railspec",
+               "cache": "the translation of its code kept in the build cache",
+               "cython": "Cython translated its code (other specs with these mechanics will reuse it)"}
+
+
+def _how_built() -> str:
+    """What the last build did, for a variant author: a spec with a stock variant's mechanics
+    needs only the C compiler (compiler/build.py)."""
+    if build_stage.last_build_kind in _BUILT:
+        return _BUILT[build_stage.last_build_kind]
+    return f"compiled: {_TRANSLATED.get(build_stage.last_translation, 'translated')}, then the C compiler"
 
 
 def cmd_mechanics(args) -> int:
