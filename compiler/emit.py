@@ -11,8 +11,14 @@ variant lacks leaves no code behind.
 
 No name written in a spec (city, route, ticket, colour, action) reaches the generated
 code: the Python layer has the names from the IR, the module only needs ids. The one
-spec-derived string that does appear, the variant's key, goes through :func:`py_literal`
-(an escaped, ASCII-only Python literal) or, in the header comment, :func:`comment_text`.
+spec-derived string that does appear, the variant's key, goes through :func:`c_string`
+(a C string of plain characters, or its bytes as numbers) or, in the header comment,
+:func:`comment_text`.
+
+Every number that two variants with the same mechanics may not share is defined in the
+module's numbers block (templates/tables.pyx.j2, :func:`variant_numbers`) and only named
+by the code, so that such variants emit the same code and share its translation by Cython
+(compiler/numbers_block.py, compiler/build.py).
 
 The output is deterministic: everything is rendered in id order, sets are sorted, and the
 header has no timestamps or paths beyond ``spec/<key>.rail``. Its last header line is a

@@ -47,7 +47,7 @@ def test_amsterdam_with_eight_seats(tmp_path):
     """Goods rankings for every count up to 8, the 2-player track rule kept: the module is
     sized for 8 seats and both engines agree at every count."""
     v = extended(tmp_path, "amsterdam", 8, EIGHT_SEAT_GOODS)
-    assert "    NP_MAX = 8\n" in emit.emit(v.ir)
+    assert "        NP_MAX = 8,\n" in emit.emit(v.ir)  # the numbers block's enum
     assert v.ir.rule("goods").table(8) == (9, 7, 6, 5, 4, 3, 2, 1)
     agree(v, 14)
     game = v.new_game(players=8, seed=3)
