@@ -391,6 +391,9 @@ def _compile(source: str, module_name: str, work: Path, suffix: str, root: Path)
         if not found:
             raise RailspecError("building the engine: the compiler produced no module")
         found[0].rename(library)
+    # the C (1.3 MB for USA) is the translation renamed: the entry keeps the code and the
+    # header it was made from, a tenth of its size
+    c_file.unlink()
 
 
 #: Where the last :func:`translation` came from: "cache", "shipped" or "cython".

@@ -85,6 +85,8 @@ def test_a_copy_of_a_stock_map_plays_as_its_module(tmp_path):
     copy = derived(tmp_path, "usa", "", "copy_of_usa")
     module = build_stage.build(copy, emit(copy), cache_dir=tmp_path / "cache")
     assert (build_stage.last_build_kind, build_stage.last_translation) == ("compiled", "shipped")
+    entry = next(p for p in (tmp_path / "cache").iterdir() if p.name != "translations")
+    assert sorted(p.suffix for p in entry.iterdir()) == [".h", ".pyx", ".so"]  # the 1.3 MB of C is not kept
     stock = build_stage.build(check_file(stock_path("usa")), emit(check_file(stock_path("usa"))))
     assert build_stage.last_build_kind in ("stock", "loaded")
     assert module.VARIANT_KEY == "copy_of_usa" and stock.VARIANT_KEY == "usa"
