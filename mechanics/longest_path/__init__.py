@@ -36,7 +36,9 @@ JOIN_ODD_AT_LEAST = 4
 #: Parts of more than JOIN_GRAY_CYCLES cycles find their lightest joins by a frontier instead
 #: (engine.pyx.j2, "the lightest join by a frontier"): its cost grows with the network's width
 #: (a handful of cities on every map), not its cycles; above JOIN_CYCLES, only the frontier.
-JOIN_GRAY_CYCLES = 6
+#: From 5 cycles up the frontier was the faster on every map's adversarial networks (India's
+#: slowest of 6 cycles: 14.7 µs by the sums, 6.9 by the frontier; at 3, USA's were slower).
+JOIN_GRAY_CYCLES = 4
 
 
 @dataclass(frozen=True)
