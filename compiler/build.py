@@ -414,7 +414,7 @@ def translation(code: str, root: Path) -> tuple[str, str]:
     key its module was named by (numbers_block.module_name). Variants with the same mechanics
     have the same code, so a translation is kept: in the cache folder's ``translations``
     (written by the first build of that code) or among the shipped ones (a stock variant's
-    code); else Cython translates it, about 1.4 s of the 2 s a build would take."""
+    code); else Cython translates it (about 1.3 s of a 2.3 s cold build)."""
     global last_translation
     key = numbers_block.code_key(code, _version("Cython"))
     name = f"{key}.c.gz"
