@@ -252,7 +252,11 @@ class Looks:
 @dataclass
 class Tables:
     """What a mechanic hands the emitter: C constants, ``static const int`` tables, bitset
-    tables, and template variables for its own fragments."""
+    tables, and template variables for its own fragments. The constants and tables go in
+    the module's numbers block, which the code only names; the template variables choose
+    the code, so give them what a spec's numbers do not change (a switch, a name), and a
+    number as a constant: then every spec with the same mechanics shares one Cython
+    translation (compiler/numbers_block.py)."""
 
     constants: list[tuple[str, int]] = field(default_factory=list)
     arrays: list[tuple[str, list[int]]] = field(default_factory=list)
