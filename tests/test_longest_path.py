@@ -383,7 +383,7 @@ def test_an_engine_of_a_large_map(tmp_path):
     v = railspec.load(spec)
     rng = random.Random(8)
     sizes = []
-    for trial in range(30):
+    for _ in range(30):
         first = rng.randrange(len(v.routes))
         network = sorted({(first + k) % len(v.routes) for k in range(rng.randint(5, 85))})
         sizes.append(len(network))

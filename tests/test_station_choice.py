@@ -6,8 +6,9 @@ for all the owner's tickets. The engines pick, for each player, the assignment s
 most ticket points, then the most completed tickets, then the lowest route ids. The
 compiled engine leaves out routes that cannot change the choice and chooses with
 railspec.mechanics.stations.choice (compiled once with railspec), which is also tested
-here by itself, on problems given as components; the reference tries every assignment. This test holds its own plain brute force, written from the rulebook's
-sentence and sharing no code with either engine, and compares both engines with it on
+here by itself, on problems given as components; the reference tries every assignment.
+This test holds its own plain brute force, written from the rulebook's sentence and
+sharing no code with either engine, and compares both engines with it on
 end-of-game positions: those random games reach, random boards denser than play makes
 (every route owned, many tickets, three stations each), and the positions the benchmark
 times as the slowest to score (the mechanic's ``hard_position`` and those the hill-climb
@@ -261,20 +262,19 @@ def brute_use(stations, tickets, points_first: bool):
     """(points, completed, choice) of the best assignment of a problem of
     ``choice.best_use``, every assignment tried in the engines' order (the first station's
     choice most significant, none first, then its options in order): the first best."""
+    def find(parent: dict, x):
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
     best = None
     for assignment in itertools.product(*[range(-1, len(options)) for _, options in stations]):
         parent: dict = {}
-
-        def find(x):
-            while parent.get(x, x) != x:
-                x = parent[x]
-            return x
         for (root, options), pick in zip(stations, assignment):
             if pick >= 0:
-                parent[find(root)] = find(options[pick])
+                parent[find(parent, root)] = find(parent, options[pick])
         points = completed = 0
         for ends_a, ends_b, worth in tickets:
-            joined = any(find(a) == find(b) for a in ends_a for b in ends_b)
+            joined = any(find(parent, a) == find(parent, b) for a in ends_a for b in ends_b)
             points += worth if joined else -worth
             completed += joined
         key = (points, completed) if points_first else (completed, points)
