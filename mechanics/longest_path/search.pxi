@@ -1265,44 +1265,45 @@ cdef int bridged_trail(Cut* c, Blobs* b, Cut* q, int best) noexcept nogil:
     return best
 
 
-cdef int plain_trail(Cut* c) noexcept nogil:
-    """The longest trail of the connected routes in ``c`` (``ea``, ``eb``, ``el``,
-    ``n_edges``) when it needs no search, else -1. A tree's trails are its paths, and its
-    longest is found by peeling leaves: each leaf hands its longest branch to its one
-    neighbour, and a branch meeting another at a city makes a path. A network whose cities
-    are all even but two at most is one trail, every route of it (Euler). Most players'
-    largest networks at the end of a game are one or the other (USA, random games: 77%
-    trees, and 7% more of even cities), and this is a pass over their routes instead of
-    the search's set-up. It reads and writes ``degree`` only at the routes' cities."""
+cdef int plain_trail(Cut* c, int n_routes, const int* ea, const int* eb, const int* el) noexcept nogil:
+    """The longest trail of the connected routes ``ea``, ``eb``, ``el`` (``n_routes`` of
+    them: the caller's arrays, not yet copied into ``c``) when it needs no search, else
+    -1. A tree's trails are its paths, and its longest is found by peeling leaves: each
+    leaf hands its longest branch to its one neighbour, and a branch meeting another at a
+    city makes a path. A network whose cities are all even but two at most is one trail,
+    every route of it (Euler). Most players' largest networks at the end of a game are one
+    or the other (USA, random games: 77% trees, and 7% more of even cities), and this is a
+    pass over their routes instead of the search's set-up. It reads and writes
+    ``c.degree`` only at the routes' cities."""
     cdef int e, x, y, u, top = 0, cities = 0, odd = 0, total = 0, longest = 0, through
     cdef int incident[LP_NODE_CAP]  # the xor of a city's routes not yet peeled: a leaf's last one
     cdef int reach[LP_NODE_CAP]     # the longest branch peeled into a city so far
     cdef int leaves[LP_NODE_CAP]
-    for e in range(c.n_edges):
-        x, y = c.ea[e], c.eb[e]
+    for e in range(n_routes):
+        x, y = ea[e], eb[e]
         c.degree[x] = 0
         c.degree[y] = 0
         incident[x] = 0
         incident[y] = 0
         reach[x] = 0
         reach[y] = 0
-    for e in range(c.n_edges):
-        x, y = c.ea[e], c.eb[e]
+    for e in range(n_routes):
+        x, y = ea[e], eb[e]
         cities += (c.degree[x] == 0) + (c.degree[y] == 0)
         c.degree[x] += 1
         c.degree[y] += 1
         odd += 2 * ((c.degree[x] & 1) + (c.degree[y] & 1)) - 2  # a city turned odd: +1, even: -1
         incident[x] ^= e
         incident[y] ^= e
-        total += c.el[e]
-    if c.n_edges != cities - 1:  # a cycle: one trail of it all, or a search
+        total += el[e]
+    if n_routes != cities - 1:  # a cycle: one trail of it all, or a search
         return total if odd <= 2 else -1
-    for e in range(c.n_edges):  # a leaf has one route: listed once
-        if c.degree[c.ea[e]] == 1:
-            leaves[top] = c.ea[e]
+    for e in range(n_routes):  # a leaf has one route: listed once
+        if c.degree[ea[e]] == 1:
+            leaves[top] = ea[e]
             top += 1
-        if c.degree[c.eb[e]] == 1:
-            leaves[top] = c.eb[e]
+        if c.degree[eb[e]] == 1:
+            leaves[top] = eb[e]
             top += 1
     while top > 0:  # each city is listed once at most: when its degree falls to 1
         top -= 1
@@ -1310,8 +1311,8 @@ cdef int plain_trail(Cut* c) noexcept nogil:
         if c.degree[u] == 0:
             continue  # the last city: its one neighbour peeled it already
         e = incident[u]
-        x = c.eb[e] if c.ea[e] == u else c.ea[e]
-        through = reach[u] + c.el[e]
+        x = eb[e] if ea[e] == u else ea[e]
+        through = reach[u] + el[e]
         if reach[x] + through > longest:
             longest = reach[x] + through
         if through > reach[x]:
@@ -1333,6 +1334,10 @@ cdef int trail_of(Cut* c, int n_routes, const int* ea, const int* eb, const int*
     cdef int k, odd, plain
     cdef Blobs blobs
     cdef Cut query
+    if tune.plain:  # most networks: answered from the caller's arrays, nothing copied
+        plain = plain_trail(c, n_routes, ea, eb, el)
+        if plain >= 0:
+            return plain if plain > best else best
     c.tune = tune[0]
     c.n_edges = n_routes
     c.node_count = n_cities
@@ -1340,10 +1345,6 @@ cdef int trail_of(Cut* c, int n_routes, const int* ea, const int* eb, const int*
         c.ea[k] = ea[k]
         c.eb[k] = eb[k]
         c.el[k] = el[k]
-    if c.tune.plain:
-        plain = plain_trail(c)
-        if plain >= 0:
-            return plain if plain > best else best
     prepare(c)
     odd = 0
     for k in range(c.n_nodes):
