@@ -150,6 +150,9 @@ HOOKS: tuple[Hook, ...] = (
          "scoring: bonuses comparing the players, after every player's row"),
 )
 HOOK_NAMES = tuple(h.name for h in HOOKS)
+#: The hooks that score: a mechanic filling one may read its state fields when a described
+#: position is scored, so those fields must be part of the position.
+SCORING_HOOKS = ("score_graph", "ticket_score", "score_player", "score_awards")
 BY_NAME = {h.name: h for h in HOOKS}
 
 

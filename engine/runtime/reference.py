@@ -17,7 +17,7 @@ import operator
 from functools import lru_cache
 
 from ..compiler import ir
-from ..compiler.assembly import assemble, refuse_unimplemented
+from ..compiler.assembly import assemble, refuse_unsupported
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import agent_for, shuffle_in_state
 from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
@@ -30,7 +30,7 @@ class Rules:
     """The rules of one variant, and the reference parts of its mechanics, built once."""
 
     def __init__(self, variant: ir.Variant):
-        refuse_unimplemented(variant)
+        refuse_unsupported(variant)
         self.variant = variant
         self.assembly = assemble(variant)
         self.loco = len(variant.colours)  # the locomotive's card id

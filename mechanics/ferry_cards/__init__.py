@@ -23,7 +23,18 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
+from ...compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    Drawing,
+    Invariants,
+    Looks,
+    Mechanic,
+    Payments,
+    Sample,
+    Sampled,
+    Tables,
+)
 from .syntax import DrawFerryCard, FerrySpent, WavesAttr
 from .syntax import FerryCards as FerryCardsStmt
 
@@ -77,7 +88,7 @@ class FerryCardsReference(MechanicReference):
             state.ferry_removed += spent
 
 
-class FerryCards(Mechanic):
+class FerryCards(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
     name = "ferry_cards"
     order = 80
     title = "ferry cards and wave spaces"

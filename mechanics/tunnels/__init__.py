@@ -28,7 +28,7 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
+from ...compiler.mechanic import AgentPlay, AgentRules, Drawing, Invariants, Looks, Mechanic, Sample, Sampled, Tables
 from .syntax import TunnelAttr, TunnelReveal
 
 TUNNEL_PAY = "tunnel_pay"
@@ -157,7 +157,7 @@ class TunnelsReference(MechanicReference):
         state.tunnel_revealed = []
 
 
-class Tunnels(Mechanic):
+class Tunnels(Mechanic, Invariants, AgentRules, Drawing, Sampled):
     name = "tunnels"
     order = 90
     title = "tunnels"
