@@ -105,7 +105,7 @@ def assemble(variant: ir.Variant) -> Assembly:
     for mechanic, rule in present:
         if not mechanic.implemented:
             continue
-        fields.extend(mechanic.state_fields)
+        fields.extend(mechanic.variant_state_fields(variant, rule))
         dims.update(mechanic.dimensions(variant, rule))
         phases.extend(mechanic.phases)
         kinds.extend(mechanic.kinds)

@@ -94,6 +94,12 @@ class Mechanic:
         """The constants and tables its ``engine.pyx.j2`` reads."""
         return Tables()
 
+    def variant_state_fields(self, variant: ir.Variant, rule: ir.Rule) -> tuple[Field, ...]:
+        """Its state fields in this variant: ``state_fields``, less any it needs only beside
+        other mechanics (ferry cards paid towards a claim another mechanic may hold). The
+        class's ``state_fields`` lists them all (the documentation's state table)."""
+        return self.state_fields
+
     def dimensions(self, variant: ir.Variant, rule: ir.Rule) -> dict[str, int]:
         """Sizes the mechanic's state fields use (names of C constants)."""
         return {}

@@ -268,6 +268,12 @@ class Rules:
         state.discard[self.loco] += locomotives
         self.refill_market(state)
 
+    def withdraw_claim(self, state, route: ir.Route, player: int) -> None:
+        """``player`` gives up the claim of ``route`` a mechanic held: the mechanics whose
+        payment columns it paid give them back (hook ``claim_withdrawn``)."""
+        for hook in self.hooks["claim_withdrawn"]:
+            hook(state, route, player)
+
     def complete_claim(self, state, route: ir.Route, player: int) -> None:
         state.owner[route.id] = player
         state.trains[player] -= route.length

@@ -98,6 +98,8 @@ class InspectorReference(MechanicReference):
             state.inspections[player] += 1
             if route >= 0:
                 self.rules.complete_claim(state, self.routes[route], player)
+        elif route >= 0:
+            self.rules.withdraw_claim(state, self.routes[route], player)
         if state.phase == PH_TURN:
             self.rules.end_turn(state, passed=False)
 
@@ -111,6 +113,9 @@ class InspectorReference(MechanicReference):
 
     def claim_pay(self, state, action) -> None:
         state.claims_paid[state.current] += 1
+
+    def claim_withdrawn(self, state, route, player: int) -> None:
+        state.claims_paid[player] -= 1
 
     def before_claim_completes(self, state, action) -> bool:
         if self.routes[action.route].length == 2:
