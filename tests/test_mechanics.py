@@ -22,10 +22,10 @@ from railspec.compiler.hooks import HOOKS, MechanicReference
 from railspec.compiler.lang import ast
 from railspec.compiler.mechanic import Payments, Questions, Sampled, default_registry, part, stock_registry
 from railspec.runtime.reference import rules_for
-from railspec.tools import conformance
 
 REGISTRY = default_registry()
 MECHANICS = list(REGISTRY)
+SAMPLED = [m for m in MECHANICS if part(m, Sampled).sample is not None]
 
 
 @pytest.mark.parametrize("mechanic", MECHANICS, ids=lambda m: m.name)
@@ -139,31 +139,6 @@ def test_a_game_answers_each_mechanics_queries_on_both_engines():
         compiled.no_such_query  # noqa: B018
 
 
-def _with_sample(mechanic) -> str:
-    """tests/base.rail without the mechanics it uses, then ``mechanic``'s sample: its lines,
-    and its route attribute on every route."""
-    lines = [line for line in (Path(__file__).parent / "base.rail").read_text(encoding="utf-8").splitlines()
-             if not line.startswith(("tracks usable", "longest path", "tiebreak"))]
-    cities = [line.split()[1] for line in lines if line.startswith("city ")]
-    sample = part(mechanic, Sampled).sample
-    lines = [line + sample.route if line.startswith("route ") and " - " in line else line for line in lines]
-    return "\n".join(lines + sample.written(cities)) + "\n"
-
-
-SAMPLED = [m for m in MECHANICS if part(m, Sampled).sample is not None]
-
-
-@pytest.mark.parametrize("mechanic", SAMPLED, ids=lambda m: m.name)
-def test_a_mechanics_sample_checks_and_plays_on_both_engines(mechanic, tmp_path):
-    """The sample a mechanic offers the tools that write specs (the fuzzer) checks on a small
-    spec, uses the mechanic, and plays the same seeded games on both engines."""
-    path = tmp_path / f"{mechanic.name}.rail"
-    path.write_text(_with_sample(mechanic), encoding="utf-8")
-    v = railspec.load(path)
-    assert mechanic.name in v.ir.mechanics
-    report = conformance.run(v, range(3), lambda seed: 2 + seed % 3)
-    assert report.ok, report.problems[:3]
-
-
 def test_most_stock_mechanics_offer_a_sample():
-    assert len([m for m in MECHANICS if part(m, Sampled).sample is not None]) >= 12
+    """Each sample is played alone and beside every other by tests/test_contract.py."""
+    assert len(SAMPLED) >= 12

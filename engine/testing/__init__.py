@@ -9,7 +9,7 @@
 
 :func:`check_mechanic` runs the round trips first, then plays: see its docstring and
 docs/architecture.md ("Check it"). :func:`check_pair` plays two mechanics in one spec, one
-route carrying both where both attach to routes.
+route carrying both where both attach to routes; :func:`check_combination`, any number.
 """
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ from .contract import (
     CHECKS,
     ContractFailure,
     ContractReport,
+    check_combination,
     check_mechanic,
     check_pair,
+    combined_spec,
     pair_spec,
     sample_spec,
 )
 
-__all__ = ["CHECKS", "ContractFailure", "ContractReport", "check_mechanic", "check_pair", "pair_spec",
-           "sample_spec"]
+__all__ = ["CHECKS", "ContractFailure", "ContractReport", "check_combination", "check_mechanic", "check_pair",
+           "combined_spec", "pair_spec", "sample_spec"]

@@ -104,10 +104,11 @@ ticket Gamma - Delta 4
 ticket Gamma - Epsilon 5
 """
 BASE_CITIES = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"]
-#: The route a pair of mechanics that both attach to routes share (:func:`pair_spec`), and
-#: the route that carries the second one's attribute alone.
+#: The route the mechanics of a combination that attach to routes all share
+#: (:func:`combined_spec`), and the routes that carry the others' attributes one each.
 SHARED_ROUTE = "route Alpha - Epsilon 2 gray"
-SECOND_ROUTE = "route Beta - Epsilon 2 gray"
+OWN_ROUTES = ("route Beta - Epsilon 2 gray", "route Alpha - Delta 2 gray", "route Beta - Delta 2 gray",
+              "route Gamma - Epsilon 2 gray", "route Alpha - Gamma 2 gray", "route Delta - Beta 3 gray")
 
 
 class ContractFailure(AssertionError):
@@ -178,20 +179,30 @@ def sample_spec(mechanic) -> str | None:
     return "\n".join(lines + sample.written(BASE_CITIES)) + "\n"
 
 
-def pair_spec(first, second, shared_route: bool = True) -> str | None:
-    """The small map with two mechanics' samples: the first's route attribute on the map's
-    routes, the second's on a route of its own, and, with ``shared_route``, both on one
-    more route (when both attach to routes). None when either has no sample."""
-    a, b = _sample_of(first), _sample_of(second)
-    if a is None or b is None:
+def combined_spec(mechanics, shared_route: bool = True, shared: list[str] | None = None) -> str | None:
+    """The small map with several mechanics' samples: their lines (each once), the first's
+    route attribute on the map's routes, each other's on a route of its own, and, with
+    ``shared_route``, the attributes ``shared`` (by default every one) on one more route
+    (when two or more attach to routes). None when one of them has no sample."""
+    samples = [_sample_of(m) for m in mechanics]
+    if any(sample is None for sample in samples):
         return None
-    lines = [line + a.route if line.startswith("route ") and " - " in line else line for line in _base_lines()]
-    if b.route:
-        lines.append(SECOND_ROUTE + b.route)
-    if shared_route and a.route and b.route:
-        lines.append(SHARED_ROUTE + a.route + b.route)
-    lines += a.written(BASE_CITIES) + [line for line in b.written(BASE_CITIES) if line not in a.written(BASE_CITIES)]
+    first = samples[0]
+    lines = [line + first.route if line.startswith("route ") and " - " in line else line for line in _base_lines()]
+    others = [sample.route for sample in samples[1:] if sample.route]
+    lines += [OWN_ROUTES[i % len(OWN_ROUTES)] + attr for i, attr in enumerate(others)]
+    attrs = list(dict.fromkeys(sample.route for sample in samples if sample.route)) if shared is None else shared
+    if shared_route and len(attrs) > 1:
+        lines.append(SHARED_ROUTE + "".join(attrs))
+    for sample in samples:
+        lines += [line for line in sample.written(BASE_CITIES) if line not in lines]
     return "\n".join(lines) + "\n"
+
+
+def pair_spec(first, second, shared_route: bool = True) -> str | None:
+    """:func:`combined_spec` of two mechanics: the first's route attribute on the map's
+    routes, the second's on a route of its own, both on one more."""
+    return combined_spec([first, second], shared_route)
 
 
 class _Run:
@@ -233,32 +244,52 @@ def check_mechanic(mechanic, spec: str | os.PathLike | None = None, *, spec_text
     return report
 
 
-def check_pair(first, second, *, registry: Registry | None = None, games: int = 3, seed: int = 0,
-               engines: tuple[str, ...] = ENGINES, checks: tuple[str, ...] = ("spec", "games", "positions"),
-               raise_on_failure: bool = True) -> ContractReport | None:
-    """Play two mechanics in one spec (:func:`pair_spec`: on one route both, where both attach
-    to routes) with ``checks`` (saving and loading every state, both engines agreeing, the
-    described positions scoring as the games). None when their samples cannot share a spec:
-    the combined spec does not check, with the shared route or without it."""
-    classes = [_class_of(first), _class_of(second)]
-    registry = _registry_with([first, second], registry)
-    text = None
-    for shared in (True, False):
-        candidate = pair_spec(first, second, shared_route=shared)
-        if candidate is not None and _checks(candidate, registry):
-            text = candidate
-            break
+def check_pair(first, second, **options) -> ContractReport | None:
+    """:func:`check_combination` of two mechanics (their samples in one spec, one route
+    carrying both where both attach to routes)."""
+    return check_combination([first, second], **options)
+
+
+def check_combination(mechanics, *, registry: Registry | None = None, games: int = 3, seed: int = 0,
+                      engines: tuple[str, ...] = ENGINES, checks: tuple[str, ...] = ("spec", "games", "positions"),
+                      raise_on_failure: bool = True) -> ContractReport | None:
+    """Play several mechanics in one spec (:func:`combined_spec`: one route carrying each
+    route attribute, where they may share one) with ``checks`` (by default saving and
+    loading every state, the engines agreeing, the described positions scoring as the
+    games). None when their samples cannot share a spec: the combined spec does not check,
+    with the shared route or without it."""
+    classes = [_class_of(m) for m in mechanics]
+    registry = _registry_with(mechanics, registry)
+    text = _combined_text(mechanics, registry)
     if text is None:
         return None
-    name = f"{classes[0].name} + {classes[1].name}"
+    name = " + ".join(cls.name for cls in classes)
     with tempfile.TemporaryDirectory(prefix="railspec-contract-") as scratch:
-        path = Path(scratch) / "pair.rail"
+        path = Path(scratch) / "combined.rail"
         path.write_text(text, encoding="utf-8")
-        report = ContractReport(name, "their samples" + (", one route both" if SHARED_ROUTE in text else ""))
+        report = ContractReport(name, "their samples" + (", one route carrying several of their attributes"
+                                                         if SHARED_ROUTE in text else ""))
         _run_checks(_Run(report, registry, path, text, tuple(engines), tuple(checks)), classes, games, seed)
     if raise_on_failure and report.problems:
         raise ContractFailure(report.summary())
     return report
+
+
+def _combined_text(mechanics, registry: Registry) -> str | None:
+    """:func:`combined_spec` with every attribute on the shared route, when that checks;
+    else with as many as check together there, taken in order; None when the samples do
+    not check together even apart."""
+    whole = combined_spec(mechanics)
+    if whole is None or _checks(whole, registry):
+        return whole
+    apart = combined_spec(mechanics, shared_route=False)
+    if not _checks(apart, registry):
+        return None
+    kept: list[str] = []
+    for attr in dict.fromkeys(s.route for s in map(_sample_of, mechanics) if s.route):
+        if _checks(combined_spec(mechanics, shared=kept + [attr]), registry):
+            kept.append(attr)
+    return combined_spec(mechanics, shared=kept) if len(kept) > 1 else apart
 
 
 def _checks(text: str, registry: Registry) -> bool:

@@ -223,7 +223,8 @@ class FerryCards(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
         pending = [f.name for f in assemble(variant).fields if f.pending_claim and state[f.name] != -1]
         if committed and not pending:
             return [f"state field {COMMITTED!r}: {committed} ferry cards are committed, but no claim is under way"]
-        if committed and committed + state["ferry_cards"][state["current"]] > rule.hand_limit:
-            return [f"state field {COMMITTED!r}: player {state['current']} holds {state['ferry_cards'][state['current']]} "
-                    f"ferry cards and committed {committed}, more than the hand limit of {rule.hand_limit}"]
+        mover = state["current"]
+        if committed and committed + state["ferry_cards"][mover] > rule.hand_limit:
+            return [f"state field {COMMITTED!r}: player {mover} holds {state['ferry_cards'][mover]} ferry cards and "
+                    f"committed {committed}, more than the hand limit of {rule.hand_limit}"]
         return []
