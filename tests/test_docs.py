@@ -113,6 +113,20 @@ def test_architecture_md_lists_every_part_a_mechanic_declares():
         assert not missing, f"docs/architecture.md's row of {capability.__name__} lacks {missing}"
 
 
+def test_the_names_a_compiled_template_may_use_are_in_every_module():
+    """docs/architecture.md "What a compiled template may use": each name it lists (not
+    its placeholders, in capitals like FIELD) is defined in an emitted module."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text[text.index("### What a compiled template may use"):text.index("### A hook's arguments")]
+    placeholders = {"FIELD", "FIELD_n", "PH_NAME", "B_ITEM", "State", "Tables", "ScoreItem"}
+    placeholders |= {"c_name", "dimensions", "score_graph", "score_player", "score_awards"}  # the prose's parts
+    source = (ROOT / "generated" / "usa.pyx").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`(?:s\.)?([A-Za-z_][A-Za-z0-9_]*)`", table)) - placeholders
+    assert len(listed) > 40
+    missing = sorted(name for name in listed if not re.search(rf"\b{name}\b", source))
+    assert not missing, f"docs/architecture.md lists names generated/usa.pyx does not define: {missing}"
+
+
 _TOP = ("engine", "compiler", "mechanics", "generated", "spec", "tests", "bench", "fuzz", "docs", "examples")
 _REPO_PATH = re.compile(r"(?<![\w./-])((?:" + "|".join(_TOP) + r")/[\w./-]*[\w])")
 _MODULE = re.compile(r"(?<![\w./-])(railspec(?:\.[a-z_][a-z0-9_]*)+)")
