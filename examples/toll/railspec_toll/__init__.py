@@ -75,9 +75,9 @@ class Toll(Mechanic, Sampled):
     )
     score_items = (ScoreItem("tolls", "minus the tolls the player paid", True, "toll"),)
     limits = (Limit("route … toll N", f"1 ≤ N ≤ {MAX_POINTS:,}", "a points value"),)
-    #: A toll road of one space from the map's first city to its fifth, on the contract
-    #: check's small map.
-    sample = Sample(("route {city0} - {city4} 1 gray toll 1",))
+    #: A toll road of one space from the map's first city to a town of its own, for the
+    #: tools that write specs (the contract check's small map, the fuzzer's).
+    sample = Sample(("city Tollgate", "route {city0} - Tollgate 1 gray toll 1"))
 
     def check(self, ctx) -> TollRule | None:
         tolls = []
