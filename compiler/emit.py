@@ -46,6 +46,9 @@ from .mechanic import default_registry
 from .specs import resolve, stock_names, stock_path, variant_key
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+#: The core's templates as an emitted module's banners name them: relative to the railspec
+#: package, so that the module's text is the same on every machine.
+CORE_TEMPLATES = "compiler/templates"
 _HASH_PLACEHOLDER = "@SOURCE-HASH@"
 _HASH_LINE = re.compile(r"^# source hash: ([0-9a-f]{16})$", re.M)
 
@@ -601,6 +604,7 @@ def emit(variant: ir.Variant) -> str:
         observe=observation_fill(assembly),
         **world_tables(assembly),
         engine_api_declarations=engine_api_declarations(),
+        core_templates=CORE_TEMPLATES,
     )
     context.update(numbers=variant_numbers(variant, assembly, context), numbers_begin=numbers_block.BEGIN,
                    numbers_end=numbers_block.END)
@@ -610,8 +614,10 @@ def emit(variant: ir.Variant) -> str:
         own = dict(context, **mechanic_context[mechanic.name])
         engines.append(_mechanic_text(mechanic, "engine.pyx.j2", own))
         methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own))
-    context["mechanic_engines"] = "\n\n".join(text for text in engines if text)
-    context["mechanic_methods"] = "\n\n".join(text for text in methods if text)
+    context["mechanic_engines"] = "\n\n".join(_mechanic_block(m, "engine.pyx.j2", text)
+                                              for (m, _rule), text in zip(assembly.present, engines) if text)
+    context["mechanic_methods"] = "\n\n".join(_mechanic_block(m, "methods.pyx.j2", text)
+                                              for (m, _rule), text in zip(assembly.present, methods) if text)
     # each a method of the variant's games (engine_face.Variant's methods)
     context["mechanic_method_names"] = re.findall(r"^def (\w+)\(", context["mechanic_methods"], re.MULTILINE)
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
@@ -661,6 +667,28 @@ def _mechanic_text(mechanic, name: str, context: dict, indent: int = 0) -> str:
     return "".join((" " * indent + line if line.strip() else "") + "\n" for line in text.splitlines())
 
 
+def template_source(mechanic, name: str) -> str:
+    """Where a mechanic's template ``name`` comes from, as a banner of the emitted module
+    names it: the package of the template's folder as a path, relative to railspec for a
+    stock mechanic (``mechanics/multi_track/engine.pyx.j2``), from its own top package for
+    one from outside (``railspec_postcards/engine.pyx.j2``). A module name, never a path of
+    the machine: the emitted text is the same everywhere."""
+    folder = mechanic.template_dir()
+    for klass in type(mechanic).__mro__:
+        module = sys.modules.get(klass.__module__)
+        path = Path(getattr(module, "__file__", None) or "")
+        if path.name and path.resolve().parent == folder:
+            package = klass.__module__ if path.name == "__init__.py" else klass.__module__.rpartition(".")[0]
+            parts = package.split(".")
+            return "/".join((parts[1:] if parts[0] == "railspec" else parts) + [name])
+    return f"{mechanic.name}/{name}"
+
+
+def _mechanic_block(mechanic, name: str, text: str) -> str:
+    """A mechanic's rendered template under a banner naming the mechanic and the template."""
+    return comment_text(f"# --- mechanic {mechanic.name} ({template_source(mechanic, name)}) ---") + "\n" + text
+
+
 def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dict[str, bool]]:
     """What templates/hooks.pyx.j2 writes: per hook its C signature and the mechanics whose
     functions it chains (for a phase or kind hook, with the test that picks the mechanic);
@@ -692,8 +720,9 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
                 mechanics.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
         else:
             mechanics = [m.name for m in filled_by[h.name]]
+        called = [m["name"] if isinstance(m, dict) else m for m in mechanics]
         chains.append(dict(name=h.name, protocol=h.protocol, returns=h.returns, params=h.params, names=h.names,
-                           threaded=h.threaded, mechanics=mechanics))
+                           threaded=h.threaded, mechanics=mechanics, called=", ".join(called) or "none"))
     return chains, {h.name: bool(filled_by[h.name]) for h in hooks.HOOKS}
 
 
