@@ -20,7 +20,7 @@ cdef struct Plan:
 
 cdef class Planner:
     """One variant's map for the scripted styles, as C arrays: its routes, its graph and its
-    tickets; and the cheapest-path search a seat's :c:type:`Plan` is kept with."""
+    tickets; and the cheapest-path search a seat's ``Plan`` is kept with."""
 
     cdef int n_routes, n_nodes, n_cards, loco, n_tickets, longest
     cdef int* route_len
