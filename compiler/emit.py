@@ -671,8 +671,8 @@ def template_source(mechanic, name: str) -> str:
     """Where a mechanic's template ``name`` comes from, as a banner of the emitted module
     names it: the package of the template's folder as a path, relative to railspec for a
     stock mechanic (``mechanics/multi_track/engine.pyx.j2``), from its own top package for
-    one from outside (``railspec_postcards/engine.pyx.j2``). A module name, never a path of
-    the machine: the emitted text is the same everywhere."""
+    one from outside (``railspec_toll/engine.pyx.j2`` for a package ``railspec_toll``). A
+    module name, never a path of the machine: the emitted text is the same everywhere."""
     folder = mechanic.template_dir()
     for klass in type(mechanic).__mro__:
         module = sys.modules.get(klass.__module__)
