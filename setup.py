@@ -2,9 +2,10 @@
 extension module railspec.generated.<variant> (and the Cython translation of its code is
 kept in generated/translations/ for builds of specs with the same mechanics),
 compiler/engine_face.pyx the Python face they share, and engine/playtest/agents/_policy.pyx
-the scripted agents' styles; and lists the packages, every folder with an ``__init__.py``
-under the folders pyproject.toml's ``package-dir`` maps into the import name ``railspec``
-(a new mechanic's folder is found, not listed). Everything else is in pyproject.toml."""
+(with the .pxi parts it includes) the scripted agents' styles; and lists the packages,
+every folder with an ``__init__.py`` under the folders pyproject.toml's ``package-dir``
+maps into the import name ``railspec`` (a new mechanic's folder is found, not listed).
+Everything else is in pyproject.toml."""
 import gzip
 import importlib.util
 import subprocess
@@ -78,8 +79,9 @@ modules = [
               extra_compile_args=["-O3", "-g0"])
     for pyx in sorted((HERE / "generated").glob("*.pyx"))
 ]
-# The scripted agents' compiled styles: one module for every variant, speaking to the
-# engines through compiler/templates/engine_api.h (declared to Cython by engine_api.pxd).
+# The scripted agents' compiled styles: one module for every variant (_policy.pyx and the
+# _planner.pxi and _styles.pxi it includes), speaking to the engines through
+# compiler/templates/engine_api.h (declared to Cython by engine_api.pxd).
 # The Python face of every engine (its Engine class and playout), compiled once: a variant's
 # module subclasses it and binds it to its own functions (compiler/templates/engine.pyx.j2).
 modules.append(Extension("railspec.compiler.engine_face", ["compiler/engine_face.pyx"],

@@ -307,6 +307,27 @@ def test_an_illegal_choice_names_the_agent_and_seat(usa):
         agents.play(usa, [Stubborn(), agents.make("random")], seed=1)
 
 
+def test_take_turns_stops_at_the_seat_and_resumes_the_same_game(usa):
+    """take_turns (the loop agents.play and the Gymnasium opponents share) returns when the
+    given seat is to decide, never asking that seat's entry; resumed, the game is the one
+    agents.play plays without a stop."""
+    def seats():
+        return [agents.make(name, seed=k) for k, name in enumerate(("random", "one-step", "greedy"))]
+    whole = agents.play(usa, seats(), seed=4)
+    g = usa.new_game(players=3, seed=4)
+    seated = seats()
+    stops = 0
+    while not g.is_over:
+        agents.take_turns(g, [None, *seated[1:]], until_seat=0)
+        if g.is_over:
+            break
+        assert g.current_player == 0
+        g.apply(seated[0].act(g))
+        stops += 1
+    assert stops > 10
+    assert g.to_json() == whole.to_json()
+
+
 @pytest.mark.parametrize("bad", ["randm", "", "ISMCTS"])
 def test_unknown_agent_names_are_refused_with_the_list(bad):
     with pytest.raises(agents.AgentError, match="the agents are random"):

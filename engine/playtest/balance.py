@@ -19,7 +19,6 @@ import signal
 import socket
 import sys
 import threading
-import time
 import warnings
 from dataclasses import dataclass, field
 
@@ -532,10 +531,3 @@ def _on_ray(plan: CampaignPlan, workers: int, address: str):
                 ray.cancel(ref, force=True)
         if started_here:
             ray.shutdown()
-
-
-def timed_campaign(plan: CampaignPlan, **options) -> tuple[list[dict], float]:
-    """:func:`run_campaign` and its wall time in seconds."""
-    start = time.perf_counter()
-    records = run_campaign(plan, **options)
-    return records, time.perf_counter() - start

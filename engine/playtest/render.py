@@ -323,11 +323,6 @@ def looks(variant: ir.Variant) -> Looks:
     return Looks(frozenset(dashed), badges, tuple(groups), tuple(markers), tuple(route_groups))
 
 
-def map_groups(variant: ir.Variant) -> list[tuple[str, tuple[int, ...]]]:
-    """The city groups the variant's mechanics ask a map to tell apart."""
-    return list(looks(variant).groups)
-
-
 @dataclass(frozen=True)
 class LegendEntry:
     """One look a drawn map explains: ``look`` one of ``LEGEND_KEYS``, ``text`` the words
@@ -696,92 +691,127 @@ def _draw_badge(canvas: _Canvas, t: _Track, fill: str) -> None:
     canvas.extend(b)
 
 
-def _legend(canvas: _Canvas, x: float, y: float, state: dict | None, heat: list | None, heat_label: str,
-            entries: list[LegendEntry]) -> None:
-    """The legend, its top left corner at (x, y): the players and what a claim looks like
-    (when a state is drawn), the heat scale (for a heat map), then each look of the
-    mechanics. Each entry is a group of class ``legend-entry`` whose ``data-look`` says
-    which look it explains."""
-    text_x = x + 34.0
-    step = LINE_HEIGHT * LEGEND_FONT
+class _Legend:
+    """The legend as it is drawn, top down from its top left corner (x, y): each entry a
+    group of class ``legend-entry`` whose ``data-look`` says which look it explains, its
+    sample (if any) beside its text."""
 
-    def row(look: str, text: str, sample=None, extra: str = "") -> None:
+    def __init__(self, canvas: _Canvas, x: float, y: float):
+        self.canvas = canvas
+        self.x = x
+        self.y = y  # where the next entry starts
+        self.text_x = x + 34.0
+        self.step = LINE_HEIGHT * LEGEND_FONT
+
+    def row(self, look: str, text: str, sample=None, extra: str = "") -> None:
         """One entry: ``sample(cy)`` draws its sample centred on the line ``cy``."""
-        nonlocal y
+        canvas, x = self.canvas, self.x
         lines = wrap(text, LEGEND_FONT, LEGEND_WRAP)
-        base = y + LEGEND_FONT
+        base = self.y + LEGEND_FONT
         canvas.out.append(f'<g class="legend-entry" data-look="{look}"{extra}>')
         if sample is not None:
             canvas.out.append(sample(base - 0.35 * LEGEND_FONT))
-        canvas.text(text_x if sample is not None else x, base, lines, LEGEND_FONT)
+        canvas.text(self.text_x if sample is not None else x, base, lines, LEGEND_FONT)
         canvas.out.append("</g>")
-        height = max(len(lines) * step, 16.0)
-        canvas.extend((x, y, text_x, y + height))
-        y += height + 4.0
+        height = max(len(lines) * self.step, 16.0)
+        canvas.extend((x, self.y, self.text_x, self.y + height))
+        self.y += height + 4.0
 
-    def space(fill: str, dashed: bool = False):
+    def space(self, fill: str, dashed: bool = False):
+        """A sample: one space of a route, in ``fill``."""
+        x = self.x
         dash = ' stroke-dasharray="3 2"' if dashed else ""
         return lambda cy: (f'<rect class="legend-sample" x="{x + 2:.1f}" y="{cy - CAR_WIDTH / 2:.1f}" width="24" '
                            f'height="{CAR_WIDTH:g}" fill="{fill}" stroke="#333333" '
                            f'stroke-width="{1.4 if dashed else 0.8}"{dash}/>')
 
-    def car(fill: str, frame: str):
+    def car(self, fill: str, frame: str):
+        """A sample: one car of a claimed route, in ``fill`` inside a frame of ``frame``."""
+        x = self.x
         return lambda cy: (f'<rect class="legend-sample frame" x="{x:.1f}" y="{cy - CAR_WIDTH / 2 - 2.2:.1f}" '
                            f'width="28.4" height="{CAR_WIDTH + 4.4:g}" fill="{frame}" stroke="#222222" '
                            f'stroke-width="0.8"/><rect class="legend-sample car" x="{x + 2.2:.1f}" '
                            f'y="{cy - CAR_WIDTH / 2:.1f}" width="24" height="{CAR_WIDTH:g}" fill="{fill}"/>')
 
-    if state is not None:
+    def players(self, state: dict) -> None:
+        """What an unclaimed and a claimed route look like, and each player's colour."""
         seats = int(state.get("players") or 0) or (max(state.get("owner") or [-1]) + 1)
-        row("unclaimed", "a route: its spaces in its colour", space(CARD_COLOURS["gray"]))
-        row("claimed", "a claimed route: cars in the owner's colour, framed in the route's colour",
-            car(PLAYER_COLOURS[0], CARD_COLOURS["gray"]))
+        self.row("unclaimed", "a route: its spaces in its colour", self.space(CARD_COLOURS["gray"]))
+        self.row("claimed", "a claimed route: cars in the owner's colour, framed in the route's colour",
+                 self.car(PLAYER_COLOURS[0], CARD_COLOURS["gray"]))
         for p in range(seats):
             colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
-            row("player", f"player {p}", car(colour, "#ffffff"), f' data-seat="{p}" data-colour="{colour}"')
-    if heat is not None:
+            self.row("player", f"player {p}", self.car(colour, "#ffffff"), f' data-seat="{p}" data-colour="{colour}"')
+
+    def heat_scale(self, label: str) -> None:
+        """The heat map's scale, from 0 to 1, under ``label``."""
+        canvas, x = self.canvas, self.x
         canvas.out.append('<g class="legend-entry" data-look="heat">')
-        lines = wrap(heat_label, LEGEND_FONT, LEGEND_WRAP)
-        canvas.text(x, y + LEGEND_FONT, lines, LEGEND_FONT)
-        y += len(lines) * step + 4.0
+        lines = wrap(label, LEGEND_FONT, LEGEND_WRAP)
+        canvas.text(x, self.y + LEGEND_FONT, lines, LEGEND_FONT)
+        self.y += len(lines) * self.step + 4.0
         for i in range(11):
-            canvas.out.append(f'<rect class="heat-scale" x="{x + 16 * i:.1f}" y="{y:.1f}" width="16" height="10" '
+            canvas.out.append(f'<rect class="heat-scale" x="{x + 16 * i:.1f}" y="{self.y:.1f}" width="16" height="10" '
                               f'fill="{heat_colour(i / 10)}"/>')
-        canvas.extend((x, y, x + 176, y + 10))
-        y += 10
-        canvas.text(x, y + LEGEND_FONT, ["0"], LEGEND_FONT)
-        canvas.text(x + 176 - text_width("1", LEGEND_FONT), y + LEGEND_FONT, ["1"], LEGEND_FONT)
+        canvas.extend((x, self.y, x + 176, self.y + 10))
+        self.y += 10
+        canvas.text(x, self.y + LEGEND_FONT, ["0"], LEGEND_FONT)
+        canvas.text(x + 176 - text_width("1", LEGEND_FONT), self.y + LEGEND_FONT, ["1"], LEGEND_FONT)
         canvas.out.append("</g>")
-        y += LEGEND_FONT + 10.0
-    for entry in entries:
+        self.y += LEGEND_FONT + 10.0
+
+    def look(self, entry: LegendEntry) -> None:
+        """One look of the mechanics, with the sample it is drawn with."""
+        x = self.x
         if entry.look == "dashed":
-            row(entry.look, entry.text, space(CARD_COLOURS["gray"], dashed=True))
+            self.row(entry.look, entry.text, self.space(CARD_COLOURS["gray"], dashed=True))
         elif entry.look == "badges":
             w = text_width(entry.sample, ROUTE_FONT) + 5.0
-            row(entry.look, entry.text, lambda cy, w=w, s=entry.sample: (
+            self.row(entry.look, entry.text, lambda cy, w=w, s=entry.sample: (
                 f'<rect class="legend-sample" x="{x + 2:.1f}" y="{cy - 6.5:.1f}" width="{w:.1f}" height="13" rx="2" '
                 f'fill="#ffffff" stroke="#333333" stroke-width="0.6"/><text class="legend-sample" '
                 f'x="{x + 2 + w / 2:.1f}" y="{cy + 3.2:.1f}" font-size="{ROUTE_FONT:g}" text-anchor="middle" '
                 f'fill="#000000">{escape(s)}</text>'))
-            canvas.extend((x, y, x + 2 + w, y))
+            self.canvas.extend((x, self.y, x + 2 + w, self.y))
         elif entry.look == "city_markers":
-            row(entry.look, entry.text, lambda cy: (f'<path class="legend-sample" d="M{x + 9:.1f},{cy + 3:.1f} '
-                                                    f'l5,-6 l5,6 z" fill="#777777"/>'))
+            self.row(entry.look, entry.text, lambda cy: (f'<path class="legend-sample" d="M{x + 9:.1f},{cy + 3:.1f} '
+                                                         f'l5,-6 l5,6 z" fill="#777777"/>'))
         elif entry.look == "dead_ends":
-            row(entry.look, entry.text, lambda cy: (f'<rect class="legend-sample" x="{x + 7:.1f}" y="{cy - 7:.1f}" '
-                                                    f'width="14" height="14" fill="#dddddd" stroke="#333333"/>'))
-        else:  # groups of cities (rings) or of routes (dots), each named
-            row(entry.look, entry.text)
-            for i, name in enumerate(entry.names):
-                colour = GROUP_COLOURS[i % len(GROUP_COLOURS)]
-                if entry.look == "groups":
-                    paint = f'r="5" fill="none" stroke="{colour}" stroke-width="3"'
-                else:
-                    paint = f'r="3" fill="{colour}" stroke="#333333" stroke-width="0.5"'
+            self.row(entry.look, entry.text, lambda cy: (f'<rect class="legend-sample" x="{x + 7:.1f}" '
+                                                         f'y="{cy - 7:.1f}" width="14" height="14" fill="#dddddd" '
+                                                         f'stroke="#333333"/>'))
+        else:
+            self.named_groups(entry)
 
-                def sample(cy, paint=paint):
-                    return f'<circle class="legend-sample" cx="{x + 14:.1f}" cy="{cy:.1f}" {paint}/>'
-                row(f"{entry.look}-member", name, sample, f' data-colour="{colour}"')
+    def named_groups(self, entry: LegendEntry) -> None:
+        """Groups of cities (rings) or of routes (dots): the look's words, then each group
+        by name beside its colour."""
+        x = self.x
+        self.row(entry.look, entry.text)
+        for i, name in enumerate(entry.names):
+            colour = GROUP_COLOURS[i % len(GROUP_COLOURS)]
+            if entry.look == "groups":
+                paint = f'r="5" fill="none" stroke="{colour}" stroke-width="3"'
+            else:
+                paint = f'r="3" fill="{colour}" stroke="#333333" stroke-width="0.5"'
+
+            def sample(cy, paint=paint):
+                return f'<circle class="legend-sample" cx="{x + 14:.1f}" cy="{cy:.1f}" {paint}/>'
+            self.row(f"{entry.look}-member", name, sample, f' data-colour="{colour}"')
+
+
+def _legend(canvas: _Canvas, x: float, y: float, state: dict | None, heat: list | None, heat_label: str,
+            entries: list[LegendEntry]) -> None:
+    """The legend, its top left corner at (x, y): the players and what a claim looks like
+    (when a state is drawn), the heat scale (for a heat map), then each look of the
+    mechanics."""
+    legend = _Legend(canvas, x, y)
+    if state is not None:
+        legend.players(state)
+    if heat is not None:
+        legend.heat_scale(heat_label)
+    for entry in entries:
+        legend.look(entry)
 
 
 def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float] | None = None,
@@ -801,8 +831,31 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
             ring[c] = GROUP_COLOURS[i % len(GROUP_COLOURS)]
     # the half-size of what marks each city: its circle or square, and its ring
     city_size = [11.5 if c.id in ring else 7.0 if c.dead_end else CITY_RADIUS for c in variant.cities]
+    places, tracks, labels = _fitted(variant, shown, city_size)
+    canvas = _Canvas()
+    _draw_routes(canvas, tracks, state, heat, shown)
+    markers = [state[name] for name in shown.city_markers if name in state] if state else []
+    for c in variant.cities:
+        _draw_city(canvas, c, places[c.id], city_size[c.id], ring.get(c.id), markers)
+    for label in labels:
+        left, top = label.box[0], label.box[1]
+        canvas.text(left, top + 0.95 * CITY_FONT, label.lines, CITY_FONT,
+                    f' class="city-label" data-city={quoteattr(variant.cities[label.city].name)} stroke="{BACKGROUND}" '
+                    'stroke-width="3" stroke-linejoin="round" paint-order="stroke"')  # a halo: legible over a route
+    map_box = list(canvas.box) if variant.cities else [0.0, 0.0, 300.0, 200.0]
+    canvas.box = map_box
+    _legend(canvas, map_box[2] + 28.0, map_box[1], state, heat, heat_label, legend_entries(variant, state))
+    label = title if title is not None else variant.name
+    width = max(map_box[2] - map_box[0], 300.0)
+    canvas.text(map_box[0], map_box[3] + 10.0 + 0.95 * TITLE_FONT, wrap(label, TITLE_FONT, width), TITLE_FONT,
+                ' class="title"')
+    return _svg_document(canvas)
+
+
+def _fitted(variant: ir.Variant, shown: Looks, city_size: list[float]):
+    """The places, tracks and name labels of the map, drawn larger (by GROW, at most
+    GROW_TRIES times) while a name finds no clear place."""
     n_markers = len(shown.city_markers)
-    # names that find no clear place make the whole map larger, up to a bound
     for attempt in range(GROW_TRIES):
         places = layout(variant, GROW ** attempt)
         tracks = _tracks(variant, places, shown, city_size)
@@ -812,8 +865,13 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
         labels, clear = _place_labels(variant, places, city_size, tracks, reserved)
         if clear:
             break
+    return places, tracks, labels
 
-    canvas = _Canvas()
+
+def _draw_routes(canvas: _Canvas, tracks: list[_Track], state: dict | None, heat: list | None,
+                 shown: Looks) -> None:
+    """Every route, in the heat map's colour, its owner's or its own; then every route's
+    badge, in a layer above them all."""
     owner = state["owner"] if state else None
     fills = []
     for t in tracks:
@@ -829,37 +887,33 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
         _draw_route(canvas, t, fill, r.id in shown.dashed, seat)
     for t, fill in zip(tracks, fills):
         _draw_badge(canvas, t, fill)
-    markers = [state[name] for name in shown.city_markers if name in state] if state else []
-    for c in variant.cities:
-        x, y = places[c.id]
-        canvas.point(x, y, city_size[c.id] + 1.5)
-        if c.id in ring:
-            canvas.out.append(f'<circle class="group" cx="{x:.1f}" cy="{y:.1f}" r="10" fill="none" '
-                              f'stroke="{ring[c.id]}" stroke-width="3"/>')
-        if c.dead_end:
-            canvas.out.append(f'<rect class="city dead-end" data-city={quoteattr(c.name)} x="{x - 7:.1f}" '
-                              f'y="{y - 7:.1f}" width="14" height="14" fill="#dddddd" stroke="#333333"/>')
-        else:
-            canvas.out.append(f'<circle class="city" data-city={quoteattr(c.name)} cx="{x:.1f}" cy="{y:.1f}" '
-                              f'r="{CITY_RADIUS:g}" fill="#ffffff" stroke="#333333"/>')
-        for k, marker in enumerate(markers):
-            if marker[c.id] >= 0:
-                player = PLAYER_COLOURS[marker[c.id] % len(PLAYER_COLOURS)]
-                canvas.out.append(f'<path class="marker seat-{marker[c.id]}" d="M{x - 5 + 12 * k:.1f},{y - 8:.1f} '
-                                  f'l5,-6 l5,6 z" fill="{player}" stroke="#222222" stroke-width="0.6"/>')
-                canvas.point(x + 12 * k, y - 11, 6.0)
-    for label in labels:
-        left, top = label.box[0], label.box[1]
-        canvas.text(left, top + 0.95 * CITY_FONT, label.lines, CITY_FONT,
-                    f' class="city-label" data-city={quoteattr(variant.cities[label.city].name)} stroke="{BACKGROUND}" '
-                    'stroke-width="3" stroke-linejoin="round" paint-order="stroke"')  # a halo: legible over a route
-    map_box = list(canvas.box) if variant.cities else [0.0, 0.0, 300.0, 200.0]
-    canvas.box = map_box
-    _legend(canvas, map_box[2] + 28.0, map_box[1], state, heat, heat_label, legend_entries(variant, state))
-    label = title if title is not None else variant.name
-    width = max(map_box[2] - map_box[0], 300.0)
-    canvas.text(map_box[0], map_box[3] + 10.0 + 0.95 * TITLE_FONT, wrap(label, TITLE_FONT, width), TITLE_FONT,
-                ' class="title"')
+
+
+def _draw_city(canvas: _Canvas, c: ir.City, place: tuple[float, float], size: float, ring: str | None,
+               markers: list) -> None:
+    """A city: its circle (a square for a dead end), its group's ring, and the markers a
+    state puts on it (each a list by city: the seat, or -1)."""
+    x, y = place
+    canvas.point(x, y, size + 1.5)
+    if ring is not None:
+        canvas.out.append(f'<circle class="group" cx="{x:.1f}" cy="{y:.1f}" r="10" fill="none" '
+                          f'stroke="{ring}" stroke-width="3"/>')
+    if c.dead_end:
+        canvas.out.append(f'<rect class="city dead-end" data-city={quoteattr(c.name)} x="{x - 7:.1f}" '
+                          f'y="{y - 7:.1f}" width="14" height="14" fill="#dddddd" stroke="#333333"/>')
+    else:
+        canvas.out.append(f'<circle class="city" data-city={quoteattr(c.name)} cx="{x:.1f}" cy="{y:.1f}" '
+                          f'r="{CITY_RADIUS:g}" fill="#ffffff" stroke="#333333"/>')
+    for k, marker in enumerate(markers):
+        if marker[c.id] >= 0:
+            player = PLAYER_COLOURS[marker[c.id] % len(PLAYER_COLOURS)]
+            canvas.out.append(f'<path class="marker seat-{marker[c.id]}" d="M{x - 5 + 12 * k:.1f},{y - 8:.1f} '
+                              f'l5,-6 l5,6 z" fill="{player}" stroke="#222222" stroke-width="0.6"/>')
+            canvas.point(x + 12 * k, y - 11, 6.0)
+
+
+def _svg_document(canvas: _Canvas) -> str:
+    """The SVG text of everything drawn, on a background PAD beyond it."""
     x0, y0 = canvas.box[0] - PAD, canvas.box[1] - PAD
     w, h = canvas.box[2] - canvas.box[0] + 2 * PAD, canvas.box[3] - canvas.box[1] + 2 * PAD
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}" '

@@ -160,16 +160,7 @@ class RailspecEnv(gymnasium.Env):
         return final_rewards(self.game, self.reward_kind)[self.seat]
 
     def _play_opponents(self) -> None:
-        game = self.game
-        while not game.is_over and game.current_player != self.seat:
-            seat = game.current_player
-            agent = self._seated[seat]
-            action = agent.act(game)
-            try:
-                game.apply(action)
-            except IllegalActionError as err:
-                raise RailspecError(f"opponent {getattr(agent, 'name', agent)!r} in seat {seat} chose an "
-                                    f"illegal action: {err}") from None
+        agents.take_turns(self.game, self._seated, until_seat=self.seat)
 
 
 def register() -> list[str]:

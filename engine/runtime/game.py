@@ -74,27 +74,6 @@ def _engine_name(engine) -> str:
 _BUFFER_HINT = "legal_actions_into needs a writable, contiguous buffer of C int (e.g. array('i', [0] * len(v.actions)))"
 
 
-def _int_buffer(buffer, needed: int) -> memoryview:
-    """``buffer`` as a flat writable view of C ints with room for ``needed`` of them, or
-    the named error saying what is wrong with it. Nothing is written."""
-    try:
-        view = memoryview(buffer)
-    except TypeError:
-        raise ArgumentTypeError(f"{_BUFFER_HINT}, not {type(buffer).__name__}") from None
-    if view.readonly:
-        raise ArgumentTypeError(f"{_BUFFER_HINT}: this {type(buffer).__name__} is read-only")
-    if not is_native_int(view.format, view.itemsize):
-        raise ArgumentTypeError(f"{_BUFFER_HINT}: got items of format {view.format!r} "
-                                f"and {view.itemsize} bytes")
-    if not view.c_contiguous:
-        raise ArgumentTypeError(f"{_BUFFER_HINT}: this one is not contiguous")
-    ints = view.cast("B").cast("i")
-    if len(ints) < needed:
-        raise ArgumentError(f"legal_actions_into: the buffer holds {len(ints)} ints, "
-                            f"{needed} legal actions do not fit")
-    return ints
-
-
 def _byte_format(fmt: str, codes: str) -> bool:
     """Whether a buffer format is one of the native item ``codes`` (a native or
     little-endian byte order mark allowed on a little-endian machine)."""
@@ -103,21 +82,27 @@ def _byte_format(fmt: str, codes: str) -> bool:
     return len(fmt) == 1 and fmt in codes
 
 
-def _typed_buffer(buffer, needed: int, method: str, hint: str, codes: str, itemsize: int, unit: str) -> memoryview:
-    """``buffer`` as a flat writable view of its items (one of ``codes``, ``itemsize`` bytes
-    each) with room for ``needed`` of them, or the named error saying what is wrong with it,
-    as :func:`_int_buffer` does for legal_actions_into. Nothing is written."""
+def _items_of(codes: str, itemsize: int):
+    """A buffer test: items of one of the native ``codes``, ``itemsize`` bytes each."""
+    return lambda fmt, size: size == itemsize and _byte_format(fmt, codes)
+
+
+def _typed_buffer(buffer, needed: int, method: str, hint: str, fits, code: str, unit: str) -> memoryview:
+    """``buffer`` as a flat writable view of its items (``code``: the C int of
+    legal_actions_into, a float, a byte) with room for ``needed`` of them, or the named
+    error saying what is wrong with it; ``fits(format, itemsize)`` says whether its items
+    are the method's. Nothing is written."""
     try:
         view = memoryview(buffer)
     except TypeError:
         raise ArgumentTypeError(f"{hint}, not {type(buffer).__name__}") from None
     if view.readonly:
         raise ArgumentTypeError(f"{hint}: this {type(buffer).__name__} is read-only")
-    if view.itemsize != itemsize or not _byte_format(view.format, codes):
+    if not fits(view.format, view.itemsize):
         raise ArgumentTypeError(f"{hint}: got items of format {view.format!r} and {view.itemsize} bytes")
     if not view.c_contiguous:
         raise ArgumentTypeError(f"{hint}: this one is not contiguous")
-    items = view.cast("B").cast(codes[0])
+    items = view.cast("B").cast(code)
     if len(items) < needed:
         raise ArgumentError(f"{method}: the buffer holds {len(items)} {unit}, {needed} are needed")
     return items
@@ -166,7 +151,7 @@ class Game:
             except (TypeError, ValueError, BufferError):
                 pass  # refused before writing anything: the checks below say why, as for the reference
         legal = self._e.legal_actions()
-        ints = _int_buffer(buffer, len(legal))
+        ints = _typed_buffer(buffer, len(legal), "legal_actions_into", _BUFFER_HINT, is_native_int, "i", "ints")
         if legal:
             ints[:len(legal)] = array("i", legal)
         return len(legal)
@@ -185,7 +170,7 @@ class Game:
                 pass  # refused before writing anything: the checks below say why, as for the reference
         assembly = self.variant.assembly
         size = observation.observation_spec(assembly).size
-        floats = _typed_buffer(buffer, size, "observation_into", _OBSERVATION_HINT, "f", 4, "floats")
+        floats = _typed_buffer(buffer, size, "observation_into", _OBSERVATION_HINT, _items_of("f", 4), "f", "floats")
         vector = observation.fill(assembly, self._e.export_state(), player)
         floats[:size] = memoryview(vector).cast("B").cast("f")
         return size
@@ -200,7 +185,7 @@ class Game:
             except (TypeError, ValueError, BufferError):
                 pass  # refused before writing anything: the checks below say why, as for the reference
         n = len(self.variant.ir.actions)
-        mask = _typed_buffer(buffer, n, "action_mask_into", _MASK_HINT, "Bb?", 1, "bytes")
+        mask = _typed_buffer(buffer, n, "action_mask_into", _MASK_HINT, _items_of("Bb?", 1), "B", "bytes")
         legal = [] if self.is_over else self._e.legal_actions()
         mask[:n] = bytes(n)
         for action in legal:

@@ -196,7 +196,6 @@ class Analysis:
     problems: list[Problem]
     variant: ir.Variant | None
     index: Index
-    syntax_ok: bool
     chain_paths: tuple[str, ...] = ()
     #: The last analysis of this document that checked, while this one does not: hovers
     #: read its facts (a name or a line that has not changed since is found there).
@@ -434,7 +433,7 @@ class Analyzer:
             else:
                 problems += [self._problem(main, w, WARNING) for w in variant.warnings]
         chain = tuple(spec.path for spec in files)
-        return Analysis(path, text, files, problems, variant, Index(files), not syntax, chain)
+        return Analysis(path, text, files, problems, variant, Index(files), chain)
 
     def _problem(self, main: ast.SpecFile, err, severity: str = ERROR) -> Problem:
         """A problem of the document: where the error is when it is in the document; on
