@@ -25,6 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from railspec.compiler import docs
+from railspec.compiler.base import schema
+from railspec.compiler.mechanic import stock_registry
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The repository's folders and where each sits in the installed package (pyproject.toml's
 #: package-dir).
@@ -96,6 +100,31 @@ def test_a_type_error_is_found(tmp_path, monkeypatch):
     done = run_mypy()
     assert done.returncode == 1
     assert "engine/runtime/scoring.py:" in done.stdout and "[return-value]" in done.stdout, done.stdout[-3000:]
+
+
+def test_the_state_views_are_the_schema():
+    """The typed views of the state (the core's and each stock mechanic's ``state_view.py``)
+    are what the state schema makes of them (rewrite them with `make docs`), and no mechanic
+    keeps a view of fields it no longer has."""
+    views = docs.state_views(stock_registry())
+    for name, text in views.items():
+        path = ROOT / name
+        assert path.exists() and path.read_text(encoding="utf-8") == text, \
+            f"{name} differs from the state schema: run `make docs` and commit"
+    kept = {path.relative_to(ROOT).as_posix() for path in (ROOT / "mechanics").glob("*/state_view.py")}
+    assert kept <= set(views), f"state views of no mechanic's fields: {sorted(kept - set(views))}"
+
+
+def test_a_state_view_declares_each_exported_field_with_its_type():
+    """A field's type in the view follows its shape: the phase a name, a number an int, a row
+    or a list a list of ints, one per player a list of those."""
+    fields = {f.name: f for f in schema.CORE_FIELDS}
+    assert [schema.python_type(fields[name]) for name in ("phase", "seed", "owner", "offer", "trains", "hands",
+                                                          "tickets")] \
+        == ["str", "int", "list[int]", "list[int]", "list[int]", "list[list[int]]", "list[list[int]]"]
+    declared = schema.StateView.__annotations__
+    assert list(declared) == [f.name for f in schema.exported(schema.CORE_FIELDS)]
+    assert "owned" not in declared  # derived: the compiled engine's cache, not the reference's
 
 
 def stub_names(stub: Path) -> set[str]:

@@ -11,7 +11,9 @@ them in registry order. Everything else follows from the list:
   (:class:`PlainState` below);
 - the generic part of the state validator (shapes and ranges), and ``observation()``
   (``engine/state_format.py``);
-- the state table of docs/engine.md (a test compares it with :func:`markdown_table`).
+- the state table of docs/engine.md (a test compares it with :func:`markdown_table`);
+- the typed view of the state the type checker reads (:func:`view_source`): the core's
+  ``compiler/base/state_view.py`` and each mechanic's ``state_view.py`` in its folder.
 
 The key order of ``to_json()`` is the order of this list: the three header keys
 (``format``, ``variant``, ``spec_hash``), then every exported field.
@@ -20,7 +22,11 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .state_view import StateView
 
 #: The state format's name, written as the ``format`` key of every state.
 FORMAT = "railspec-state/1"
@@ -228,12 +234,12 @@ CORE_FIELDS: tuple[Field, ...] = (
 )
 
 
-def exported(fields) -> list[Field]:
+def exported(fields: Iterable[Field]) -> list[Field]:
     """The fields a state export holds, in key order."""
     return [f for f in fields if not f.derived]
 
 
-def state_keys(fields) -> tuple[str, ...]:
+def state_keys(fields: Iterable[Field]) -> tuple[str, ...]:
     """Every key of an exported state, in order."""
     return HEADER_KEYS + tuple(f.name for f in exported(fields))
 
@@ -264,9 +270,11 @@ def copy_value(field: Field, value):
     return list(value)
 
 
-class PlainState:
+class PlainState(StateView):
     """A state as plain Python values: one attribute per exported field. The reference
-    interpreter plays on it; export, import and copy follow the schema."""
+    interpreter plays on it; export, import and copy follow the schema. Its attributes are
+    set from the schema; :class:`StateView` declares the core's with their types (and each
+    mechanic's ``state_view.py`` its own) for the type checker."""
 
     def __init__(self, fields, values: dict):
         self.__dict__.update(values)
@@ -314,3 +322,37 @@ def markdown_table(fields) -> str:
         rows.append(f"| `{f.name}` | {f.shape_text()} | {values} | {f.owner} | {view} | {pile_text[f.pile]} | "
                     f"{f.doc} |")
     return "\n".join(rows) + "\n"
+
+
+# --- the typed view of the state ----------------------------------------------------------
+
+def python_type(field: Field) -> str:
+    """The type of a field's value in the reference interpreter's state, as Python writes it:
+    ``int`` (``str`` for the phase, held by name), a ``list`` of those for a row or a list,
+    a list of such lists for one per player."""
+    text = "str" if field.kind == "phase" else "int"
+    if not field.is_scalar:
+        text = f"list[{text}]"
+    if field.per_player:
+        text = f"list[{text}]"
+    return text
+
+
+def view_source(fields: Iterable[Field], name: str, doc: str, base: tuple[str, str] | None = None) -> str:
+    """The text of a module declaring class ``name``: one annotated attribute per exported
+    field of ``fields``, its line of documentation above it (``doc``: the class's docstring;
+    ``base``: the module and the class it extends, else none). ``make docs`` writes the
+    core's and the stock mechanics' (compiler/docs.py)."""
+    lines = ['"""The reference interpreter\'s state as the type checker sees it (see the class).',
+             "",
+             "Made by ``make docs`` (compiler/docs.py) from the state schema: do not edit; a test",
+             'compares."""',
+             "from __future__ import annotations", ""]
+    if base is not None:
+        lines += [f"from {base[0]} import {base[1]}", ""]
+    lines += ["", f"class {name}{f'({base[1]})' if base else ''}:"]
+    body = "\n".join(f"    {line}" if line else "" for line in doc.strip().split("\n"))
+    lines += ['    """' + body.lstrip() + '"""', ""]
+    for f in exported(fields):
+        lines += [f"    #: {line}" for line in textwrap.wrap(f.doc, 100)] + [f"    {f.name}: {python_type(f)}"]
+    return "\n".join(lines) + "\n"
