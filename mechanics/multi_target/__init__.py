@@ -26,7 +26,8 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import HardCases, Mechanic, Sample, Sampled, Tables
 from .syntax import EitherTicket
@@ -53,16 +54,16 @@ def ticket_result(targets, joined) -> tuple[int, bool]:
     return -min(points for _, points in targets), False
 
 
-class MultiTargetReference(MechanicReference):
+class MultiTargetReference(MechanicReference[StateView, MultiTargetRule]):
     """Tickets of several destinations in plain Python."""
 
-    def __init__(self, rules, rule: MultiTargetRule):
+    def __init__(self, rules: Services, rule: MultiTargetRule):
         super().__init__(rules, rule)
         self.targets = dict(rule.tickets)
         self.nodes = rules.variant.city_nodes
         self.origins = {t.id: t.a for t in rules.variant.tickets}
 
-    def ticket_score(self, state, player: int, ticket: int, network: list[int]):
+    def ticket_score(self, state: StateView, player: int, ticket: int, network: list[int]):
         targets = self.targets.get(ticket)
         if not targets:
             return None
@@ -70,7 +71,7 @@ class MultiTargetReference(MechanicReference):
         return ticket_result(targets, lambda place: any(network[n] in start for n in self.nodes[place]))
 
 
-class MultiTarget(Mechanic, HardCases, Sampled):
+class MultiTarget(Mechanic[MultiTargetRule], HardCases[MultiTargetRule], Sampled):
     name = "multi_target"
     order = 210
     title = "tickets to one of several destinations"
