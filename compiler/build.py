@@ -266,8 +266,6 @@ def _set_result(kind: str) -> None:
     global last_build_was_cached, last_build_kind
     last_build_kind = kind
     last_build_was_cached = kind != "compiled"
-    build.last_build_was_cached = last_build_was_cached
-    build.last_build_kind = kind
 
 
 def stock_module(variant, source: str):
@@ -313,7 +311,7 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
         if not compile_if_missing:
             return None
         root.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
+        work: Path | None = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
         try:
             _compile(source, module_name, work, suffix, root)
             try:
@@ -496,6 +494,3 @@ def _build_ext(c_file: Path, module_name: str, work: Path) -> None:
     except Exception as err:  # distutils raises its own error types
         raise RailspecError(f"building the engine: the C compiler failed: {err}\n{_tail(out.getvalue())}") from None
 
-
-build.last_build_was_cached = False
-build.last_build_kind = ""

@@ -23,8 +23,9 @@ from __future__ import annotations
 import functools
 import re
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .state_view import StateView
 
@@ -159,32 +160,40 @@ class Field:
         return f"{base}{text}" if text else base
 
 
-@functools.cache
-def parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
-    """A bound expression as (an integer, or None and a name, with its offset)."""
+def _bound_match(expr: str) -> re.Match[str]:
     m = _BOUND.match(expr)
+    if m is None:  # Field checks its bounds when it is made
+        raise ValueError(f"bad bound {expr!r}")
+    return m
+
+
+@functools.cache
+def parsed_bound(expr: str) -> tuple[str | None, int]:
+    """A bound expression as a name (None for an integer) and a number: the integer, or the
+    name's offset."""
+    m = _bound_match(expr)
     if m.group("int") is not None:
-        return int(m.group("int")), None, 0
+        return None, int(m.group("int"))
     offset = int(m.group("offset")) * (1 if m.group("sign") == "+" else -1) if m.group("sign") else 0
-    return None, m.group("name"), offset
+    return m.group("name"), offset
 
 
 def bound_value(expr: str, dims: dict[str, int], players: int | None = None) -> int:
     """The value of a bound expression for one variant (and player count)."""
-    number, name, offset = parsed_bound(expr)
+    name, number = parsed_bound(expr)
     if name is None:
         return number
     if name == "players":
         if players is None:
             raise ValueError("this bound depends on the number of players")
-        return players + offset
-    return dims[name] + offset
+        return players + number
+    return dims[name] + number
 
 
 def bound_c(expr: str) -> str:
     """A bound expression as C (dimension names are the module's constants; ``players``
     is a local variable of the loader)."""
-    m = _BOUND.match(expr)
+    m = _bound_match(expr)
     if m.group("int") is not None:
         return m.group("int")
     text = m.group("name")
@@ -246,22 +255,26 @@ def state_keys(fields: Iterable[Field]) -> tuple[str, ...]:
 
 # --- the plain-Python state (reference interpreter, validator) ------------------------
 
-def initial_value(field: Field, dims: dict[str, int], players: int):
+#: A field's value in the plain-Python state: an int (the phase's name), or lists of ints.
+Value = Any
+
+
+def initial_value(field: Field, dims: dict[str, int], players: int) -> Value:
     """A field's value before set-up: scalars, fixed rows of ``initial`` and empty lists."""
     initial = field.initial if isinstance(field.initial, int) else dims[field.initial]
 
-    def one():
-        if field.is_scalar:
-            return initial
+    def one() -> int | list[int]:
+        if field.size is not None:
+            return [initial] * dims[field.size]
         if field.is_list:
             return []
-        return [initial] * dims[field.size]
+        return initial
     if field.per_player:
         return [one() for _ in range(players)]
     return one()
 
 
-def copy_value(field: Field, value):
+def copy_value(field: Field, value: Value) -> Value:
     """An independent copy of one field's value."""
     if field.is_scalar and not field.per_player:
         return value
@@ -276,34 +289,34 @@ class PlainState(StateView):
     set from the schema; :class:`StateView` declares the core's with their types (and each
     mechanic's ``state_view.py`` its own) for the type checker."""
 
-    def __init__(self, fields, values: dict):
+    def __init__(self, fields: Sequence[Field], values: dict[str, Value]):
         self.__dict__.update(values)
         self._fields = fields
 
     @classmethod
-    def blank(cls, fields, dims: dict[str, int], players: int) -> "PlainState":
+    def blank(cls, fields: Sequence[Field], dims: dict[str, int], players: int) -> PlainState:
         values = {f.name: initial_value(f, dims, players) for f in exported(fields)}
         values["players"] = players
         return cls(fields, values)
 
     @classmethod
-    def from_export(cls, fields, state: dict) -> "PlainState":
+    def from_export(cls, fields: Sequence[Field], state: dict[str, Value]) -> PlainState:
         return cls(fields, {f.name: copy_value(f, state[f.name]) for f in exported(fields)})
 
-    def export(self, header: dict) -> dict:
+    def export(self, header: dict[str, Value]) -> dict[str, Value]:
         out = dict(header)
         for f in exported(self._fields):
             out[f.name] = copy_value(f, getattr(self, f.name))
         return out
 
-    def copy(self) -> "PlainState":
+    def copy(self) -> PlainState:
         return PlainState(self._fields, {f.name: copy_value(f, getattr(self, f.name))
                                          for f in exported(self._fields)})
 
 
 # --- documentation ----------------------------------------------------------------------
 
-def markdown_table(fields) -> str:
+def markdown_table(fields: Iterable[Field]) -> str:
     """The state table of docs/engine.md ("State as JSON"), one row per exported field."""
     rows = ["| key | shape | values | owner | visibility | pile | holds |", "|---|---|---|---|---|---|---|"]
     pile_text = {None: "", CARD_COUNTS: "cards (counts)", CARD_IDS: "cards (ids)", TICKETS: "tickets"}

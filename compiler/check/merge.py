@@ -2,10 +2,15 @@
 the lookups every stage reads that list with (:class:`Statements`)."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from ..base import limits
 from ..base.errors import Span
 from ..lang import ast
 from .report import Errors, pair
+
+#: A kind of statement.
+S = TypeVar("S", bound=ast.Stmt)
 
 
 def merge(files: list[ast.SpecFile], errors: Errors) -> list[ast.Stmt]:
@@ -70,19 +75,19 @@ class Statements:
     """The merged statements of a spec, with the lookups every stage uses, and the list
     of required statements found missing (reported together at line 1)."""
 
-    def __init__(self, stmts: list[ast.Stmt], errors: Errors, main: ast.SpecFile, required: list[type]):
+    def __init__(self, stmts: list[ast.Stmt], errors: Errors, main: ast.SpecFile, required: list[type[ast.Stmt]]):
         self.stmts = stmts
         self.errors = errors
         self.main = main
         self.top = Span(main.path, 1, 1, 2)
         self.missing: list[str] = [f"'{kind.words}'" for kind in required if self.one(kind) is None]
 
-    def one(self, kind):
+    def one(self, kind: type[S]) -> S | None:
         """The statement of this (scalar) kind in force, or None."""
         found = [s for s in self.stmts if isinstance(s, kind)]
         return found[-1] if found else None
 
-    def many(self, kind) -> list:
+    def many(self, kind: type[S]) -> list[S]:
         """Every statement of this kind, in source order."""
         return [s for s in self.stmts if isinstance(s, kind)]
 

@@ -55,7 +55,7 @@ class Payments(Capability, Generic[RuleT]):
     """What its claims pay besides colour cards and locomotives, and the trains a claim takes
     besides one per space."""
 
-    any_of = ("payment_columns", "payment_shapes", "extra_trains")
+    any_of: ClassVar[tuple[str, ...]] = ("payment_columns", "payment_shapes", "extra_trains")
     purpose = "claims that pay more than cards"
 
     #: The payment columns its claims add: each column's amounts are laid out in the
@@ -84,7 +84,7 @@ class Caches(Capability):
     """Derived state fields (``Field(derived=True)``): caches the compiled engine keeps,
     recomputed by its ``derive`` hook after a load, and kept current as the game moves."""
 
-    any_of = ("upkeep_hooks", "closed_routes")
+    any_of: ClassVar[tuple[str, ...]] = ("upkeep_hooks", "closed_routes")
     purpose = "caches the compiled engine keeps current"
 
     #: Hooks its compiled engine fills only to keep its derived state fields current as
@@ -106,7 +106,7 @@ class DescribedPositions(Capability, Generic[RuleT]):
     and written. Without this capability, a mechanic whose scoring hooks may read its own
     state fields gets one key per field, derived from the state schema."""
 
-    required = ("position_keys", "position", "seat_position")
+    required: ClassVar[tuple[str, ...]] = ("position_keys", "position", "seat_position")
     purpose = "its own keys of a described position"
 
     position_keys: ClassVar[tuple[PositionKey, ...]] = ()
@@ -133,7 +133,7 @@ class DescribedPositions(Capability, Generic[RuleT]):
 class Invariants(Capability, Generic[RuleT]):
     """What its rules say a state, or the board of a described position, may not be."""
 
-    any_of = ("state_problems", "position_problems")
+    any_of: ClassVar[tuple[str, ...]] = ("state_problems", "position_problems")
     purpose = "invariants of states and boards"
 
     def state_problems(self, variant: ir.Variant, rule: RuleT, state: dict) -> list[str]:
@@ -152,7 +152,7 @@ class Questions(Capability):
     """Questions a game answers for it on both engines, offered by ``Game`` as methods
     (``game.longest_path(player)``)."""
 
-    required = ("queries",)
+    required: ClassVar[tuple[str, ...]] = ("queries",)
     purpose = "questions a game answers"
 
     queries: ClassVar[tuple[Query, ...]] = ()
@@ -162,7 +162,7 @@ class AgentRules(Capability, Generic[RuleT]):
     """How the scripted agents play its decisions (docs/agents.md). Without it, its action
     kinds are taken only when nothing else is legal."""
 
-    required = ("agent_play",)
+    required: ClassVar[tuple[str, ...]] = ("agent_play",)
     purpose = "how the scripted agents play it"
 
     def agent_play(self, variant: ir.Variant, rule: RuleT) -> AgentPlay:
@@ -174,7 +174,7 @@ class AgentRules(Capability, Generic[RuleT]):
 class Drawing(Capability, Generic[RuleT]):
     """How the tools show it: marks on a drawn map and lines under a score table."""
 
-    any_of = ("looks", "score_notes")
+    any_of: ClassVar[tuple[str, ...]] = ("looks", "score_notes")
     purpose = "how maps and score tables show it"
 
     def looks(self, variant: ir.Variant, rule: RuleT) -> Looks:
@@ -191,7 +191,7 @@ class HardCases(Capability, Generic[RuleT]):
     """Positions its scoring makes slow or easy to get wrong: the benchmark times them, the
     conformance vectors keep them."""
 
-    any_of = ("hard_position", "hard_cases")
+    any_of: ClassVar[tuple[str, ...]] = ("hard_position", "hard_cases")
     purpose = "positions hard to score"
 
     def hard_position(self, variant: ir.Variant, rule: RuleT, rng: random.Random) -> dict | None:
@@ -215,7 +215,7 @@ class Sampled(Capability):
     routes: the fuzzer writes it into specs, and the contract check
     (``railspec.testing.check_mechanic``) plays it, alone and beside every other."""
 
-    required = ("sample",)
+    required: ClassVar[tuple[str, ...]] = ("sample",)
     purpose = "a small use of it for tools that write specs"
 
     sample: ClassVar[Sample | None] = None

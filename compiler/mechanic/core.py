@@ -36,7 +36,7 @@ from .. import hooks, ir
 from ..base.limits import Limit
 from ..base.schema import Field
 from ..hooks import MechanicReference, RuleT
-from ..lang.ast import ActionKind, DealPart, RouteAttr, Stmt, TicketForm
+from ..lang.ast import ActionKind, DealPart, Node, RouteAttr, Stmt, TicketForm
 from .capabilities import Caches
 from .parts import ScoreItem, Tables, TieBreak
 
@@ -78,7 +78,7 @@ class Mechanic(Generic[RuleT]):
     #: Its language: the node classes (``lang.ast.Node`` subclasses) of its statements and
     #: of the parts it adds to the core's extension points (route attributes, ticket forms,
     #: deal parts, action kinds); their grammar rules are ``grammar.lark`` in its folder.
-    statements: ClassVar[tuple[type, ...]] = ()
+    statements: ClassVar[tuple[type[Node], ...]] = ()
     #: The bounds its statements' numbers keep, as docs/language.md's "Limits" lists them;
     #: each is checked where the statement is checked.
     limits: ClassVar[tuple[Limit, ...]] = ()
