@@ -311,7 +311,8 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
         if not compile_if_missing:
             return None
         root.mkdir(parents=True, exist_ok=True)
-        work: Path | None = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
+        work = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
+        moved = False  # the work folder became the entry
         try:
             _compile(source, module_name, work, suffix, root)
             try:
@@ -322,11 +323,11 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
                 if not library.is_file():
                     shutil.rmtree(final, ignore_errors=True)
                     os.rename(work, final)
-                    work = None
+                    moved = True
             else:
-                work = None
+                moved = True
         finally:
-            if work is not None:
+            if not moved:
                 shutil.rmtree(work, ignore_errors=True)
         module = _import(module_name, library)
         _set_result("compiled")

@@ -35,6 +35,7 @@ import re
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from . import hooks, ir, numbers_block, observation
 from .assembly import Assembly, assemble, refuse_unsupported
@@ -42,7 +43,7 @@ from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
 from .base.rng import AGENT_SALT, WORLD_SALT
 from .check import check
-from .mechanic import Caches, default_registry, part
+from .mechanic import Caches, Mechanic, default_registry, part
 from .specs import resolve, stock_names, stock_path, variant_key
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -697,7 +698,7 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
     and per hook whether any mechanic fills it. A mechanic fills the hooks its reference
     class overrides (and ``derive`` when it has derived state fields); its engine text must
     define each one's function, and no other hook function."""
-    filled_by: dict[str, list[str]] = {h.name: [] for h in hooks.HOOKS}
+    filled_by: dict[str, list[Mechanic[Any]]] = {h.name: [] for h in hooks.HOOKS}
     for (mechanic, _rule), text in zip(assembly.present, engines):
         filled = mechanic.filled_hooks()
         for h in hooks.HOOKS:
@@ -713,13 +714,15 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
                 filled_by[h.name].append(mechanic)
     chains = []
     for h in hooks.HOOKS:
+        mechanics: list[dict[str, str]] | list[str]
         if h.protocol in ("phase", "kind"):
-            mechanics = []
+            tested = []
             for m in filled_by[h.name]:
                 names = [f"PH_{x.upper()}" for x in m.phases] if h.protocol == "phase" else \
                     [f"K_{x.upper()}" for x in m.kinds]
                 var = "phase" if h.protocol == "phase" else "kind"
-                mechanics.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+                tested.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+            mechanics = tested
         else:
             mechanics = [m.name for m in filled_by[h.name]]
         called = [m["name"] if isinstance(m, dict) else m for m in mechanics]

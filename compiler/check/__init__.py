@@ -74,11 +74,11 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
 
 def _mechanic_rules(registry: Registry, ctx: CheckContext) -> list[ir.Rule]:
     """Each mechanic's stage, in registry order: the rule records of those the spec uses."""
-    rules = []
+    rules: list[ir.Rule] = []
     for mechanic in registry:
         rule = mechanic.check(ctx)
         if rule is not None:
-            if type(rule) is not mechanic.rule:
+            if type(rule) is not mechanic.rule or not isinstance(rule, ir.Rule):
                 raise TypeError(f"mechanic {mechanic.name}: check() returned a {type(rule).__name__}, "
                                 f"not its rule {mechanic.rule.__name__}")
             rules.append(rule)

@@ -80,7 +80,8 @@ def dense_network(routes, trains: int, rng) -> list[int]:
     shortest that fit (more routes, more cycles, more cities of odd degree), one track of
     each double route, until none fits. For the benchmark and the tests."""
     start = rng.choice(sorted({r.a for r in routes}))
-    reached, groups, chosen = {start}, set(), []
+    reached, groups = {start}, set()
+    chosen: list[int] = []
     while True:
         fits = [r for r in routes
                 if r.group not in groups and r.length <= trains and (r.a in reached or r.b in reached)]

@@ -95,7 +95,10 @@ class MultiTarget(Mechanic[MultiTargetRule], HardCases[MultiTargetRule], Sampled
         return MultiTargetRule(tickets=tuple(tickets), span=next(iter(written.values())).span)
 
     def tables(self, variant: ir.Variant, rule: MultiTargetRule) -> Tables:
-        first, end, places, points = [], [], [], []
+        first: list[int] = []
+        end: list[int] = []
+        places: list[int] = []
+        points: list[int] = []
         targets = dict(rule.tickets)
         for t in variant.tickets:
             first.append(len(places))

@@ -145,9 +145,9 @@ class MultiTrack(Mechanic[MultiTrackRule], Caches, Invariants[MultiTrackRule], S
                     problems.append(f"player {p}: owns {', '.join(names[:-1])} and {names[-1]}, tracks of one route "
                                     f"(a player may claim only one of them)")
             if len(owned) > usable:
-                names = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
+                owners = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
                 problems.append(f"in a {players}-player game only {usable} track{'s' * (usable > 1)} of a double "
-                                f"or triple route may be used, but {names} are owned")
+                                f"or triple route may be used, but {owners} are owned")
         return problems
 
     def state_problems(self, variant: ir.Variant, rule: MultiTrackRule, state: dict) -> list[str]:

@@ -165,7 +165,9 @@ class Regions(Mechanic[RegionsRule], Drawing[RegionsRule], HardCases[RegionsRule
         for city, nodes in enumerate(variant.city_nodes):
             for node in nodes:
                 node_region[node] = region_of.get(city, -1)
-        cities, first, end = [], [], []
+        cities: list[int] = []
+        first: list[int] = []
+        end: list[int] = []
         for g in rule.regions:
             first.append(len(cities))
             cities.extend(variant.city_nodes[c][0] for c in g.cities)

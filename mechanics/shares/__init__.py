@@ -20,6 +20,7 @@ state; only those count in the majorities, and the neutral player scores nothing
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -163,7 +164,9 @@ class SharesReference(MechanicReference[SharesState, SharesRule]):
 
     def offered(self, state: SharesState, neutral: bool) -> list[int]:
         """The companies a share may be taken from now, in id order."""
-        if neutral and self.rule.neutral.takes == "any":
+        rule_neutral = self.rule.neutral
+        on_route: Iterable[int]
+        if neutral and rule_neutral is not None and rule_neutral.takes == "any":
             on_route = range(len(self.rule.companies))
         else:
             on_route = self.rule.companies_of(state.share_route)
@@ -409,8 +412,8 @@ class Shares(Mechanic[SharesRule], DescribedPositions[SharesRule], Invariants[Sh
                        ("SHARE_TIES_LOWEST", int(rule.ties == "lowest_number")),
                        ("NEUTRAL_LOW", neutral.low if neutral else 0),
                        ("NEUTRAL_HIGH", neutral.high if neutral else -1),
-                       ("NEUTRAL_ANY", int(bool(neutral) and neutral.takes == "any")),
-                       ("NEUTRAL_ROUND_UP", int(bool(neutral) and neutral.rounding == "up"))],
+                       ("NEUTRAL_ANY", int(neutral is not None and neutral.takes == "any")),
+                       ("NEUTRAL_ROUND_UP", int(neutral is not None and neutral.rounding == "up"))],
             arrays=[("T_ROUTE_COMPANIES", [sum(1 << c for c in set(rule.companies_of(r.id))) for r in variant.routes]
                      or [0]),
                     ("T_COMPANY_FIRST", [rule.first_share(c.id) for c in rule.companies]),
@@ -464,7 +467,8 @@ class Shares(Mechanic[SharesRule], DescribedPositions[SharesRule], Invariants[Sh
             problems.append(f"state field 'phase': 'neutral_share', but a {players}-player game has no neutral "
                             f"shareholder")
             return problems
-        companies = range(len(rule.companies)) if neutral and rule.neutral.takes == "any" else set(shown)
+        companies = range(len(rule.companies)) if neutral and rule.neutral is not None and rule.neutral.takes == "any" \
+            else set(shown)
         left = [c for c in companies
                 if any(owner[rule.first_share(c) + n] == -1 for n in range(rule.companies[c].shares))]
         if shown and not left:

@@ -209,7 +209,7 @@ class StationsReference(MechanicReference[StationsState, StationsRule]):
     def score_graph(self, state: StationsState, player: int, network: list[int], row: dict) -> None:
         """Calcolo dei punteggi: the use of the player's stations that scores best."""
         cities = [c for c, owner in enumerate(state.station_owner) if owner == player]
-        best = None
+        best: tuple[tuple[tuple[int, ...], tuple[int, ...]], list[int]] | None = None
         for choice in product(*(self.options(state, player, c) for c in cities)):
             labels = list(network)
             for route in choice:
@@ -221,6 +221,7 @@ class StationsReference(MechanicReference[StationsState, StationsRule]):
             key = (tuple(-value[k] for k in self.rule.choose), ids)
             if best is None or key < best[0]:
                 best = (key, labels)
+        assert best is not None  # product() makes at least one choice (none, for no station)
         (_, ids), labels = best
         network[:] = labels
         row["stations"] = self.rule.bonus * (self.rule.count - len(cities))
@@ -364,7 +365,9 @@ class Stations(Mechanic[StationsRule], DescribedPositions[StationsRule], Invaria
             if a.kind == BUILD_STATION:
                 build[a.city] = a.id
         pays = [a.id for a in variant.actions if a.kind == STATION_PAY]
-        city_routes, first, end = [], [], []
+        city_routes: list[int] = []
+        first: list[int] = []
+        end: list[int] = []
         for c in variant.cities:
             first.append(len(city_routes))
             city_routes.extend(r.id for r in variant.routes if c.id in (r.a, r.b))
