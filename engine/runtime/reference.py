@@ -50,12 +50,14 @@ class Rules:
         # registry order (a mechanic fills the hooks its reference class overrides; the
         # compiled engine chains the same ones)
         self.parts = [(mech, mech.reference(self, rule)) for mech, rule in self.assembly.present]
-        self.hooks: dict[str, list[Callable[..., Any]]] = {hook.name: [getattr(part, hook.name) for mech, part in self.parts
-                                  if hook.name in mech.filled_hooks()]
-                      for hook in HOOKS if not hook.compiled_only}
-        self.phase_legal: dict[str, Callable[[StateView], list[int]]] = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
+        self.hooks: dict[str, list[Callable[..., Any]]] = {
+            hook.name: [getattr(part, hook.name) for mech, part in self.parts if hook.name in mech.filled_hooks()]
+            for hook in HOOKS if not hook.compiled_only}
+        self.phase_legal: dict[str, Callable[[StateView], list[int]]]
+        self.kind_apply: dict[str, Callable[[StateView, ir.Action], None]]
+        self.phase_legal = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
                             PH_KEEP: self.legal_keep, PH_SETUP_KEEP: self.legal_keep}
-        self.kind_apply: dict[str, Callable[[StateView, ir.Action], None]] = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
+        self.kind_apply = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
                            ir.CLAIM: self.apply_claim, ir.DRAW_TICKETS: self.apply_draw_tickets,
                            ir.KEEP_TICKETS: self.apply_keep_tickets, ir.PASS: self.apply_pass}
         self.methods: dict[str, Callable[..., Any]] = {}
