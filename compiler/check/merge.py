@@ -2,7 +2,7 @@
 the lookups every stage reads that list with (:class:`Statements`)."""
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ..base import limits
 from ..base.errors import Span
@@ -13,7 +13,16 @@ from .report import Errors, pair
 S = TypeVar("S", bound=ast.Stmt)
 
 
-def merge(files: list[ast.SpecFile], errors: Errors) -> list[ast.Stmt]:
+class Problems(Protocol):
+    """Where merging reports: the checker's :class:`Errors`, or a sink that ignores what
+    it is told (a tool reading a spec that checked already)."""
+
+    removed_cities: dict[str, Span]
+
+    def add(self, span: Span, message: str) -> None: ...
+
+
+def merge(files: list[ast.SpecFile], errors: Problems) -> list[ast.Stmt]:
     """Flatten an extends chain (base first) into one statement list, as each statement's
     class says (``Stmt.merge``): a scalar given again in a later file replaces the earlier
     value; a keyed statement (an action, a card colour, a returned-ticket rule, a
@@ -53,7 +62,7 @@ def merge(files: list[ast.SpecFile], errors: Errors) -> list[ast.Stmt]:
     return merged
 
 
-def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: Errors) -> list[ast.Stmt]:
+def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: Problems) -> list[ast.Stmt]:
     def matches(s: ast.Stmt) -> bool:
         if stmt.what == "city":
             return isinstance(s, ast.PlaceDecl) and s.name.text == stmt.names[0].text
