@@ -196,6 +196,9 @@ class Campaign:
     :func:`run_campaign`; the plan and the workers are checked here, before any process
     starts."""
 
+    #: a command's progress bar (``railspec play`` sets it; None without one)
+    bar: Any
+
     def __init__(self, plan: CampaignPlan, workers: int | None = None, ray_address: str | None = None,
                  progress=None):
         with warnings.catch_warnings():
