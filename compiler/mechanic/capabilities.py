@@ -235,9 +235,9 @@ def part(mechanic: object, capability: type[C]) -> C:
     if isinstance(mechanic, capability):
         return mechanic
     default = _DEFAULTS.get(capability)
-    if default is None:
+    if not isinstance(default, capability):  # not made yet
         default = _DEFAULTS[capability] = capability()
-    return default  # type: ignore[return-value]
+    return default
 
 
 def capabilities_of(mechanic: object) -> tuple[type[Capability], ...]:
