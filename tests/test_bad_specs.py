@@ -1,7 +1,9 @@
 """Bad specs: every one must fail with a located SpecError, never a traceback.
 
-Each case takes the small valid spec BASE (tests/base.rail) and edits one line (or inserts one; a
-line may join several statements with ';'), so the expected position is easy to see. The
+Each case takes the small valid spec BASE (tests/base.rail; conftest.py lists its lines) and
+edits one line (or inserts one; a line may join several statements with ';'), so the expected
+position is easy to see. A mechanic's own statements have their table beside it
+(mechanics/NAME/tests/), checked the same way. The
 spec is written to a file and checked the way the CLI does (railspec.compiler.check_file);
 the error must print as ``path:line:col: message``, then the source line, then a caret under
 the column.
@@ -10,43 +12,12 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
+from conftest import BASE, add, assert_located_error, assert_located_warning, bad_spec_params, child, edit
 
 from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
-from railspec.tools.cli import main
-
-# Line numbers, for reading the table below:
-#  1 variant   9 deal      17 longest path   24-25 Alpha - Beta (a double route)
-#  2 players  10 returned  18 tiebreak       26 Beta - Gamma   27 Gamma - Delta
-#  3 trains   11-13 action 19-23 cities      28 Delta - Epsilon
-#  4 hand     14 tracks    (Alpha … Epsilon) 29-36 tickets
-#  5-6 cards  15 end when
-#  7 locos    16 route points
-#  8 market
-BASE = (Path(__file__).resolve().parent / "base.rail").read_text(encoding="utf-8")
-
-
-def edit(line: int, text: str) -> str:
-    """BASE with line ``line`` (1-based) replaced by ``text`` ("" empties it)."""
-    lines = BASE.splitlines()
-    lines[line - 1] = text
-    return "\n".join(lines) + "\n"
-
-
-def add(line: int, text: str) -> str:
-    """BASE with ``text`` inserted so that it becomes line ``line``."""
-    lines = BASE.splitlines()
-    lines.insert(line - 1, text)
-    return "\n".join(lines) + "\n"
-
-
-def child(*lines: str) -> str:
-    """A spec that extends BASE (written next to it as base.rail)."""
-    return "\n".join(lines) + "\n"
-
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -487,24 +458,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,kind,line,col,fragment,where",
-                         [pytest.param(*case[1:], *([None] if len(case) == 6 else []), id=case[0])
-                          for case in CASES])
+@pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(CASES))
 def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
-    (tmp_path / "base.rail").write_text(BASE, encoding="utf-8")
-    path = tmp_path / "bad.rail"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(SpecError) as info:
-        check_file(path)
-    err = info.value
-    assert type(err) is kind, err.format()
-    shown = tmp_path / where if where else path
-    out = err.format()
-    first, source, caret = out.split("\n")[:3]
-    assert out.startswith(f"{shown}:{line}:{col}: "), out
-    assert fragment in first, out
-    assert source == "    " + shown.read_text(encoding="utf-8").split("\n")[line - 1], out
-    assert re.fullmatch(r" {4}" + " " * (col - 1) + r"\^~*", caret), out
+    assert_located_error(tmp_path, text, kind, line, col, fragment, where)
 
 
 # (id, spec text, line, col, message fragment): content that checks but does nothing
@@ -538,14 +494,7 @@ WARNING_CASES = [
 def test_dead_content_is_a_located_warning(tmp_path, text, line, col, fragment):
     """Content that checks but does nothing is a warning: the spec compiles, the warning is
     located like an error, `railspec check` prints it, and `--strict` fails on it."""
-    path = tmp_path / "spec.rail"
-    path.write_text(text, encoding="utf-8")
-    variant = check_file(str(path))
-    assert [(w.span.line, w.span.col) for w in variant.warnings] == [(line, col)], variant.warnings
-    shown = variant.warnings[0].format()
-    assert shown.startswith(f"{path}:{line}:{col}: warning: ") and fragment in shown and "\n    " in shown
-    assert main(["check", str(path)]) == 0
-    assert main(["check", str(path), "--strict"]) == 1
+    assert_located_warning(tmp_path, text, line, col, fragment)
 
 
 def test_the_stock_specs_have_no_warnings():

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from conftest import CITIES, DEFAULTS, checked, mini, statements
 
 from railspec.compiler import check_file, ir, parse, stock_path
 from railspec.compiler.check import check
@@ -22,50 +23,6 @@ from railspec.mechanics.ferry_cards import DRAW_FERRY
 from railspec.mechanics.goods.syntax import GoodsRanking
 from railspec.mechanics.shares.syntax import Company
 from railspec.mechanics.stations import BUILD_STATION, STATION_PAY
-
-# A small valid variant, statement by statement: a test replaces the ones it is about and
-# adds lines of its own. Six cities in a row, every pair a ticket (twice, with different
-# points), so any deal up to 6 tickets for 5 players has enough tickets.
-CITIES = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"]
-DEFAULTS = {
-    "variant": 'variant "Mini"',
-    "players": "players 2..5",
-    "trains": "trains 45",
-    "hand": "hand 4",
-    "cards": "card red 12\ncard blue 12\ncard green 12",
-    "locomotives": "locomotives 14",
-    "market": "market 5 reset 3 locomotives",
-    "deal": "deal tickets 3 keep 2",
-    "actions": "action draw cards 2\naction claim route\naction draw tickets 3 keep 1",
-    "end": "end when trains <= 2",
-    "route points": "route points 1:1 2:2 3:4 4:7 5:10 6:15",
-    "cities": "\n".join(f"city {c}" for c in CITIES),
-    "routes": "\n".join(f"route {a} - {b} 2 gray" for a, b in zip(CITIES, CITIES[1:])),
-    "tickets": "\n".join(f"ticket {a} - {b} {p + i + j}"
-                         for p in (1, 20) for i, a in enumerate(CITIES) for j, b in enumerate(CITIES) if i < j),
-}
-
-
-def mini(extra: str = "", **replace: str) -> str:
-    """The mini variant's text, with statements replaced (by key; "" drops one) and
-    ``extra`` lines appended."""
-    parts = dict(DEFAULTS)
-    for key, text in replace.items():
-        parts[key.replace("_", " ")] = text
-    return "\n".join(p for p in parts.values() if p) + "\n" + extra + "\n"
-
-
-def checked(text: str) -> ir.Variant:
-    """Parse and check one spec text; the catalogue's action names must be unique."""
-    v = check([parse(text, "x.rail")], "x")
-    names = [a.name for a in v.actions]
-    assert len(set(names)) == len(names), [n for n, k in Counter(names).items() if k > 1]
-    assert [a.id for a in v.actions] == list(range(len(v.actions)))
-    return v
-
-
-def statements(text: str, kind: type) -> list:
-    return [s for s in parse(text, "x.rail").statements if isinstance(s, kind)]
 
 
 def test_the_mini_variant_is_valid():
