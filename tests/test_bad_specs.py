@@ -65,11 +65,6 @@ CASES = [
     ("empty-city", edit(19, "city"), S, 19, 5, "the form is: city NAME"),
 
     # --- the mechanics' statements: each written form and "did you mean" -------------------
-    ("tunnels-reveal-no-number", add(18, "tunnels reveal"), S, 18, 15,
-     "unexpected end of line, expected a number; the form is: tunnels reveal N"),
-    ("tunnels-reveal-word", add(18, "tunnels reveal three"), S, 18, 16, "unexpected 'three', expected a number"),
-    ("tunnels-misspelt", add(18, "tunnnels reveal 3"), S, 18, 1,
-     "unknown statement 'tunnnels' (did you mean 'tunnels'?)"),
     ("stations-without-cost", add(4, "stations 3 1 2 3"), S, 4, 12,
      "unexpected '1', expected 'cost'; the form is: stations N cost C1 C2 …"),
     ("station-bonus-no-number", add(18, "station bonus"), S, 18, 14, "the form is: station bonus N"),
@@ -383,10 +378,6 @@ CASES = [
      "tie-break on stations, but the variant has no stations"),
     ("tiebreak-twice", edit(18, "tiebreak most tickets, most tickets"), C, 18, 1,
      "tie-break 'most tickets' is given twice"),
-    ("tunnels-reveal-without-tunnels", add(18, "tunnels reveal 3"), C, 18, 1,
-     "'tunnels reveal' needs a tunnel: add 'tunnel' to a route"),
-    ("tunnels-reveal-too-many", add(26, "route Alpha - Gamma 3 gray tunnel; tunnels reveal 9"), C, 26, 51,
-     "a tunnel reveals at most 6 cards, got 9"),
     ("ferry-spent-without-ferry-cards", add(18, "ferry cards spent removed"), C, 18, 1,
      "'ferry cards spent' needs ferry cards: add 'ferry cards N max M'"),
     ("stations-choose-without-stations", add(18, "stations choose most points, most tickets"), C, 18, 1,

@@ -190,17 +190,6 @@ def test_route_length_colour_and_gray_usa_claiming_routes():
     assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == grey.id} == {-1, 0, 1, 2}
 
 
-def test_tunnel_europe_gallerie():
-    """Europe, 'Gallerie': Madrid - Pamplona, two tunnels (black and white)."""
-    text = mini("route Madrid - Pamplona 3 black tunnel\nroute Madrid - Pamplona 3 white tunnel\n"
-                "route Madrid - Alpha 2 gray",
-                cards="card black 12\ncard white 12", cities=DEFAULTS["cities"] + "\ncity Madrid\ncity Pamplona")
-    v = checked(text)
-    assert all(r.id in v.rule("tunnels").routes for r in v.routes if "Pamplona" in r.name)
-    assert "tunnels" in v.mechanics
-    assert "tunnel decline" in [a.name for a in v.actions]
-
-
 def test_ferry_locomotives_europe_traghetti():
     """Europe, 'Traghetti': Smirne - Palermo needs two locomotives and four cards of one colour."""
     v = checked(mini("city Smyrna\ncity Palermo\nroute Smyrna - Palermo 6 gray ferry 2\n"
@@ -592,16 +581,9 @@ def test_usa_parses_the_same_through_parse_and_check():
 
 # --- rules that live in the language (issue "Mechanics as modules", point 5) -----------------------
 
-TUNNEL = "route Alpha - Gamma 3 gray tunnel\n"
 COMPANY = "company PRR shares 15 points 30 21 14 9 6\n"
 GOODS = "goods cards 16\n" + "\n".join(f"goods ranking {n} players: {' '.join('8 6 4 2 1'.split()[:n])}"
                                        for n in range(2, 6)) + "\n"
-
-
-def test_tunnels_reveal_europe_gallerie():
-    """Europe, 'Gallerie': the top three cards of the deck are revealed; 3 when unsaid."""
-    assert checked(mini(TUNNEL)).rule("tunnels").reveal == 3
-    assert checked(mini(TUNNEL + "tunnels reveal 2")).rule("tunnels").reveal == 2
 
 
 def test_ferry_cards_spent_italy():
