@@ -254,8 +254,6 @@ CASES = [
      "route length 13 is longer than the longest supported (12)"),
     ("length-not-in-table", edit(27, "route Gamma - Delta 5 blue"), C, 27, 21,
      "route length 5 has no entry in the route points table (line 16)"),
-    ("ferry-longer-than-route", edit(24, "route Alpha - Beta 2 red ferry 3"), C, 24, 32,
-     "a ferry of length 2 cannot need 3 locomotives"),
     ("waves-without-ferry-cards", edit(26, "route Beta - Gamma 3 gray waves 2"), C, 26, 33,
      "wave spaces need ferry cards: add 'ferry cards N max M'"),
     ("ferry-and-waves-too-many", edit(26, "route Beta - Gamma 3 gray ferry 2 waves 2"), C, 26, 41,

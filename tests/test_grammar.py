@@ -190,17 +190,6 @@ def test_route_length_colour_and_gray_usa_claiming_routes():
     assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == grey.id} == {-1, 0, 1, 2}
 
 
-def test_ferry_locomotives_europe_traghetti():
-    """Europe, 'Traghetti': Smirne - Palermo needs two locomotives and four cards of one colour."""
-    v = checked(mini("city Smyrna\ncity Palermo\nroute Smyrna - Palermo 6 gray ferry 2\n"
-                     "route Palermo - Alpha 1 gray"))
-    r = v.route_named("Smyrna-Palermo")
-    assert (r.length, v.rule("ferries").needs(r.id)) == (6, 2)
-    pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
-    assert min(a.locomotives for a in pays) == 2
-    assert "claim Smyrna-Palermo gray 4red+2loco" in [a.name for a in pays]
-
-
 def test_wave_spaces_italy_controlar_uma_rota():
     """Italy, 'Controlar uma Rota': wave spaces are paid with locomotives or ferry cards,
     one ferry card covering up to two of them."""

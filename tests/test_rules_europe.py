@@ -85,41 +85,6 @@ def only_cards(a: Arranged, deck=(), discard=(), holder: int = 1) -> Arranged:
 
 # --- TRAGHETTI -----------------------------------------------------------------------------
 
-FERRY = "Palermo-Smyrna"  # 6 spaces, 2 of them locomotive spaces
-
-
-def ferry_claims(g) -> set[str]:
-    return {n for n in names(g) if n.startswith(f"claim {FERRY} ")}
-
-
-def test_traghetti_smyrna_palermo_in_the_catalogue(europe):
-    """TRAGHETTI: 'Per prendere il controllo della Linea Traghetto da Smirna a Palermo
-    servono quattro carte Treno di uno stesso colore qualsiasi e due Locomotive': every way
-    to pay it has at least 2 locomotives and at most 4 cards of one colour."""
-    route = europe.ir.route_named(FERRY)
-    assert route.length == 6 and route.colour < 0
-    pays = [a for a in europe.actions if a.kind == "claim" and a.route == route.id]
-    assert pays and all(a.locomotives >= 2 and a.colour_cards <= 4 and a.colour_cards + a.locomotives == 6
-                        for a in pays)
-    assert {a.colour for a in pays if a.colour_cards} == {c.id for c in europe.colours}
-
-
-@pytest.mark.parametrize("hand,legal", [
-    ({"red": 4, "loco": 1}, set()),
-    ({"red": 5, "loco": 1}, set()),
-    ({"red": 4, "loco": 2}, {"4red+2loco"}),
-    ({"red": 4, "blue": 4, "loco": 2}, {"4red+2loco", "4blue+2loco"}),
-    ({"red": 2, "loco": 4}, {"2red+4loco"}),
-    ({"loco": 6}, {"6loco"}),
-    ({"red": 4, "loco": 6}, {"4red+2loco", "3red+3loco", "2red+4loco", "1red+5loco", "6loco"}),
-])
-def test_traghetti_smyrna_palermo_needs_two_locomotives(europe, engine, hand, legal):
-    """TRAGHETTI: a locomotive for each locomotive space, the usual cards for the others
-    (locomotives may stand in for them too)."""
-    g = start_turns(europe, 2, engine=engine)
-    g = Arranged(europe, g).hand(0, **hand).game(engine)
-    assert ferry_claims(g) == {f"claim {FERRY} gray {p}" for p in legal}
-
 
 # --- COSTRUIRE UNA STAZIONE FERROVIARIA -----------------------------------------------------------
 

@@ -125,19 +125,6 @@ def test_never_both_tracks_of_a_double_even_with_four(india, engine):
     assert not any(n.startswith("claim Agra-Bhopal/2") for n in names(g))
 
 
-def test_a_ferry_needs_a_locomotive_per_symbol(india, engine):
-    """BGA India, Ferries: a player plays a locomotive for each locomotive symbol and the usual
-    cards for the other spaces. Calcutta - Madras: 8 spaces, 2 symbols (census)."""
-    g = start_turns(india, 2, engine=engine)
-    g = Arranged(india, g).hand(0, red=7, loco=1).game(engine)
-    assert not any(n.startswith("claim Calcutta-Madras ") for n in names(g))
-    g = Arranged(india, g).hand(0, red=6, loco=2).game(engine)
-    assert [n for n in names(g) if n.startswith("claim Calcutta-Madras ")] == ["claim Calcutta-Madras gray 6red+2loco"]
-    g.apply_name("claim Calcutta-Madras gray 6red+2loco")
-    s = g.state()
-    assert s["owner"][india.ir.route_named("Calcutta-Madras").id] == 0 and s["route_score"][0] == 21
-
-
 def test_the_ferries(india):
     """Census section 1: 8 ferries, 4 of them with 2 locomotive symbols; every claim of one
     pays its locomotives."""

@@ -54,16 +54,6 @@ def test_five_tickets_keep_three_draw_four_keep_one(penn, engine):
     assert len(g.state()["offer"]) == 4 and len(names(g)) == 15
 
 
-def test_ferries_into_ontario(penn, engine):
-    """Traghetti: Erie - Ontario needs 2 locomotives among its 3 cards, Buffalo - Ontario 1."""
-    g = start_turns(penn, 4, engine=engine, keep="keep tickets 1,2,3")
-    g = Arranged(penn, g).hand(0, red=3, loco=1).game(engine)
-    claims = [n for n in names(g) if "Ontario" in n]
-    assert claims and all(n.startswith("claim Buffalo-Ontario") for n in claims)
-    g = Arranged(penn, g).hand(0, red=1, loco=2).game(engine)
-    assert "claim Erie-Ontario/1 gray 1red+2loco" in names(g)
-
-
 def test_ontarios_end_points_are_not_connected(penn):
     """Traghetti: the two ferry lines into Ontario are not connected to each other."""
     through_ontario = ["Buffalo-Ontario/1", "Erie-Ontario/1", "Erie-Youngstown/1", "Pittsburgh-Youngstown/1"]
