@@ -22,7 +22,7 @@ from railspec.compiler.lang import ast
 from railspec.mechanics.ferry_cards import DRAW_FERRY
 from railspec.mechanics.goods.syntax import GoodsRanking
 from railspec.mechanics.shares.syntax import Company
-from railspec.mechanics.stations import BUILD_STATION, STATION_PAY
+from railspec.mechanics.stations import BUILD_STATION
 
 
 def test_the_mini_variant_is_valid():
@@ -67,30 +67,6 @@ def test_trains_per_player_usa_and_amsterdam_setting_up():
     """USA, 'Setting up the game': 45 trains each; Amsterdam, 'Contenuto': 16 carts each."""
     assert checked(mini()).trains == 45
     assert checked(mini(trains="trains 16")).trains == 16
-
-
-def test_stations_with_costs_europe_build_a_station():
-    """Europe, 'Costruire una Stazione Ferroviaria': 3 stations costing 1, 2 and 3 cards, and
-    'Calcolo dei punteggi': 4 points per unused station."""
-    v = checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4"))
-    stations = v.rule("stations")
-    assert (stations.count, stations.costs, stations.bonus) == (3, (1, 2, 3), 4)
-    # two decisions: where, then how to pay (issue "Mechanics as modules", point 6)
-    builds = [a.name for a in v.actions if a.kind == BUILD_STATION]
-    assert builds == [f"build station {c}" for c in CITIES]
-    pays = [a for a in v.actions if a.kind == STATION_PAY]
-    assert {a.colour_cards + a.locomotives for a in pays} == {1, 2, 3}
-    assert {"station pay 1red", "station pay 2blue+1loco", "station pay 3loco"} <= {a.name for a in pays}
-    assert len(pays) == sum(3 * cost + 1 for cost in (1, 2, 3))  # three colours, or all locomotives
-
-
-def test_europe_catalogue_with_stations_as_two_decisions():
-    """Europe's catalogue: 47 station sites and 51 ways to pay instead of 47 × 51 actions."""
-    from railspec.compiler import stock_path
-    v = check_file(stock_path("europe"))
-    assert sum(a.kind == BUILD_STATION for a in v.actions) == 47
-    assert sum(a.kind == STATION_PAY for a in v.actions) == 51
-    assert len(v.actions) == 1254
 
 
 def test_players_range_and_single_count():
@@ -376,11 +352,6 @@ def test_longest_path_usa_calculating_scores():
     assert checked(mini()).rule("longest_path") is None
 
 
-def test_station_bonus_europe_calcolo_dei_punteggi():
-    """Europe, 'Calcolo dei punteggi': four points for every station kept."""
-    assert checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4")).rule("stations").bonus == 4
-
-
 def test_goods_ranking_per_player_count_amsterdam():
     """Amsterdam, 'Fine della Partita e Calcolo dei Punteggi': `goods ranking 4 players: 8 6 4 2`."""
     (stmt,) = statements("goods ranking 4 players: 8 6 4 2", GoodsRanking)
@@ -581,16 +552,6 @@ def test_ferry_cards_spent_italy():
     base = "ferry cards 10 max 2\naction draw ferry card\n"
     assert checked(mini(base)).rule("ferry_cards").spent == "return"
     assert checked(mini(base + "ferry cards spent removed")).rule("ferry_cards").spent == "removed"
-
-
-def test_stations_choose_europe_calcolo_dei_punteggi():
-    """Europe, 'Calcolo dei punteggi': a station lets its owner use one route of another
-    player; the engine picks the use that scores the most ticket points, then completes the
-    most tickets (a tie-break counts them), then the lowest route ids."""
-    base = "stations 3 cost 1 2 3\naction build station\n"
-    assert checked(mini(base)).rule("stations").choose == ("most_points", "most_tickets")
-    v = checked(mini(base + "stations choose most tickets, most points"))
-    assert v.rule("stations").choose == ("most_tickets", "most_points")
 
 
 def test_goods_ties_and_players_without_goods_amsterdam():
