@@ -175,29 +175,6 @@ def test_the_agent_view_is_the_same_on_both_engines_and_holds_only_the_observati
     assert checked > 200
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_full_double_route_is_closed_in_the_view(usa, engine):
-    """USA, 2–3 players: once one track of a double route is claimed the other is closed to
-    everyone (rulebook, "Double-Routes"); the view's flag says so though the route is free."""
-    g = usa.new_game(players=2, seed=4, engine=engine)
-    while g.state()["phase"] != "turn":
-        g.apply(g.legal_actions()[-1])
-    state = g.state()
-    twin = next(r for r in usa.ir.routes if sum(o.group == r.group for o in usa.ir.routes) == 2)
-    sibling = next(o for o in usa.ir.routes if o.group == twin.group and o.id != twin.id)
-    owner = list(state["owner"])
-    other = 1 - state["current"]
-    owner[twin.id] = other
-    state["owner"] = owner
-    state["trains"][other] -= twin.length
-    state["route_score"][other] += usa.ir.route_points[twin.length]
-    g = usa.game_from_state(state, engine=engine)
-    front = 8 + len(usa.ir.colours) + 1 + len(usa.ir.routes)
-    flags = g.agent_view()[front:front + len(usa.ir.routes)]
-    assert flags[sibling.id] == 0 and flags[twin.id] == 0
-    assert sum(flags) == sum(1 for o in owner if o == -1) - 1
-
-
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
 def test_scripted_agents_play_the_same_game_on_both_engines(v):
     """The compiled engine's view and the reference engine's observation lead the styles to

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import CITIES, DEFAULTS, checked, mini, statements
+from conftest import CITIES, checked, mini, statements
 
 from railspec.compiler import check_file, ir, parse, stock_path
 from railspec.compiler.check import check
@@ -212,40 +212,6 @@ def test_route_attributes_in_any_order():
 
 
 # --- double and triple routes -----------------------------------------------------------------
-
-def test_double_routes_usa_claiming_routes():
-    """USA, 'Claiming routes': double-routes; the same city pair written on two lines."""
-    v = checked(mini("route Alpha - Gamma 3 red\nroute Alpha - Gamma 3 blue"))
-    t1, t2 = v.route_named("Alpha-Gamma/1"), v.route_named("Alpha-Gamma/2")
-    assert (t1.colour_name, t2.colour_name) == ("red", "blue")
-    assert t1.group == t2.group and (t1.track, t2.track) == (1, 2) and t1.tracks == t2.tracks == 2
-    assert v.route_named("Alpha-Beta").tracks == 1 and v.route_named("Alpha-Beta").track == 1
-    assert v.route_named("Alpha-Beta").group != t1.group
-    assert "multi_track" in v.mechanics
-
-
-def test_triple_route_italy_double_and_triple_routes():
-    """Italy, opening section: double or triple routes (Napoli - Roma is the triple); written
-    in either order, gray tracks may repeat."""
-    v = checked(mini("route Napoli - Roma 4 gray\nroute Roma - Napoli 4 gray\nroute Napoli - Roma 4 red\n"
-                     "route Roma - Alpha 1 gray", cities=DEFAULTS["cities"] + "\ncity Napoli\ncity Roma"))
-    tracks = [r for r in v.routes if {v.cities[r.a].name, v.cities[r.b].name} == {"Napoli", "Roma"}]
-    assert [r.name for r in tracks] == ["Napoli-Roma/1", "Roma-Napoli/2", "Napoli-Roma/3"]
-    assert [r.track for r in tracks] == [1, 2, 3] and {r.tracks for r in tracks} == {3}
-    assert len({r.group for r in tracks}) == 1
-
-
-def test_tracks_usable_usa_double_routes_note():
-    """USA, 'Claiming routes', Important Note: in 2 or 3 player games only one track of a
-    double route is used; Amsterdam: only in 2-player games."""
-    double = "route Alpha - Beta 2 gray\n"
-    v = checked(mini(double + "tracks usable 1 for 2..3 players"))
-    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
-    assert [v.rule("multi_track").usable(n) for n in (2, 3, 4, 5)] == [1, 1, 3, 3]
-    v = checked(mini(double + "tracks usable 1 for 2 players", players="players 2..4"))
-    assert v.rule("multi_track").tracks_usable == ((2, 2, 1),)
-    # the rule belongs to double routes: a map without one has no multi-track rule
-    assert checked(mini("tracks usable 1 for 2..3 players")).rule("multi_track") is None
 
 
 # --- tickets -------------------------------------------------------------------------------------

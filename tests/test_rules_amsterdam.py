@@ -144,14 +144,6 @@ def test_positions_with_too_many_goods_cards_are_refused(ams):
 
 # --- 2 players, the end, the winner ---------------------------------------------------------
 
-def test_two_players_one_track_of_a_double_closes_the_other(ams, engine):
-    """Controllare una Linea, Nota: with 2 players, once one line of a double is taken the
-    other is closed; with 3 or 4, a player still never takes both."""
-    for players, open_ in ((2, False), (3, True)):
-        g = start_turns(ams, players, engine=engine, keep="keep tickets 1,2")
-        g = Arranged(ams, g).own(0, "Dam-Oude Kerk/1").hand(1, pink=2).set(current=1).game(engine)
-        assert ("claim Dam-Oude Kerk/2 pink 2pink" in names(g)) is open_
-
 
 def test_last_round_after_two_carts_or_fewer(ams, engine):
     """Fine della Partita: a player ending a turn with 2 carts or fewer gives every player,
@@ -188,4 +180,3 @@ def test_the_cli_says_provisional_once():
     out = subprocess.run([sys.executable, "-m", "railspec", "simulate", "amsterdam", "--players", "3",
                           "--games", "20", "--quiet"], capture_output=True, text=True, check=True)
     assert out.stderr.count("PROVISIONAL") == 1 and "Amsterdam: 20 random 3-player games" in out.stdout
-

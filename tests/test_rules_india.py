@@ -107,23 +107,6 @@ def test_draw_three_tickets_keep_at_least_one(india, engine):
 
 # --- routes (BGA India: Introduction, Ferries; census: map.php) ----------------------------------
 
-@pytest.mark.parametrize("players,open_", [(2, False), (3, False), (4, True)])
-def test_both_tracks_of_a_double_only_with_four_players(india, engine, players, open_):
-    """BGA India, Introduction: in 4-player games only, players can use both tracks of a double
-    route; in 2- and 3-player games, once one track is taken the other is no longer available
-    (census: minimumPlayerForDoubleRoutes = 4, one player more than USA's rule)."""
-    g = start_turns(india, players, engine=engine)
-    g = Arranged(india, g).own(0, "Agra-Bhopal/1").hand(1, red=1).set(current=1).game(engine)
-    assert ("claim Agra-Bhopal/2 red 1red" in names(g)) is open_
-
-
-def test_never_both_tracks_of_a_double_even_with_four(india, engine):
-    """The base game's Double-Routes rule, kept at 4 players: one player never claims both
-    tracks of a double route."""
-    g = start_turns(india, 4, engine=engine)
-    g = Arranged(india, g).own(0, "Agra-Bhopal/1").hand(0, red=1).game(engine)
-    assert not any(n.startswith("claim Agra-Bhopal/2") for n in names(g))
-
 
 def test_the_ferries(india):
     """Census section 1: 8 ferries, 4 of them with 2 locomotive symbols; every claim of one

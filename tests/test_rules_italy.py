@@ -117,17 +117,6 @@ def test_ferry_cards_pay_nothing_but_wave_spaces(italy, engine):
 
 # --- Rotas duplas e triplas ------------------------------------------------------------------
 
-@pytest.mark.parametrize("players,open_", [(2, False), (3, False), (4, True), (5, True)])
-def test_triple_route_napoli_roma(italy, engine, players, open_):
-    """Rotas duplas ou triplas: with 4 and 5 players every track can be used, but one player
-    never holds two tracks of the same route; with 2 and 3 the first track claimed closes
-    the others."""
-    g = start_turns(italy, players, engine=engine, keep="keep tickets 1,2,3")
-    g = Arranged(italy, g).own(0, "Napoli-Roma/1").hand(0, red=4, loco=4).hand(1, red=4, loco=4).game(engine)
-    assert not any(n.startswith("claim Napoli-Roma/") for n in names(g))  # player 0 has a track
-    g = Arranged(italy, g).set(current=1).game(engine)
-    assert any(n.startswith("claim Napoli-Roma/2") for n in names(g)) is open_
-
 
 # --- Países vizinhos e Monaco ----------------------------------------------------------------
 

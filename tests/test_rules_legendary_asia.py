@@ -240,28 +240,6 @@ def test_the_long_track_of_the_triple_costs_and_scores_its_own_length(asia, engi
     assert s["trains"][0] == 40 and s["route_score"][0] == 10
 
 
-def test_five_players_use_the_three_tracks_each_one(asia, engine):
-    """SUMMARY: double (and triple) routes are all available at 5 players; no player owns
-    two tracks of one route (the family's rule)."""
-    a = claim_game(asia, engine, players=5, green=4, red=4, loco=2).own(1, "Bombay-Colombo/1")
-    a.own(2, "Bombay-Colombo/2")
-    legal = names(a.game(engine))
-    assert "claim Bombay-Colombo/3 green 4green+1loco" in legal
-    a = claim_game(asia, engine, players=5, green=4, red=4, loco=2).own(0, "Bombay-Colombo/1")
-    assert not any(n.startswith("claim Bombay-Colombo") for n in names(a.game(engine)))
-
-
-@pytest.mark.parametrize("players,usable", [(2, False), (3, False), (4, True), (5, True)])
-def test_doubles_only_at_four_and_five_players(asia, engine, players, usable):
-    """SUMMARY: "Double routes are only available in 4- and 5-player games": with one track
-    of Bombay - Karachi taken, the other is open only at 4 and 5 players; the same for the
-    triple once one track is taken."""
-    a = claim_game(asia, engine, players=players, red=4, loco=2).own(1, "Bombay-Karachi/1", "Bombay-Colombo/3")
-    legal = names(a.game(engine))
-    assert any(n.startswith("claim Bombay-Karachi/2") for n in legal) == usable
-    assert any(n.startswith("claim Bombay-Colombo/1") for n in legal) == usable
-
-
 # --- tickets (SUMMARY: "each player receives 1 Long Route ticket and 3 regular tickets, and
 # must keep at least 2 tickets. All unchosen initial tickets are discarded") ---
 

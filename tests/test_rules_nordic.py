@@ -243,19 +243,6 @@ def test_a_claim_waiting_for_its_any_cards_is_checked(nordic, engine):
 
 # --- doubles ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("players,open_", [(2, False), (3, True)])
-def test_doubles_only_at_three_players_whatever_their_tracks(nordic, engine, players, open_):
-    """SUMMARY: "In a 3-player game, both sides of a double route may be claimed (by different
-    players). In a 2-player game, only one side … Note that there are some double routes
-    where the two sides are of different lengths and types (e.g., between Stavanger and
-    Kristiansand) – these rules still apply to them"; MAP (minimumPlayerForDoubleRoutes = 3)."""
-    tunnel, ferry = nordic.ir.route_named("Kristiansand-Stavanger/1"), nordic.ir.route_named("Kristiansand-Stavanger/2")
-    assert (tunnel.length, ferry.length, tunnel.group) == (2, 3, ferry.group)
-    a = claim_game(nordic, engine, players=players, orange=2, loco=1)
-    a.own(1, "Kristiansand-Stavanger/1")
-    g = a.game(engine)
-    assert (claims(g, "Kristiansand-Stavanger/2") != []) == open_
-
 
 # --- scoring ------------------------------------------------------------------------------
 

@@ -161,29 +161,6 @@ def test_a_country_is_a_dead_end(swiss):
     assert rows[0]["tickets"] == -4 and rows[0]["tickets_completed"] == 0
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_kreuzlingens_two_routes_into_deutschland_are_no_double(swiss, engine, players):
-    """MAP: the two routes from Kreuzlingen reach Deutschland at two places (end points 2003
-    and 2004), so they are two routes, not a double (the rules sheet's doubles are usable
-    once at 2 players): with one owned by the other player, the second is still open, and
-    one player may own both (docs/rules.md #42)."""
-    one, two = swiss.ir.route_named("Kreuzlingen-Deutschland/1"), swiss.ir.route_named("Kreuzlingen-Deutschland/2")
-    assert one.group != two.group
-    g = claim_game(swiss, engine, players=players, white=1, orange=1).own(1, one.name).game(engine)
-    assert claims(g, two.name) == [f"claim {two.name} white 1white"]
-    g = claim_game(swiss, engine, players=players, white=1).own(0, one.name).game(engine)
-    assert claims(g, two.name) == [f"claim {two.name} white 1white"]
-
-
-@pytest.mark.parametrize("players,open_", [(2, False), (3, True)])
-def test_doubles_only_at_three_players(swiss, engine, players, open_):
-    """SHEET: "In 3 Player games, players can use both tracks of the double-routes. In 2
-    Player games, once one of the tracks of a double-route is taken, the other one is no
-    longer available"."""
-    g = claim_game(swiss, engine, players=players, yellow=1).own(1, "Bern-Fribourg/1").game(engine)
-    assert (claims(g, "Bern-Fribourg/2") != []) == open_
-
-
 # --- tickets to one of several destinations --------------------------------------------------
 
 def test_the_country_tickets(swiss):

@@ -348,24 +348,6 @@ def test_one_route_per_turn(usa, engine):
     assert g.current_player == 1
 
 
-def test_never_both_tracks_of_a_double(usa, engine):
-    """Claiming Routes, Double-Routes: one player cannot claim both routes between two cities."""
-    g = start_turns(usa, 4, engine=engine)
-    g = Arranged(usa, g).own(0, "Denver-Kansas City/1").hand(0, orange=4).game(engine)
-    assert not any(n.startswith("claim Denver-Kansas City/2") for n in names(g))
-    g = Arranged(usa, g).hand(1, orange=4).set(current=1).game(engine)
-    assert "claim Denver-Kansas City/2 orange 4orange" in names(g)
-
-
-@pytest.mark.parametrize("players,open_", [(2, False), (3, False), (4, True), (5, True)])
-def test_double_routes_closed_in_two_and_three_player_games(usa, engine, players, open_):
-    """Claiming Routes, Important Note: in 2 or 3 player games only one of the Double-Routes is
-    used; once a track is claimed the other is closed (docs/rules.md #9)."""
-    g = start_turns(usa, players, engine=engine)
-    g = Arranged(usa, g).own(0, "Denver-Kansas City/1").hand(1, orange=4).set(current=1).game(engine)
-    assert ("claim Denver-Kansas City/2 orange 4orange" in names(g)) is open_
-
-
 # --- Drawing Destination Tickets ----------------------------------------------------------
 
 def test_draw_three_tickets_keep_at_least_one(usa, engine):

@@ -104,7 +104,7 @@ def test_ferry_locomotives_europe_traghetti():
     assert "claim Smyrna-Palermo gray 4red+2loco" in [a.name for a in pays]
 
 
-# (id, spec text, error class, line, col, message fragment): tests/test_bad_specs.py's table, for ferries
+# (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
 BAD_SPECS = [
     ("ferry-longer-than-route", edit(24, "route Alpha - Beta 2 red ferry 3"), C, 24, 32,
      "a ferry of length 2 cannot need 3 locomotives"),

@@ -131,7 +131,7 @@ def test_stations_choose_europe_calcolo_dei_punteggi():
     assert v.rule("stations").choose == ("most_tickets", "most_points")
 
 
-# (id, spec text, error class, line, col, message fragment): tests/test_bad_specs.py's table, for stations
+# (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
 BAD_SPECS = [
     ("stations-without-cost", add(4, "stations 3 1 2 3"), S, 4, 12,
      "unexpected '1', expected 'cost'; the form is: stations N cost C1 C2 …"),

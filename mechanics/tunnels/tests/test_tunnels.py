@@ -86,7 +86,7 @@ def test_tunnels_reveal_europe_gallerie():
     assert checked(mini(TUNNEL + "tunnels reveal 2")).rule("tunnels").reveal == 2
 
 
-# (id, spec text, error class, line, col, message fragment): tests/test_bad_specs.py's table, for tunnels
+# (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
 BAD_SPECS = [
     ("tunnels-reveal-no-number", add(18, "tunnels reveal"), S, 18, 15,
      "unexpected end of line, expected a number; the form is: tunnels reveal N"),
