@@ -15,7 +15,6 @@ from array import array
 from pathlib import Path
 
 import pytest
-from conftest import Arranged, names
 
 from railspec.compiler import build as build_stage
 from railspec.compiler import check_file, stock_names, stock_path
@@ -501,43 +500,6 @@ def test_tiny_maps_agree_with_the_reference(returns, tmp_path):
 
 
 # --- wave spaces: payments in blocks of ferry cards ------------------------------------
-
-WAVES = '''extends "usa"
-variant "USA with waves"
-ferry cards 10 max 2
-action draw ferry card
-without route Sault St. Marie - Winnipeg
-route Sault St. Marie - Winnipeg 6 gray waves 3
-without route Duluth - Toronto
-route Duluth - Toronto 6 pink ferry 1 waves 2
-'''
-
-
-def test_a_spec_with_wave_spaces_compiles_and_plays(tmp_path, monkeypatch):
-    """The claim layout's blocks paying ferry cards reach the compiled legal moves: a spec
-    with wave spaces is emitted, compiled and played, and both engines list the same
-    payments."""
-    import railspec
-    from railspec.tools import conformance
-
-    monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "waves.rail"
-    path.write_text(WAVES, encoding="utf-8")
-    v = railspec.load(path)
-    route = v.ir.route_named("Sault St. Marie-Winnipeg")
-    blocks = v.ir.claim_layout.blocks_of(route.id)
-    assert [v.ir.paid_by_block(b, "ferry_cards") for b in blocks] == [0, 1, 2]
-    assert [b.base_locomotives for b in blocks] == [3, 1, 0]
-    source = emit(v.ir)
-    assert "EXTRA_BLOCKS = 3" in source  # two on the 3-wave route, one on the 2-wave route
-    g = v.new_game(players=2, seed=3)
-    while g.state()["phase"] == "setup_keep":
-        g.apply(g.legal_actions()[0])
-    g = Arranged(v, g).hand(0, red=3).set(ferry_cards=[2, 0], ferry_pile=8).game("compiled")
-    ferry_payments = [n for n in names(g) if n.startswith("claim Sault St. Marie-Winnipeg")]
-    assert ferry_payments == ["claim Sault St. Marie-Winnipeg gray 3red+2ferry"]
-    report = conformance.run(v, range(12), lambda s: 2 + s % 4, api_every=0)
-    assert report.ok, "\n".join(str(p) for p in report.problems[:5])
 
 
 def test_the_gray_step_layout_is_checked(usa):

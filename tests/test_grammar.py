@@ -19,10 +19,6 @@ from conftest import CITIES, checked, mini, statements
 from railspec.compiler import check_file, ir, parse, stock_path
 from railspec.compiler.check import check
 from railspec.compiler.lang import ast
-from railspec.mechanics.ferry_cards import DRAW_FERRY
-from railspec.mechanics.goods.syntax import GoodsRanking
-from railspec.mechanics.shares.syntax import Company
-from railspec.mechanics.stations import BUILD_STATION
 
 
 def test_the_mini_variant_is_valid():
@@ -54,15 +50,6 @@ def test_locomotives_may_be_zero():
     assert v.locomotives == 0
 
 
-def test_ferry_cards_italy_new_components_and_special_rules():
-    """Italy, 'Novos componentes' (10 ferry cards) and 'Comprar 1 carta de Balsa' (at most 2
-    in hand): `ferry cards 10 max 2` and `action draw ferry card`."""
-    v = checked(mini("ferry cards 10 max 2\naction draw ferry card"))
-    assert (v.rule("ferry_cards").cards, v.rule("ferry_cards").hand_limit) == (10, 2)
-    assert "ferry_cards" in v.mechanics
-    assert [a.name for a in v.actions if a.kind == DRAW_FERRY] == ["draw ferry card"]
-
-
 def test_trains_per_player_usa_and_amsterdam_setting_up():
     """USA, 'Setting up the game': 45 trains each; Amsterdam, 'Contenuto': 16 carts each."""
     assert checked(mini()).trains == 45
@@ -87,74 +74,6 @@ def test_cities_usa_board():
     assert v.city_named("Gamma").dead_end is False
 
 
-def test_zones_are_dead_ends_italy_neighbouring_countries():
-    """Italy, 'Países vizinhos e Monaco': every route into a neighbouring country is a dead
-    end of its own, so two routes into one zone get different graph nodes."""
-    v = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nroute Gamma - Svizzera 3 gray\n"
-                     "ticket Svizzera - Zeta 9"))
-    zone = v.city_named("Svizzera")
-    assert zone.dead_end
-    r1, r2 = v.route_named("Alpha-Svizzera"), v.route_named("Gamma-Svizzera")
-    assert r1.b == r2.b == zone.id                       # the same place …
-    assert r1.node_b != r2.node_b                        # … but two separate graph nodes
-    assert {r1.node_b, r2.node_b} == set(v.city_nodes[zone.id])
-    assert zone.id not in v.city_nodes[zone.id]
-    assert r1.node_a == v.city_named("Alpha").id         # ordinary cities are their own node
-    assert v.city_nodes[v.city_named("Alpha").id] == (v.city_named("Alpha").id,)
-    assert v.node_count == len(v.cities) + 2
-    assert "zones" in v.mechanics
-    assert v.ticket_named("Svizzera-Zeta").a == zone.id
-    # a ticket between two zones is fine as long as some chain joins one route end of each
-    v3 = checked(mini("zone Francia\nzone Austria\nroute Francia - Alpha 2 gray\nroute Austria - Zeta 3 gray\n"
-                      "ticket Francia - Austria 14"))
-    assert v3.ticket_named("Francia-Austria").points == 14
-    # a station is never built on a zone
-    v2 = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nstations 3 cost 1 2 3\naction build station"))
-    assert not any("Svizzera" in a.name for a in v2.actions if a.kind == BUILD_STATION)
-
-
-def test_zone_with_two_end_points_pennsylvania_ferries():
-    """Pennsylvania, 'Traghetti': the two ferry routes lead to Ontario and are not connected
-    to each other."""
-    v = checked(mini("zone Ontario\nroute Alpha - Ontario 3 gray ferry 2\nroute Beta - Ontario 1 gray ferry 1"))
-    a, b = v.route_named("Alpha-Ontario"), v.route_named("Beta-Ontario")
-    assert a.node_b != b.node_b
-    assert (v.rule("ferries").needs(a.id), v.rule("ferries").needs(b.id)) == (2, 1)
-
-
-def test_regions_and_double_count_regions_italy_region_bonus():
-    """Italy, 'Fim da partida e bônus das regiões': 17 regions, each city in one; Sardegna,
-    Sicilia and Puglia count twice when all their cities are connected."""
-    text = mini("city Palermo\ncity Messina\ncity Catania\ncity Bari\n"
-                "route Palermo - Messina 3 gray\nroute Messina - Catania 1 gray\nroute Catania - Alpha 4 gray\n"
-                "route Bari - Alpha 2 gray\n"
-                "region Sicilia double: Palermo, Messina, Catania\n"
-                "region Puglia double: Bari\n"
-                "region Emilia-Romagna: Alpha, Beta\n"
-                'region "Friuli-Venezia Giulia": Gamma\n'
-                "region Trentino-Alto Adige: Delta, Epsilon, Zeta\n"
-                "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56")
-    v = checked(text)
-    regions = {r.name: r for r in v.rule("regions").regions}
-    assert list(regions) == ["Sicilia", "Puglia", "Emilia-Romagna", "Friuli-Venezia Giulia", "Trentino-Alto Adige"]
-    sicilia = regions["Sicilia"]
-    assert sicilia.counts_double and not regions["Emilia-Romagna"].counts_double
-    assert [v.cities[c].name for c in sicilia.cities] == ["Palermo", "Messina", "Catania"]
-    assert v.city_named("Messina").id in sicilia.cities
-    assert v.city_named("Gamma").id in regions["Friuli-Venezia Giulia"].cities
-    assert "regions" in v.mechanics
-
-
-def test_region_points_table_italy_open_ended():
-    """Italy, 'Fim da partida e bônus das regiões': 5 regions 1 point … 15 or more 56."""
-    v = checked(mini("region Sicilia double: Alpha, Beta\n"
-                     "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56"))
-    points = v.rule("regions").points
-    assert points[0] == (5, 1, False)
-    assert points[-1] == (15, 56, True)
-    assert len(points) == 11
-
-
 def test_route_length_colour_and_gray_usa_claiming_routes():
     """USA, 'Claiming routes': a route has a length and a colour, or is gray (any one colour)."""
     v = checked(mini("route Alpha - Gamma 3 red\nroute Beta - Delta 4 grey"))
@@ -164,42 +83,6 @@ def test_route_length_colour_and_gray_usa_claiming_routes():
     # a coloured route can be paid in its colour only, a gray one in any colour
     assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == red.id} == {0}
     assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == grey.id} == {-1, 0, 1, 2}
-
-
-def test_wave_spaces_italy_controlar_uma_rota():
-    """Italy, 'Controlar uma Rota': wave spaces are paid with locomotives or ferry cards,
-    one ferry card covering up to two of them."""
-    v = checked(mini("ferry cards 10 max 2\naction draw ferry card\nroute Alpha - Gamma 4 gray waves 2"))
-    r = v.route_named("Alpha-Gamma")
-    assert v.rule("ferry_cards").wave_spaces(r.id) == 2 and "ferry_cards" in v.mechanics
-    pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
-    assert any(v.paid(a, "ferry_cards") == 1 and a.colour_cards == 2 and a.locomotives == 0 for a in pays)
-
-
-def test_goods_routes_and_ranking_amsterdam():
-    """Amsterdam, 'Controllare una Linea' (cart symbol: take a goods card) and 'Fine della
-    Partita e Calcolo dei Punteggi': the ranking table per player count (2: 8 4; 3: 8 5 2;
-    4: 8 6 4 2)."""
-    v = checked(mini("goods cards 16\nroute Alpha - Gamma 3 red goods\n"
-                     "goods ranking 2 players: 8 4\ngoods ranking 3 players: 8 5 2\n"
-                     "goods ranking 4 players: 8 6 4 2", players="players 2..4"))
-    assert v.rule("goods").cards == 16 and v.route_named("Alpha-Gamma").id in v.rule("goods").routes
-    assert v.rule("goods").ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
-    assert "goods" in v.mechanics
-
-
-def test_shares_and_companies_pennsylvania_quote_azionistiche():
-    """Pennsylvania, 'Quote Azionistiche' (a route shows the companies whose shares its
-    claimer may take) and 'Calcolare il punteggio' (PRR: 15 shares, 30 21 14 9 6)."""
-    v = checked(mini("company PRR shares 15 points 30 21 14 9 6\ncompany B&O shares 10 points 20 14 9 5 2\n"
-                     'company "Erie Lackawanna" shares 8 points 16 10 5 1\n'
-                     'route Alpha - Gamma 4 red shares PRR, B&O, "Erie Lackawanna"'))
-    assert [(c.name, c.shares, c.points) for c in v.rule("shares").companies] == [
-        ("PRR", 15, (30, 21, 14, 9, 6)), ("B&O", 10, (20, 14, 9, 5, 2)), ("Erie Lackawanna", 8, (16, 10, 5, 1))]
-    assert v.rule("shares").companies_of(v.route_named("Alpha-Gamma").id) == (0, 1, 2)
-    assert "take share B&O" in [a.name for a in v.actions]
-    # 'Regole per 2 giocatori': the neutral player is written out, never inferred from 2..5
-    assert "neutral share PRR" not in [a.name for a in v.actions]
 
 
 def test_route_attributes_in_any_order():
@@ -316,18 +199,6 @@ def test_longest_path_usa_calculating_scores():
     v = checked(mini("longest path 10"))
     assert v.rule("longest_path").bonus == 10 and "longest_path" in v.mechanics
     assert checked(mini()).rule("longest_path") is None
-
-
-def test_goods_ranking_per_player_count_amsterdam():
-    """Amsterdam, 'Fine della Partita e Calcolo dei Punteggi': `goods ranking 4 players: 8 6 4 2`."""
-    (stmt,) = statements("goods ranking 4 players: 8 6 4 2", GoodsRanking)
-    assert stmt.players.value == 4 and [p.value for p in stmt.points] == [8, 6, 4, 2]
-
-
-def test_company_table_pennsylvania_calcolare_il_punteggio():
-    """Pennsylvania, 'Calcolare il punteggio': the PRR card, 15 shares, 30 21 14 9 6."""
-    (stmt,) = statements("company PRR shares 15 points 30 21 14 9 6", Company)
-    assert (stmt.name.text, stmt.shares.value, [p.value for p in stmt.points]) == ("PRR", 15, [30, 21, 14, 9, 6])
 
 
 def test_globetrotter_pennsylvania():
@@ -506,54 +377,6 @@ def test_usa_parses_the_same_through_parse_and_check():
 
 
 # --- rules that live in the language (issue "Mechanics as modules", point 5) -----------------------
-
-COMPANY = "company PRR shares 15 points 30 21 14 9 6\n"
-GOODS = "goods cards 16\n" + "\n".join(f"goods ranking {n} players: {' '.join('8 6 4 2 1'.split()[:n])}"
-                                       for n in range(2, 6)) + "\n"
-
-
-def test_ferry_cards_spent_italy():
-    """Italy: the rulebook does not say where spent ferry cards go; the spec does
-    (docs/rules.md): back to the ferry pile by default, or out of the game."""
-    base = "ferry cards 10 max 2\naction draw ferry card\n"
-    assert checked(mini(base)).rule("ferry_cards").spent == "return"
-    assert checked(mini(base + "ferry cards spent removed")).rule("ferry_cards").spent == "removed"
-
-
-def test_goods_ties_and_players_without_goods_amsterdam():
-    """Amsterdam, 'Fine della Partita': tied players all score their place and the next is
-    skipped; a player without goods cards scores nothing. The alternatives are spelt too."""
-    v = checked(mini(GOODS))
-    assert (v.rule("goods").ties, v.rule("goods").without) == ("share", "nothing")
-    v = checked(mini(GOODS + "goods ties split\ngoods without cards rank"))
-    assert (v.rule("goods").ties, v.rule("goods").without) == ("split", "rank")
-
-
-def test_share_ties_and_neutral_shareholder_pennsylvania():
-    """Pennsylvania, 'Calcolare il punteggio': no ties, the lowest-numbered share ranks
-    first; 'Regole per 2 giocatori': a neutral shareholder, half of whose shares (rounded
-    up) count. The neutral player is written, never inferred from the player count."""
-    v = checked(mini(COMPANY))
-    assert v.rule("shares").ties == "lowest_number" and v.rule("shares").neutral is None
-    assert not any(a.name.startswith("neutral share") for a in v.actions)
-    v = checked(mini(COMPANY + "share ties shared\n"
-                     "neutral shareholder for 2 players takes route companies counts half rounded up"))
-    neutral = v.rule("shares").neutral
-    assert v.rule("shares").ties == "shared"
-    assert (neutral.low, neutral.high, neutral.takes, neutral.rounding) == (2, 2, "route", "up")
-    assert any(a.name == "neutral share PRR" for a in v.actions)
-    v = checked(mini(COMPANY + "neutral shareholder for 2..3 players takes any company counts half rounded down"))
-    assert (v.rule("shares").neutral.takes, v.rule("shares").neutral.rounding) == ("any", "down")
-
-
-def test_regions_per_network_and_double_regions_italy():
-    """Italy, 'Fim da partida e bônus das regiões': separate networks are counted separately;
-    a special region counts double if all its cities are connected in the same network."""
-    base = "region Sicilia double: Alpha, Beta\n"
-    rule = checked(mini(base)).rule("regions")
-    assert rule.per_network and rule.doubles_whole
-    rule = checked(mini(base + "regions scored together\ndouble regions need one city")).rule("regions")
-    assert not rule.per_network and not rule.doubles_whole
 
 
 def test_every_stock_spec_states_its_rules():

@@ -12,7 +12,6 @@ from railspec.runtime import position
 
 E = {"routes": [], "tickets": []}
 VARIANTS = implemented_stock_variants()
-IDS = [v.key for v in VARIANTS]
 
 
 def refused(v, pos, *fragments):

@@ -152,14 +152,6 @@ def test_locomotives_pay_a_tunnels_extra_cards(swiss, engine):
 
 # --- the countries --------------------------------------------------------------------------
 
-def test_a_country_is_a_dead_end(swiss):
-    """SHEET: routes "connect cities to Switzerland's neighboring countries"; MAP
-    (countriesEndPoints): each route into a country ends there on its own, so Schaffhausen and
-    St. Gallen are not joined through Deutschland."""
-    rows = score(swiss, {"routes": ["Schaffhausen-Deutschland", "St. Gallen-Deutschland"],
-                         "tickets": ["Schaffhausen-St. Gallen"]}, {"routes": [], "tickets": []})
-    assert rows[0]["tickets"] == -4 and rows[0]["tickets_completed"] == 0
-
 
 # --- tickets to one of several destinations --------------------------------------------------
 
