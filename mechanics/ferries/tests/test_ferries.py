@@ -13,10 +13,10 @@ from conftest import Arranged, assert_located_error, bad_spec_params, checked, e
 
 import railspec
 from railspec.compiler import ir
-from railspec.compiler.base.errors import IllegalActionError, SpecCheckError, SpecSyntaxError
+from railspec.compiler.base.errors import IllegalActionError, SpecCheckError
 from railspec.tools import conformance
 
-S, C = SpecSyntaxError, SpecCheckError
+C = SpecCheckError
 
 FERRY_SPEC = '''extends "usa"
 variant "USA with a ferry"
