@@ -14,7 +14,7 @@ import random
 import re
 
 import pytest
-from conftest import BASE, add, assert_located_error, assert_located_warning, bad_spec_params, child, edit
+from conftest import BASE, add, assert_located_error, bad_spec_params, child, edit
 
 from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
@@ -65,19 +65,6 @@ CASES = [
     ("empty-city", edit(19, "city"), S, 19, 5, "the form is: city NAME"),
 
     # --- the mechanics' statements: each written form and "did you mean" -------------------
-    ("globetrotter-misspelt", add(18, "globetroter 15"), S, 18, 1,
-     "unknown statement 'globetroter' (did you mean 'globetrotter'?)"),
-    ("globetrotter-no-number", add(18, "globetrotter"), S, 18, 13, "the form is: globetrotter N"),
-    ("longest-path-plural", edit(17, "longest paths 10"), S, 17, 9,
-     "unexpected 'paths', expected a number; the form is: longest path N"),
-    ("returned-shuffled-top", edit(10, "returned tickets shuffled top"), S, 10, 27,
-     "unexpected 'top', expected 'bottom'"),
-    ("returned-long-where", add(11, "returned long sideways"), S, 11, 15,
-     "unexpected 'sideways', expected one of 'bottom', 'removed', 'shuffled'"),
-    ("ticket-long-without-points", add(30, "ticket long Alpha - Epsilon"), S, 30, 28,
-     "expected a number; the form is: ticket [long] [either] CITY - CITY POINTS [copies N]"),
-    ("deal-long-without-number", edit(9, "deal tickets 2 long keep 1"), S, 9, 21,
-     "unexpected 'keep', expected a number; the form is: deal tickets N [long L] keep K"),
 
     # --- components -----------------------------------------------------------------
     ("missing-trains", edit(3, ""), C, 1, 1, "missing 'trains' statement: every spec needs one"),
@@ -130,10 +117,6 @@ CASES = [
     ("route-points-key-beyond-the-longest-route", edit(16, "route points 1:1 2:2 3:4 4:7 5:9 6:9 7:9 8:9 9:9 10:9 "
                                                            "11:9 12:9 13:9"), C, 16, 65,
      "route points table key 13: no route is longer than 12"),
-    ("longest-path-beyond-a-long", edit(17, "longest path 9223372036854775808"), C, 17, 14,
-     "the longest path bonus must be at most 1,000,000, got 9223372036854775808"),
-    ("globetrotter-too-large", add(18, "globetrotter 5000000"), C, 18, 14,
-     "the Globetrotter bonus must be at most 1,000,000, got 5000000"),
 
     # --- games that cannot be played -------------------------------------------------------
     ("route-longer-than-the-trains", edit(3, "trains 3"), C, 27, 21,
@@ -144,8 +127,6 @@ CASES = [
     ("keep-more-than-drawn", edit(13, "action draw tickets 3 keep 4"), C, 13, 28, "cannot keep 4 of 3 drawn tickets"),
     ("deal-too-many", edit(9, "deal tickets 7 keep 1"), C, 9, 1, "at most 6 tickets can be dealt at once"),
     ("deck-too-small", edit(9, "deal tickets 3 keep 1"), C, 9, 1, "8 tickets cannot deal 3 to each of 4 players"),
-    ("long-dealt-none-declared", edit(9, "deal tickets 2 long 1 keep 1"), C, 9, 1,
-     "long tickets are dealt but no 'ticket long' is declared"),
     ("draw-three-cards", edit(11, "action draw cards 3"), C, 11, 19, "drawing 3 cards is not supported"),
     ("action-twice", add(12, "action draw cards 2"), C, 12, 1,
      "action 'draw cards' is given twice (first at line 11)"),
@@ -199,8 +180,6 @@ CASES = [
      "the route points table cannot have an open-ended entry '4+'"),
     ("route-points-negative", edit(16, "route points 1:1 2:2 3:4 4:-7"), C, 16, 28,
      "route points must be zero or more, got -7"),
-    ("longest-path-negative", edit(17, "longest path -10"), C, 17, 14,
-     "the longest path bonus must be zero or more, got -10"),
     ("tiebreak-twice", edit(18, "tiebreak most tickets, most tickets"), C, 18, 1,
      "tie-break 'most tickets' is given twice"),
 
@@ -230,21 +209,8 @@ def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
     assert_located_error(tmp_path, text, kind, line, col, fragment, where)
 
 
-# (id, spec text, line, col, message fragment): content that checks but does nothing
-WARNING_CASES = [
-    ("long-tickets-never-dealt", add(30, "ticket long Alpha - Epsilon 20"), 30, 1,
-     "long tickets are declared but never dealt: add 'long L' to 'deal tickets'"),
-]
-
-
-@pytest.mark.parametrize("text,line,col,fragment", [c[1:] for c in WARNING_CASES],
-                         ids=[c[0] for c in WARNING_CASES])
-def test_dead_content_is_a_located_warning(tmp_path, text, line, col, fragment):
-    """Content that checks but does nothing is a warning: the spec compiles, the warning is
-    located like an error, `railspec check` prints it, and `--strict` fails on it."""
-    assert_located_warning(tmp_path, text, line, col, fragment)
-
-
+# Content that checks but does nothing is a located warning; the mechanics' statements are
+# all there is of it, and their tables are beside them (mechanics/NAME/tests/).
 def test_the_stock_specs_have_no_warnings():
     assert all(not check_file(stock_path(name)).warnings for name in stock_names())
 

@@ -108,30 +108,6 @@ def test_regular_tickets_usa_destination_tickets():
     assert v.ticket_named("Alpha-Gamma/2").points == 22
 
 
-def test_long_tickets_europe_setting_up():
-    """Europe, 'Preparazione del gioco': 6 long tickets, one dealt to each player with 3
-    regular ones; the long ones not dealt go back to the box."""
-    longs = "\n".join(f"ticket long Alpha - Zeta {20 + i}" for i in range(6))
-    text = mini(longs + "\nreturned long removed", deal="deal tickets 3 long 1 keep 2")
-    v = checked(text)
-    assert (v.deal_regular, v.deal_parts, v.deal_keep, v.rule("long_tickets").returned) == (3, (("long", 1),), 2,
-                                                                                            "removed")
-    assert sum(t.deck == "long" for t in v.tickets) == 6 and "long_tickets" in v.mechanics
-    assert v.max_offer == 4
-    (stmt,) = statements("ticket long Lisboa - Danzig 20", ast.Ticket)
-    assert stmt.deck == "long" and (stmt.a.text, stmt.b.text, stmt.points.value) == ("Lisboa", "Danzig", 20)
-
-
-def test_returned_tickets_italy_preparacao():
-    """Italy, 'Preparação': the discarded tickets are shuffled and put under the deck."""
-    v = checked(mini("returned tickets shuffled bottom"))
-    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (True, True)
-    assert checked(mini("returned tickets bottom")).rule("shuffled_returns") is None
-    assert checked(mini()).rule("shuffled_returns") is None
-    v = checked(mini("returned setup shuffled bottom"))
-    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (False, True)
-
-
 # --- set-up and actions -----------------------------------------------------------------------------
 
 def test_hand_and_market_usa_setting_up_and_train_car_cards():
@@ -192,19 +168,6 @@ def test_route_points_europe_lengths_6_and_8():
     so the unused lengths 5 and 7 need an entry too (see docs/language.md)."""
     v = checked(mini("route Alpha - Gamma 8 gray", route_points="route points 1:1 2:2 3:4 4:7 5:10 6:15 7:18 8:21"))
     assert v.route_points[6] == 15 and v.route_points[8] == 21
-
-
-def test_longest_path_usa_calculating_scores():
-    """USA, 'Calculating Scores': the Longest Continuous Path bonus of 10 points."""
-    v = checked(mini("longest path 10"))
-    assert v.rule("longest_path").bonus == 10 and "longest_path" in v.mechanics
-    assert checked(mini()).rule("longest_path") is None
-
-
-def test_globetrotter_pennsylvania():
-    """Pennsylvania, 'Calcolare il punteggio': the Globetrotter bonus of 15 points."""
-    v = checked(mini("globetrotter 15"))
-    assert v.rule("globetrotter").bonus == 15 and "globetrotter" in v.mechanics
 
 
 def test_tiebreak_europe_and_amsterdam():

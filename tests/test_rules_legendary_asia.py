@@ -106,22 +106,6 @@ def test_one_long_and_three_regular_tickets_keep_two(asia, engine):
     assert sorted(t.points for t in asia.tickets if t.deck == "long") == [16, 16, 17, 17, 18, 18]
 
 
-def test_set_up_tickets_not_kept_leave_the_game(asia, engine):
-    """SUMMARY: "All unchosen initial tickets are discarded" (map.php:
-    unusedInitialDestinationsGoToDeckBottom = false): a regular one leaves the game, a long
-    one goes back to the box; neither goes under the deck."""
-    g = asia.new_game(players=3, seed=5, engine=engine)
-    s = g.state()
-    deck, box, offers = s["ticket_deck"], s["long_deck"], s["setup_offer"]
-    g.apply_name("keep tickets 1,2")
-    g.apply_name("keep tickets 2,4")
-    g.apply_name("keep tickets 1,2,3,4")
-    s = g.state()
-    assert s["tickets"] == [offers[0][:2], [offers[1][1], offers[1][3]], offers[2]]
-    assert s["tickets_out"] == [offers[0][2], offers[1][0], offers[1][2]]
-    assert s["long_deck"] == box + [offers[0][3]] and s["ticket_deck"] == deck
-
-
 def test_later_draws_keep_one_of_three_the_rest_under_the_deck(asia, engine):
     """MAP (map.php keeps the family's defaults): draw 3, keep at least 1, the others go
     under the deck."""

@@ -74,18 +74,6 @@ def test_five_tickets_dealt_keep_two_and_the_others_leave_the_game(nordic, engin
     assert len(s["tickets"][0]) == 2 and len(s["tickets_out"]) == 3 and len(s["ticket_deck"]) == deck
 
 
-def test_three_tickets_drawn_keep_one_and_the_others_leave_the_game(nordic, engine):
-    """SUMMARY: "When taking tickets as your turn, you take 3 and must keep at least 1.
-    Unwanted tickets are removed from the game, as during setup"."""
-    g = start_turns(nordic, 2, engine=engine, keep="keep tickets 1,2")
-    out, deck = len(g.state()["tickets_out"]), len(g.state()["ticket_deck"])
-    g.apply_name("draw tickets")
-    assert "keep tickets 1" in names(g)
-    g.apply_name("keep tickets 1")
-    s = g.state()
-    assert len(s["tickets_out"]) == out + 2 and len(s["ticket_deck"]) == deck - 3
-
-
 # --- drawing train cards -------------------------------------------------------------------
 
 

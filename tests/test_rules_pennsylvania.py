@@ -51,14 +51,6 @@ def test_five_tickets_keep_three_draw_four_keep_one(penn, engine):
 # --- Calcolare il punteggio -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("completed,bonus", [([2, 2, 1], [15, 15, 0]), ([0, 3], [0, 15]), ([0, 0], [0, 0])])
-def test_globetrotter(penn, completed, bonus):
-    """Calcolare il punteggio: the Globetrotter bonus, 15, to the player or players who
-    completed the most tickets; nobody completed one, nobody scores it (docs/rules.md #17)."""
-    from railspec.mechanics.globetrotter import globetrotter_bonus
-    assert globetrotter_bonus(penn.ir.rule("globetrotter"), completed) == bonus
-
-
 def test_no_longest_path(penn):
     """docs/rules.md #25: the rulebook gives no longest-path bonus and the map has none."""
     assert "longest_path" not in penn.assembly.breakdown_keys
