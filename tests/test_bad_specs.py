@@ -64,7 +64,7 @@ CASES = [
     ("end-without-comparison", edit(15, "end when trains 2"), S, 15, 17, "expected '<='"),
     ("empty-city", edit(19, "city"), S, 19, 5, "the form is: city NAME"),
 
-    # --- the mechanics' statements: each written form and "did you mean" -------------------
+    # --- the mechanics' statements: each mechanic's table is beside it (mechanics/NAME/tests/) ---
 
     # --- components -----------------------------------------------------------------
     ("missing-trains", edit(3, ""), C, 1, 1, "missing 'trains' statement: every spec needs one"),

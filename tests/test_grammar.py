@@ -92,11 +92,6 @@ def test_route_attributes_in_any_order():
     r = v.route_named("Alpha-Gamma")
     assert (r.id in v.rule("tunnels").routes, r.id in v.rule("goods").routes, v.rule("ferries").needs(r.id),
             v.rule("ferry_cards").wave_spaces(r.id)) == (True, True, 1, 2)
-
-
-# --- double and triple routes -----------------------------------------------------------------
-
-
 # --- tickets -------------------------------------------------------------------------------------
 
 def test_regular_tickets_usa_destination_tickets():

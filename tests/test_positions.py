@@ -83,7 +83,7 @@ def test_a_long_name_is_shortened_in_the_message(usa):
     assert len(message) < 300
 
 
-# --- double routes ----------------------------------------------------------------------
+# --- double routes: beside the mechanic, mechanics/multi_track/tests/ -----------------------------
 
 
 # --- did you mean -----------------------------------------------------------------------

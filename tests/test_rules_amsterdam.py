@@ -2,7 +2,12 @@
 (shared/seeds/001_5402fe9f138aeb47.txt, the Italian edition; its words: carretto = train,
 carta Trasporto = train card, jolly = locomotive, carta Contratto = ticket, carta Bonus
 Merce = goods card). Every play test runs on both engines. The map's contracts, goods
-routes and route table are provisional (spec/amsterdam.rail's header)."""
+routes and route table are provisional (spec/amsterdam.rail's header).
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: goods,
+multi_track); this file keeps what is the map's own: its data, its set-up, how its rules
+combine.
+"""
 from __future__ import annotations
 
 import subprocess
@@ -73,9 +78,6 @@ def test_a_faceup_jolly_taken_first_is_the_only_card(ams, engine):
     g = Arranged(ams, g).faceup("loco", "red", "blue", "green", "pink").set(phase="turn").game(engine)
     g.apply_name("draw faceup loco")
     assert g.current_player == 1
-
-
-# --- Controllare una Linea and the goods cards -----------------------------------------------
 
 
 # --- 2 players, the end, the winner ---------------------------------------------------------

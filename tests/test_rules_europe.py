@@ -2,7 +2,12 @@
 (shared/seeds/000_bb662d8662a85a07.txt, the Italian edition: Gallerie = tunnels,
 Traghetti = ferries, Stazione Ferroviaria = train station, European Express = the
 longest-path card). Play tests run on both engines; scoring tests on described positions,
-checked in both scorers."""
+checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: tunnels,
+ferries, stations, longest_path, long_tickets, removed_tickets); this file keeps what is the
+map's own: its data, its set-up, how its rules combine.
+"""
 from __future__ import annotations
 
 import pytest
@@ -12,8 +17,6 @@ import railspec
 from railspec.compiler.base.errors import IllegalActionError
 from railspec.runtime import reference
 from railspec.runtime.position import position_fields
-
-MARKET = ("pink", "white", "blue", "yellow", "orange")  # no locomotive: no market reset in the way
 
 
 @pytest.fixture(scope="module")
@@ -34,61 +37,8 @@ def score(europe, *seats):
     return rows
 
 
-def rid(europe, name: str) -> int:
-    return europe.ir.route_named(name).id
-
-
-def cid(europe, name: str) -> int:
-    return next(c.id for c in europe.cities if c.name == name)
-
-
 def card(europe, name: str) -> int:
     return len(europe.colours) if name == "loco" else next(c.id for c in europe.colours if c.name == name)
-
-
-def counts(europe, **cards) -> list[int]:
-    out = [0] * (len(europe.colours) + 1)
-    for name, n in cards.items():
-        out[card(europe, name)] += n
-    return out
-
-
-def minus(a: list[int], b: list[int]) -> list[int]:
-    return [x - y for x, y in zip(a, b)]
-
-
-def only_cards(a: Arranged, deck=(), discard=(), holder: int = 1) -> Arranged:
-    """Empty the deck and the discards into ``holder``'s hand, then put back exactly these
-    cards: ``deck`` bottom to top (the last named is the top card), ``discard`` by name."""
-    s = a.state
-    hand = s["hands"][holder]
-    for c in s["deck"]:
-        hand[c] += 1
-    s["deck"] = []
-    for c, n in enumerate(s["discard"]):
-        hand[c] += n
-        s["discard"][c] = 0
-    for name in deck:
-        c = a.card(name)
-        hand[c] -= 1
-        s["deck"].append(c)
-    for name in discard:
-        c = a.card(name)
-        hand[c] -= 1
-        s["discard"][c] += 1
-    return a
-
-
-# --- GALLERIE ------------------------------------------------------------------------------
-
-
-# --- TRAGHETTI -----------------------------------------------------------------------------
-
-
-# --- COSTRUIRE UNA STAZIONE FERROVIARIA -----------------------------------------------------------
-
-
-# --- CALCOLO DEI PUNTEGGI: stations at the end ------------------------------------------------
 
 
 # --- CALCOLO DEI PUNTEGGI: the tie-breakers ------------------------------------------------------

@@ -3,7 +3,12 @@ the Board Game Arena map help (tr.boardgamearena.com/doc/Gamehelptickettoridemap
 India" below: Introduction, Destination Tickets, Ferries, End Game Bonuses) and
 shared/maps/FAMILY-CENSUS.md section 1 ("census"), which cites thoun/tickettoride
 modules/maps/india/map.php. Play tests run on both engines; scoring tests score described
-positions in both scorers, or arranged games on each engine."""
+positions in both scorers, or arranged games on each engine.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: grand_tour,
+ferries, multi_track); this file keeps what is the map's own: its data, its set-up, how its
+rules combine.
+"""
 from __future__ import annotations
 
 import itertools
@@ -136,7 +141,3 @@ def test_ties_go_to_the_most_tickets_then_the_longest_path(india):
     assert [(r["total"], r["longest_bonus"], r["winner"]) for r in rows] == [(31, 10, True), (31, 0, False)]
 
 
-# --- the Grand Tour (BGA India, End Game Bonuses; census: the Mandala) ----------------------------
-
-
-# --- the Grand Tour's search, against a plain definition -------------------------------------------

@@ -1,7 +1,12 @@
 """The Italy rules, one test per rule, each naming the rulebook section it comes from
 (shared/seeds/004_7923d32833fcf0ff.txt, the Portuguese edition; the base game's rules
 come from the USA rulebook). Play tests run on both engines; scoring tests on described
-positions, checked in both scorers."""
+positions, checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: ferry_cards,
+multi_track, zones, regions); this file keeps what is the map's own: its data, its set-up,
+how its rules combine.
+"""
 from __future__ import annotations
 
 import pytest
@@ -46,18 +51,6 @@ def test_draw_four_tickets_keep_at_least_one(italy, engine):
     top = g.state()["ticket_deck"][:4]
     g.apply_name("draw tickets")
     assert g.state()["offer"] == top and len(names(g)) == 15  # every non-empty subset of 4
-
-
-# --- Comprar 1 carta de Balsa ----------------------------------------------------------------
-
-
-# --- Controlar uma Rota: wave spaces --------------------------------------------------------
-
-
-# --- Rotas duplas e triplas ------------------------------------------------------------------
-
-
-# --- Países vizinhos e Monaco ----------------------------------------------------------------
 
 
 # --- Fim da partida e bônus das regiões -------------------------------------------------------

@@ -7,6 +7,10 @@ Asia"; ANNOUNCEMENT, boardgamewikia.com's news of the map collections; MAP, the 
 map data (routes.php, destinations.php, map.php). Where SUMMARY and the adaptation's scoring
 disagree (the Asian Explorer's ties), the rule text wins (docs/rules.md). Play tests run on
 both engines; scoring tests on described positions, checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: mountains,
+explorer, multi_track, removed_tickets); this file keeps what is the map's own: its data,
+its set-up, how its rules combine.
 """
 from __future__ import annotations
 

@@ -9,6 +9,10 @@ ultraboardgames.com transcribes it; MAP, thoun/tickettoride modules/maps/nordicc
 (map.php, routes.php, destinations.php). Where SUMMARY and the adaptation disagree (the
 market's flush), the rule text wins (docs/rules.md #36). Play tests run on both engines;
 scoring tests on described positions, checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/:
+locomotive_draws, wild_locomotives, substitutes, multi_track, removed_tickets); this file
+keeps what is the map's own: its data, its set-up, how its rules combine.
 """
 from __future__ import annotations
 
@@ -91,15 +95,6 @@ def test_the_market_is_never_flushed(nordic, engine):
     g.apply_name("draw faceup loco")
     g.apply_name("draw faceup loco")
     assert g.state()["faceup"].count(loco) >= 3
-
-
-# --- where locomotives are wild ------------------------------------------------------------
-
-
-# --- sets of any cards -----------------------------------------------------------------------
-
-
-# --- doubles ------------------------------------------------------------------------------
 
 
 # --- scoring ------------------------------------------------------------------------------

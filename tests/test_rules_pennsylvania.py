@@ -2,7 +2,12 @@
 (shared/seeds/003_dff6463ca3838127.txt, the Italian edition: Quote azionistiche = stock
 shares, Compagnia Ferroviaria = railroad company, Giocatore Neutrale = the neutral
 player). Play tests run on both engines; majority tests on described positions, checked in
-both scorers."""
+both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: shares,
+globetrotter, ferries, zones); this file keeps what is the map's own: its data, its set-up,
+how its rules combine.
+"""
 from __future__ import annotations
 
 import pytest
@@ -45,9 +50,6 @@ def test_five_tickets_keep_three_draw_four_keep_one(penn, engine):
     assert len(g.state()["offer"]) == 4 and len(names(g)) == 15
 
 
-# --- Quote azionistiche --------------------------------------------------------------------
-
-
 # --- Calcolare il punteggio -------------------------------------------------------------------
 
 
@@ -67,6 +69,3 @@ def test_ties_go_to_the_most_tickets_then_stay_shared(name):
     rows = [dict(total=60, tickets_completed=3), dict(total=60, tickets_completed=4)]
     assert winners(v.ir, rows) == [1]
     assert winners(v.ir, [dict(total=60, tickets_completed=4), dict(total=60, tickets_completed=4)]) == [0, 1]
-
-
-# --- Regole per 2 giocatori ------------------------------------------------------------------

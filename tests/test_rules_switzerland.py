@@ -10,6 +10,10 @@ thread 750095 (the country tickets: "You score the points of the best connection
 on the ticket … if the ticket is left incomplete, you only lose the minimum amount"); MAP,
 thoun/tickettoride modules/maps/switzerland (map.php, routes.php, destinations.php). Play
 tests run on both engines; scoring tests on described positions, checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/:
+locomotive_draws, wild_locomotives, zones, multi_track, multi_target); this file keeps what
+is the map's own: its data, its set-up, how its rules combine.
 """
 from __future__ import annotations
 
@@ -98,12 +102,6 @@ def test_three_faceup_locomotives_are_still_flushed(swiss, engine):
     g.apply_name("draw faceup pink")  # the refill shows a third locomotive: the market is dealt again
     loco = len(swiss.colours)
     assert g.state()["faceup"].count(loco) < 3 and g.state()["discard"][loco] >= 3
-
-
-# --- where locomotives are wild ------------------------------------------------------------
-
-
-# --- the countries --------------------------------------------------------------------------
 
 
 # --- tickets to one of several destinations --------------------------------------------------

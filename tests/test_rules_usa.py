@@ -1,6 +1,10 @@
 """The USA rules, one test per rule, each naming the rulebook section it comes from
 (shared/seeds/002_e4892a60f61bb48a.txt, the 2015 English reprint). Every test runs on
 both engines. Decisions where the rulebook is silent cite docs/rules.md instead.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: multi_track,
+longest_path); this file keeps what is the map's own: its data, its set-up, how its rules
+combine.
 """
 from __future__ import annotations
 
