@@ -13,6 +13,7 @@ from railspec.compiler.base.errors import SpecSyntaxError
 
 S = SpecSyntaxError
 
+
 # --- the statements: 'returned tickets shuffled bottom', 'returned setup shuffled bottom' -----
 
 def test_returned_tickets_italy_preparacao():
