@@ -462,8 +462,7 @@ def test_tiny_maps_agree_with_the_reference(returns, tmp_path):
     assert module.playout(6, 3, 9) == reference.playout(variant, 6, 3, 9)
 
 
-# --- wave spaces: payments in blocks of ferry cards ------------------------------------
-
+# --- the claim layout's blocks (a spec with wave spaces: mechanics/ferry_cards/tests/) ---
 
 def test_the_gray_step_layout_is_checked(usa):
     """The compiled claims read a gray step's ids as step start + colour: the emitter
