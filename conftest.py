@@ -1,9 +1,11 @@
-"""Shared fixtures: the USA variant, both engines, and a way to arrange a position.
+"""Shared fixtures and helpers: the USA variant, both engines, a way to arrange a position,
+described positions in both scorers, bad specs located, and the mini variant.
 
 The tests live in two places: tests/ (the core, the maps, the tools) and beside each
 mechanic, mechanics/NAME/tests/ (``pytest mechanics/NAME`` runs everything about it). This
 file, at the root of both, serves them alike; a test imports its helpers with ``from
-conftest import ...``.
+conftest import ...``. The test folders are no packages: pytest imports each test file by
+its base name, so a name (``test_tunnels.py``) is used once across both places.
 
 Rule tests build exact situations by editing a real game's state (moving cards between
 piles so every card stays accounted for) and loading it with ``game_from_state``, which
