@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -19,12 +19,13 @@ $(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engin
 	@$(BIN)/pip install -e . > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(CORE)
 
-# Then the optional extras the tests cover, and a mechanic from outside railspec, installed
-# as a user would install one (tests/test_outside_mechanic.py).
-$(STAMP): $(CORE) tests/outside_mechanic/pyproject.toml
+# Then the optional extras the tests cover, and two mechanics from outside railspec, installed
+# as a user would install one (tests/test_outside_mechanic.py, examples/toll).
+$(STAMP): $(CORE) tests/outside_mechanic/pyproject.toml examples/toll/pyproject.toml
 	@echo "installing what the tests need: the optional extras (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium,lsp,play]" >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@$(BIN)/pip install -e tests/outside_mechanic >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@$(BIN)/pip install -e examples/toll >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -35,6 +36,13 @@ demo: $(CORE)
 
 test: install
 	$(BIN)/python -m pytest -q
+
+# Every pair of stock mechanics' samples on both engines, CONTRACT_GAMES games each, every
+# state saved and loaded (the tests play each pair on the reference engine, and every sample
+# together on both).
+CONTRACT_GAMES ?= 3
+contract-pairs: install
+	RAILSPEC_CONTRACT_PAIRS=$(CONTRACT_GAMES) $(BIN)/python -m pytest -q tests/test_contract.py -k each_pair_on_both_engines
 
 # Re-render generated/*.pyx from spec/*.rail (commit the result).
 generate: install

@@ -10,6 +10,7 @@ pass last.
 from __future__ import annotations
 
 from . import ir
+from .mechanic import Payments, part
 
 
 def payment_text(colour_name: str | None, colour_cards: int, locomotives: int,
@@ -36,7 +37,7 @@ def route_shapes(variant: ir.Variant, route: ir.Route, shapers) -> list[ir.Payme
     (``shapers``: (mechanic, rule) pairs; ``Mechanic.payment_shapes``)."""
     shapes = [ir.PaymentShape(base_locomotives=0, plain=route.length)]
     for mechanic, rule in shapers:
-        shapes = mechanic.payment_shapes(variant, rule, route, shapes)
+        shapes = part(mechanic, Payments).payment_shapes(variant, rule, route, shapes)
     return shapes
 
 

@@ -15,7 +15,7 @@ from . import catalogue, ir
 from .base import limits
 from .base.errors import Span, SpecCheckError, SpecError, SpecWarning
 from .lang import ast
-from .mechanic import Registry, default_registry
+from .mechanic import Payments, Registry, default_registry, part
 
 # The bounds the core's stages check (their reasons are in limits.py and docs/language.md,
 # "Limits"); each mechanic checks its own, beside its check.
@@ -827,7 +827,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
         tickets=tuple(tickets), end_trains=end_trains, route_points=board.route_points, tiebreaks=tiebreaks,
         actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules), registry=registry,
         payment_columns=tuple(column for mechanic in registry if mechanic.rule in used
-                              for column in mechanic.payment_columns))
+                              for column in part(mechanic, Payments).payment_columns))
     _check_score_bound(spec, variant)
     errors.raise_if_any()
     present = variant.present()

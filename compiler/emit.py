@@ -37,12 +37,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import hooks, ir, numbers_block, observation
-from .assembly import Assembly, assemble, refuse_unimplemented
+from .assembly import Assembly, assemble, refuse_unsupported
 from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
 from .base.rng import AGENT_SALT, WORLD_SALT
 from .check import check
-from .mechanic import default_registry
+from .mechanic import Caches, default_registry, part
 from .specs import resolve, stock_names, stock_path, variant_key
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -519,7 +519,7 @@ def _check_c_ints(variant: ir.Variant, context: dict) -> None:
 def emit(variant: ir.Variant) -> str:
     """The Cython source of the variant's engine module. Raises UnsupportedMechanicError
     when the variant uses a mechanic the engines do not implement yet."""
-    refuse_unimplemented(variant, "the compiled engine does")
+    refuse_unsupported(variant, "the compiled engine does")
     assembly = assemble(variant)
     context = tables(assembly)
     mechanic_context = _merge_mechanic_tables(assembly, context)
@@ -552,8 +552,8 @@ def emit(variant: ir.Variant) -> str:
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
     # legal claims: the bitsets of routes closed to a player (Mechanic.closed_routes), and
     # the other mechanics' route_open, asked route by route
-    masked = [m for m, _rule in assembly.present if m.closed_routes and "route_open" in m.filled_hooks()]
-    context["closed_route_fields"] = [m.closed_routes for m in masked]
+    masked = [m for m, _rule in assembly.present if part(m, Caches).closed_routes and "route_open" in m.filled_hooks()]
+    context["closed_route_fields"] = [part(m, Caches).closed_routes for m in masked]
     context["route_open_listing"] = [name for chain in context["hooks"] if chain["name"] == "route_open"
                                      for name in chain["mechanics"] if name not in {m.name for m in masked}]
     text = _environment().get_template("module.pyx.j2").render(**context)

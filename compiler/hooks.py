@@ -19,7 +19,9 @@ engine, these C functions (``State* s`` first where they take the state):
 
 - ``route_claimable(s, r, p)``: route ``r`` is free and no mechanic closes it to ``p``;
 - ``complete_claim(s, p, r)``, ``discard_payment(s, card, cards, locos)``: finish a claim
-  a mechanic held back, put paid cards on the discards;
+  a mechanic held back, put paid cards on the discards; ``withdraw_claim(s, p, r)``: give
+  such a claim up (the mechanics whose payment columns it paid give them back, hook
+  ``claim_withdrawn``);
 - ``draw_card(s)``, ``refill_market(s)``, ``faceup_locomotives(s)``: the train deck and
   the market;
 - ``end_turn(s, passed)``: end the turn of the player to move;
@@ -129,6 +131,9 @@ HOOKS: tuple[Hook, ...] = (
          "phase of the mechanic, which then holds the payment until it discards it or gives it back"),
     Hook("after_claim", "each", "void", (("int", "p"), ("int", "r")), "after_claim(state, route, player)",
          "after a route is owned; may open a phase"),
+    Hook("claim_withdrawn", "each", "void", (("int", "p"), ("int", "r")), "claim_withdrawn(state, route, player)",
+         "a claim a mechanic held (before_claim_completes said False) is given up, through the withdraw_claim "
+         "service: what the mechanic's payment columns took (claim_pay) goes back"),
     Hook("end_of_turn", "each", "void", (), "end_of_turn(state)", "the end of a turn, before the market is refilled"),
     Hook("end_triggered", "any", "bint", (("int", "p"),), "end_triggered(state, player) -> bool",
          "the end of a turn: whether player p's turn starts the last round (besides the core's trigger, "
@@ -150,6 +155,9 @@ HOOKS: tuple[Hook, ...] = (
          "scoring: bonuses comparing the players, after every player's row"),
 )
 HOOK_NAMES = tuple(h.name for h in HOOKS)
+#: The hooks that score: a mechanic filling one may read its state fields when a described
+#: position is scored, so those fields must be part of the position.
+SCORING_HOOKS = ("score_graph", "ticket_score", "score_player", "score_awards")
 BY_NAME = {h.name: h for h in HOOKS}
 
 
@@ -159,7 +167,7 @@ class MechanicReference:
 
     ``rules`` is the variant's :class:`railspec.runtime.reference.Rules`, whose services a
     mechanic uses: ``variant``, ``loco`` (the locomotive's card id), ``draw_from_deck``,
-    ``discard_payment``, ``complete_claim``, ``end_turn``, ``refill_market``, ``network``,
+    ``discard_payment``, ``complete_claim``, ``withdraw_claim``, ``end_turn``, ``refill_market``, ``network``,
     ``ticket_network``, ``ticket_result``, ``ticket_score`` and ``route_claimable`` (a free
     route the player may claim, whatever their cards and trains). ``rule`` is the
     mechanic's record in the IR."""
@@ -219,6 +227,10 @@ class MechanicReference:
 
     def after_claim(self, state, route, player: int) -> None:
         """After ``route`` is owned by ``player``; may open a phase."""
+
+    def claim_withdrawn(self, state, route, player: int) -> None:
+        """A claim of ``route`` that a mechanic held is given up by ``player`` (the
+        ``withdraw_claim`` service): give back what :meth:`claim_pay` took."""
 
     def end_of_turn(self, state) -> None:
         """The end of a turn, before the market is refilled."""

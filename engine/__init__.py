@@ -16,6 +16,7 @@ from .compiler.base.errors import (
     ArgumentError,
     ArgumentTypeError,
     IllegalActionError,
+    MechanicContractError,
     ProvisionalSpecWarning,
     RailspecError,
     Span,
@@ -41,6 +42,6 @@ def score(variant: Variant | str, position: dict) -> list[dict]:
 
 
 __all__ = ["load", "score", "Game", "Variant", "RailspecError", "SpecError", "SpecSyntaxError",
-           "SpecCheckError", "UnsupportedMechanicError", "IllegalActionError", "ArgumentError", "ArgumentTypeError",
-           "PositionError", "StateError", "ProvisionalSpecWarning",
+           "SpecCheckError", "UnsupportedMechanicError", "MechanicContractError", "IllegalActionError",
+           "ArgumentError", "ArgumentTypeError", "PositionError", "StateError", "ProvisionalSpecWarning",
            "Span", "__version__"]

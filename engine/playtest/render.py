@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..compiler import ir
 from ..compiler.base.rng import SplitMix64
-from ..compiler.mechanic import LEGEND_KEYS, Looks
+from ..compiler.mechanic import LEGEND_KEYS, Drawing, Looks, part
 
 #: Fill colours of the card colours the stock specs name; other names get a colour of
 #: their own from their name.
@@ -313,7 +313,7 @@ def looks(variant: ir.Variant) -> Looks:
     registry order. The legend's words are per mechanic: see :func:`legend_entries`."""
     dashed, badges, groups, markers, route_groups = set(), {}, [], [], []
     for mechanic, rule in variant.present():
-        seen = mechanic.looks(variant, rule)
+        seen = part(mechanic, Drawing).looks(variant, rule)
         dashed |= seen.dashed
         for route, badge in seen.badges.items():
             badges[route] = f"{badges[route]} {badge}" if route in badges else badge
@@ -352,7 +352,7 @@ def legend_entries(variant: ir.Variant, state: dict | None = None) -> list[Legen
     out = []
     dead_end_texts = []
     for mechanic, rule in variant.present():
-        seen = mechanic.looks(variant, rule)
+        seen = part(mechanic, Drawing).looks(variant, rule)
         words = dict(seen.legend)
         if "dead_ends" in words:
             dead_end_texts.append(words["dead_ends"])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .. import compiler
 from ..compiler import ir, observation
-from ..compiler.assembly import assemble, refuse_unimplemented
+from ..compiler.assembly import assemble, refuse_unsupported
 from ..compiler.base.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -31,7 +31,7 @@ from ..compiler.base.errors import (
 from ..compiler.build import load_module
 from ..compiler.emit import emit
 from ..compiler.engine_face import is_native_int
-from ..compiler.mechanic import default_registry
+from ..compiler.mechanic import Questions, default_registry, part
 from . import determinize, notation, reference, state_format
 from .position import position_fields
 from .scoring import playout_winners, tiebreak_plan
@@ -361,7 +361,7 @@ def offer_queries(registry) -> None:
     (Methods on the class, not a ``__getattr__``: that would slow every attribute of every
     game.)"""
     for mechanic in registry:
-        for query in mechanic.queries:
+        for query in part(mechanic, Questions).queries:
             known = _QUERY_METHODS.get(query.name)
             if known is not None:
                 if known != query.player:
@@ -604,7 +604,7 @@ def _file_key(path: Path):
 
 def _load_path(path: Path, registry) -> Variant:
     variant_ir = compiler.load_file(path, registry)
-    refuse_unimplemented(variant_ir)
+    refuse_unsupported(variant_ir)
     return Variant(variant_ir)
 
 

@@ -98,6 +98,19 @@ def to_position(variant: ir.Variant, state: dict) -> dict:
     return out
 
 
+def write_value(variant: ir.Variant, field: schema.Field, value):
+    """One field's value in the notation: a scalar field's whole value, or one seat's row
+    of a per-player field (names for what the field names, an object for an indexed row)."""
+    return _write_one(field, value, component_names(variant), assemble(variant).dims)
+
+
+def read_value(variant: ir.Variant, field: schema.Field, value, where: str):
+    """The inverse of :func:`write_value` (:class:`NotationError` naming ``where`` for a
+    value of the wrong shape or a name the variant does not have); its range is the state
+    check's to test."""
+    return _read_one(field, value, _ids(variant), assemble(variant).dims, where)
+
+
 def _write_field(field, value, names, dims):
     if field.per_player:
         return [_write_one(field, row, names, dims) for row in value]

@@ -17,7 +17,7 @@ import operator
 from functools import lru_cache
 
 from ..compiler import ir
-from ..compiler.assembly import assemble, refuse_unimplemented
+from ..compiler.assembly import assemble, refuse_unsupported
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import agent_for, shuffle_in_state
 from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
@@ -30,7 +30,7 @@ class Rules:
     """The rules of one variant, and the reference parts of its mechanics, built once."""
 
     def __init__(self, variant: ir.Variant):
-        refuse_unimplemented(variant)
+        refuse_unsupported(variant)
         self.variant = variant
         self.assembly = assemble(variant)
         self.loco = len(variant.colours)  # the locomotive's card id
@@ -267,6 +267,12 @@ class Rules:
             state.discard[colour] += colour_cards
         state.discard[self.loco] += locomotives
         self.refill_market(state)
+
+    def withdraw_claim(self, state, route: ir.Route, player: int) -> None:
+        """``player`` gives up the claim of ``route`` a mechanic held: the mechanics whose
+        payment columns it paid give them back (hook ``claim_withdrawn``)."""
+        for hook in self.hooks["claim_withdrawn"]:
+            hook(state, route, player)
 
     def complete_claim(self, state, route: ir.Route, player: int) -> None:
         state.owner[route.id] = player

@@ -35,7 +35,7 @@ from ..compiler import check_file
 from ..compiler.base import files
 from ..compiler.base.errors import PositionError, RailspecError, SpecError
 from ..compiler.emit import emit
-from ..compiler.mechanic import default_registry
+from ..compiler.mechanic import Drawing, Questions, default_registry, part
 from ..runtime.game import spec_path
 from ..runtime.position import read
 from . import cli_conformance, cli_describe, cli_fmt, cli_lsp, cli_play, cli_web, conformance, perft, trace
@@ -115,7 +115,7 @@ def cmd_mechanics(args) -> int:
         listed.append({"name": mechanic.name, "title": mechanic.title, "order": mechanic.order,
                        "implemented": mechanic.implemented, "statements": type(mechanic).written_forms(),
                        "hooks": sorted(type(mechanic).filled_hooks()),
-                       "queries": [query.name for query in mechanic.queries],
+                       "queries": [query.name for query in part(mechanic, Questions).queries],
                        "documented": type(mechanic).documentation()})
     if args.json:
         print(json.dumps(listed, indent=2, ensure_ascii=False))
@@ -207,7 +207,7 @@ def cmd_score(args) -> int:
         cells = [p] + [row[k] for k in keys] + ["winner" if row["winner"] else ""]
         print(" ".join(f"{c:>{width}}" for c in cells))
     for mechanic, rule in v.assembly.present:
-        for line in mechanic.score_notes(v.ir, rule, rows):
+        for line in part(mechanic, Drawing).score_notes(v.ir, rule, rows):
             print(line)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -27,6 +27,7 @@ from ..compiler import ir
 from ..compiler.base.errors import RailspecError
 from ..compiler.check import merge
 from ..compiler.lang import ast
+from ..compiler.mechanic import Payments, part
 
 #: How many of the tickets needing the most trains the summary lists.
 LONGEST_SHOWN = 5
@@ -108,7 +109,7 @@ def _written(variant: ir.Variant, facts: Written | None) -> Written:
 def route_trains(variant: ir.Variant, route: ir.Route) -> int:
     """The trains claiming ``route`` takes: one per space and whatever more a mechanic's
     rule asks for (``Mechanic.extra_trains``: a mountain's crossings)."""
-    return route.length + sum(m.extra_trains(variant, rule, route) for m, rule in variant.present())
+    return route.length + sum(part(m, Payments).extra_trains(variant, rule, route) for m, rule in variant.present())
 
 
 def _adjacency(variant: ir.Variant) -> list[list[tuple[int, int]]]:

@@ -26,7 +26,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import CORE_SCORE_ITEMS, Mechanic, Sample, ScoreItem, Tables
+from ...compiler.mechanic import CORE_SCORE_ITEMS, HardCases, Mechanic, Sample, Sampled, ScoreItem, Tables
 from .syntax import Explorer as ExplorerStmt
 from .syntax import ExplorerTies
 
@@ -87,7 +87,7 @@ class ExplorerReference(MechanicReference):
             row["explorer"] = self.rule.bonus if p in winners else 0
 
 
-class Explorer(Mechanic):
+class Explorer(Mechanic, HardCases, Sampled):
     name = "explorer"
     order = 170
     title = "the explorer bonus (the largest network)"

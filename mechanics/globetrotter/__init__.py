@@ -13,7 +13,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Sample, ScoreItem, Tables
+from ...compiler.mechanic import HardCases, Mechanic, Sample, Sampled, ScoreItem, Tables
 from .syntax import Globetrotter as GlobetrotterStmt
 
 
@@ -36,7 +36,7 @@ class GlobetrotterReference(MechanicReference):
             row["globetrotter"] = bonus
 
 
-class Globetrotter(Mechanic):
+class Globetrotter(Mechanic, HardCases, Sampled):
     name = "globetrotter"
     order = 130
     title = "the Globetrotter bonus"

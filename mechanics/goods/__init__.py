@@ -20,7 +20,19 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Looks, Mechanic, PositionKey, Sample, ScoreItem, Tables
+from ...compiler.mechanic import (
+    DescribedPositions,
+    Drawing,
+    HardCases,
+    Invariants,
+    Looks,
+    Mechanic,
+    PositionKey,
+    Sample,
+    Sampled,
+    ScoreItem,
+    Tables,
+)
 from .syntax import GoodsAttr, GoodsCards, GoodsRanking, GoodsTies, GoodsWithout
 
 
@@ -74,7 +86,7 @@ class GoodsReference(MechanicReference):
             row["goods"] = points
 
 
-class Goods(Mechanic):
+class Goods(Mechanic, DescribedPositions, Invariants, Drawing, HardCases, Sampled):
     name = "goods"
     order = 110
     title = "goods cards"

@@ -25,7 +25,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Query, Sample, ScoreItem, Tables
+from ...compiler.mechanic import HardCases, Mechanic, Query, Questions, Sample, Sampled, ScoreItem, Tables
 from .syntax import GrandTour as GrandTourStmt
 
 
@@ -142,7 +142,7 @@ class GrandTourReference(MechanicReference):
         row["grand_tour"] = self.rule.bonus(tours)
 
 
-class GrandTour(Mechanic):
+class GrandTour(Mechanic, Questions, HardCases, Sampled):
     name = "grand_tour"
     order = 150
     title = "the Grand Tour bonus"

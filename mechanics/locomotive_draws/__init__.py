@@ -21,7 +21,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Sample
+from ...compiler.mechanic import Mechanic, Sample, Sampled
 from .syntax import MarketLocomotive
 
 
@@ -37,7 +37,7 @@ class LocomotiveDrawsReference(MechanicReference):
         return 1 if card == self.rules.loco else cost
 
 
-class LocomotiveDraws(Mechanic):
+class LocomotiveDraws(Mechanic, Sampled):
     name = "locomotive_draws"
     order = 190
     title = "a face-up locomotive counts as one card"

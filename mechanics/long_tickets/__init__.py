@@ -24,7 +24,7 @@ from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import TICKETS, Field, hidden
 from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, Tables
+from ...compiler.mechanic import Invariants, Mechanic, Tables
 from .syntax import DECK, LongDeal, LongTicket
 
 REMOVED = "removed"
@@ -62,7 +62,7 @@ class LongTicketsReference(MechanicReference):
         return [t for t in tickets if not self.is_long[t]]
 
 
-class LongTickets(Mechanic):
+class LongTickets(Mechanic, Invariants):
     name = "long_tickets"
     order = 40
     title = "long tickets"

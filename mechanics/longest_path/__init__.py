@@ -14,7 +14,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Query, Sample, ScoreItem, Tables, TieBreak
+from ...compiler.mechanic import HardCases, Mechanic, Query, Questions, Sample, Sampled, ScoreItem, Tables, TieBreak
 from .syntax import LongestPath as LongestPathStmt
 
 #: The compiled engine first walks every trail of a component with at most WALK_CYCLES
@@ -135,7 +135,7 @@ class LongestPathReference(MechanicReference):
             row["longest_bonus"] = self.rule.bonus if best > 0 and row["longest_path"] == best else 0
 
 
-class LongestPath(Mechanic):
+class LongestPath(Mechanic, Questions, HardCases, Sampled):
     name = "longest_path"
     order = 20
     title = "the longest-path bonus"

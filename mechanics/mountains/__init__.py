@@ -28,7 +28,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Looks, Mechanic, Sample, ScoreItem, Tables, TieBreak
+from ...compiler.mechanic import Drawing, Looks, Mechanic, Payments, Sample, Sampled, ScoreItem, Tables, TieBreak
 from .syntax import MountainAttr, MountainPoints
 
 #: What each crossing scores when the spec has no 'mountain points' (Legendary Asia).
@@ -75,7 +75,7 @@ class MountainsReference(MechanicReference):
         row["mountain_points"] = self.rule.points * crossings
 
 
-class Mountains(Mechanic):
+class Mountains(Mechanic, Payments, Drawing, Sampled):
     name = "mountains"
     order = 160
     title = "mountain routes"

@@ -28,7 +28,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, Sample, Tables
+from ...compiler.mechanic import HardCases, Mechanic, Sample, Sampled, Tables
 from .syntax import EitherTicket
 
 
@@ -70,7 +70,7 @@ class MultiTargetReference(MechanicReference):
         return ticket_result(targets, lambda place: any(network[n] in start for n in self.nodes[place]))
 
 
-class MultiTarget(Mechanic):
+class MultiTarget(Mechanic, HardCases, Sampled):
     name = "multi_target"
     order = 210
     title = "tickets to one of several destinations"

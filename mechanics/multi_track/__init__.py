@@ -22,7 +22,7 @@ from ...compiler import ir
 from ...compiler.base.limits import MAX_TRACKS, Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Sample, Tables
+from ...compiler.mechanic import Caches, Invariants, Mechanic, Sample, Sampled, Tables
 from .syntax import ApartAttr, TracksUsable
 
 
@@ -69,7 +69,7 @@ class MultiTrackReference(MechanicReference):
         return taken < self.rule.usable(state.players)
 
 
-class MultiTrack(Mechanic):
+class MultiTrack(Mechanic, Caches, Invariants, Sampled):
     name = "multi_track"
     order = 10
     title = "double and triple routes"

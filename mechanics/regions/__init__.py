@@ -17,7 +17,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Looks, Mechanic, Sample, ScoreItem, Tables
+from ...compiler.mechanic import Drawing, HardCases, Looks, Mechanic, Sample, Sampled, ScoreItem, Tables
 from .syntax import DoubleRegions, RegionPoints, RegionScoring
 from .syntax import Region as RegionStmt
 
@@ -94,7 +94,7 @@ class RegionsReference(MechanicReference):
         row["regions"] = total
 
 
-class Regions(Mechanic):
+class Regions(Mechanic, Drawing, HardCases, Sampled):
     name = "regions"
     order = 140
     title = "regions and the region bonus"

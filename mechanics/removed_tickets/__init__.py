@@ -19,7 +19,7 @@ from ...compiler.base.errors import Span
 from ...compiler.base.schema import TICKETS, Field, hidden
 from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
-from ...compiler.mechanic import Mechanic, Sample, Tables
+from ...compiler.mechanic import Invariants, Mechanic, Sample, Sampled, Tables
 
 REMOVED = "removed"
 
@@ -43,7 +43,7 @@ class RemovedTicketsReference(MechanicReference):
         return []
 
 
-class RemovedTickets(Mechanic):
+class RemovedTickets(Mechanic, Invariants, Sampled):
     name = "removed_tickets"
     order = 50
     title = "returned tickets removed from the game"

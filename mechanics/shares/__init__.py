@@ -29,7 +29,21 @@ from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import PH_OVER, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, PositionKey, Sample, ScoreItem, Tables
+from ...compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    DescribedPositions,
+    Drawing,
+    HardCases,
+    Invariants,
+    Looks,
+    Mechanic,
+    PositionKey,
+    Sample,
+    Sampled,
+    ScoreItem,
+    Tables,
+)
 from .syntax import Company, NeutralShareholder, SharesAttr, ShareTies
 
 #: Companies: a route's companies are a bit mask in the compiled engine.
@@ -213,7 +227,7 @@ class SharesReference(MechanicReference):
                 row[place_item(company)] = row_places[player]
 
 
-class Shares(Mechanic):
+class Shares(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, HardCases, Sampled):
     name = "shares"
     order = 120
     title = "stock shares"
@@ -458,13 +472,23 @@ class Shares(Mechanic):
         return problems
 
     def seat_position(self, variant, rule: SharesRule, state: dict, player: int) -> dict:
+        return {"shares": self._held(rule, state, player)}
+
+    def top_position(self, variant, rule: SharesRule, state: dict) -> dict:
+        """The neutral shareholder's shares (2-player games), when it holds any."""
+        revealed = self._held(rule, state, state["players"] + 1)
+        return {"neutral_shares": revealed} if revealed else {}
+
+    @staticmethod
+    def _held(rule: SharesRule, state: dict, holder: int) -> dict[str, list[int]]:
+        """``{company: [share numbers]}`` of what ``holder`` holds (companies holding none left out)."""
         shares = {}
         for company in rule.companies:
             first = rule.first_share(company.id)
-            held = [n + 1 for n in range(company.shares) if state["share_owner"][first + n] == player]
+            held = [n + 1 for n in range(company.shares) if state["share_owner"][first + n] == holder]
             if held:
                 shares[company.name] = held
-        return {"shares": shares}
+        return shares
 
     def position(self, variant, rule: SharesRule, player: int, seat: dict, fields: dict) -> None:
         self._place(rule, fields, seat.get("shares", {}), player, f"player {player}")

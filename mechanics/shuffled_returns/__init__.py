@@ -14,7 +14,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import Mechanic, Sample, Tables
+from ...compiler.mechanic import Mechanic, Sample, Sampled, Tables
 
 SHUFFLED = "shuffled_bottom"
 
@@ -33,7 +33,7 @@ class ShuffledReturnsReference(MechanicReference):
         return tickets
 
 
-class ShuffledReturns(Mechanic):
+class ShuffledReturns(Mechanic, Sampled):
     name = "shuffled_returns"
     order = 30
     title = "returned tickets shuffled under the deck"

@@ -33,10 +33,16 @@ from ...compiler.catalogue import payment_text
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import (
     AgentPlay,
+    AgentRules,
+    DescribedPositions,
+    Drawing,
+    HardCases,
+    Invariants,
     Looks,
     Mechanic,
     PositionKey,
     Sample,
+    Sampled,
     ScoreItem,
     Tables,
     TieBreak,
@@ -222,7 +228,7 @@ class StationsReference(MechanicReference):
             row[route_item(k + 1)] = ids[k] if k < len(ids) else NO_ROUTE
 
 
-class Stations(Mechanic):
+class Stations(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, HardCases, Sampled):
     name = "stations"
     order = 100
     title = "train stations"

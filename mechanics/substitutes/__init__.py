@@ -40,7 +40,18 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
+from ...compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    Drawing,
+    Invariants,
+    Looks,
+    Mechanic,
+    Payments,
+    Sample,
+    Sampled,
+    Tables,
+)
 from .syntax import SubstituteAttr, SubstituteLocomotive
 
 PH_SUBSTITUTE = "substitute"
@@ -145,7 +156,7 @@ class SubstitutesReference(MechanicReference):
             self.rules.end_turn(state, passed=False)
 
 
-class Substitutes(Mechanic):
+class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
     name = "substitutes"
     order = 200
     title = "sets of any cards standing for one card"

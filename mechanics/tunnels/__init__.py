@@ -28,7 +28,7 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
 from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
+from ...compiler.mechanic import AgentPlay, AgentRules, Drawing, Invariants, Looks, Mechanic, Sample, Sampled, Tables
 from .syntax import TunnelAttr, TunnelReveal
 
 TUNNEL_PAY = "tunnel_pay"
@@ -142,12 +142,16 @@ class TunnelsReference(MechanicReference):
             self.rules.end_turn(state, passed=False)
 
     def withdraw(self, state, action) -> None:
+        """The committed cards go back to the hand, and so does what the claim paid in other
+        mechanics' columns (a ferry card for a wave space: ``withdraw_claim``)."""
         hand = state.hands[state.current]
         for card, count in enumerate(state.tunnel_committed):
             hand[card] += count
         state.tunnel_committed = [0] * (self.loco + 1)
+        route = self.rules.variant.routes[state.tunnel_route]
         state.tunnel_route = -1
         state.phase = PH_TURN
+        self.rules.withdraw_claim(state, route, state.current)
         self.rules.end_turn(state, passed=False)
 
     def end_of_turn(self, state) -> None:
@@ -157,7 +161,7 @@ class TunnelsReference(MechanicReference):
         state.tunnel_revealed = []
 
 
-class Tunnels(Mechanic):
+class Tunnels(Mechanic, Invariants, AgentRules, Drawing, Sampled):
     name = "tunnels"
     order = 90
     title = "tunnels"
@@ -250,10 +254,12 @@ class Tunnels(Mechanic):
         if route_id not in rule.routes:
             problems.append(f"state field 'tunnel_route': the pending tunnel claim is on {route.name}, which is "
                             f"not a tunnel")
-        if sum(committed) != route.length:
+        # the cards committed are a claim's colour cards and locomotives: with wave spaces
+        # paid in another mechanic's column (ferry cards), fewer than the route's length
+        if sum(committed) > route.length:
             problems.append(f"state field 'tunnel_committed': {sum(committed)} cards are committed to {route.name}, "
                             f"of length {route.length}")
-        if not _is_payment_of(variant, route, committed):
+        elif not _is_payment_of(variant, route, committed):
             problems.append(f"state field 'tunnel_committed': the cards committed to {route.name} are not a way "
                             f"to pay for it")
         if not extra_due(revealed, committed_colour(committed, loco), loco):

@@ -9,6 +9,7 @@ generic rule the mechanic names for them (``Mechanic.agent_play``), anything els
 from __future__ import annotations
 
 from ...compiler import ir
+from ...compiler.mechanic import AgentRules, part
 from .kernel import kernel
 
 
@@ -27,7 +28,7 @@ def kind_codes(variant: ir.Variant, plays=None) -> dict[str, int]:
 
 
 def _plays(variant: ir.Variant) -> list:
-    return [(mechanic, mechanic.agent_play(variant, rule)) for mechanic, rule in variant.present()]
+    return [(mechanic, part(mechanic, AgentRules).agent_play(variant, rule)) for mechanic, rule in variant.present()]
 
 
 def policy_tables(variant: ir.Variant) -> dict:
