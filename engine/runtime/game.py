@@ -28,10 +28,12 @@ from ..compiler.base.errors import (
     ProvisionalSpecWarning,
     RailspecError,
 )
+from ..compiler.base.text import canonical
 from ..compiler.build import load_module
 from ..compiler.emit import emit
 from ..compiler.engine_face import is_native_int
 from ..compiler.mechanic import Questions, default_registry, part
+from ..compiler.specs import stock_key_of
 from . import determinize, notation, reference, state_format
 from .position import position_fields
 from .scoring import playout_winners, tiebreak_plan
@@ -398,6 +400,8 @@ class Variant:
 
     def action_id(self, name: str) -> int:
         """The id of the action with this readable name."""
+        if isinstance(name, str):
+            name = canonical(name)
         if not isinstance(name, str) or name not in self._names:
             raise IllegalActionError(name, f"{self.name} has no action named {_show.repr(name)}")
         return self._names[name]
@@ -548,7 +552,8 @@ def _threaded_playout(play, games: int, players: int, seed: int, workers: int) -
 
 
 def load(name_or_path: str | Path, registry=None) -> Variant:
-    """A variant by stock name (``"usa"``) or by the path of a ``.rail`` spec file.
+    """A variant by stock name (``"usa"``, or its display name in any case: ``"Legendary
+    Asia"``) or by the path of a ``.rail`` spec file.
 
     The spec is checked (a bad one raises a located :class:`SpecError`) and refused with
     :class:`UnsupportedMechanicError` when it uses a mechanic the engines do not implement
@@ -558,7 +563,7 @@ def load(name_or_path: str | Path, registry=None) -> Variant:
     registry = registry or default_registry()
     path, stock = spec_path(name_or_path)
     if stock:
-        return _warn_if_provisional(_load_stock(str(name_or_path), registry, _file_key(path)))
+        return _warn_if_provisional(_load_stock(path.stem, registry, _file_key(path)))
     return _warn_if_provisional(_load_path(path, registry))
 
 
@@ -577,6 +582,9 @@ def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
         return stock, True
     if text and Path(text).is_file():
         return Path(text), False
+    named = stock_key_of(text)  # a display name or another case: "Legendary Asia", "USA"
+    if named is not None:
+        return compiler.stock_path(named), True
     hint = f"; did you mean {text}.rail?" if text and Path(f"{text}.rail").is_file() else ""
     raise RailspecError(f"no stock variant or spec file named {_show.repr(text)} "
                         f"(stock: {', '.join(compiler.stock_names())}){hint}")

@@ -33,6 +33,7 @@ from ..compiler import ir
 from ..compiler.assembly import assemble
 from ..compiler.base import files, schema
 from ..compiler.base.errors import PositionError
+from ..compiler.base.text import canonical
 from ..compiler.mechanic import (
     DescribedPositions,
     Invariants,
@@ -109,6 +110,7 @@ class _Catalogue:
     def lookup(self, name, where: str) -> int:
         if not isinstance(name, str):
             raise PositionError(f"{where}: a {self.what} is named by a string, got {_show.repr(name)}")
+        name = canonical(name)
         if name in self.ids:
             return self.ids[name]
         close = self.suggestions(name)
