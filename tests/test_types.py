@@ -27,7 +27,7 @@ import pytest
 
 from railspec.compiler import docs
 from railspec.compiler.base import schema
-from railspec.compiler.mechanic import stock_registry
+from railspec.compiler.mechanic import CAPABILITIES, Mechanic, stock_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The repository's folders and where each sits in the installed package (pyproject.toml's
@@ -125,6 +125,19 @@ def test_a_state_view_declares_each_exported_field_with_its_type():
     declared = schema.StateView.__annotations__
     assert list(declared) == [f.name for f in schema.exported(schema.CORE_FIELDS)]
     assert "owned" not in declared  # derived: the compiled engine's cache, not the reference's
+
+
+def test_a_mechanic_adds_capabilities_in_any_order():
+    """Mechanic and the capabilities are generic (in the rule's class), and a subclass of a
+    mechanic may add any capability: their method resolution order always exists (a class
+    of Mechanic alone, then one adding a capability, failed so once)."""
+    for capability in CAPABILITIES:
+        alone = type("Alone", (Mechanic,), {})
+        assert issubclass(type("Added", (alone, capability), {}), capability)
+        for other in CAPABILITIES:
+            if other is not capability:
+                both = type("Both", (Mechanic, capability), {})
+                assert issubclass(type("More", (both, other), {}), other)
 
 
 def stub_names(stub: Path) -> set[str]:

@@ -32,10 +32,15 @@ if TYPE_CHECKING:
     import random
 
 
-class Capability:
+class Capability(Generic[RuleT]):
     """An optional part of a mechanic. A subclass lists its members in its body (each with
     its documented default) and says which of them a mechanic naming it must define itself:
-    every name of ``required``, and at least one of ``any_of`` when that is given."""
+    every name of ``required``, and at least one of ``any_of`` when that is given.
+
+    The type parameter is the mechanic's rule class, for the capabilities whose methods take
+    the rule (a mechanic names it: ``Drawing[TunnelsRule]``). Every capability is generic, so
+    that ``typing.Generic`` comes after all of them in any mechanic's method resolution order,
+    whichever capabilities a class or its subclasses add."""
 
     #: The members a mechanic with the capability must define itself.
     required: ClassVar[tuple[str, ...]] = ()
@@ -51,7 +56,7 @@ class Capability:
                      and name not in ("required", "any_of", "purpose", "members"))
 
 
-class Payments(Capability, Generic[RuleT]):
+class Payments(Capability[RuleT]):
     """What its claims pay besides colour cards and locomotives, and the trains a claim takes
     besides one per space."""
 
@@ -101,7 +106,7 @@ class Caches(Capability):
     closed_routes: ClassVar[str] = ""
 
 
-class DescribedPositions(Capability, Generic[RuleT]):
+class DescribedPositions(Capability[RuleT]):
     """The keys it adds to a described position (DESIGN.md, "Positions and traces"), read
     and written. Without this capability, a mechanic whose scoring hooks may read its own
     state fields gets one key per field, derived from the state schema."""
@@ -130,7 +135,7 @@ class DescribedPositions(Capability, Generic[RuleT]):
         return {}
 
 
-class Invariants(Capability, Generic[RuleT]):
+class Invariants(Capability[RuleT]):
     """What its rules say a state, or the board of a described position, may not be."""
 
     any_of: ClassVar[tuple[str, ...]] = ("state_problems", "position_problems")
@@ -158,7 +163,7 @@ class Questions(Capability):
     queries: ClassVar[tuple[Query, ...]] = ()
 
 
-class AgentRules(Capability, Generic[RuleT]):
+class AgentRules(Capability[RuleT]):
     """How the scripted agents play its decisions (docs/agents.md). Without it, its action
     kinds are taken only when nothing else is legal."""
 
@@ -171,7 +176,7 @@ class AgentRules(Capability, Generic[RuleT]):
         return AgentPlay()
 
 
-class Drawing(Capability, Generic[RuleT]):
+class Drawing(Capability[RuleT]):
     """How the tools show it: marks on a drawn map and lines under a score table."""
 
     any_of: ClassVar[tuple[str, ...]] = ("looks", "score_notes")
@@ -187,7 +192,7 @@ class Drawing(Capability, Generic[RuleT]):
         return []
 
 
-class HardCases(Capability, Generic[RuleT]):
+class HardCases(Capability[RuleT]):
     """Positions its scoring makes slow or easy to get wrong: the benchmark times them, the
     conformance vectors keep them."""
 
