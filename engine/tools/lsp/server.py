@@ -284,7 +284,8 @@ class RailServer(LanguageServer):
         if isinstance(item, Skipped):
             logger.warning("%s: skipped %d bytes that were no message", NAME, item.size)
         elif isinstance(item, Unreadable):
-            self.reply_error(None, PARSE_ERROR, f"{NAME}: a message that cannot be read: {item.why}")
+            self.reply_error(item.msg_id, INVALID_REQUEST if item.json else PARSE_ERROR,
+                             f"{NAME}: a message that cannot be read: {item.why}")
         else:
             try:
                 self.dispatch(item)
@@ -332,6 +333,9 @@ class RailServer(LanguageServer):
             if "id" in data:
                 self.reply_error(msg_id, METHOD_NOT_FOUND, f"{NAME}: no method {method!r}")
             return  # a notification the server does not take ($/…): ignored, as the protocol says
+        if "id" in data and "id" not in {a.name for a in getattr(kind, "__attrs_attrs__", ())}:
+            self.reply_error(msg_id, INVALID_REQUEST, f"{NAME}: {method} is a notification, sent with an id")
+            return
         try:
             message = self.converter.structure(data, kind)
         except Exception as err:  # noqa: BLE001 - any reason the params do not fit their types

@@ -39,10 +39,14 @@ _OPEN = re.compile(rb"[\[{]")
 
 @dataclass(frozen=True)
 class Unreadable:
-    """A framed body that is not a JSON message (the server answers it with a parse
-    error); ``why`` says what is wrong, in words for a log."""
+    """A framed body that is not a JSON message (the server answers it with an error);
+    ``why`` says what is wrong, in words for a log; ``msg_id`` is the request's id when
+    one could be found at the body's top level (see :func:`top_level_id`), so that the
+    client waiting for it is answered; ``json`` whether the body was JSON (too deep)."""
 
     why: str
+    msg_id: int | str | None = None
+    json: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,37 @@ def too_deep(data: bytes) -> bool:
         elif byte in (0x5D, 0x7D):
             depth -= 1
     return False
+
+
+_ID_VALUE = re.compile(rb'[ \t\r\n]*:[ \t\r\n]*(-?[0-9]{1,30}(?![0-9.eE])|"(?:[^"\\\x00-\x1f]|\\.){0,1000}")')
+
+
+def top_level_id(data: bytes) -> int | str | None:
+    """The ``"id"`` of a JSON object's top level, found without parsing the object (it
+    may be too deep to parse, or broken further on): an integer or a string, else None."""
+    depth, in_string, escaped, start = 0, False, False, -1
+    for k, byte in enumerate(data):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+                if depth == 1 and data[start:k + 1] == b'"id"':
+                    found = _ID_VALUE.match(data, k + 1)
+                    if found is not None:
+                        try:
+                            return json.loads(found.group(1))
+                        except ValueError:
+                            return None
+        elif byte == 0x22:
+            in_string, start = True, k
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return None
 
 
 def parse_body(body: bytes) -> object:
@@ -187,7 +222,7 @@ class Reader:
     def _body(self, length: int) -> Iterator[object]:
         body = self._read(length)
         if len(body) < length:
-            yield Unreadable(f"the stream ended {length - len(body):,} bytes into a message")
+            yield Unreadable(f"the stream ended {length - len(body):,} bytes into a message", top_level_id(body))
             return
         try:
             yield parse_body(body)
@@ -206,7 +241,8 @@ class Reader:
         at = _NEXT.search(body, 1)
         if at is not None:
             self.pending = body[at.start():] + self.pending
-        yield Unreadable(problem)
+        yield Unreadable(problem, top_level_id(body[:at.start()] if at is not None else body),
+                         json=problem.startswith("nested"))
 
 
 def _leading_value(body: bytes) -> tuple[object, int] | None:
