@@ -63,20 +63,22 @@ class Job:
         """Whether the loop has settled the job (its result in, or stopped)."""
         return self._settled
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
         """Stop the job (call on the loop's thread): its future is cancelled now and the
-        thread is interrupted if it is at work."""
+        thread is interrupted if it is at work. Whether it was."""
         if self._settled:
-            return
+            return False
         # the order matters: the thread reads _stopped after setting _running, this reads
         # _running after setting _stopped, so one of the two sees the other's flag; and the
         # exception is sent before _settled is set, which the thread waits for
         self._stopped = True
-        if self._running:
+        interrupted = self._running
+        if interrupted:
             _set_async_exc(self._thread.ident, Cancelled)
         self._settled = True
         if not self.future.done():
             self.future.cancel()
+        return interrupted
 
     # --- the job's thread -------------------------------------------------------------------
 

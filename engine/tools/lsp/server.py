@@ -155,7 +155,7 @@ class RailServer(LanguageServer):
         extending it read it from disk now."""
         path = self.path_of(uri)
         self.texts = {other: text for other, text in self.texts.items() if other != path}
-        self._drop_check(uri)
+        self._drop_check(uri, "closed")
         self.analyzer.forget(path)
         self.publish_diagnostics(uri, [])
         for other in list(self.workspace.text_documents):
@@ -170,13 +170,23 @@ class RailServer(LanguageServer):
 
     # --- checks -------------------------------------------------------------------------------
 
-    def _drop_check(self, uri: str) -> None:
+    def trace(self, message: str) -> None:
+        """A line for the client's trace (``$/logTrace``), when it asked for one
+        (``$/setTrace``): which checks start and which are stopped."""
+        if self.lsp.trace in (lsp.TraceValues.Messages, lsp.TraceValues.Verbose):
+            self.log_trace(f"{NAME}: {message}")
+
+    def _stop(self, uri: str, check: Check, why: str) -> None:
+        if check.job.stop():
+            self.trace(f"stopped checking {uri} (version {check.version}): {why}")
+
+    def _drop_check(self, uri: str, why: str) -> None:
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
         check = self.checks.pop(uri, None)
         if check is not None:
-            check.job.stop()
+            self._stop(uri, check, why)
 
     def recheck(self, uri: str) -> None:
         """Check a document soon: a change made meanwhile replaces this check, and the
@@ -185,7 +195,7 @@ class RailServer(LanguageServer):
             return
         check = self.checks.get(uri)
         if check is not None and check.text != self.workspace.text_documents[uri].source:
-            check.job.stop()
+            self._stop(uri, check, "a newer text replaced it")
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
@@ -195,7 +205,7 @@ class RailServer(LanguageServer):
         """Check a document's current text now, in a thread; the check before it stops.
         Its diagnostics are published when it is done, then (``dependents``) the open
         documents extending it are checked again."""
-        self._drop_check(uri)
+        self._drop_check(uri, "checked again")
         document = self.workspace.text_documents.get(uri)
         if document is None:
             return None
@@ -208,6 +218,7 @@ class RailServer(LanguageServer):
 
         check = Check(text, document.version, self._start(work, f"check {path}"), dependents)
         self.checks[uri] = check
+        self.trace(f"checking {uri} (version {document.version})")
         check.job.future.add_done_callback(functools.partial(self._checked, uri, check))
         return check
 
