@@ -396,8 +396,9 @@ class Summary:
         self.counts[key] = self.counts.get(key, 0) + 1
 
 
-def _folder() -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="railspec-lsp-fuzz-"))
+def make_folder(folder: Path) -> Path:
+    """The documents of a session, written into ``folder``: a copy of the USA spec,
+    tests/base.rail with a spec extending it, and the probe's document."""
     shutil.copy(compiler.stock_path("usa"), folder / "usa.rail")
     shutil.copy(HERE.parent / "tests" / "base.rail", folder / "base.rail")
     (folder / "child.rail").write_text('extends "base.rail"\nvariant "Child"\nroute Alpha - Epsilon 4 red\n',
@@ -447,7 +448,7 @@ def run(messages: int = 1000, seed: int = 0, log=print) -> Summary:
     """Send ``messages`` cases (a new session after an exit, a shutdown or a failure)."""
     rng = random.Random(seed)
     summary = Summary()
-    folder = _folder()
+    folder = make_folder(Path(tempfile.mkdtemp(prefix="railspec-lsp-fuzz-")))
     session = None
     try:
         for index in range(messages):
