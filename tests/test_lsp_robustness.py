@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # fuzz/ sits be
 
 from fuzz import lsp as fuzz_lsp  # noqa: E402
 from fuzz.lsp import Session, dumps, frame  # noqa: E402
-
 from railspec.tools.lsp.transport import Reader, Skipped, Unreadable  # noqa: E402
 
 MESSAGES = int(os.environ.get("LSP_FUZZ_MESSAGES", "50"))
