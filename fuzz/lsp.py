@@ -38,6 +38,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from railspec import compiler
 
@@ -86,7 +87,7 @@ class Session:
     """A running ``railspec lsp``, initialized, with its documents open; its messages
     read by a thread into a queue."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.log = open(folder / "server.log", "ab")  # noqa: SIM115 - closed in close()
         self.process = subprocess.Popen([sys.executable, "-m", "railspec", "lsp"], stdin=subprocess.PIPE,
@@ -444,7 +445,7 @@ def _judge(case: Case, session: Session, summary: Summary, probe_id: int) -> tup
     return None, False
 
 
-def run(messages: int = 1000, seed: int = 0, log=print) -> Summary:
+def run(messages: int = 1000, seed: int = 0, log: Callable[[str], None] = print) -> Summary:
     """Send ``messages`` cases (a new session after an exit, a shutdown or a failure)."""
     rng = random.Random(seed)
     summary = Summary()

@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -401,7 +402,7 @@ async def test_a_base_that_cannot_be_read_is_said_as_railspec_check_says_it(tmp_
     assert [(p.span.line, p.message) for p in found] == [(1, raised.value.message)]
 
 
-async def test_a_document_over_the_size_limit_is_not_parsed(client: LanguageClient, folder):
+async def test_a_document_over_the_size_limit_is_not_parsed(client: LanguageClient, folder: Path) -> None:
     """As railspec check refuses a spec file over 4 MB, the server refuses a document over
     4 MB: one diagnostic, no parse (a parse would take about a minute)."""
     text = "# " + "x" * compiler.base.limits.MAX_SPEC_BYTES + "\n"
@@ -420,7 +421,7 @@ async def test_a_document_over_the_size_limit_is_not_parsed(client: LanguageClie
     doc.close()
 
 
-async def test_a_long_check_holds_nothing_up_and_a_stale_one_stops(client: LanguageClient, folder):
+async def test_a_long_check_holds_nothing_up_and_a_stale_one_stops(client: LanguageClient, folder: Path) -> None:
     """A spec of a megabyte takes seconds to check: the check runs off the server's loop,
     so a hover on another document is answered meanwhile, and a change stops it half-way
     (the server's trace says so); only the new text's diagnostics are published."""
@@ -447,7 +448,7 @@ async def test_a_long_check_holds_nothing_up_and_a_stale_one_stops(client: Langu
     small.close()
 
 
-async def until(condition, seconds: float = 30) -> None:
+async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
     """Wait for ``condition()`` (a test fails after 30 s without)."""
     deadline = time.monotonic() + seconds
     while not condition():

@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -25,7 +26,7 @@ INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, PARSE_ERROR = -32600, -32601,
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory):
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     """A running server with the fuzzer's documents open, for the tests that leave it
     running (a server takes a few seconds to start)."""
     started = Session(fuzz_lsp.make_folder(tmp_path_factory.mktemp("shared")))
@@ -34,7 +35,7 @@ def shared(tmp_path_factory):
 
 
 @pytest.fixture
-def session(tmp_path):
+def session(tmp_path: Path) -> Iterator[Session]:
     """A server of the test's own, for a test that ends it."""
     started = Session(fuzz_lsp.make_folder(tmp_path))
     yield started
@@ -53,7 +54,7 @@ def answer(session: Session, data: bytes, msg_id: object) -> dict:
     return found[msg_id]
 
 
-def test_after_garbage_the_server_answers_on(tmp_path):
+def test_after_garbage_the_server_answers_on(tmp_path: Path) -> None:
     """GARBAGE with a blank line left pygls deaf for good: now what is not a header is
     skipped up to the next one, even glued to it."""
     session = Session(fuzz_lsp.make_folder(tmp_path))
@@ -67,7 +68,7 @@ def test_after_garbage_the_server_answers_on(tmp_path):
     assert session.close() == 0
 
 
-def test_broken_lengths_are_recovered_from():
+def test_broken_lengths_are_recovered_from() -> None:
     """The reader on its own: a length too long gives back the next message's start, one
     too short is answered to the id it cut, one of no message (10^11) is not believed."""
     first = dumps({"jsonrpc": "2.0", "id": 1, "method": "x"})
@@ -91,7 +92,7 @@ def test_broken_lengths_are_recovered_from():
         assert got == wanted, data[:80]
 
 
-def test_ill_typed_params_get_an_error(shared):
+def test_ill_typed_params_get_an_error(shared: Session) -> None:
     """They went unanswered (pygls logged them): the client waited for ever."""
     cases = [
         ({"line": 0, "character": -7}, "Position.character should be in range"),
@@ -106,7 +107,7 @@ def test_ill_typed_params_get_an_error(shared):
         assert found["error"]["code"] == INVALID_PARAMS and says in found["error"]["message"], found
 
 
-def test_every_readable_request_is_answered(shared):
+def test_every_readable_request_is_answered(shared: Session) -> None:
     session = shared
     cases = [
         (frame(dumps({"jsonrpc": "2.0", "id": 11, "method": "textDocument/nope", "params": {}})), 11,
@@ -128,7 +129,7 @@ def test_every_readable_request_is_answered(shared):
     assert "result" in answer(session, hover(session, 18, {"line": 0, "character": 0}), 18)
 
 
-def test_after_shutdown_requests_are_refused_and_exit_is_0(session):
+def test_after_shutdown_requests_are_refused_and_exit_is_0(session: Session) -> None:
     assert "result" in answer(session, frame(dumps({"jsonrpc": "2.0", "id": 1, "method": "shutdown"})), 1)
     found = answer(session, hover(session, 2, {"line": 0, "character": 0}), 2)
     assert found["error"]["code"] == INVALID_REQUEST and "shut down" in found["error"]["message"]
@@ -137,13 +138,13 @@ def test_after_shutdown_requests_are_refused_and_exit_is_0(session):
     session.shut_down = True
 
 
-def test_exit_without_shutdown_is_1(session):
+def test_exit_without_shutdown_is_1(session: Session) -> None:
     session.notify("exit", None)
     assert session.process.wait(timeout=30) == 1
     session.shut_down = True
 
 
-def test_a_shortened_fuzz_run():
+def test_a_shortened_fuzz_run() -> None:
     """The fuzzer's cases (fuzz/lsp.py): every readable request answered, none with an
     internal error, the probe after each answered, exit's status right."""
     summary = fuzz_lsp.run(MESSAGES, seed=int(os.environ.get("FUZZ_SEED", "0")), log=lambda line: None)

@@ -296,7 +296,7 @@ class Analyzer:
     began; the views share the caches, which a lock guards. A check may be interrupted
     anywhere: the caches are only ever given whole entries."""
 
-    def __init__(self, registry: Registry | None = None):
+    def __init__(self, registry: Registry | None = None) -> None:
         self.registry = registry or default_registry()
         self.open_texts: dict[str, str] = {}
         self._disk: dict[str, tuple[tuple, ast.SpecFile | SpecError]] = {}

@@ -44,7 +44,7 @@ class Job:
     result or its exception; a stopped job's future is cancelled at once, without waiting
     for the thread."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, work: Callable[[], Any], name: str):
+    def __init__(self, loop: asyncio.AbstractEventLoop, work: Callable[[], Any], name: str) -> None:
         self.loop = loop
         self.work = work
         self.future: asyncio.Future = loop.create_future()

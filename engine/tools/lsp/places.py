@@ -45,7 +45,7 @@ class Places:
     """Conversions for one check or one answer, through an analyzer's view of the editor's
     texts (:meth:`.analysis.Analyzer.with_texts`)."""
 
-    def __init__(self, analyzer: Analyzer):
+    def __init__(self, analyzer: Analyzer) -> None:
         self.analyzer = analyzer
 
     def file_lines(self, path: str, analysis: Analysis | None = None) -> list[str]:

@@ -97,7 +97,7 @@ class Check:
 class _Output:
     """The transport pygls writes to: the standard output (written from the loop only)."""
 
-    def __init__(self, stream: BinaryIO):
+    def __init__(self, stream: BinaryIO) -> None:
         self.stream = stream
 
     def write(self, data: bytes) -> None:

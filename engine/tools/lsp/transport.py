@@ -137,7 +137,7 @@ class Reader:
     :class:`Unreadable` body, or a :class:`Skipped` run of bytes. Iteration ends with the
     stream."""
 
-    def __init__(self, stream: BinaryIO):
+    def __init__(self, stream: BinaryIO) -> None:
         #: read in chunks (``read(n)`` answering what is there, as a raw file does): a
         #: buffered reader's lock, held by a reading thread, would stall the interpreter's exit
         self.stream = stream
