@@ -121,6 +121,7 @@ def test_every_readable_request_is_answered(shared: Session) -> None:
         (frame(b'{"jsonrpc": "2.0", "id": 17, "method": "shutdown"'), 17, PARSE_ERROR),
         (frame(b"\xff\xfe{}"), None, PARSE_ERROR),
         (frame(b"[]"), None, INVALID_REQUEST),
+        (frame(b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "nope"}'), "\ud800", METHOD_NOT_FOUND),
     ]
     for data, msg_id, code in cases:
         found = answer(session, data, msg_id)

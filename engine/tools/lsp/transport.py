@@ -127,8 +127,9 @@ def parse_body(body: bytes) -> object:
 
 
 def encode(message: object) -> bytes:
-    """A JSON value as one framed message."""
-    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """A JSON value as one framed message. Written in ASCII: a string the client sent may
+    hold a lone surrogate (an id "\\ud800"), which UTF-8 cannot encode but JSON's escape can."""
+    body = json.dumps(message, separators=(",", ":")).encode("ascii")
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
