@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
+from ..playtest import lifeline
 from ..runtime import notation
 
 PROTOCOL = "railspec-driver/1"
@@ -52,8 +53,9 @@ class EngineProcess:
 
     def __init__(self, command: list[str], timeout: float = TIMEOUT, max_line: int = MAX_LINE):
         self.command, self.timeout, self.max_line = list(command), timeout, max_line
+        # the engine ends with this process, even one killed outright (on Linux)
         self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, bufsize=0)
+                                        stderr=subprocess.PIPE, bufsize=0, **lifeline.foreign_options())
         for stream in (self.process.stdout, self.process.stderr):
             os.set_blocking(stream.fileno(), False)
         self._selector = selectors.DefaultSelector()
