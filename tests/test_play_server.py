@@ -28,6 +28,11 @@ from railspec.tools.web import sessions  # noqa: E402
 from railspec.tools.web.saves import SaveFolder  # noqa: E402
 from railspec.tools.web.server import MAX_BODY, create_app  # noqa: E402
 
+#: Where the test client says the server is: one of the names it answers to.
+BASE = "http://127.0.0.1:8000"
+#: The type a POST body must have.
+JSON = {"content-type": "application/json"}
+
 
 def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None, saves=None, agents=("one-step",)):
     """The app and a test client; ``saves``: the saves' folder (a test that saves gives a
@@ -35,7 +40,7 @@ def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None, sa
     v = railspec.load(variant)
     folder = SaveFolder(saves, v) if saves is not None else None
     app = create_app(v, sessions.Defaults(players, 0, tuple(agents), seed, 0.0), store=store, saves=folder)
-    return v, app, TestClient(app)
+    return v, app, TestClient(app, base_url=BASE)
 
 
 def person_choice(view: dict, tunnels: set[str], rng: random.Random) -> str:
@@ -402,10 +407,12 @@ def test_bad_requests_get_a_clear_error():
         ("post", "/api/games", {"json": {"save": "../../etc/passwd"}}, 400),
     ]
     for method, path, kwargs, status in cases:
+        if "content" in kwargs:  # a body that is not JSON, said to be JSON
+            kwargs = {**kwargs, "headers": JSON}
         response = getattr(c, method)(path, **kwargs) if kwargs else getattr(c, method)(path)
         assert response.status_code == status, (path, kwargs, response.text)
         assert response.json()["error"]
-    response = c.post("/api/games", content=b"{}", headers={"content-length": str(MAX_BODY + 10)})
+    response = c.post("/api/games", content=b"{}", headers={**JSON, "content-length": str(MAX_BODY + 10)})
     assert response.status_code in (400, 413)
 
 
@@ -457,7 +464,8 @@ def test_the_server_survives_a_thousand_random_and_malformed_requests(tmp_path):
     for _ in range(1000):
         method, path, body = _fuzz_request(rng, ids, names, saved)
         before = snapshot()
-        kwargs = {} if body is None else {"json": body} if isinstance(body, dict) else {"content": body}
+        kwargs = {} if body is None else {"json": body} if isinstance(body, dict) else {"content": body,
+                                                                                        "headers": JSON}
         response = c.request(method, path, **kwargs)  # a server error would raise here (TestClient's default)
         assert response.status_code < 500, (method, path, body, response.text)
         if response.status_code >= 400:
