@@ -548,17 +548,24 @@ def test_the_hosts_a_server_answers_to():
     assert not local.allows_origin("null") and not local.allows_origin("http://evil.example:8000")
 
 
-def test_two_host_headers_are_refused():
+def test_the_guard_refuses_two_hosts_and_a_rebound_websocket():
+    """Below the HTTP server (which may itself refuse some): two Host headers, and a
+    websocket from a foreign host (the app has none; one added later is covered)."""
     async def app(scope, receive, send):
         raise AssertionError("reached the app")
-    sent = []
 
-    async def send(message):
-        sent.append(message)
-    scope = {"type": "http", "method": "GET", "path": "/", "headers": [(b"host", b"127.0.0.1:8000"),
-                                                                      (b"host", b"evil.example")]}
-    asyncio.run(guard.Guard(app)(scope, None, send))
-    assert sent[0]["status"] == 400 and json.loads(sent[1]["body"])["error"] == "more than one Host header"
+    def sent_for(scope: dict) -> list[dict]:
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+        asyncio.run(guard.Guard(app)(scope, None, send))
+        return sent
+    two = sent_for({"type": "http", "method": "GET", "path": "/",
+                    "headers": [(b"host", b"127.0.0.1:8000"), (b"host", b"evil.example")]})
+    assert two[0]["status"] == 400 and json.loads(two[1]["body"])["error"] == "more than one Host header"
+    socket_ = sent_for({"type": "websocket", "path": "/ws", "headers": [(b"host", b"evil.example:8000")]})
+    assert socket_ == [{"type": "websocket.close", "code": 1008}]
 
 
 @pytest.mark.parametrize("headers, status", [

@@ -139,6 +139,12 @@ class Guard:
         self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # the app has none; a rebound page must not reach one added later either
+            headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+            if not self.hosts.allows(headers.get("host", "")):
+                await send({"type": "websocket.close", "code": 1008})
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
