@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -261,7 +262,7 @@ def _wait_until_gone(pids: list[int], seconds: float = 30.0) -> list[int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_the_workers_end_when_the_campaign_is_killed_outright(tmp_path):
+def test_the_workers_end_when_the_campaign_is_killed_outright(tmp_path: Path) -> None:
     """SIGKILL leaves the parent no chance to stop its workers: a 2-worker balance of
     200,000 games killed so once left both workers playing on, children of init. Now
     each worker watches its lifeline and ends with the parent, in the middle of a chunk."""

@@ -60,7 +60,7 @@ def _kill_parent_and_wait(script: str, env: dict | None = None, seconds: float =
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_an_execd_worker_ends_with_its_parent():
+def test_an_execd_worker_ends_with_its_parent() -> None:
     """The fuzz campaign's way: the descriptor passed to a program started by subprocess."""
     pids, alive = _kill_parent_and_wait("""
         import subprocess, sys
@@ -76,7 +76,7 @@ def test_an_execd_worker_ends_with_its_parent():
     assert alive == [], "the worker outlived its killed parent"
 
 
-def test_a_forked_worker_ends_though_another_forked_child_lives_on():
+def test_a_forked_worker_ends_though_another_forked_child_lives_on() -> None:
     """A child forked for something else copies the parent's descriptors, the lifeline's
     write end among them; it closes its copy at once, or the worker would never see the
     end. The other child (which watches nothing) is still running when the worker ends."""
@@ -105,7 +105,7 @@ def test_a_forked_worker_ends_though_another_forked_child_lives_on():
     assert worker not in alive, "the worker outlived its killed parent"
 
 
-def test_a_stalled_fuzz_worker_ends_with_its_campaign(tmp_path):
+def test_a_stalled_fuzz_worker_ends_with_its_campaign(tmp_path: Path) -> None:
     """A fuzz worker stalled in a case (as a case that hangs) is killed by its campaign
     after the case's timeout; a campaign killed outright used to leave it stalled for good."""
     env = dict(os.environ, RAILSPEC_FUZZ_FAULT="hang@0")
@@ -130,7 +130,7 @@ def test_a_stalled_fuzz_worker_ends_with_its_campaign(tmp_path):
     assert alive == [], "the fuzz worker outlived its killed campaign"
 
 
-def test_an_engine_under_test_ends_with_the_driver():
+def test_an_engine_under_test_ends_with_the_driver() -> None:
     """An engine railspec did not write cannot watch a lifeline: on Linux the kernel's
     parent-death signal ends it (here one that never reads its input)."""
     pids, alive = _kill_parent_and_wait("""
@@ -143,6 +143,6 @@ def test_an_engine_under_test_ends_with_the_driver():
     assert alive == [], "the engine outlived its killed driver"
 
 
-def test_a_worker_end_is_the_read_end_of_one_pipe_per_process():
+def test_a_worker_end_is_the_read_end_of_one_pipe_per_process() -> None:
     end = lifeline.worker_end()
     assert end is lifeline.worker_end() and end.readable and not end.writable

@@ -332,7 +332,7 @@ def test_undo_save_and_load_by_clicks(browser, tmp_path):
         page.close()
 
 
-def open_saved(browser, game, folder: Path, viewport: dict) -> tuple:
+def open_saved(browser: sync_api.Browser, game: railspec.Game, folder: Path, viewport: dict) -> tuple:
     """A server whose saves' folder holds ``game`` (seat 0), and a page loaded on it; the
     server (a context manager, entered), the page and the game's session."""
     v = game.variant
@@ -349,7 +349,7 @@ def open_saved(browser, game, folder: Path, viewport: dict) -> tuple:
     return server, page, session
 
 
-def test_a_picked_card_marks_the_routes_it_can_claim(browser, tmp_path):
+def test_a_picked_card_marks_the_routes_it_can_claim(browser: sync_api.Browser, tmp_path: Path) -> None:
     """With some 80 routes claimable, outlining them all says nothing: none is outlined
     until a card of the hand is picked; then exactly the routes a claim with that card
     reaches are, and the others fade. Hovering a claimable route names its choices."""
@@ -399,7 +399,7 @@ def test_a_picked_card_marks_the_routes_it_can_claim(browser, tmp_path):
         server.__exit__(None, None, None)
 
 
-def test_a_tunnel_decision_says_why_only_decline_is_offered(browser, tmp_path):
+def test_a_tunnel_decision_says_why_only_decline_is_offered(browser: sync_api.Browser, tmp_path: Path) -> None:
     game = europe_at_a_tunnel(only_decline=True)
     v = game.variant
     server, page, session = open_saved(browser, game, tmp_path / "saves", {"width": 1280, "height": 860})
@@ -418,7 +418,7 @@ def test_a_tunnel_decision_says_why_only_decline_is_offered(browser, tmp_path):
         server.__exit__(None, None, None)
 
 
-def test_the_map_fills_its_column_and_nothing_is_cut(browser, tmp_path):
+def test_the_map_fills_its_column_and_nothing_is_cut(browser: sync_api.Browser, tmp_path: Path) -> None:
     """At 1280 x 860: the map takes the width the side column leaves (its legend under it,
     not beside it inside the picture), as tall as the window allows; a station marker is
     read at a glance (it was 6 px); the players' table is whole (it was cut: "ticl…")."""

@@ -70,7 +70,7 @@ def other_tickets(game, seat: int) -> set[str]:
     return {names[t] for t in held - mine}
 
 
-def europe_at_a_tunnel(only_decline: bool):
+def europe_at_a_tunnel(only_decline: bool) -> railspec.Game:
     """A 3-player Europe game at seat 0's tunnel decision, found by seeded random play
     (claims preferred): one where only "tunnel decline" is offered, or one where a
     payment is offered too."""
@@ -87,7 +87,7 @@ def europe_at_a_tunnel(only_decline: bool):
     raise AssertionError("no such game in 200 seeds")
 
 
-def usa_with_a_full_hand():
+def usa_with_a_full_hand() -> railspec.Game:
     """A 3-player USA game at seat 0's turn with at least 14 cards in hand (many routes to
     claim), found by seeded play that mostly draws."""
     v = railspec.load("usa")
@@ -100,7 +100,7 @@ def usa_with_a_full_hand():
     return game
 
 
-def saved(folder: Path, game, seat: int = 0, tag: str = "000000") -> str:
+def saved(folder: Path, game: railspec.Game, seat: int = 0, tag: str = "000000") -> str:
     """``game`` written as a save of ``seat`` in ``folder``; the save's name."""
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{game.variant.key}-20260101-000000-seat{seat}-{tag}.json"
@@ -414,7 +414,7 @@ def test_a_bad_trace_is_refused():
     assert c.post("/api/replays", json={"trace": 3}).status_code == 400
 
 
-def test_a_claim_says_which_cards_it_spends():
+def test_a_claim_says_which_cards_it_spends() -> None:
     v, app, c = client("usa", 3)
     session = sessions.PlaySession(v, usa_with_a_full_hand(), 0, ["you", "one-step", "one-step"], 1)
     store = app.state.store
@@ -432,7 +432,7 @@ def test_a_claim_says_which_cards_it_spends():
 
 
 @pytest.mark.parametrize("only_decline", [True, False])
-def test_a_tunnel_decision_says_what_it_is_about_and_what_more_cards_would_allow(only_decline):
+def test_a_tunnel_decision_says_what_it_is_about_and_what_more_cards_would_allow(only_decline: bool) -> None:
     """In the tunnel's phase the view says what the decision is about (the tunnel
     mechanic's fields, in words) and which payments only cards the person lacks would
     allow; with "decline" alone offered, that is why. Nothing hidden is told: the view is
@@ -468,7 +468,7 @@ def test_a_tunnel_decision_says_what_it_is_about_and_what_more_cards_would_allow
         assert other.view() == view
 
 
-def test_at_the_limit_the_least_recently_used_idle_game_is_dropped():
+def test_at_the_limit_the_least_recently_used_idle_game_is_dropped() -> None:
     """The 65th game used to be refused for up to an hour (429); now the game used least
     lately makes room, unless a request is using it (its lock held) or it is the pinned
     replay. Only when every game is in use is a new one refused (503), and a request for
@@ -507,7 +507,7 @@ def test_at_the_limit_the_least_recently_used_idle_game_is_dropped():
         store.sessions[ids[0]].lock.release()
 
 
-def test_sixty_five_games_open_with_the_default_limit():
+def test_sixty_five_games_open_with_the_default_limit() -> None:
     v, app, c = client("usa", 2)
     made = [c.post("/api/games", json={"seed": k}) for k in range(sessions.MAX_SESSIONS + 1)]
     assert [r.status_code for r in made] == [201] * (sessions.MAX_SESSIONS + 1)
@@ -517,7 +517,7 @@ def test_sixty_five_games_open_with_the_default_limit():
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.",
                                   "[::1", "a:b:c", "", "127.0.0.1:8000@evil.example"])
-def test_a_host_the_server_is_not_served_under_is_refused(host):
+def test_a_host_the_server_is_not_served_under_is_refused(host: str) -> None:
     """A DNS-rebinding page reaches the server under its own name: refused before the app
     sees it, for reads and for actions alike, and nothing changes."""
     v, app, c = client("usa", 2)
@@ -531,7 +531,7 @@ def test_a_host_the_server_is_not_served_under_is_refused(host):
     assert len(app.state.store.sessions) == 1 and app.state.store.sessions[gid].game.to_json() == before
 
 
-def test_the_hosts_a_server_answers_to():
+def test_the_hosts_a_server_answers_to() -> None:
     local = guard.Hosts.serving("127.0.0.1", 8000)
     for host in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000"):
         assert local.allows(host), host
@@ -548,16 +548,16 @@ def test_the_hosts_a_server_answers_to():
     assert not local.allows_origin("null") and not local.allows_origin("http://evil.example:8000")
 
 
-def test_the_guard_refuses_two_hosts_and_a_rebound_websocket():
+def test_the_guard_refuses_two_hosts_and_a_rebound_websocket() -> None:
     """Below the HTTP server (which may itself refuse some): two Host headers, and a
     websocket from a foreign host (the app has none; one added later is covered)."""
-    async def app(scope, receive, send):
+    async def app(scope: dict, receive: object, send: object) -> None:
         raise AssertionError("reached the app")
 
     def sent_for(scope: dict) -> list[dict]:
         sent: list[dict] = []
 
-        async def send(message):
+        async def send(message: dict) -> None:
             sent.append(message)
         asyncio.run(guard.Guard(app)(scope, None, send))
         return sent
@@ -576,7 +576,7 @@ def test_the_guard_refuses_two_hosts_and_a_rebound_websocket():
     ({"content-type": "application/json", "origin": "null"}, 403),
     ({"content-type": "application/json", "origin": "http://127.0.0.1:8000"}, 200),
 ])
-def test_a_post_body_must_be_json_from_the_servers_own_page(headers, status):
+def test_a_post_body_must_be_json_from_the_servers_own_page(headers: dict, status: int) -> None:
     """A cross-site form or no-cors fetch can only send a text, form or multipart body,
     and says where it comes from: refused, and the game is as it was."""
     v, app, c = client("usa", 2)
@@ -592,7 +592,7 @@ def test_a_post_body_must_be_json_from_the_servers_own_page(headers, status):
         assert session.log
 
 
-def test_a_post_without_a_body_needs_no_type():
+def test_a_post_without_a_body_needs_no_type() -> None:
     """`curl -X POST .../agent`: no body, no type; but an empty body of another type is
     refused (a form)."""
     v, app, c = client("usa", 2)
@@ -736,7 +736,7 @@ def _raw(address: str, request: bytes, read: bool = True) -> bytes:
         return answer
 
 
-def test_play_serves_on_the_address_it_prints_and_logs_one_line_per_event(tmp_path):
+def test_play_serves_on_the_address_it_prints_and_logs_one_line_per_event(tmp_path: Path) -> None:
     """The real server: the page at the printed address, and under a name --allow-host
     adds; another name for it refused; and a refused action, a foreign host, a text body
     and a connection closed mid-request each log one line on stderr (a closed connection

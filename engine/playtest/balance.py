@@ -324,7 +324,7 @@ class WorkerDied(RailspecError):
     in native code)."""
 
 
-def _work(connection, parent: mp_connection.Connection) -> None:
+def _work(connection: mp_connection.Connection, parent: mp_connection.Connection) -> None:
     """A worker's loop: play each chunk sent on ``connection`` and send back its records
     (or the error it raised), until the parent sends None or goes away. ``parent``: the
     parent's lifeline (:mod:`.lifeline`): the worker ends the moment the parent does,

@@ -134,7 +134,7 @@ def refusal(hosts: Hosts, method: str, headers: dict[str, str]) -> tuple[int, st
 class Guard:
     """The ASGI middleware refusing what :func:`refusal` refuses, for HTTP requests."""
 
-    def __init__(self, app: ASGIApp, hosts: Hosts = LOCAL):
+    def __init__(self, app: ASGIApp, hosts: Hosts = LOCAL) -> None:
         self.app = app
         self.hosts = hosts
 

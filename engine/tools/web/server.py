@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ...runtime.game import Variant
 from . import require_extra, sessions
 from .guard import LOCAL, Guard, Hosts
 from .saves import DEFAULT_FOLDER, SaveFolder
@@ -113,8 +114,8 @@ class PlayApp:
     :class:`Reply` (or raises :class:`RequestError`). ``offload`` runs the engine's work
     off the event loop."""
 
-    def __init__(self, variant: Any, defaults: sessions.Defaults, store: sessions.Store, saves: SaveFolder,
-                 replay: sessions.ReplaySession | None, offload: Offload):
+    def __init__(self, variant: Variant, defaults: sessions.Defaults, store: sessions.Store, saves: SaveFolder,
+                 replay: sessions.ReplaySession | None, offload: Offload) -> None:
         self.variant, self.defaults, self.store, self.saves = variant, defaults, store, saves
         self.replay, self.offload = replay, offload
         self.facts = sessions.variant_facts(variant)
@@ -249,7 +250,7 @@ def refused_line(request: Any, status: int, message: str) -> str:
     return f"refused {where(request)}: {status} {message[:200]}"
 
 
-def create_app(variant: Any, defaults: sessions.Defaults, store: sessions.Store | None = None,
+def create_app(variant: Variant, defaults: sessions.Defaults, store: sessions.Store | None = None,
                replay: sessions.ReplaySession | None = None, saves: SaveFolder | None = None,
                hosts: Hosts = LOCAL) -> Any:
     """The Starlette app for one variant. ``defaults``: the command line's choices for new
@@ -286,17 +287,15 @@ def create_app(variant: Any, defaults: sessions.Defaults, store: sessions.Store 
         log.info(refused_line(request, status, message))
         return JSONResponse({"error": message}, status_code=status)
 
-    async def refused(request: Any, err: RequestError) -> Response:
-        return error(request, err.status, err.message)
-
-    async def http_error(request: Any, err: HTTPException) -> Response:
-        words = {404: "no such page", 405: "that method is not allowed here"}.get(err.status_code, err.detail)
-        return error(request, err.status_code, f"{words}: {where(request)}")
-
-    async def closed(request: Any, err: ClientDisconnect) -> Response:
-        # an ordinary event: nobody is left to read an answer
+    async def ordinary(request: Any, err: Exception) -> Response:
+        # a refusal, or a connection closed before its request was read: one line each
+        if isinstance(err, RequestError):
+            return error(request, err.status, err.message)
+        if isinstance(err, HTTPException):
+            words = {404: "no such page", 405: "that method is not allowed here"}.get(err.status_code, err.detail)
+            return error(request, err.status_code, f"{words}: {where(request)}")
         log.info(f"{where(request)}: the connection was closed before the request was read")
-        return Response(status_code=400)
+        return Response(status_code=400)  # nobody is left to read it
 
     async def failed(request: Any, err: Exception) -> Response:
         # a bug, not the request's fault: one line sent, no traceback (the server logs it)
@@ -304,7 +303,7 @@ def create_app(variant: Any, defaults: sessions.Defaults, store: sessions.Store 
 
     routes = [Route(path, endpoint(handler), methods=[method]) for path, method, handler in handlers.routes()]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts)],
-                    exception_handlers={RequestError: refused, HTTPException: http_error, ClientDisconnect: closed,
+                    exception_handlers={RequestError: ordinary, HTTPException: ordinary, ClientDisconnect: ordinary,
                                         Exception: failed})
     app.state.store = handlers.store
     app.state.saves = handlers.saves

@@ -22,11 +22,16 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
+from ...compiler import ir
 from ...compiler.base import schema
 from ...compiler.base.errors import IllegalActionError, RailspecError
+from ...compiler.mechanic import Mechanic
 from ...playtest import agents as agent_kinds
 from ...playtest.render import CARD_COLOURS, PLAYER_COLOURS, colour_of, looks, render_svg
+from ...runtime.game import Game, Variant
 from ...runtime.notation import component_names, value_names
 from .. import trace
 
@@ -263,7 +268,7 @@ def _choices(variant, game) -> tuple[list[dict], list[dict]]:
     return choices, [{"key": key, "label": heading} for key, heading in order.items()]
 
 
-def spent_cards(action, cards: list[str]) -> list[str]:
+def spent_cards(action: ir.Action, cards: list[str]) -> list[str]:
     """The names of the train cards ``action`` pays with, as the catalogue records them:
     its colour's when it pays cards of a colour, the locomotive's (the last card) when it
     pays locomotives. The page marks the routes a card the person picks can claim."""
@@ -275,12 +280,12 @@ def spent_cards(action, cards: list[str]) -> list[str]:
     return spent
 
 
-def _mechanic_of_phase(variant, phase: str):
+def _mechanic_of_phase(variant: Variant, phase: str) -> Mechanic | None:
     """The mechanic that declares ``phase`` (None for the core's phases)."""
     return next((mechanic for mechanic, _ in variant.assembly.present if phase in mechanic.phases), None)
 
 
-def wanting_cards(variant, game, seat: int) -> list[str]:
+def wanting_cards(variant: Variant, game: Game, seat: int) -> list[str]:
     """The decisions that would be offered now if ``seat`` held every train card it cannot
     see (the deck's, the other hands'), and are not: what only cards it lacks would
     allow. Asked of the engine itself, on a copy of the state where those cards are moved
@@ -316,7 +321,7 @@ def wanting_cards(variant, game, seat: int) -> list[str]:
     return [variant.action_name(a) for a in sorted(set(richer.legal_actions()) - now)]
 
 
-def decision_context(variant, game, seat: int, observation: dict, who: list[str]) -> dict | None:
+def decision_context(variant: Variant, game: Game, seat: int, observation: dict, who: list[str]) -> dict | None:
     """What a decision of a mechanic's own phase is about (None in the core's phases): the
     mechanic's title, the fields it declares that hold something now (labelled, in
     words), and the decisions only cards the person lacks would allow
@@ -544,11 +549,12 @@ class Store:
     drops the least recently used of those not in use (a pinned one, the replay of
     ``--trace``, stays)."""
 
-    def __init__(self, idle_seconds: float = IDLE_SECONDS, limit: int = MAX_SESSIONS, clock=time.monotonic):
+    def __init__(self, idle_seconds: float = IDLE_SECONDS, limit: int = MAX_SESSIONS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.idle_seconds = idle_seconds
         self.limit = limit
         self.clock = clock
-        self.sessions: dict[str, object] = {}
+        self.sessions: dict[str, Any] = {}
         #: the ids dropped lately, and why: a request for one is told
         self.dropped: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
@@ -577,7 +583,7 @@ class Store:
         oldest = min(free, key=lambda s: s.last_used)
         self._drop(oldest.id, f"the least recently used of {self.limit} open games, to make room for a new one")
 
-    def add(self, session):
+    def add(self, session: Any) -> Any:
         """Keep ``session`` under a new id (the least recently used one not in use makes
         room for it when the store is full)."""
         self.sweep()
@@ -589,7 +595,7 @@ class Store:
             self.sessions[session.id] = session
         return session
 
-    def get(self, key, mode: str):
+    def get(self, key: object, mode: str) -> Any:
         """The session of id ``key`` of this ``mode``, or a 404 (saying why, when it was
         dropped)."""
         self.sweep()
