@@ -24,7 +24,6 @@ where there is one (Linux), the only way that needs nothing of the program.
 """
 from __future__ import annotations
 
-import ctypes
 import functools
 import multiprocessing
 import os
@@ -105,6 +104,8 @@ def foreign_options() -> dict:
     caveat is harmless for the driver, which starts and ends the engine in one thread."""
     if not sys.platform.startswith("linux"):
         return {}
+    import ctypes  # here: every start of the command line would pay 8 ms for it
+
     # looked up here, before the fork: the child only calls it
     prctl = ctypes.CDLL(None, use_errno=True).prctl
     return {"preexec_fn": functools.partial(_die_with_parent, prctl, os.getpid())}
