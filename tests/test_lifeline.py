@@ -10,6 +10,7 @@ within milliseconds; without the lifeline they live on for good)."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -35,15 +36,20 @@ def _gone(pid: int) -> bool:
         return True
 
 
-def _kill_parent_and_wait(script: str, env: dict | None = None, seconds: float = 30.0) -> tuple[list[int], list[int]]:
-    """Run ``script`` (Python) as a parent process that prints the pids it wants to outlive
-    it on its first line, SIGKILL it, and wait up to ``seconds`` for those to end. Returns
-    (the pids, those still running); any still running are then killed."""
-    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], stdout=subprocess.PIPE, text=True,
-                              cwd=ROOT, env=env, start_new_session=True)
+def _kill_parent_and_wait(script: str, folder: Path, env: dict | None = None,
+                          seconds: float = 30.0) -> tuple[list[int], list[int]]:
+    """Run ``script`` (Python, written to a file in ``folder``: a spawned worker imports
+    its parent's main module) as a parent process that prints the pids it wants to
+    outlive it on its first line, SIGKILL it, and wait up to ``seconds`` for those to
+    end. Returns (the pids, those still running); any still running are then killed."""
+    path = folder / "parent.py"
+    path.write_text(textwrap.dedent(script), encoding="utf-8")
+    parent = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                              start_new_session=True)
     pids: list[int] = []
     try:
-        line = parent.stdout.readline()
+        ready, _, _ = select.select([parent.stdout], [], [], 120)
+        line = parent.stdout.readline() if ready else ""
         pids = [int(word) for word in line.split()]
         assert pids, f"the parent printed no pid: {line!r}"
         parent.kill()
@@ -54,13 +60,14 @@ def _kill_parent_and_wait(script: str, env: dict | None = None, seconds: float =
         return pids, [pid for pid in pids if not _gone(pid)]
     finally:
         if parent.poll() is None:
-            parent.kill()
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.wait()
         for pid in pids:
             if not _gone(pid):
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_an_execd_worker_ends_with_its_parent() -> None:
+def test_an_execd_worker_ends_with_its_parent(tmp_path: Path) -> None:
     """The fuzz campaign's way: the descriptor passed to a program started by subprocess."""
     pids, alive = _kill_parent_and_wait("""
         import subprocess, sys
@@ -72,11 +79,11 @@ def test_an_execd_worker_ends_with_its_parent() -> None:
         assert worker.stdout.readline() == "watching\\n"
         print(worker.pid, flush=True)
         worker.wait()
-    """)
+    """, tmp_path)
     assert alive == [], "the worker outlived its killed parent"
 
 
-def test_a_forked_worker_ends_though_another_forked_child_lives_on() -> None:
+def test_a_forked_worker_ends_though_another_forked_child_lives_on(tmp_path: Path) -> None:
     """A child forked for something else copies the parent's descriptors, the lifeline's
     write end among them; it closes its copy at once, or the worker would never see the
     end. The other child (which watches nothing) is still running when the worker ends."""
@@ -100,9 +107,33 @@ def test_a_forked_worker_ends_though_another_forked_child_lives_on() -> None:
             print(worker.pid, flush=True)
             print(other.pid, flush=True)
             time.sleep(600)
-    """, seconds=30.0)
+    """, tmp_path)
     worker = pids[0]
     assert worker not in alive, "the worker outlived its killed parent"
+
+
+def test_a_spawned_worker_ends_with_its_parent(tmp_path: Path) -> None:
+    """The way a campaign starts its workers where there is no fork (macOS): the worker's
+    end crosses to a fresh interpreter as a pickled connection."""
+    pids, alive = _kill_parent_and_wait("""
+        import multiprocessing, time
+        from railspec.playtest import lifeline
+
+        def work(end, ready):
+            lifeline.watch(end)
+            ready.set()
+            time.sleep(600)
+
+        if __name__ == "__main__":
+            context = multiprocessing.get_context("spawn")
+            ready = context.Event()
+            worker = context.Process(target=work, args=(lifeline.worker_end(), ready))
+            worker.start()
+            ready.wait()
+            print(worker.pid, flush=True)
+            time.sleep(600)
+    """, tmp_path)
+    assert alive == [], "the worker outlived its killed parent"
 
 
 def test_a_stalled_fuzz_worker_ends_with_its_campaign(tmp_path: Path) -> None:
@@ -126,11 +157,11 @@ def test_a_stalled_fuzz_worker_ends_with_its_campaign(tmp_path: Path) -> None:
                     return
         threading.Thread(target=tell, daemon=True).start()
         campaign.run(("spec",), cases=3, batch_size=3, timeout=600, spec_plays=0, workdir={str(tmp_path)!r})
-    """, env=env)
+    """, tmp_path, env=env)
     assert alive == [], "the fuzz worker outlived its killed campaign"
 
 
-def test_an_engine_under_test_ends_with_the_driver() -> None:
+def test_an_engine_under_test_ends_with_the_driver(tmp_path: Path) -> None:
     """An engine railspec did not write cannot watch a lifeline: on Linux the kernel's
     parent-death signal ends it (here one that never reads its input)."""
     pids, alive = _kill_parent_and_wait("""
@@ -139,7 +170,7 @@ def test_an_engine_under_test_ends_with_the_driver() -> None:
         engine = EngineProcess([sys.executable, "-c", "import time; time.sleep(600)"])
         print(engine.process.pid, flush=True)
         time.sleep(600)
-    """)
+    """, tmp_path)
     assert alive == [], "the engine outlived its killed driver"
 
 
