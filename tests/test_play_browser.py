@@ -185,9 +185,13 @@ def click_a_decision(page, tunnels: set[str], lengths: dict[str, int], done: set
 
 def save_and_list_by_clicks(page) -> str:
     """Click Save, wait for the name it shows; open the saves' list by Load and close it.
-    The name saved."""
+    The name saved. (The name shown before is waited past: taken for the new one, the
+    Load click could land while the save was still being made, and a busy page ignores
+    it; a loaded machine once showed it.)"""
+    before = page.get_attribute("#saved", "data-name")
     page.click("#save")
-    page.wait_for_function("document.getElementById('saved').dataset.name")
+    page.wait_for_function("(before) => { const name = document.getElementById('saved').dataset.name;"
+                           " return name && name !== before; }", arg=before)
     name = page.get_attribute("#saved", "data-name")
     page.click("#load")
     page.wait_for_selector(f'#saves-list button[data-name="{name}"]')
