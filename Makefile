@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -14,17 +14,18 @@ $(BIN)/python:
 
 # The core install, editable: builds the stock engines from generated/*.pyx in place and
 # pulls no optional extra. All the demo needs.
-$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx compiler/templates/engine_api.h compiler/templates/engine_api.pxd $(wildcard mechanics/*/*.pyx mechanics/*/*.pxd mechanics/*/*.pxi)
+$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd $(wildcard mechanics/*/*.pyx mechanics/*/*.pxd mechanics/*/*.pxi)
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e . > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(CORE)
 
-# Then the optional extras the tests cover, and a mechanic from outside railspec, installed
-# as a user would install one (tests/test_outside_mechanic.py).
-$(STAMP): $(CORE) tests/outside_mechanic/pyproject.toml
+# Then the optional extras the tests cover, and two mechanics from outside railspec, installed
+# as a user would install one (tests/test_outside_mechanic.py, examples/toll).
+$(STAMP): $(CORE) tests/outside_mechanic/pyproject.toml examples/toll/pyproject.toml
 	@echo "installing what the tests need: the optional extras (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e ".[test,balance,cluster,openspiel,pettingzoo,gymnasium,lsp,play]" >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@$(BIN)/pip install -e tests/outside_mechanic >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
+	@$(BIN)/pip install -e examples/toll >> $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -36,11 +37,19 @@ demo: $(CORE)
 test: install
 	$(BIN)/python -m pytest -q
 
+# Every pair of stock mechanics' samples on both engines, CONTRACT_GAMES games each, every
+# state saved and loaded (the tests play each pair on the reference engine, and every sample
+# together on both).
+CONTRACT_GAMES ?= 3
+contract-pairs: install
+	RAILSPEC_CONTRACT_PAIRS=$(CONTRACT_GAMES) $(BIN)/python -m pytest -q tests/test_contract.py -k each_pair_on_both_engines
+
 # Re-render generated/*.pyx from spec/*.rail (commit the result).
 generate: install
 	$(BIN)/python -m railspec.compiler.emit
 
-# Re-write the state table of docs/engine.md from the state schema (commit the result).
+# Re-write the tables of docs/ made from the code, and the typed state views (compiler/base/state_view.py,
+# mechanics/*/state_view.py), from the state schema and the mechanics (commit the result).
 docs: install
 	$(BIN)/python -m railspec.compiler.docs
 
@@ -101,6 +110,13 @@ FUZZ_SEED ?= 0
 FUZZ_JOBS ?= 1
 fuzz: install
 	$(BIN)/python -m fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --jobs $(FUZZ_JOBS)
+
+# The language server under LSP_MESSAGES random and mutated messages (fuzz/README.md):
+# every readable request answered, the server alive after each; findings in
+# fuzz/lsp-report.json. The tests run 50 (tests/test_lsp_robustness.py).
+LSP_MESSAGES ?= 1000
+fuzz-lsp: install
+	$(BIN)/python -m fuzz.lsp --messages $(LSP_MESSAGES) --seed $(FUZZ_SEED)
 
 # Build the sdist, then the wheel from the sdist, and play games with it in a clean venv.
 dist-check: install

@@ -2,11 +2,12 @@
 extension module railspec.generated.<variant> (and the Cython translation of its code is
 kept in generated/translations/ for builds of specs with the same mechanics),
 compiler/engine_face.pyx the Python face they share, engine/playtest/agents/_policy.pyx
-the scripted agents' styles, and each mechanic's own compiled modules (every
-mechanics/<name>/*.pyx becomes railspec.mechanics.<name>.<stem>: the algorithms its
-engine.pyx.j2 cimports, such as the longest path's search); and lists the packages, every
-folder with an ``__init__.py`` under the folders pyproject.toml's ``package-dir`` maps
-into the import name ``railspec`` (a new mechanic's folder is found, not listed).
+(with the .pxi parts it includes) the scripted agents' styles, and each mechanic's own
+compiled modules (every mechanics/<name>/*.pyx becomes railspec.mechanics.<name>.<stem>:
+the algorithms its engine.pyx.j2 cimports, such as the longest path's search); and lists
+the packages, every folder with an ``__init__.py`` under the folders pyproject.toml's
+``package-dir`` maps into the import name ``railspec`` (a new mechanic's folder is found,
+not listed).
 Everything else is in pyproject.toml."""
 import gzip
 import importlib.util
@@ -24,14 +25,17 @@ HERE = Path(__file__).parent
 #: The repository's folders and the packages they hold (as pyproject.toml's package-dir).
 ROOTS = {"engine": "railspec", "compiler": "railspec.compiler", "mechanics": "railspec.mechanics",
          "generated": "railspec.generated", "spec": "railspec.spec"}
+#: A mechanic's tests sit in its folder (mechanics/NAME/tests/), outside the package.
+TESTS = ["tests", "*.tests", "*.tests.*"]
 
 
 def packages() -> list[str]:
-    """Every package under the mapped folders (a root's own package included)."""
+    """Every package under the mapped folders (a root's own package included), a
+    mechanic's tests (mechanics/NAME/tests/) left out: they are not part of railspec."""
     found = []
     for folder, name in ROOTS.items():
         found.append(name)
-        found.extend(f"{name}.{sub}" for sub in find_packages(str(HERE / folder)))
+        found.extend(f"{name}.{sub}" for sub in find_packages(str(HERE / folder), exclude=TESTS))
     return sorted(found)
 
 
@@ -110,8 +114,9 @@ modules = [
               extra_compile_args=["-O3", "-g0"])
     for pyx in sorted((HERE / "generated").glob("*.pyx"))
 ]
-# The scripted agents' compiled styles: one module for every variant, speaking to the
-# engines through compiler/templates/engine_api.h (declared to Cython by engine_api.pxd).
+# The scripted agents' compiled styles: one module for every variant (_policy.pyx and the
+# _planner.pxi and _styles.pxi it includes), speaking to the engines through
+# compiler/templates/engine_api.h (declared to Cython by engine_api.pxd).
 # The Python face of every engine (its Engine class and playout), compiled once: a variant's
 # module subclasses it and binds it to its own functions (compiler/templates/engine.pyx.j2).
 modules.append(Extension("railspec.compiler.engine_face", ["compiler/engine_face.pyx"],

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import railspec
+from railspec.compiler.mechanic import Questions, part
 
 
 def timing(engine_for, query: str, owned: set[int], repeat: int = 30) -> float:
@@ -83,7 +84,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     variant = railspec.load(args.variant)
-    offered = [q.name for mechanic, _ in variant.ir.present() for q in mechanic.queries if q.player]
+    offered = [q.name for mechanic, _ in variant.ir.present() for q in part(mechanic, Questions).queries if q.player]
     if not offered or (args.query is not None and args.query not in offered):
         parser.error(f"{variant.key} answers {', '.join(offered) or 'no per-player question'}")
     args.query = args.query or offered[0]

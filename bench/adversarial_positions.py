@@ -31,7 +31,8 @@ from pathlib import Path
 
 import railspec
 from railspec.compiler.base.errors import PositionError
-from railspec.runtime.position import position_fields
+from railspec.compiler.mechanic import HardCases, part
+from railspec.runtime.position import describer, position_fields
 
 
 def timing(module, fields: dict, repeat: int) -> float:
@@ -99,19 +100,21 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     variant = railspec.load(args.variant)
     ir = variant.ir
-    offering = [(m, rule) for m, rule in ir.present() if m.hard_position(ir, rule, random.Random(0)) is not None]
+    offering = [(m, rule) for m, rule in ir.present()
+                if part(m, HardCases).hard_position(ir, rule, random.Random(0)) is not None]
     names = [m.name for m, _ in offering]
     if not offering or (args.mechanic is not None and args.mechanic not in names):
         parser.error(f"in {variant.key}, {', '.join(names) or 'no mechanic'} names positions hard to score")
     mechanic, rule = next((m, r) for m, r in offering if args.mechanic in (None, m.name))
-    keys = {key.name: key.names for m, _ in ir.present() for key in m.position_keys if key.names}
+    keys = {key.name: key.names for m, _ in ir.present() if (d := describer(m)) is not None
+            for key in d.position_keys if key.names}
     module = variant.module()
     rng = random.Random(args.seed)
     found = []
     for start in range(args.starts):
         best, position = -1.0, None
         for _ in range(args.draws):  # the climb starts from the slowest of a few draws
-            drawn = mechanic.hard_position(ir, rule, random.Random(rng.getrandbits(32)))
+            drawn = part(mechanic, HardCases).hard_position(ir, rule, random.Random(rng.getrandbits(32)))
             t = timing(module, position_fields(ir, drawn), args.repeat)
             if t > best:
                 best, position = t, drawn

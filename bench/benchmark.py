@@ -56,6 +56,7 @@ from pathlib import Path
 import railspec
 from railspec.compiler import stock_names
 from railspec.compiler.base.rng import AGENT_SALT, agent_for
+from railspec.compiler.mechanic import HardCases, Questions, part
 from railspec.playtest import agents
 from railspec.playtest.agents.ismcts import IsmctsAgent
 from railspec.runtime import reference
@@ -248,7 +249,7 @@ def hard_positions(v, mechanic, rule, count: int) -> list[dict]:
     its own seeded generator; [] when it names none."""
     out = []
     for i in range(count):
-        position = mechanic.hard_position(v.ir, rule, random.Random(9000 + i))
+        position = part(mechanic, HardCases).hard_position(v.ir, rule, random.Random(9000 + i))
         if position is None:
             return []
         out.append(position)
@@ -534,7 +535,7 @@ def main() -> int:
     for name in names:
         v = railspec.load(name)
         for mechanic, _rule in v.ir.present():
-            for query in (q for q in mechanic.queries if q.player):
+            for query in (q for q in part(mechanic, Questions).queries if q.player):
                 print(f"{v.name}, {query.name} per player (each compiled time the best of {REPEAT} runs of 20):")
                 query_report(v, query, f"end-of-game boards of random {min(4, v.ir.max_players)}-player games",
                              end_boards(v, max(5, int(50 * scale))), whole_states=True)

@@ -3,7 +3,7 @@
 The stages are small functions, each in its own module, run in this order by
 :func:`compile`::
 
-    parse (lang/parse.py) → resolve extends (specs.py) → check (check.py) → emit (emit.py) → build (build.py)
+    parse (lang/parse.py) → resolve extends (specs.py) → check (check/) → emit (emit.py) → build (build.py)
 """
 from __future__ import annotations
 

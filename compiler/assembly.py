@@ -13,8 +13,8 @@ from functools import cached_property, lru_cache
 
 from . import ir
 from .base import schema
-from .base.errors import UnsupportedMechanicError
-from .mechanic import CORE_SCORE_ITEMS, SCORE_MEASURES, ScoreItem
+from .base.errors import MechanicContractError, UnsupportedMechanicError
+from .mechanic import CORE_SCORE_ITEMS, SCORE_MEASURES, Payments, ScoreItem, part
 
 
 @dataclass(frozen=True)
@@ -75,14 +75,21 @@ def core_dimensions(variant: ir.Variant) -> dict[str, int]:
     }
 
 
-def refuse_unimplemented(variant: ir.Variant, who: str = "the engines do") -> None:
+def refuse_unsupported(variant: ir.Variant, who: str = "the engines do") -> None:
     """Raise UnsupportedMechanicError naming every mechanic the variant uses that the
-    engines do not implement yet (located at the first statement that uses one)."""
+    engines do not implement yet (located at the first statement that uses one), or
+    MechanicContractError naming every mechanic it uses that breaks its contract, with its
+    problems: a mechanic's part missing or misdeclared is refused, never ignored."""
     missing = variant.registry.unimplemented(variant)
     if missing:
         names = ", ".join(m.name for m, _ in missing)
         span = next((getattr(rule, "span", None) for _, rule in missing if getattr(rule, "span", None)), None)
         raise UnsupportedMechanicError(f"{variant.name}: {who} not implement {names} yet", span)
+    broken = variant.registry.broken(variant)
+    if broken:
+        told = "; ".join(f"mechanic {m.name} ({type(m).__module__}.{type(m).__name__}): " + "; ".join(problems)
+                         for m, problems in broken)
+        raise MechanicContractError(f"{variant.name}: {told} (docs/architecture.md, \"A mechanic's contract\")")
 
 
 @lru_cache(maxsize=64)
@@ -98,7 +105,7 @@ def assemble(variant: ir.Variant) -> Assembly:
     for mechanic, rule in present:
         if not mechanic.implemented:
             continue
-        fields.extend(mechanic.state_fields)
+        fields.extend(mechanic.variant_state_fields(variant, rule))
         dims.update(mechanic.dimensions(variant, rule))
         phases.extend(mechanic.phases)
         kinds.extend(mechanic.kinds)
@@ -119,7 +126,7 @@ def assemble(variant: ir.Variant) -> Assembly:
                              f"{', '.join(SCORE_MEASURES)}")
     if len({item.enum for item in items}) != len(items):
         raise ValueError(f"{variant.name}: two score items have the same C name")
-    route_trains = tuple(r.length + sum(m.extra_trains(variant, rule, r) for m, rule in present if m.implemented)
-                         for r in variant.routes)
+    payers = [(part(m, Payments), rule) for m, rule in present if m.implemented]
+    route_trains = tuple(r.length + sum(m.extra_trains(variant, rule, r) for m, rule in payers) for r in variant.routes)
     return Assembly(variant=variant, registry=registry, present=present, fields=tuple(fields), dims=dims,
                     phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items), route_trains=route_trains)

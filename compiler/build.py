@@ -150,10 +150,12 @@ _GENERATOR_FILES = ("*.py", "*.j2", "*.lark", "*.h", "*.pxd", "*.pyx")
 
 @functools.lru_cache(maxsize=None)
 def _folder_digest(folder: str) -> bytes:
-    """A hash of the generator's files in ``folder`` and below (names and contents)."""
+    """A hash of the generator's files in ``folder`` and below (names and contents); a
+    mechanic's ``tests`` folder is not the generator's, so editing a test renders nothing."""
     digest = hashlib.sha256()
     root = Path(folder)
-    paths = sorted({p for pattern in _GENERATOR_FILES for p in root.rglob(pattern) if "__pycache__" not in p.parts})
+    paths = sorted({p for pattern in _GENERATOR_FILES for p in root.rglob(pattern)
+                    if "__pycache__" not in p.parts and "tests" not in p.relative_to(root).parts})
     for path in paths:
         digest.update(str(path.relative_to(root)).encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
@@ -303,8 +305,6 @@ def _set_result(kind: str) -> None:
     global last_build_was_cached, last_build_kind
     last_build_kind = kind
     last_build_was_cached = kind != "compiled"
-    build.last_build_was_cached = last_build_was_cached
-    build.last_build_kind = kind
 
 
 def stock_module(variant, source: str):
@@ -351,6 +351,7 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
             return None
         root.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
+        moved = False  # the work folder became the entry
         try:
             _compile(source, module_name, work, suffix, root)
             try:
@@ -361,11 +362,11 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
                 if not library.is_file():
                     shutil.rmtree(final, ignore_errors=True)
                     os.rename(work, final)
-                    work = None
+                    moved = True
             else:
-                work = None
+                moved = True
         finally:
-            if work is not None:
+            if not moved:
                 shutil.rmtree(work, ignore_errors=True)
         module = _import(module_name, library)
         _set_result("compiled")
@@ -537,6 +538,3 @@ def _build_ext(c_file: Path, module_name: str, work: Path) -> None:
     except Exception as err:  # distutils raises its own error types
         raise RailspecError(f"building the engine: the C compiler failed: {err}\n{_tail(out.getvalue())}") from None
 
-
-build.last_build_was_cached = False
-build.last_build_kind = ""

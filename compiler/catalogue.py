@@ -10,6 +10,7 @@ pass last.
 from __future__ import annotations
 
 from . import ir
+from .mechanic import Payments, part
 
 
 def payment_text(colour_name: str | None, colour_cards: int, locomotives: int,
@@ -36,7 +37,7 @@ def route_shapes(variant: ir.Variant, route: ir.Route, shapers) -> list[ir.Payme
     (``shapers``: (mechanic, rule) pairs; ``Mechanic.payment_shapes``)."""
     shapes = [ir.PaymentShape(base_locomotives=0, plain=route.length)]
     for mechanic, rule in shapers:
-        shapes = mechanic.payment_shapes(variant, rule, route, shapes)
+        shapes = part(mechanic, Payments).payment_shapes(variant, rule, route, shapes)
     return shapes
 
 
@@ -53,7 +54,7 @@ def route_blocks(variant: ir.Variant, route: ir.Route, shapers):
         if shape.plain < 0 or shape.base_locomotives < 0:
             raise ValueError(f"{route.name}: a payment shape with {shape.plain} plain spaces and "
                              f"{shape.base_locomotives} locomotives")
-        payments = []
+        payments: list[tuple[int, int, int]] = []
         for extra in range(shape.plain + 1 if shape.wild else 1):
             cards = shape.plain - extra
             if cards:
@@ -108,4 +109,19 @@ def build(variant: ir.Variant, mechanic_entries: list[dict], shapers) -> tuple[t
     specs.extend(mechanic_entries)
     specs.append(dict(kind=ir.PASS, name="pass"))
     actions = tuple(ir.Action(id=i, **s) for i, s in enumerate(specs))
+    _refuse_twice_named(actions, shapers)
     return actions, ir.ClaimLayout(blocks=tuple(blocks), route_blocks=tuple(route_blocks_index))
+
+
+def _refuse_twice_named(actions: tuple[ir.Action, ...], shapers) -> None:
+    """Every action has its own name (the catalogue's promise): two claims of one name are
+    the same payment offered by two payment blocks, a fault of the mechanics' payment
+    shapes, which is refused here rather than left for ``action_id`` to settle."""
+    seen: dict[str, int] = {}
+    for action in actions:
+        if action.name in seen:
+            reshapers = ", ".join(m.name for m, _ in shapers) or "none"
+            raise ValueError(f"two actions are named {action.name!r} (ids {seen[action.name]} and {action.id}): "
+                             f"the payment shapes of its route offer one payment twice (mechanics that reshape "
+                             f"payments: {reshapers})")
+        seen[action.name] = action.id

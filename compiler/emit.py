@@ -35,17 +35,21 @@ import re
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from . import hooks, ir, numbers_block, observation
-from .assembly import Assembly, assemble, refuse_unimplemented
+from .assembly import Assembly, assemble, refuse_unsupported
 from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
 from .base.rng import AGENT_SALT, WORLD_SALT
 from .check import check
-from .mechanic import default_registry
+from .mechanic import Caches, Mechanic, default_registry, part
 from .specs import resolve, stock_names, stock_path, variant_key
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+#: The core's templates as an emitted module's banners name them: relative to the railspec
+#: package, so that the module's text is the same on every machine.
+CORE_TEMPLATES = "compiler/templates"
 _HASH_PLACEHOLDER = "@SOURCE-HASH@"
 _HASH_LINE = re.compile(r"^# source hash: ([0-9a-f]{16})$", re.M)
 
@@ -150,21 +154,121 @@ def check_gray_steps(layout: ir.ClaimLayout, actions, colours: int) -> None:
 
 
 def tables(assembly: Assembly) -> dict:
-    """Every number of the core engine, as plain ints and lists of ints."""
+    """Every number of the core engine, as plain ints and lists of ints: its constants, its
+    ``int`` tables (routes, claims, tickets, the deck and the catalogue, in that order) and
+    its route bitsets."""
     variant = assembly.variant
-    dims = assembly.dims
+    check_gray_steps(variant.claim_layout, variant.actions, len(variant.colours))
+    route_arrays, bitsets = _route_tables(assembly)
+    return dict(
+        constants=_constants(assembly),
+        arrays=route_arrays + _claim_tables(variant) + _ticket_tables(variant) + _catalogue_tables(assembly),
+        bitsets=bitsets,
+        phases=list(assembly.phases),
+        score_items=[dict(name=i.name, enum=i.enum, in_total=i.in_total) for i in assembly.score_items],
+    )
+
+
+def _bitset(chosen, words: int) -> list[int]:
+    """The route ids of ``chosen`` (routes) as ``words`` words of 64 bits."""
+    out = [0] * words
+    for r in chosen:
+        out[r.id >> 6] |= 1 << (r.id & 63)
+    return out
+
+
+def _route_tables(assembly: Assembly) -> tuple[list, list]:
+    """The routes' own tables (length, graph ends, colour, points), and the route bitsets
+    (ROUTE_WORDS words of 64 bits) that narrow the claim search to the routes the current
+    player can afford: by length, and by colour and cards at hand."""
+    variant = assembly.variant
+    routes, actions, layout = variant.routes, variant.actions, variant.claim_layout
+    words = assembly.dims["ROUTE_WORDS"]
+    max_length = max([r.length for r in routes], default=0)
+    # the fewest colour cards and locomotives any payment of the route needs
+    route_need = [min((a.colour_cards + a.locomotives for b in layout.blocks_of(r.id)
+                       for a in actions[b.start:b.end]), default=0) for r in routes]
+    len_at_most = []
+    for t in range(max_length + 1):
+        len_at_most.extend(_bitset((r for r in routes if r.length <= t), words))
+    afford = []  # [colour, or N_COLOURS for gray][cards available 0..max_length] -> bitset
+    for c in list(range(len(variant.colours))) + [ir.GRAY]:
+        for t in range(max_length + 1):
+            afford.extend(_bitset((r for r in routes if r.colour == c and route_need[r.id] <= t), words))
+    arrays = [
+        ("T_ROUTE_LEN", _pad([r.length for r in routes])),
+        ("T_ROUTE_NODE_A", _pad([r.node_a for r in routes])),
+        ("T_ROUTE_NODE_B", _pad([r.node_b for r in routes])),
+        ("T_ROUTE_COLOUR", _pad([r.colour for r in routes])),
+        ("T_ROUTE_POINTS", _pad([variant.route_points[r.length] for r in routes])),
+    ]
+    bitsets = [  # (name, values): `static const unsigned long long NAME[]` tables
+        ("T_ALL_ROUTES", _bitset(routes, words)),
+        ("T_LEN_AT_MOST", len_at_most),
+        ("T_AFFORD", afford),
+    ]
+    return arrays, bitsets
+
+
+def _claim_tables(variant: ir.Variant) -> list:
+    """Where each route's payments are: its claim row, and the payment blocks by their ids
+    in the layout (the payment_ok hook's ``block``). Each route's first block is also in
+    T_CLAIM, indexed by route, the fast path of the legal claims; the others ("extra"
+    blocks, where a mechanic lays out several: wave spaces paid by ferry cards) are only
+    read when some route has them."""
+    routes, layout = variant.routes, variant.claim_layout
+    first = [layout.blocks_of(r.id)[0] for r in routes]
+    extra = len(layout.blocks) - len(routes)
+    blocks = layout.blocks if extra else ()
     colours = len(variant.colours)
-    loco = colours
-    routes = variant.routes
+    return [
+        # each route's claim facts in one row of CLAIM_ROW ints (the CR_ offsets): a turn's
+        # legal claims read a route's from one place
+        ("T_CLAIM", _pad([value for r, b in zip(routes, first) for value in _claim_row(r, b, layout, colours)])),
+        ("T_ROUTE_BLOCK_END", _pad([layout.route_blocks[r.id][1] for r in routes] if extra else [])),
+        ("T_BLOCK_START", _pad([b.start for b in blocks])),
+        ("T_BLOCK_END", _pad([b.end for b in blocks])),
+        ("T_BLOCK_BASE_LOCOS", _pad([b.base_locomotives for b in blocks])),
+        ("T_BLOCK_PLAIN", _pad([b.plain for b in blocks])),
+        ("T_BLOCK_CHOICES", _pad([b.choices for b in blocks])),
+    ]
+
+
+def _ticket_tables(variant: ir.Variant) -> list:
+    """Each ticket's end cities and points, each city's graph nodes (a city is one node, a
+    dead-end place one node per route end), and the regular deck's tickets."""
+    city_nodes: list[int] = []
+    city_node_first: list[int] = []
+    city_node_end: list[int] = []
+    for node_ids in variant.city_nodes:
+        city_node_first.append(len(city_nodes))
+        city_nodes.extend(node_ids)
+        city_node_end.append(len(city_nodes))
     tickets = variant.tickets
+    return [
+        ("T_TICKET_CITY_A", _pad([t.a for t in tickets])),
+        ("T_TICKET_CITY_B", _pad([t.b for t in tickets])),
+        ("T_CITY_NODE_FIRST", _pad(city_node_first)),
+        ("T_CITY_NODE_END", _pad(city_node_end)),
+        ("T_CITY_NODES", _pad(city_nodes)),
+        ("T_TICKET_POINTS", _pad([t.points for t in tickets])),
+        ("T_REGULAR_TICKETS", _pad([t.id for t in tickets if not t.deck])),
+    ]
+
+
+def _catalogue_tables(assembly: Assembly) -> list:
+    """The deck before its first shuffle, and the action catalogue as flat tables: each
+    action's kind, route, card, cards, locomotives and keep mask, and each card's face-up
+    draw."""
+    variant = assembly.variant
     actions = variant.actions
-    layout = variant.claim_layout
+    loco = len(variant.colours)
 
     def card_of(colour: int) -> int:
         return loco if colour == ir.NO_COLOUR else colour
 
-    # the catalogue, flat: a face-up draw's card; the colour a claim's colour cards are
-    # paid in (LOCO when it pays none: the test hand[LOCO] >= 0 then always holds)
+    # a face-up draw's card; the colour a claim's colour cards are paid in (LOCO when it
+    # pays none: the test hand[LOCO] >= 0 then always holds)
     act_card = []
     for a in actions:
         if a.kind == ir.DRAW_FACEUP:
@@ -173,55 +277,38 @@ def tables(assembly: Assembly) -> dict:
             act_card.append(a.colour)
         else:
             act_card.append(loco)
-    check_gray_steps(layout, actions, colours)
-    faceup_action = [-1] * (colours + 1)
+    faceup_action = [-1] * (loco + 1)
     for a in actions:
         if a.kind == ir.DRAW_FACEUP:
             faceup_action[card_of(a.colour)] = a.id
+    deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
+    return [
+        ("T_DECK_INIT", _pad(deck_init)),
+        ("T_FACEUP_ACTION", faceup_action),
+        ("T_POPCOUNT", [bin(m).count("1") for m in range(1 << variant.max_offer)]),
+        ("T_ACT_KIND", [assembly.kind_code(a.kind) for a in actions]),
+        ("T_ACT_ROUTE", [a.route for a in actions]),
+        ("T_ACT_CARD", act_card),
+        ("T_ACT_CARDS", [a.colour_cards for a in actions]),
+        ("T_ACT_LOCOS", [a.locomotives for a in actions]),
+        ("T_ACT_MASK", [a.mask for a in actions]),
+    ]
+
+
+def _constants(assembly: Assembly) -> list[tuple[str, int]]:
+    """The core engine's named constants: its sizes, the variant's numbers, the ids of the
+    actions it picks out, the claim row's offsets, the action kinds and the score items."""
+    variant = assembly.variant
+    dims = assembly.dims
+    actions = variant.actions
     keeps = [a.id for a in actions if a.kind == ir.KEEP_TICKETS]
     keep_base, keep_end = (min(keeps), max(keeps) + 1) if keeps else (0, 0)
-
-    # route bitsets (ROUTE_WORDS words of 64 bits) that narrow the claim search to the
-    # routes the current player can afford: by length, and by colour and cards at hand
-    words = dims["ROUTE_WORDS"]
-    max_length = max([r.length for r in routes], default=0)
-    # the fewest colour cards and locomotives any payment of the route needs
-    route_need = [min((a.colour_cards + a.locomotives for b in layout.blocks_of(r.id)
-                       for a in actions[b.start:b.end]), default=0) for r in routes]
-
-    def bitset(chosen) -> list[int]:
-        out = [0] * words
-        for r in chosen:
-            out[r.id >> 6] |= 1 << (r.id & 63)
-        return out
-    len_at_most = []
-    for t in range(max_length + 1):
-        len_at_most.extend(bitset(r for r in routes if r.length <= t))
-    afford = []  # [colour, or N_COLOURS for gray][cards available 0..max_length] -> bitset
-    for c in list(range(colours)) + [ir.GRAY]:
-        for t in range(max_length + 1):
-            afford.extend(bitset(r for r in routes if r.colour == c and route_need[r.id] <= t))
-
-    city_nodes, city_node_first, city_node_end = [], [], []
-    for node_ids in variant.city_nodes:
-        city_node_first.append(len(city_nodes))
-        city_nodes.extend(node_ids)
-        city_node_end.append(len(city_nodes))
-    deck_init = [c.id for c in variant.colours for _ in range(c.count)] + [loco] * variant.locomotives
-    regular_tickets = [t.id for t in tickets if not t.deck]
-    # payment blocks by their ids in the layout (the payment_ok hook's ``block``); each
-    # route's first also in tables indexed by route, the fast path of the legal claims.
-    # The others ("extra" blocks, where a mechanic lays out several: wave spaces paid by
-    # ferry cards) are only read when some route has them.
-    first = [layout.blocks_of(r.id)[0] for r in routes]
-    extra = len(layout.blocks) - len(routes)
-    blocks = layout.blocks if extra else ()
     constants = [(name, dims[name]) for name in (
         "N_COLOURS", "N_CARDS", "LOCO", "CARD_TOTAL", "DECK_CAP", "N_CITIES", "N_ROUTES", "ROUTE_CAP", "ROUTE_WORDS",
         "N_NODES", "NODE_CAP", "N_TICKETS", "TICKET_CAP", "NP_MIN", "NP_MAX", "MARKET", "MARKET_CAP",
         "MAX_OFFER", "OFFER_CAP", "TRAINS", "ROUTE_SCORE_MAX")]
     constants += [
-        ("N_REGULAR", len(regular_tickets)),
+        ("N_REGULAR", sum(1 for t in variant.tickets if not t.deck)),
         ("RESET_LOCOS", variant.market_reset_locomotives),
         ("HAND", variant.hand),
         ("END_TRAINS", variant.end_trains),
@@ -229,13 +316,13 @@ def tables(assembly: Assembly) -> dict:
         ("DEAL_KEEP", variant.deal_keep),
         ("DRAW_TICKETS", variant.draw_tickets),
         ("DRAW_TICKETS_KEEP", variant.draw_tickets_keep),
-        ("MAX_LENGTH", max_length),
+        ("MAX_LENGTH", max([r.length for r in variant.routes], default=0)),
         ("ACT_BLIND", _one_id(actions, ir.DRAW_BLIND)),
         ("ACT_DRAW_TICKETS", _one_id(actions, ir.DRAW_TICKETS)),
         ("ACT_PASS", _one_id(actions, ir.PASS)),
         ("KEEP_BASE", keep_base),
         ("KEEP_END", keep_end),
-        ("EXTRA_BLOCKS", extra),
+        ("EXTRA_BLOCKS", len(variant.claim_layout.blocks) - len(variant.routes)),
         ("CLAIM_ROW", len(CLAIM_ROW_FIELDS)),
         ("N_CORE_PHASES", len(schema.CORE_PHASES)),  # the core's phases have the first ids
     ]
@@ -246,49 +333,7 @@ def tables(assembly: Assembly) -> dict:
     constants += [(f"K_{kind.upper()}", code) for code, kind in enumerate(assembly.kinds)]
     constants += [(f"B_{item.enum}", i) for i, item in enumerate(assembly.score_items)]
     constants.append(("B_FIELDS", len(assembly.score_items)))
-    return dict(
-        constants=constants,
-        arrays=[  # (name, values): become `static const int NAME[]` tables
-            ("T_ROUTE_LEN", _pad([r.length for r in routes])),
-            ("T_ROUTE_NODE_A", _pad([r.node_a for r in routes])),
-            ("T_ROUTE_NODE_B", _pad([r.node_b for r in routes])),
-            ("T_ROUTE_COLOUR", _pad([r.colour for r in routes])),
-            ("T_ROUTE_POINTS", _pad([variant.route_points[r.length] for r in routes])),
-            # each route's claim facts in one row of CLAIM_ROW ints (the CR_ offsets): a turn's
-            # legal claims read a route's from one place
-            ("T_CLAIM", _pad([value for r, b in zip(routes, first) for value in _claim_row(r, b, layout, colours)])),
-            ("T_ROUTE_BLOCK_END", _pad([layout.route_blocks[r.id][1] for r in routes] if extra else [])),
-            ("T_BLOCK_START", _pad([b.start for b in blocks])),
-            ("T_BLOCK_END", _pad([b.end for b in blocks])),
-            ("T_BLOCK_BASE_LOCOS", _pad([b.base_locomotives for b in blocks])),
-            ("T_BLOCK_PLAIN", _pad([b.plain for b in blocks])),
-            ("T_BLOCK_CHOICES", _pad([b.choices for b in blocks])),
-            # a ticket's ends are cities; a city is one graph node, a zone one node per route end
-            ("T_TICKET_CITY_A", _pad([t.a for t in tickets])),
-            ("T_TICKET_CITY_B", _pad([t.b for t in tickets])),
-            ("T_CITY_NODE_FIRST", _pad(city_node_first)),
-            ("T_CITY_NODE_END", _pad(city_node_end)),
-            ("T_CITY_NODES", _pad(city_nodes)),
-            ("T_TICKET_POINTS", _pad([t.points for t in tickets])),
-            ("T_REGULAR_TICKETS", _pad(regular_tickets)),
-            ("T_DECK_INIT", _pad(deck_init)),
-            ("T_FACEUP_ACTION", faceup_action),
-            ("T_POPCOUNT", [bin(m).count("1") for m in range(1 << variant.max_offer)]),
-            ("T_ACT_KIND", [assembly.kind_code(a.kind) for a in actions]),
-            ("T_ACT_ROUTE", [a.route for a in actions]),
-            ("T_ACT_CARD", act_card),
-            ("T_ACT_CARDS", [a.colour_cards for a in actions]),
-            ("T_ACT_LOCOS", [a.locomotives for a in actions]),
-            ("T_ACT_MASK", [a.mask for a in actions]),
-        ],
-        bitsets=[  # (name, values): `static const unsigned long long NAME[]` tables
-            ("T_ALL_ROUTES", bitset(routes)),
-            ("T_LEN_AT_MOST", len_at_most),
-            ("T_AFFORD", afford),
-        ],
-        phases=list(assembly.phases),
-        score_items=[dict(name=i.name, enum=i.enum, in_total=i.in_total) for i in assembly.score_items],
-    )
+    return constants
 
 
 def state_layout(assembly: Assembly) -> list[dict]:
@@ -349,7 +394,7 @@ _RF_PILES = {None: "RF_NO_PILE", schema.CARD_COUNTS: "RF_CARD_COUNTS", schema.CA
 def _bound_parts(expr: str) -> tuple[str, int]:
     """A bound as engine_api.h's field table holds it: a C expression, and 1 when the
     number of players is added to it (a bound ``players`` or ``players-1``)."""
-    _number, name, offset = schema.parsed_bound(expr)
+    name, offset = schema.parsed_bound(expr)
     if name == "players":
         return str(offset), 1
     return schema.bound_c(expr), 0
@@ -392,6 +437,32 @@ def _c_double(value: float) -> str:
     return text if any(ch in text for ch in ".e") else text + ".0"
 
 
+class _ObservationNumbers:
+    """The named numbers of the observation's ops, gathered for the module's numbers block:
+    ``ints`` (C enum constants), ``doubles`` and ``tables`` (of doubles), each op's named
+    ``OBS_<i>_<WHAT>`` (``T_OBS_<i>_<WHAT>`` for a table)."""
+
+    def __init__(self):
+        self.ints: list[tuple[str, int]] = []
+        self.doubles: list[tuple[str, str]] = []
+        self.tables: list[tuple[str, list[str]]] = []
+
+    def number(self, i: int, what: str, value: int) -> str:
+        """The name of op ``i``'s int ``what``, whose value is ``value``."""
+        self.ints.append((f"OBS_{i}_{what}", value))
+        return self.ints[-1][0]
+
+    def scale(self, i: int, what: str, value: float) -> str:
+        """The name of op ``i``'s double ``what``."""
+        self.doubles.append((f"OBS_{i}_{what}", _c_double(value)))
+        return self.doubles[-1][0]
+
+    def table(self, i: int, what: str, values: list) -> str:
+        """The name of op ``i``'s table of doubles ``what``."""
+        self.tables.append((f"T_OBS_{i}_{what}", [_c_double(x) for x in values]))
+        return self.tables[-1][0]
+
+
 def observation_fill(assembly: Assembly) -> dict:
     """What the template of the compiled observation fill (templates/observe.pyx.j2)
     writes: the layout of :func:`railspec.compiler.observation.assembly_plan`, turned into one op per
@@ -404,80 +475,80 @@ def observation_fill(assembly: Assembly) -> dict:
     ``encode`` rule at ``base`` = start + rel × block: ``number`` (× ``scale``, a constant or
     a table per entry), ``saturating``, ``flagged``, ``onehot`` (the category ``cat`` of the
     value, ``cats`` a row) or ``counts`` (one per category, then × the table ``weights``).
-    The encoder's rules (``tensor.py``) decide all of it; the template only spells it.
+    The encoder's rules (``tensor.py``) decide all of it; the template only spells it, and
+    leaves out a loop of one row or one entry and a guard that always holds.
 
     An op's numbers (start, block, scale, categories …) are named constants of the op
     (``OBS_<i>_START`` …), returned as ``ints``, ``doubles`` and ``tables`` for the module's
     numbers block, so that the op's code is the same whatever the map."""
     fields = {f.name: f for f in assembly.fields}
-    dims = assembly.dims
-    ops, ints, doubles, tables, size = [], [], [], [], 0
-
-    def number(i: int, what: str, value: int) -> str:
-        """The name of op ``i``'s int ``what``, whose value is ``value``."""
-        ints.append((f"OBS_{i}_{what}", value))
-        return ints[-1][0]
-
-    def scale(i: int, what: str, value: float) -> str:
-        doubles.append((f"OBS_{i}_{what}", _c_double(value)))
-        return doubles[-1][0]
-
-    def table(i: int, what: str, values: list) -> str:
-        tables.append((f"T_OBS_{i}_{what}", [_c_double(x) for x in values]))
-        return tables[-1][0]
-
+    numbers = _ObservationNumbers()
+    ops, size = [], 0
     for i, e in enumerate(observation.assembly_plan(assembly)):
         f = fields[e["field"]]
         size = e["start"] + e["length"]
-        per_player = e["per_player"]
-
-        # the seat a value is read at: each seat in turn, the observer's own, or none
-        seat = "[q]" if per_player else ("[player]" if e["source"] == "own" else "")
-        if f.is_scalar:
-            item, count = f"s.{f.name}{seat}", "1"
-        else:
-            item = f"s.{f.name}{seat}[k]"
-            count = f"s.{f.name}_n{seat}" if f.is_list else f.size
-        op = dict(slice=e["slice"], start=number(i, "START", e["start"]), block=number(i, "BLOCK", e["block"]),
-                  rows="s.players" if per_player else "1",
-                  guard="deciding" if e["source"] == "decider" else "1",
-                  item=item, n=count, var="u" if f.kind == "u64" else "v",
-                  scale="0.0", weights=None, cat="v", cats="0")
-        if e["source"] == "summary":
-            op["read"] = e["summary_of"]
-        elif e["shape"] == "length":
-            op["read"] = "len"
-        else:
-            op["read"] = "each"
-        encoding = e["encoding"]
-        if encoding in ("number", "flagged", "saturating"):
-            op["encode"] = encoding
-            if encoding == "saturating":
-                op["scale"] = scale(i, "SCALE", e["open_scale"])
-            elif isinstance(e["scale"], list):
-                # a scale per entry: only a row of fixed size has one (a count per card)
-                if op["read"] != "each" or not f.size or len(e["scale"]) != dims[f.size]:
-                    raise ValueError(f"observation slice {e['slice']}: {len(e['scale'])} scales "
-                                     f"do not match its entries")
-                op["scale"] = table(i, "SCALE", e["scale"]) + "[k]"
-            else:
-                op["scale"] = scale(i, "SCALE", e["scale"])
-        else:
-            op["encode"] = "counts" if e["shape"] == "counts" else "onehot"
-            op["cats"] = number(i, "CATS", e["categories"])
-            if encoding == "seat":
-                none = number(i, "NONE", e["seats"] + e["extras"] if e["none"] else -1)
-                seats = number(i, "SEATS", e["seats"])
-                op["cat"] = (f"({none} if v < 0 else (v - player + s.players) % s.players if v < s.players "
-                             f"else {seats} + v - s.players)")
-            elif encoding == "id" and e["none"]:
-                op["cat"] = f"({number(i, 'NONE', e['ids'])} if v < 0 else v)"
-            # a phase is its id; an id without "none" is itself, -1 writing nothing
-            if e.get("weights") is not None:
-                op["weights"] = table(i, "WEIGHTS", e["weights"])
+        op = _observation_read(i, e, f, numbers)
+        _observation_encoding(i, e, f, op, assembly.dims, numbers)
         ops.append(op)
-    ints.append(("OBS_SIZE", size))
-    return dict(ops=ops, ints=ints, doubles=doubles, tables=tables, size=size)
+    numbers.ints.append(("OBS_SIZE", size))
+    return dict(ops=ops, ints=numbers.ints, doubles=numbers.doubles, tables=numbers.tables, size=size)
+
+
+def _observation_read(i: int, e: dict, f, numbers: _ObservationNumbers) -> dict:
+    """Op ``i`` of the observation plan's entry ``e`` (field ``f``), as far as reading it
+    goes: where it is written (start, block, rows: the seats or one), when (``guard``),
+    the values read (``item``, ``n`` of them, into ``var``) and how (``read``)."""
+    per_player = e["per_player"]
+    # the seat a value is read at: each seat in turn, the observer's own, or none
+    seat = "[q]" if per_player else ("[player]" if e["source"] == "own" else "")
+    if f.is_scalar:
+        item, count = f"s.{f.name}{seat}", "1"
+    else:
+        item = f"s.{f.name}{seat}[k]"
+        count = f"s.{f.name}_n{seat}" if f.is_list else f.size
+    op = dict(slice=e["slice"], start=numbers.number(i, "START", e["start"]),
+              block=numbers.number(i, "BLOCK", e["block"]), rows="s.players" if per_player else "1",
+              guard="deciding" if e["source"] == "decider" else "1",
+              item=item, n=count, var="u" if f.kind == "u64" else "v",
+              scale="0.0", weights=None, cat="v", cats="0")
+    if e["source"] == "summary":
+        op["read"] = e["summary_of"]
+    elif e["shape"] == "length":
+        op["read"] = "len"
+    else:
+        op["read"] = "each"
+    return op
+
+
+def _observation_encoding(i: int, e: dict, f, op: dict, dims: dict, numbers: _ObservationNumbers) -> None:
+    """Add to ``op`` how each value it reads is written (``encode``, with its scale, its
+    categories or its weights)."""
+    encoding = e["encoding"]
+    if encoding in ("number", "flagged", "saturating"):
+        op["encode"] = encoding
+        if encoding == "saturating":
+            op["scale"] = numbers.scale(i, "SCALE", e["open_scale"])
+        elif isinstance(e["scale"], list):
+            # a scale per entry: only a row of fixed size has one (a count per card)
+            if op["read"] != "each" or not f.size or len(e["scale"]) != dims[f.size]:
+                raise ValueError(f"observation slice {e['slice']}: {len(e['scale'])} scales "
+                                 f"do not match its entries")
+            op["scale"] = numbers.table(i, "SCALE", e["scale"]) + "[k]"
+        else:
+            op["scale"] = numbers.scale(i, "SCALE", e["scale"])
+        return
+    op["encode"] = "counts" if e["shape"] == "counts" else "onehot"
+    op["cats"] = numbers.number(i, "CATS", e["categories"])
+    if encoding == "seat":
+        none = numbers.number(i, "NONE", e["seats"] + e["extras"] if e["none"] else -1)
+        seats = numbers.number(i, "SEATS", e["seats"])
+        op["cat"] = (f"({none} if v < 0 else (v - player + s.players) % s.players if v < s.players "
+                     f"else {seats} + v - s.players)")
+    elif encoding == "id" and e["none"]:
+        op["cat"] = f"({numbers.number(i, 'NONE', e['ids'])} if v < 0 else v)"
+    # a phase is its id; an id without "none" is itself, -1 writing nothing
+    if e.get("weights") is not None:
+        op["weights"] = numbers.table(i, "WEIGHTS", e["weights"])
 
 
 def _merge_mechanic_tables(assembly: Assembly, context: dict) -> dict[str, dict]:
@@ -519,7 +590,7 @@ def _check_c_ints(variant: ir.Variant, context: dict) -> None:
 def emit(variant: ir.Variant) -> str:
     """The Cython source of the variant's engine module. Raises UnsupportedMechanicError
     when the variant uses a mechanic the engines do not implement yet."""
-    refuse_unimplemented(variant, "the compiled engine does")
+    refuse_unsupported(variant, "the compiled engine does")
     assembly = assemble(variant)
     context = tables(assembly)
     mechanic_context = _merge_mechanic_tables(assembly, context)
@@ -536,6 +607,7 @@ def emit(variant: ir.Variant) -> str:
         observe=observation_fill(assembly),
         **world_tables(assembly),
         engine_api_declarations=engine_api_declarations(),
+        core_templates=CORE_TEMPLATES,
     )
     context.update(numbers=variant_numbers(variant, assembly, context), numbers_begin=numbers_block.BEGIN,
                    numbers_end=numbers_block.END)
@@ -545,15 +617,17 @@ def emit(variant: ir.Variant) -> str:
         own = dict(context, **mechanic_context[mechanic.name])
         engines.append(_mechanic_text(mechanic, "engine.pyx.j2", own))
         methods.append(_mechanic_text(mechanic, "methods.pyx.j2", own))
-    context["mechanic_engines"] = "\n\n".join(text for text in engines if text)
-    context["mechanic_methods"] = "\n\n".join(text for text in methods if text)
+    context["mechanic_engines"] = "\n\n".join(_mechanic_block(m, "engine.pyx.j2", text)
+                                              for (m, _rule), text in zip(assembly.present, engines) if text)
+    context["mechanic_methods"] = "\n\n".join(_mechanic_block(m, "methods.pyx.j2", text)
+                                              for (m, _rule), text in zip(assembly.present, methods) if text)
     # each a method of the variant's games (engine_face.Variant's methods)
     context["mechanic_method_names"] = re.findall(r"^def (\w+)\(", context["mechanic_methods"], re.MULTILINE)
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
     # legal claims: the bitsets of routes closed to a player (Mechanic.closed_routes), and
     # the other mechanics' route_open, asked route by route
-    masked = [m for m, _rule in assembly.present if m.closed_routes and "route_open" in m.filled_hooks()]
-    context["closed_route_fields"] = [m.closed_routes for m in masked]
+    masked = [m for m, _rule in assembly.present if part(m, Caches).closed_routes and "route_open" in m.filled_hooks()]
+    context["closed_route_fields"] = [part(m, Caches).closed_routes for m in masked]
     context["route_open_listing"] = [name for chain in context["hooks"] if chain["name"] == "route_open"
                                      for name in chain["mechanics"] if name not in {m.name for m in masked}]
     text = _environment().get_template("module.pyx.j2").render(**context)
@@ -596,13 +670,35 @@ def _mechanic_text(mechanic, name: str, context: dict, indent: int = 0) -> str:
     return "".join((" " * indent + line if line.strip() else "") + "\n" for line in text.splitlines())
 
 
+def template_source(mechanic, name: str) -> str:
+    """Where a mechanic's template ``name`` comes from, as a banner of the emitted module
+    names it: the package of the template's folder as a path, relative to railspec for a
+    stock mechanic (``mechanics/multi_track/engine.pyx.j2``), from its own top package for
+    one from outside (``railspec_toll/engine.pyx.j2`` for a package ``railspec_toll``). A
+    module name, never a path of the machine: the emitted text is the same everywhere."""
+    folder = mechanic.template_dir()
+    for klass in type(mechanic).__mro__:
+        module = sys.modules.get(klass.__module__)
+        path = Path(getattr(module, "__file__", None) or "")
+        if path.name and path.resolve().parent == folder:
+            package = klass.__module__ if path.name == "__init__.py" else klass.__module__.rpartition(".")[0]
+            parts = package.split(".")
+            return "/".join((parts[1:] if parts[0] == "railspec" else parts) + [name])
+    return f"{mechanic.name}/{name}"
+
+
+def _mechanic_block(mechanic, name: str, text: str) -> str:
+    """A mechanic's rendered template under a banner naming the mechanic and the template."""
+    return comment_text(f"# --- mechanic {mechanic.name} ({template_source(mechanic, name)}) ---") + "\n" + text
+
+
 def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dict[str, bool]]:
     """What templates/hooks.pyx.j2 writes: per hook its C signature and the mechanics whose
     functions it chains (for a phase or kind hook, with the test that picks the mechanic);
     and per hook whether any mechanic fills it. A mechanic fills the hooks its reference
     class overrides (and ``derive`` when it has derived state fields); its engine text must
     define each one's function, and no other hook function."""
-    filled_by = {h.name: [] for h in hooks.HOOKS}
+    filled_by: dict[str, list[Mechanic[Any]]] = {h.name: [] for h in hooks.HOOKS}
     for (mechanic, _rule), text in zip(assembly.present, engines):
         filled = mechanic.filled_hooks()
         for h in hooks.HOOKS:
@@ -618,17 +714,20 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
                 filled_by[h.name].append(mechanic)
     chains = []
     for h in hooks.HOOKS:
+        mechanics: list[dict[str, str]] | list[str]
         if h.protocol in ("phase", "kind"):
-            mechanics = []
+            tested = []
             for m in filled_by[h.name]:
                 names = [f"PH_{x.upper()}" for x in m.phases] if h.protocol == "phase" else \
                     [f"K_{x.upper()}" for x in m.kinds]
                 var = "phase" if h.protocol == "phase" else "kind"
-                mechanics.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+                tested.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+            mechanics = tested
         else:
             mechanics = [m.name for m in filled_by[h.name]]
+        called = [m["name"] if isinstance(m, dict) else m for m in mechanics]
         chains.append(dict(name=h.name, protocol=h.protocol, returns=h.returns, params=h.params, names=h.names,
-                           threaded=h.threaded, mechanics=mechanics))
+                           threaded=h.threaded, mechanics=mechanics, called=", ".join(called) or "none"))
     return chains, {h.name: bool(filled_by[h.name]) for h in hooks.HOOKS}
 
 

@@ -24,15 +24,16 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from railspec.compiler.mechanic import default_registry
+from railspec.compiler.mechanic import Sampled, default_registry
+from railspec.runtime.position import describer
 
 from . import corpus
 
 #: The installed mechanics that offer a sample use of themselves (Mechanic.sample): the
 #: fuzzer writes them into specs without naming any.
-SAMPLED = tuple(m for m in default_registry() if m.sample is not None)
+SAMPLED = tuple(m for m in default_registry() if isinstance(m, Sampled) and m.sample is not None)
 #: The keys mechanics add to a described position's seat.
-POSITION_KEYS = tuple(k.name for m in default_registry() for k in m.position_keys)
+POSITION_KEYS = tuple(k.name for m in default_registry() if (d := describer(m)) is not None for k in d.position_keys)
 
 
 @dataclass

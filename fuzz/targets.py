@@ -260,7 +260,7 @@ def run_state(case) -> Result:
     rng = random.Random(zlib.crc32(case.data.encode("utf-8", "surrogatepass")))
     try:
         for engine, game in games.items():
-            for problem in conformance._api_problems(v, game, random.Random(1)):
+            for problem in conformance.api_problems(v, game, random.Random(1)):
                 raise Disagreement(f"{engine}: {problem}")
         for step in range(PLAY_STEPS + 1):
             sa, sb = a.state(), b.state()

@@ -14,6 +14,7 @@ import pytest
 
 from railspec import compiler
 from railspec.compiler.lang import ast
+from railspec.compiler.mechanic import Payments, part
 from railspec.tools import mapfacts
 from railspec.tools.cli import main
 
@@ -162,7 +163,7 @@ def _floyd(variant) -> list[list[float]]:
     dist = [[0 if i == j else inf for j in range(n)] for i in range(n)]
     present = variant.present()
     for r in variant.routes:
-        cost = r.length + sum(m.extra_trains(variant, rule, r) for m, rule in present)
+        cost = r.length + sum(part(m, Payments).extra_trains(variant, rule, r) for m, rule in present)
         if cost < dist[r.node_a][r.node_b]:
             dist[r.node_a][r.node_b] = dist[r.node_b][r.node_a] = cost
     for k in range(n):

@@ -10,7 +10,7 @@ import pytest
 from railspec.compiler import docs
 from railspec.compiler.base import schema
 from railspec.compiler.lang import ast
-from railspec.compiler.mechanic import Mechanic, stock_registry
+from railspec.compiler.mechanic import CAPABILITIES, Mechanic, stock_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -94,15 +94,37 @@ def test_language_md_explains_every_part_of_a_mechanics_language(mechanic):
 
 
 def test_architecture_md_lists_every_part_a_mechanic_declares():
-    """The table of "Mechanics, the registry and the hooks" names every public part of
-    ``Mechanic`` (a part added to the class is documented where authors look)."""
+    """The tables of "A mechanic's contract" name every public part of ``Mechanic`` and
+    every capability with each of its members (a part added to the contract is documented
+    where authors look)."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    table = text[text.index("| part | what |"):text.index("The registry (`Registry`")]
+    core = text[text.index("| part | what |"):text.index("| capability | its members | what |")]
     parts = [name for name in vars(Mechanic) if not name.startswith("_")]
     parts += ["name", "title", "rule"]
-    internal = {"filled_hooks", "folder", "written_forms", "documentation", "grammar", "template_dir"}
-    missing = [p for p in parts if p not in internal and f"`{p}" not in table]
+    internal = {"filled_hooks", "scoring_hooks", "folder", "written_forms", "documentation", "grammar",
+                "template_dir"}
+    missing = [p for p in parts if p not in internal and f"`{p}" not in core]
     assert not missing, f"docs/architecture.md's parts table lacks {missing}"
+    table = text[text.index("| capability | its members | what |"):text.index("A capability is checked")]
+    rows = {line.split("|")[1].strip(" `"): line for line in table.splitlines()[2:] if line.startswith("|")}
+    assert set(rows) == {c.__name__ for c in CAPABILITIES}
+    for capability in CAPABILITIES:
+        missing = [m for m in capability.members() if f"`{m}" not in rows[capability.__name__]]
+        assert not missing, f"docs/architecture.md's row of {capability.__name__} lacks {missing}"
+
+
+def test_the_names_a_compiled_template_may_use_are_in_every_module():
+    """docs/architecture.md "What a compiled template may use": each name it lists (not
+    its placeholders, in capitals like FIELD) is defined in an emitted module."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text[text.index("### What a compiled template may use"):text.index("### A hook's arguments")]
+    placeholders = {"FIELD", "FIELD_n", "PH_NAME", "B_ITEM", "State", "Tables", "ScoreItem"}
+    placeholders |= {"c_name", "dimensions", "score_graph", "score_player", "score_awards"}  # the prose's parts
+    source = (ROOT / "generated" / "usa.pyx").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`(?:s\.)?([A-Za-z_][A-Za-z0-9_]*)`", table)) - placeholders
+    assert len(listed) > 40
+    missing = sorted(name for name in listed if not re.search(rf"\b{name}\b", source))
+    assert not missing, f"docs/architecture.md lists names generated/usa.pyx does not define: {missing}"
 
 
 _TOP = ("engine", "compiler", "mechanics", "generated", "spec", "tests", "bench", "fuzz", "docs", "examples")
@@ -153,10 +175,11 @@ _CITATION = re.compile(r"rules\.md\s+#(\d+)")
 
 def test_every_reading_in_rules_md_has_a_test_that_cites_it():
     """Each decision docs/rules.md records is pinned by a test that names it
-    (``docs/rules.md #N`` in the test's docstring or a comment)."""
+    (``docs/rules.md #N`` in the test's docstring or a comment), in tests/ or beside a
+    mechanic (mechanics/NAME/tests/)."""
     readings = {int(n) for n in _READING.findall((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))}
     cited = set()
-    for test in (ROOT / "tests").rglob("*.py"):
+    for test in [*(ROOT / "tests").rglob("*.py"), *(ROOT / "mechanics").glob("*/tests/*.py")]:
         cited |= {int(n) for n in _CITATION.findall(test.read_text(encoding="utf-8"))}
     assert len(readings) >= 29
     missing = sorted(readings - cited)

@@ -20,12 +20,12 @@ from railspec.compiler import ir
 from railspec.compiler.base.schema import Field
 from railspec.compiler.hooks import HOOKS, MechanicReference
 from railspec.compiler.lang import ast
-from railspec.compiler.mechanic import default_registry, stock_registry
+from railspec.compiler.mechanic import Payments, Questions, Sampled, default_registry, part, stock_registry
 from railspec.runtime.reference import rules_for
-from railspec.tools import conformance
 
 REGISTRY = default_registry()
 MECHANICS = list(REGISTRY)
+SAMPLED = [m for m in MECHANICS if part(m, Sampled).sample is not None]
 
 
 @pytest.mark.parametrize("mechanic", MECHANICS, ids=lambda m: m.name)
@@ -80,7 +80,7 @@ def test_what_a_mechanic_adds_is_marked_as_its_own(mechanic):
     assert all(isinstance(f, Field) and f.owner == mechanic.name for f in mechanic.state_fields)
     assert all(item.owner == mechanic.name for item in mechanic.score_items)
     assert all(tb.owner == mechanic.name for tb in mechanic.tiebreaks)
-    assert all(c.owner == mechanic.name for c in mechanic.payment_columns)
+    assert all(c.owner == mechanic.name for c in part(mechanic, Payments).payment_columns)
 
 
 def test_supported_mechanics_follow_from_the_registry():
@@ -123,7 +123,7 @@ def test_a_game_answers_each_mechanics_queries_on_both_engines():
         reference = variant.game_from_state(compiled.state(), engine="reference")
         present = {m.name for m, _ in variant.ir.present()}
         for mechanic in MECHANICS:
-            for query in mechanic.queries:
+            for query in part(mechanic, Questions).queries:
                 args = (0,) if query.player else ()
                 answers = [getattr(g, query.name)(*args) for g in (compiled, reference)]
                 if mechanic.name in present:
@@ -139,28 +139,6 @@ def test_a_game_answers_each_mechanics_queries_on_both_engines():
         compiled.no_such_query  # noqa: B018
 
 
-def _with_sample(mechanic) -> str:
-    """tests/base.rail without the mechanics it uses, then ``mechanic``'s sample: its lines,
-    and its route attribute on every route."""
-    lines = [line for line in (Path(__file__).parent / "base.rail").read_text(encoding="utf-8").splitlines()
-             if not line.startswith(("tracks usable", "longest path", "tiebreak"))]
-    cities = [line.split()[1] for line in lines if line.startswith("city ")]
-    sample = mechanic.sample
-    lines = [line + sample.route if line.startswith("route ") and " - " in line else line for line in lines]
-    return "\n".join(lines + sample.written(cities)) + "\n"
-
-
-@pytest.mark.parametrize("mechanic", [m for m in MECHANICS if m.sample is not None], ids=lambda m: m.name)
-def test_a_mechanics_sample_checks_and_plays_on_both_engines(mechanic, tmp_path):
-    """The sample a mechanic offers the tools that write specs (the fuzzer) checks on a small
-    spec, uses the mechanic, and plays the same seeded games on both engines."""
-    path = tmp_path / f"{mechanic.name}.rail"
-    path.write_text(_with_sample(mechanic), encoding="utf-8")
-    v = railspec.load(path)
-    assert mechanic.name in v.ir.mechanics
-    report = conformance.run(v, range(3), lambda seed: 2 + seed % 3)
-    assert report.ok, report.problems[:3]
-
-
 def test_most_stock_mechanics_offer_a_sample():
-    assert len([m for m in MECHANICS if m.sample is not None]) >= 12
+    """Each sample is played alone and beside every other by tests/test_contract.py."""
+    assert len(SAMPLED) >= 12

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hooks_mechanic import Inspector
 
-from railspec.compiler.mechanic import default_registry
+from railspec.compiler.mechanic import DescribedPositions, Payments, Questions, default_registry, part
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The core and the tools.
@@ -40,8 +40,9 @@ def owned_names(mechanics) -> dict[str, str]:
     out = {}
     for m in mechanics:
         names = {m.name} | {f.name for f in m.state_fields} | set(m.kinds) | set(m.phases)
-        names |= {i.name for i in m.score_items} | {c.name for c in m.payment_columns}
-        names |= {q.name for q in m.queries} | {k.name for k in m.position_keys} | {t.name for t in m.tiebreaks}
+        names |= {i.name for i in m.score_items} | {c.name for c in part(m, Payments).payment_columns}
+        names |= {q.name for q in part(m, Questions).queries} | {t.name for t in m.tiebreaks}
+        names |= {k.name for k in part(m, DescribedPositions).position_keys}
         out.update({name: m.name for name in names if _WORD.fullmatch(name) and name not in COMMON})
     return out
 

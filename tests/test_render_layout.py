@@ -18,7 +18,7 @@ import pytest
 from conftest import implemented_stock_variants
 
 import railspec
-from railspec.compiler.mechanic import LEGEND_KEYS, Looks
+from railspec.compiler.mechanic import LEGEND_KEYS, Drawing, Looks, part
 from railspec.playtest.render import (
     CARD_COLOURS,
     CITY_FONT,
@@ -333,7 +333,7 @@ def test_every_look_of_a_mechanic_is_in_the_legend(v):
     legend = _legend(_tree(render_svg(v.ir, state)))
     expected = 0
     for mechanic, rule in v.ir.present():
-        seen = mechanic.looks(v.ir, rule)
+        seen = part(mechanic, Drawing).looks(v.ir, rule)
         for look in LEGEND_KEYS:
             present = bool(getattr(seen, look)) if look != "dead_ends" else False
             if present:
@@ -367,7 +367,7 @@ def test_goods_routes_and_companies_are_drawn():
 
 def test_a_look_without_words_is_listed_under_its_mechanics_title(monkeypatch):
     europe = railspec.load("europe")
-    mechanic, rule = next((m, r) for m, r in europe.ir.present() if m.looks(europe.ir, r).dashed)
+    mechanic, rule = next((m, r) for m, r in europe.ir.present() if part(m, Drawing).looks(europe.ir, r).dashed)
     monkeypatch.setattr(type(mechanic), "looks", lambda self, variant, rule: Looks(dashed=frozenset(rule.routes)))
     assert _legend(_tree(render_svg(europe.ir)))["dashed"] == [mechanic.title]
     with pytest.raises(ValueError, match="unknown look 'dotted'"):

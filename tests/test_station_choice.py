@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 import railspec
+from railspec.compiler.mechanic import HardCases, part
 
 RANDOM_GAMES = 600   # positions at the end of seeded random games
 RANDOM_BOARDS = 800  # positions drawn at random (each with 2-5 players)
@@ -168,7 +169,8 @@ def hard_positions(v) -> list[dict]:
     it is the mechanic's hard case (drawn with the benchmark's seeds) rather than one the
     hill-climb kept (bench/adversarial/)."""
     mechanic, rule = next((m, rule) for m, rule in v.ir.present() if m.name == "stations")
-    drawn = [mechanic.hard_position(v.ir, rule, random.Random(9000 + i)) for i in range(HARD_POSITIONS)]
+    hard = part(mechanic, HardCases)
+    drawn = [hard.hard_position(v.ir, rule, random.Random(9000 + i)) for i in range(HARD_POSITIONS)]
     found = [f["position"] for f in json.loads(ADVERSARIAL.read_text(encoding="utf-8"))["positions"]]
     assert found, ADVERSARIAL
     return [(position, True) for position in drawn] + [(position, False) for position in found]

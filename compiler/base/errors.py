@@ -75,6 +75,12 @@ class UnsupportedMechanicError(SpecError):
     """The spec is valid but asks for a mechanic the engines do not implement yet."""
 
 
+class MechanicContractError(UnsupportedMechanicError):
+    """The spec is valid but uses a mechanic that breaks its contract (a part missing or
+    misdeclared: ``railspec.compiler.mechanic.contract``); the message names the mechanic
+    and every problem."""
+
+
 class SpecWarning:
     """Something a spec says that checks but does nothing (dead content): a located
     message, shown by ``railspec check`` as ``file:line:col: warning: …`` with the line and
@@ -139,5 +145,6 @@ MAX_POSITION_MESSAGE = 400
 
 
 __all__ = ["Span", "RailspecError", "SpecError", "SpecSyntaxError", "SpecCheckError", "UnsupportedMechanicError",
+           "MechanicContractError",
            "SpecWarning", "ProvisionalSpecWarning", "IllegalActionError", "ArgumentError", "ArgumentTypeError",
            "PositionError"]

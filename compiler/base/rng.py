@@ -60,11 +60,3 @@ def shuffle_in_state(state, items: list) -> None:
     rng = SplitMix64(state.rng)
     rng.shuffle(items)
     state.rng = rng.state
-
-
-def below_in_state(state, n: int) -> int:
-    """below(n) with the game generator kept in ``state.rng``."""
-    rng = SplitMix64(state.rng)
-    value = rng.below(n)
-    state.rng = rng.state
-    return value

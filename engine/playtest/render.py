@@ -31,7 +31,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..compiler import ir
 from ..compiler.base.rng import SplitMix64
-from ..compiler.mechanic import LEGEND_KEYS, Looks
+from ..compiler.mechanic import LEGEND_KEYS, Drawing, Looks, part
 
 #: Fill colours of the card colours the stock specs name; other names get a colour of
 #: their own from their name.
@@ -199,7 +199,8 @@ def _fill_in(variant: ir.Variant, given: list) -> list[tuple[float, float]]:
     to (a city added to an extended map): each takes the mean place of its placed
     neighbours, nudged aside so it does not sit on a route, repeated until every city
     joined to a placed one has a place; the rest go by the first placed city."""
-    places = [tuple(map(float, p)) if p is not None else None for p in given]
+    places: list[tuple[float, float] | None] = [(float(p[0]), float(p[1])) if p is not None else None
+                                                 for p in given]
     neighbours: list[set[int]] = [set() for _ in variant.cities]
     for r in variant.routes:
         neighbours[r.a].add(r.b)
@@ -211,7 +212,7 @@ def _fill_in(variant: ir.Variant, given: list) -> list[tuple[float, float]]:
         for c, place in enumerate(places):
             if place is not None:
                 continue
-            known = [places[n] for n in sorted(neighbours[c]) if places[n] is not None]
+            known = [p for p in (places[n] for n in sorted(neighbours[c])) if p is not None]
             if known:
                 x = sum(p[0] for p in known) / len(known) + nudge
                 y = sum(p[1] for p in known) / len(known) + nudge
@@ -265,8 +266,9 @@ def _raw_places(variant: ir.Variant) -> list[tuple[float, float]]:
     placed among their neighbours), or the computed layout when no city has one or all
     the places are one point (a spec that drew nothing would be one dot)."""
     given = [getattr(c, "at", None) for c in variant.cities]
+    raw: list[tuple[float, float]]
     if all(p is not None for p in given):
-        raw = [tuple(map(float, p)) for p in given]
+        raw = [(float(p[0]), float(p[1])) for p in given if p is not None]
     elif any(p is not None for p in given):
         raw = _fill_in(variant, given)
     else:
@@ -311,9 +313,13 @@ def looks(variant: ir.Variant) -> Looks:
     """What the variant's mechanics ask a drawn map to show, together: dashed routes,
     route badges (joined by a space), city groups, city markers and route groups, in
     registry order. The legend's words are per mechanic: see :func:`legend_entries`."""
-    dashed, badges, groups, markers, route_groups = set(), {}, [], [], []
+    dashed: set[int] = set()
+    badges: dict[int, str] = {}
+    groups: list[tuple[str, tuple[int, ...]]] = []
+    markers: list[str] = []
+    route_groups: list[tuple[str, tuple[int, ...]]] = []
     for mechanic, rule in variant.present():
-        seen = mechanic.looks(variant, rule)
+        seen = part(mechanic, Drawing).looks(variant, rule)
         dashed |= seen.dashed
         for route, badge in seen.badges.items():
             badges[route] = f"{badges[route]} {badge}" if route in badges else badge
@@ -321,11 +327,6 @@ def looks(variant: ir.Variant) -> Looks:
         markers.extend(seen.city_markers)
         route_groups.extend(seen.route_groups)
     return Looks(frozenset(dashed), badges, tuple(groups), tuple(markers), tuple(route_groups))
-
-
-def map_groups(variant: ir.Variant) -> list[tuple[str, tuple[int, ...]]]:
-    """The city groups the variant's mechanics ask a map to tell apart."""
-    return list(looks(variant).groups)
 
 
 @dataclass(frozen=True)
@@ -352,7 +353,7 @@ def legend_entries(variant: ir.Variant, state: dict | None = None) -> list[Legen
     out = []
     dead_end_texts = []
     for mechanic, rule in variant.present():
-        seen = mechanic.looks(variant, rule)
+        seen = part(mechanic, Drawing).looks(variant, rule)
         words = dict(seen.legend)
         if "dead_ends" in words:
             dead_end_texts.append(words["dead_ends"])
@@ -460,7 +461,7 @@ class _Track:
 
 def _tracks(variant: ir.Variant, places, shown: Looks, city_size) -> list[_Track]:
     """Each route's drawn line, badge and dots."""
-    group_colour = {}
+    group_colour: dict[int, list[tuple[str, int]]] = {}
     for i, (_, routes) in enumerate(shown.route_groups):
         for r in routes:
             group_colour.setdefault(r, []).append((GROUP_COLOURS[i % len(GROUP_COLOURS)], i))
@@ -616,9 +617,10 @@ def _place_labels(variant: ir.Variant, places, city_size, tracks: list[_Track],
             if best_cost < 1000.0 and best_cost <= (ring_index + 1) * 6.0:
                 break  # nothing further out can be better
         clear = clear and best_cost < 1000.0
+        assert best is not None  # every box costs less than infinity
         labels[c] = _Label(c, lines, best)
         hard.add(best)
-    return labels, clear
+    return [label for label in labels if label is not None], clear  # every city has one
 
 
 # --- the picture ------------------------------------------------------------------------
@@ -696,92 +698,127 @@ def _draw_badge(canvas: _Canvas, t: _Track, fill: str) -> None:
     canvas.extend(b)
 
 
-def _legend(canvas: _Canvas, x: float, y: float, state: dict | None, heat: list | None, heat_label: str,
-            entries: list[LegendEntry]) -> None:
-    """The legend, its top left corner at (x, y): the players and what a claim looks like
-    (when a state is drawn), the heat scale (for a heat map), then each look of the
-    mechanics. Each entry is a group of class ``legend-entry`` whose ``data-look`` says
-    which look it explains."""
-    text_x = x + 34.0
-    step = LINE_HEIGHT * LEGEND_FONT
+class _Legend:
+    """The legend as it is drawn, top down from its top left corner (x, y): each entry a
+    group of class ``legend-entry`` whose ``data-look`` says which look it explains, its
+    sample (if any) beside its text."""
 
-    def row(look: str, text: str, sample=None, extra: str = "") -> None:
+    def __init__(self, canvas: _Canvas, x: float, y: float):
+        self.canvas = canvas
+        self.x = x
+        self.y = y  # where the next entry starts
+        self.text_x = x + 34.0
+        self.step = LINE_HEIGHT * LEGEND_FONT
+
+    def row(self, look: str, text: str, sample=None, extra: str = "") -> None:
         """One entry: ``sample(cy)`` draws its sample centred on the line ``cy``."""
-        nonlocal y
+        canvas, x = self.canvas, self.x
         lines = wrap(text, LEGEND_FONT, LEGEND_WRAP)
-        base = y + LEGEND_FONT
+        base = self.y + LEGEND_FONT
         canvas.out.append(f'<g class="legend-entry" data-look="{look}"{extra}>')
         if sample is not None:
             canvas.out.append(sample(base - 0.35 * LEGEND_FONT))
-        canvas.text(text_x if sample is not None else x, base, lines, LEGEND_FONT)
+        canvas.text(self.text_x if sample is not None else x, base, lines, LEGEND_FONT)
         canvas.out.append("</g>")
-        height = max(len(lines) * step, 16.0)
-        canvas.extend((x, y, text_x, y + height))
-        y += height + 4.0
+        height = max(len(lines) * self.step, 16.0)
+        canvas.extend((x, self.y, self.text_x, self.y + height))
+        self.y += height + 4.0
 
-    def space(fill: str, dashed: bool = False):
+    def space(self, fill: str, dashed: bool = False):
+        """A sample: one space of a route, in ``fill``."""
+        x = self.x
         dash = ' stroke-dasharray="3 2"' if dashed else ""
         return lambda cy: (f'<rect class="legend-sample" x="{x + 2:.1f}" y="{cy - CAR_WIDTH / 2:.1f}" width="24" '
                            f'height="{CAR_WIDTH:g}" fill="{fill}" stroke="#333333" '
                            f'stroke-width="{1.4 if dashed else 0.8}"{dash}/>')
 
-    def car(fill: str, frame: str):
+    def car(self, fill: str, frame: str):
+        """A sample: one car of a claimed route, in ``fill`` inside a frame of ``frame``."""
+        x = self.x
         return lambda cy: (f'<rect class="legend-sample frame" x="{x:.1f}" y="{cy - CAR_WIDTH / 2 - 2.2:.1f}" '
                            f'width="28.4" height="{CAR_WIDTH + 4.4:g}" fill="{frame}" stroke="#222222" '
                            f'stroke-width="0.8"/><rect class="legend-sample car" x="{x + 2.2:.1f}" '
                            f'y="{cy - CAR_WIDTH / 2:.1f}" width="24" height="{CAR_WIDTH:g}" fill="{fill}"/>')
 
-    if state is not None:
+    def players(self, state: dict) -> None:
+        """What an unclaimed and a claimed route look like, and each player's colour."""
         seats = int(state.get("players") or 0) or (max(state.get("owner") or [-1]) + 1)
-        row("unclaimed", "a route: its spaces in its colour", space(CARD_COLOURS["gray"]))
-        row("claimed", "a claimed route: cars in the owner's colour, framed in the route's colour",
-            car(PLAYER_COLOURS[0], CARD_COLOURS["gray"]))
+        self.row("unclaimed", "a route: its spaces in its colour", self.space(CARD_COLOURS["gray"]))
+        self.row("claimed", "a claimed route: cars in the owner's colour, framed in the route's colour",
+                 self.car(PLAYER_COLOURS[0], CARD_COLOURS["gray"]))
         for p in range(seats):
             colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
-            row("player", f"player {p}", car(colour, "#ffffff"), f' data-seat="{p}" data-colour="{colour}"')
-    if heat is not None:
+            self.row("player", f"player {p}", self.car(colour, "#ffffff"), f' data-seat="{p}" data-colour="{colour}"')
+
+    def heat_scale(self, label: str) -> None:
+        """The heat map's scale, from 0 to 1, under ``label``."""
+        canvas, x = self.canvas, self.x
         canvas.out.append('<g class="legend-entry" data-look="heat">')
-        lines = wrap(heat_label, LEGEND_FONT, LEGEND_WRAP)
-        canvas.text(x, y + LEGEND_FONT, lines, LEGEND_FONT)
-        y += len(lines) * step + 4.0
+        lines = wrap(label, LEGEND_FONT, LEGEND_WRAP)
+        canvas.text(x, self.y + LEGEND_FONT, lines, LEGEND_FONT)
+        self.y += len(lines) * self.step + 4.0
         for i in range(11):
-            canvas.out.append(f'<rect class="heat-scale" x="{x + 16 * i:.1f}" y="{y:.1f}" width="16" height="10" '
+            canvas.out.append(f'<rect class="heat-scale" x="{x + 16 * i:.1f}" y="{self.y:.1f}" width="16" height="10" '
                               f'fill="{heat_colour(i / 10)}"/>')
-        canvas.extend((x, y, x + 176, y + 10))
-        y += 10
-        canvas.text(x, y + LEGEND_FONT, ["0"], LEGEND_FONT)
-        canvas.text(x + 176 - text_width("1", LEGEND_FONT), y + LEGEND_FONT, ["1"], LEGEND_FONT)
+        canvas.extend((x, self.y, x + 176, self.y + 10))
+        self.y += 10
+        canvas.text(x, self.y + LEGEND_FONT, ["0"], LEGEND_FONT)
+        canvas.text(x + 176 - text_width("1", LEGEND_FONT), self.y + LEGEND_FONT, ["1"], LEGEND_FONT)
         canvas.out.append("</g>")
-        y += LEGEND_FONT + 10.0
-    for entry in entries:
+        self.y += LEGEND_FONT + 10.0
+
+    def look(self, entry: LegendEntry) -> None:
+        """One look of the mechanics, with the sample it is drawn with."""
+        x = self.x
         if entry.look == "dashed":
-            row(entry.look, entry.text, space(CARD_COLOURS["gray"], dashed=True))
+            self.row(entry.look, entry.text, self.space(CARD_COLOURS["gray"], dashed=True))
         elif entry.look == "badges":
             w = text_width(entry.sample, ROUTE_FONT) + 5.0
-            row(entry.look, entry.text, lambda cy, w=w, s=entry.sample: (
+            self.row(entry.look, entry.text, lambda cy, w=w, s=entry.sample: (
                 f'<rect class="legend-sample" x="{x + 2:.1f}" y="{cy - 6.5:.1f}" width="{w:.1f}" height="13" rx="2" '
                 f'fill="#ffffff" stroke="#333333" stroke-width="0.6"/><text class="legend-sample" '
                 f'x="{x + 2 + w / 2:.1f}" y="{cy + 3.2:.1f}" font-size="{ROUTE_FONT:g}" text-anchor="middle" '
                 f'fill="#000000">{escape(s)}</text>'))
-            canvas.extend((x, y, x + 2 + w, y))
+            self.canvas.extend((x, self.y, x + 2 + w, self.y))
         elif entry.look == "city_markers":
-            row(entry.look, entry.text, lambda cy: (f'<path class="legend-sample" d="M{x + 9:.1f},{cy + 3:.1f} '
-                                                    f'l5,-6 l5,6 z" fill="#777777"/>'))
+            self.row(entry.look, entry.text, lambda cy: (f'<path class="legend-sample" d="M{x + 9:.1f},{cy + 3:.1f} '
+                                                         f'l5,-6 l5,6 z" fill="#777777"/>'))
         elif entry.look == "dead_ends":
-            row(entry.look, entry.text, lambda cy: (f'<rect class="legend-sample" x="{x + 7:.1f}" y="{cy - 7:.1f}" '
-                                                    f'width="14" height="14" fill="#dddddd" stroke="#333333"/>'))
-        else:  # groups of cities (rings) or of routes (dots), each named
-            row(entry.look, entry.text)
-            for i, name in enumerate(entry.names):
-                colour = GROUP_COLOURS[i % len(GROUP_COLOURS)]
-                if entry.look == "groups":
-                    paint = f'r="5" fill="none" stroke="{colour}" stroke-width="3"'
-                else:
-                    paint = f'r="3" fill="{colour}" stroke="#333333" stroke-width="0.5"'
+            self.row(entry.look, entry.text, lambda cy: (f'<rect class="legend-sample" x="{x + 7:.1f}" '
+                                                         f'y="{cy - 7:.1f}" width="14" height="14" fill="#dddddd" '
+                                                         f'stroke="#333333"/>'))
+        else:
+            self.named_groups(entry)
 
-                def sample(cy, paint=paint):
-                    return f'<circle class="legend-sample" cx="{x + 14:.1f}" cy="{cy:.1f}" {paint}/>'
-                row(f"{entry.look}-member", name, sample, f' data-colour="{colour}"')
+    def named_groups(self, entry: LegendEntry) -> None:
+        """Groups of cities (rings) or of routes (dots): the look's words, then each group
+        by name beside its colour."""
+        x = self.x
+        self.row(entry.look, entry.text)
+        for i, name in enumerate(entry.names):
+            colour = GROUP_COLOURS[i % len(GROUP_COLOURS)]
+            if entry.look == "groups":
+                paint = f'r="5" fill="none" stroke="{colour}" stroke-width="3"'
+            else:
+                paint = f'r="3" fill="{colour}" stroke="#333333" stroke-width="0.5"'
+
+            def sample(cy, paint=paint):
+                return f'<circle class="legend-sample" cx="{x + 14:.1f}" cy="{cy:.1f}" {paint}/>'
+            self.row(f"{entry.look}-member", name, sample, f' data-colour="{colour}"')
+
+
+def _legend(canvas: _Canvas, x: float, y: float, state: dict | None, heat: list | None, heat_label: str,
+            entries: list[LegendEntry]) -> None:
+    """The legend, its top left corner at (x, y): the players and what a claim looks like
+    (when a state is drawn), the heat scale (for a heat map), then each look of the
+    mechanics."""
+    legend = _Legend(canvas, x, y)
+    if state is not None:
+        legend.players(state)
+    if heat is not None:
+        legend.heat_scale(heat_label)
+    for entry in entries:
+        legend.look(entry)
 
 
 def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float] | None = None,
@@ -801,8 +838,31 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
             ring[c] = GROUP_COLOURS[i % len(GROUP_COLOURS)]
     # the half-size of what marks each city: its circle or square, and its ring
     city_size = [11.5 if c.id in ring else 7.0 if c.dead_end else CITY_RADIUS for c in variant.cities]
+    places, tracks, labels = _fitted(variant, shown, city_size)
+    canvas = _Canvas()
+    _draw_routes(canvas, tracks, state, heat, shown)
+    markers = [state[name] for name in shown.city_markers if name in state] if state else []
+    for c in variant.cities:
+        _draw_city(canvas, c, places[c.id], city_size[c.id], ring.get(c.id), markers)
+    for label in labels:
+        left, top = label.box[0], label.box[1]
+        canvas.text(left, top + 0.95 * CITY_FONT, label.lines, CITY_FONT,
+                    f' class="city-label" data-city={quoteattr(variant.cities[label.city].name)} stroke="{BACKGROUND}" '
+                    'stroke-width="3" stroke-linejoin="round" paint-order="stroke"')  # a halo: legible over a route
+    map_box = list(canvas.box) if variant.cities else [0.0, 0.0, 300.0, 200.0]
+    canvas.box = map_box
+    _legend(canvas, map_box[2] + 28.0, map_box[1], state, heat, heat_label, legend_entries(variant, state))
+    label = title if title is not None else variant.name
+    width = max(map_box[2] - map_box[0], 300.0)
+    canvas.text(map_box[0], map_box[3] + 10.0 + 0.95 * TITLE_FONT, wrap(label, TITLE_FONT, width), TITLE_FONT,
+                ' class="title"')
+    return _svg_document(canvas)
+
+
+def _fitted(variant: ir.Variant, shown: Looks, city_size: list[float]):
+    """The places, tracks and name labels of the map, drawn larger (by GROW, at most
+    GROW_TRIES times) while a name finds no clear place."""
     n_markers = len(shown.city_markers)
-    # names that find no clear place make the whole map larger, up to a bound
     for attempt in range(GROW_TRIES):
         places = layout(variant, GROW ** attempt)
         tracks = _tracks(variant, places, shown, city_size)
@@ -812,8 +872,13 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
         labels, clear = _place_labels(variant, places, city_size, tracks, reserved)
         if clear:
             break
+    return places, tracks, labels
 
-    canvas = _Canvas()
+
+def _draw_routes(canvas: _Canvas, tracks: list[_Track], state: dict | None, heat: list | None,
+                 shown: Looks) -> None:
+    """Every route, in the heat map's colour, its owner's or its own; then every route's
+    badge, in a layer above them all."""
     owner = state["owner"] if state else None
     fills = []
     for t in tracks:
@@ -829,37 +894,33 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
         _draw_route(canvas, t, fill, r.id in shown.dashed, seat)
     for t, fill in zip(tracks, fills):
         _draw_badge(canvas, t, fill)
-    markers = [state[name] for name in shown.city_markers if name in state] if state else []
-    for c in variant.cities:
-        x, y = places[c.id]
-        canvas.point(x, y, city_size[c.id] + 1.5)
-        if c.id in ring:
-            canvas.out.append(f'<circle class="group" cx="{x:.1f}" cy="{y:.1f}" r="10" fill="none" '
-                              f'stroke="{ring[c.id]}" stroke-width="3"/>')
-        if c.dead_end:
-            canvas.out.append(f'<rect class="city dead-end" data-city={quoteattr(c.name)} x="{x - 7:.1f}" '
-                              f'y="{y - 7:.1f}" width="14" height="14" fill="#dddddd" stroke="#333333"/>')
-        else:
-            canvas.out.append(f'<circle class="city" data-city={quoteattr(c.name)} cx="{x:.1f}" cy="{y:.1f}" '
-                              f'r="{CITY_RADIUS:g}" fill="#ffffff" stroke="#333333"/>')
-        for k, marker in enumerate(markers):
-            if marker[c.id] >= 0:
-                player = PLAYER_COLOURS[marker[c.id] % len(PLAYER_COLOURS)]
-                canvas.out.append(f'<path class="marker seat-{marker[c.id]}" d="M{x - 5 + 12 * k:.1f},{y - 8:.1f} '
-                                  f'l5,-6 l5,6 z" fill="{player}" stroke="#222222" stroke-width="0.6"/>')
-                canvas.point(x + 12 * k, y - 11, 6.0)
-    for label in labels:
-        left, top = label.box[0], label.box[1]
-        canvas.text(left, top + 0.95 * CITY_FONT, label.lines, CITY_FONT,
-                    f' class="city-label" data-city={quoteattr(variant.cities[label.city].name)} stroke="{BACKGROUND}" '
-                    'stroke-width="3" stroke-linejoin="round" paint-order="stroke"')  # a halo: legible over a route
-    map_box = list(canvas.box) if variant.cities else [0.0, 0.0, 300.0, 200.0]
-    canvas.box = map_box
-    _legend(canvas, map_box[2] + 28.0, map_box[1], state, heat, heat_label, legend_entries(variant, state))
-    label = title if title is not None else variant.name
-    width = max(map_box[2] - map_box[0], 300.0)
-    canvas.text(map_box[0], map_box[3] + 10.0 + 0.95 * TITLE_FONT, wrap(label, TITLE_FONT, width), TITLE_FONT,
-                ' class="title"')
+
+
+def _draw_city(canvas: _Canvas, c: ir.City, place: tuple[float, float], size: float, ring: str | None,
+               markers: list) -> None:
+    """A city: its circle (a square for a dead end), its group's ring, and the markers a
+    state puts on it (each a list by city: the seat, or -1)."""
+    x, y = place
+    canvas.point(x, y, size + 1.5)
+    if ring is not None:
+        canvas.out.append(f'<circle class="group" cx="{x:.1f}" cy="{y:.1f}" r="10" fill="none" '
+                          f'stroke="{ring}" stroke-width="3"/>')
+    if c.dead_end:
+        canvas.out.append(f'<rect class="city dead-end" data-city={quoteattr(c.name)} x="{x - 7:.1f}" '
+                          f'y="{y - 7:.1f}" width="14" height="14" fill="#dddddd" stroke="#333333"/>')
+    else:
+        canvas.out.append(f'<circle class="city" data-city={quoteattr(c.name)} cx="{x:.1f}" cy="{y:.1f}" '
+                          f'r="{CITY_RADIUS:g}" fill="#ffffff" stroke="#333333"/>')
+    for k, marker in enumerate(markers):
+        if marker[c.id] >= 0:
+            player = PLAYER_COLOURS[marker[c.id] % len(PLAYER_COLOURS)]
+            canvas.out.append(f'<path class="marker seat-{marker[c.id]}" d="M{x - 5 + 12 * k:.1f},{y - 8:.1f} '
+                              f'l5,-6 l5,6 z" fill="{player}" stroke="#222222" stroke-width="0.6"/>')
+            canvas.point(x + 12 * k, y - 11, 6.0)
+
+
+def _svg_document(canvas: _Canvas) -> str:
+    """The SVG text of everything drawn, on a background PAD beyond it."""
     x0, y0 = canvas.box[0] - PAD, canvas.box[1] - PAD
     w, h = canvas.box[2] - canvas.box[0] + 2 * PAD, canvas.box[3] - canvas.box[1] + 2 * PAD
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}" '

@@ -16,11 +16,13 @@ import sys
 import threading
 import warnings
 from array import array
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
 from .. import compiler
 from ..compiler import ir, observation
-from ..compiler.assembly import assemble, refuse_unimplemented
+from ..compiler.assembly import assemble, refuse_unsupported
 from ..compiler.base.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -28,10 +30,12 @@ from ..compiler.base.errors import (
     ProvisionalSpecWarning,
     RailspecError,
 )
+from ..compiler.base.text import canonical
 from ..compiler.build import load_module
 from ..compiler.emit import emit
 from ..compiler.engine_face import is_native_int
-from ..compiler.mechanic import default_registry
+from ..compiler.mechanic import Questions, default_registry, part
+from ..compiler.specs import stock_key_of
 from . import determinize, notation, reference, state_format
 from .position import position_fields
 from .scoring import playout_winners, tiebreak_plan
@@ -74,27 +78,6 @@ def _engine_name(engine) -> str:
 _BUFFER_HINT = "legal_actions_into needs a writable, contiguous buffer of C int (e.g. array('i', [0] * len(v.actions)))"
 
 
-def _int_buffer(buffer, needed: int) -> memoryview:
-    """``buffer`` as a flat writable view of C ints with room for ``needed`` of them, or
-    the named error saying what is wrong with it. Nothing is written."""
-    try:
-        view = memoryview(buffer)
-    except TypeError:
-        raise ArgumentTypeError(f"{_BUFFER_HINT}, not {type(buffer).__name__}") from None
-    if view.readonly:
-        raise ArgumentTypeError(f"{_BUFFER_HINT}: this {type(buffer).__name__} is read-only")
-    if not is_native_int(view.format, view.itemsize):
-        raise ArgumentTypeError(f"{_BUFFER_HINT}: got items of format {view.format!r} "
-                                f"and {view.itemsize} bytes")
-    if not view.c_contiguous:
-        raise ArgumentTypeError(f"{_BUFFER_HINT}: this one is not contiguous")
-    ints = view.cast("B").cast("i")
-    if len(ints) < needed:
-        raise ArgumentError(f"legal_actions_into: the buffer holds {len(ints)} ints, "
-                            f"{needed} legal actions do not fit")
-    return ints
-
-
 def _byte_format(fmt: str, codes: str) -> bool:
     """Whether a buffer format is one of the native item ``codes`` (a native or
     little-endian byte order mark allowed on a little-endian machine)."""
@@ -103,21 +86,28 @@ def _byte_format(fmt: str, codes: str) -> bool:
     return len(fmt) == 1 and fmt in codes
 
 
-def _typed_buffer(buffer, needed: int, method: str, hint: str, codes: str, itemsize: int, unit: str) -> memoryview:
-    """``buffer`` as a flat writable view of its items (one of ``codes``, ``itemsize`` bytes
-    each) with room for ``needed`` of them, or the named error saying what is wrong with it,
-    as :func:`_int_buffer` does for legal_actions_into. Nothing is written."""
+def _items_of(codes: str, itemsize: int):
+    """A buffer test: items of one of the native ``codes``, ``itemsize`` bytes each."""
+    return lambda fmt, size: size == itemsize and _byte_format(fmt, codes)
+
+
+def _typed_buffer(buffer: Any, needed: int, method: str, hint: str, fits: Callable[[str, int], bool],
+                  code: Literal["i", "f", "B"], unit: str) -> memoryview[Any]:
+    """``buffer`` as a flat writable view of its items (``code``: the C int of
+    legal_actions_into, a float, a byte) with room for ``needed`` of them, or the named
+    error saying what is wrong with it; ``fits(format, itemsize)`` says whether its items
+    are the method's. Nothing is written."""
     try:
         view = memoryview(buffer)
     except TypeError:
         raise ArgumentTypeError(f"{hint}, not {type(buffer).__name__}") from None
     if view.readonly:
         raise ArgumentTypeError(f"{hint}: this {type(buffer).__name__} is read-only")
-    if view.itemsize != itemsize or not _byte_format(view.format, codes):
+    if not fits(view.format, view.itemsize):
         raise ArgumentTypeError(f"{hint}: got items of format {view.format!r} and {view.itemsize} bytes")
     if not view.c_contiguous:
         raise ArgumentTypeError(f"{hint}: this one is not contiguous")
-    items = view.cast("B").cast(codes[0])
+    items = view.cast("B").cast(code)
     if len(items) < needed:
         raise ArgumentError(f"{method}: the buffer holds {len(items)} {unit}, {needed} are needed")
     return items
@@ -166,7 +156,7 @@ class Game:
             except (TypeError, ValueError, BufferError):
                 pass  # refused before writing anything: the checks below say why, as for the reference
         legal = self._e.legal_actions()
-        ints = _int_buffer(buffer, len(legal))
+        ints = _typed_buffer(buffer, len(legal), "legal_actions_into", _BUFFER_HINT, is_native_int, "i", "ints")
         if legal:
             ints[:len(legal)] = array("i", legal)
         return len(legal)
@@ -185,7 +175,7 @@ class Game:
                 pass  # refused before writing anything: the checks below say why, as for the reference
         assembly = self.variant.assembly
         size = observation.observation_spec(assembly).size
-        floats = _typed_buffer(buffer, size, "observation_into", _OBSERVATION_HINT, "f", 4, "floats")
+        floats = _typed_buffer(buffer, size, "observation_into", _OBSERVATION_HINT, _items_of("f", 4), "f", "floats")
         vector = observation.fill(assembly, self._e.export_state(), player)
         floats[:size] = memoryview(vector).cast("B").cast("f")
         return size
@@ -200,7 +190,7 @@ class Game:
             except (TypeError, ValueError, BufferError):
                 pass  # refused before writing anything: the checks below say why, as for the reference
         n = len(self.variant.ir.actions)
-        mask = _typed_buffer(buffer, n, "action_mask_into", _MASK_HINT, "Bb?", 1, "bytes")
+        mask = _typed_buffer(buffer, n, "action_mask_into", _MASK_HINT, _items_of("Bb?", 1), "B", "bytes")
         legal = [] if self.is_over else self._e.legal_actions()
         mask[:n] = bytes(n)
         for action in legal:
@@ -338,19 +328,22 @@ def _query_method(name: str, doc: str, per_player: bool):
 
     # the common case first and flat: the game's variant uses the mechanic (a query may be
     # asked in a search's inner loop)
+    ask: Callable[..., Any]
     if per_player:
-        def ask(self, player):
+        def ask_of_player(self, player):
             player = self._player(player)
             found = self.variant.query_table.get(name)
             if found is not None and found[1]:
                 return getattr(self._e, name)(player)
             return unanswered(self, found)
+        ask = ask_of_player
     else:
-        def ask(self):
+        def ask_of_game(self):
             found = self.variant.query_table.get(name)
             if found is not None and found[1]:
                 return getattr(self._e, name)()
             return unanswered(self, found)
+        ask = ask_of_game
     ask.__name__ = ask.__qualname__ = name
     ask.__doc__ = doc
     return ask
@@ -361,7 +354,7 @@ def offer_queries(registry) -> None:
     (Methods on the class, not a ``__getattr__``: that would slow every attribute of every
     game.)"""
     for mechanic in registry:
-        for query in mechanic.queries:
+        for query in part(mechanic, Questions).queries:
             known = _QUERY_METHODS.get(query.name)
             if known is not None:
                 if known != query.player:
@@ -413,6 +406,8 @@ class Variant:
 
     def action_id(self, name: str) -> int:
         """The id of the action with this readable name."""
+        if isinstance(name, str):
+            name = canonical(name)
         if not isinstance(name, str) or name not in self._names:
             raise IllegalActionError(name, f"{self.name} has no action named {_show.repr(name)}")
         return self._names[name]
@@ -517,10 +512,12 @@ class Variant:
             result["winners"] = playout_winners(self.ir, result, keys, result["winners"])
         return result
 
-    def score(self, position: dict) -> list[dict]:
+    def score(self, position: dict, tickets: bool = False) -> list[dict]:
         """Score a described position (see :func:`railspec.score`): each player's
-        breakdown plus ``winner``. The compiled engine scores it when its module is at hand
-        without compiling (a stock variant, or one built before); the reference otherwise."""
+        breakdown plus ``winner``, and with ``tickets`` each held ticket as scoring counts
+        it (``ticket_results``, docs/formats.md). The compiled engine scores it when its
+        module is at hand without compiling (a stock variant, or one built before); the
+        reference otherwise (and the tickets' detail always)."""
         fields = position_fields(self.ir, position)
         module = self.module(build_if_needed=False)
         if module is not None:
@@ -530,7 +527,22 @@ class Variant:
         best = set(_winners(self.ir, rows))
         for p, row in enumerate(rows):
             row["winner"] = p in best
+        if tickets:
+            for row, results in zip(rows, self.ticket_results(fields)):
+                row["ticket_results"] = results
         return rows
+
+    def ticket_results(self, fields: dict) -> list[list[dict]]:
+        """Per player, each ticket held as scoring counts it: its name, whether it is
+        completed, its points (plus or minus) and the place they are for (the destination
+        reached; for a ticket of several destinations, the one that scores; None when not
+        completed)."""
+        game = reference.for_scoring(self.ir, fields)
+        places = self.ir.cities
+        return [[{"ticket": self.ir.tickets[t].name, "completed": done, "points": points,
+                  "place": places[place].name if place is not None else None}
+                 for t, points, done, place in game.rules.ticket_details(game.state, p)]
+                for p in range(fields["players"])]
 
     def __repr__(self) -> str:
         return (f"<Variant {self.name}: {len(self.cities)} cities, {len(self.routes)} routes, "
@@ -563,7 +575,8 @@ def _threaded_playout(play, games: int, players: int, seed: int, workers: int) -
 
 
 def load(name_or_path: str | Path, registry=None) -> Variant:
-    """A variant by stock name (``"usa"``) or by the path of a ``.rail`` spec file.
+    """A variant by stock name (``"usa"``, or its display name in any case: ``"Legendary
+    Asia"``) or by the path of a ``.rail`` spec file.
 
     The spec is checked (a bad one raises a located :class:`SpecError`) and refused with
     :class:`UnsupportedMechanicError` when it uses a mechanic the engines do not implement
@@ -573,7 +586,7 @@ def load(name_or_path: str | Path, registry=None) -> Variant:
     registry = registry or default_registry()
     path, stock = spec_path(name_or_path)
     if stock:
-        return _warn_if_provisional(_load_stock(str(name_or_path), registry, _file_key(path)))
+        return _warn_if_provisional(_load_stock(path.stem, registry, _file_key(path)))
     return _warn_if_provisional(_load_path(path, registry))
 
 
@@ -592,6 +605,9 @@ def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
         return stock, True
     if text and Path(text).is_file():
         return Path(text), False
+    named = stock_key_of(text)  # a display name or another case: "Legendary Asia", "USA"
+    if named is not None:
+        return compiler.stock_path(named), True
     hint = f"; did you mean {text}.rail?" if text and Path(f"{text}.rail").is_file() else ""
     raise RailspecError(f"no stock variant or spec file named {_show.repr(text)} "
                         f"(stock: {', '.join(compiler.stock_names())}){hint}")
@@ -604,7 +620,7 @@ def _file_key(path: Path):
 
 def _load_path(path: Path, registry) -> Variant:
     variant_ir = compiler.load_file(path, registry)
-    refuse_unimplemented(variant_ir)
+    refuse_unsupported(variant_ir)
     return Variant(variant_ir)
 
 

@@ -28,11 +28,13 @@ from __future__ import annotations
 import functools
 import json
 import re
+from typing import Any
 
 from ..compiler import ir
 from ..compiler.assembly import assemble
 from ..compiler.base import schema
 from ..compiler.base.errors import RailspecError
+from ..compiler.base.text import canonical
 
 #: The notation's name and version, written as ``format``.
 FORMAT = "railspec-position/1"
@@ -65,7 +67,8 @@ def value_names(field: schema.Field) -> str | None:
     numbers."""
     if field.names:
         return field.names
-    return {schema.TICKETS: "ticket", schema.CARD_IDS: "card"}.get(field.pile)
+    by_pile: dict[str | None, str] = {schema.TICKETS: "ticket", schema.CARD_IDS: "card"}
+    return by_pile.get(field.pile)
 
 
 @functools.lru_cache(maxsize=64)
@@ -96,6 +99,19 @@ def to_position(variant: ir.Variant, state: dict) -> dict:
         out[field.name] = _write_field(field, state[field.name], names, dims)
     out["generator"] = {name: str(state[name]) for name in GENERATOR_FIELDS}
     return out
+
+
+def write_value(variant: ir.Variant, field: schema.Field, value):
+    """One field's value in the notation: a scalar field's whole value, or one seat's row
+    of a per-player field (names for what the field names, an object for an indexed row)."""
+    return _write_one(field, value, component_names(variant), assemble(variant).dims)
+
+
+def read_value(variant: ir.Variant, field: schema.Field, value, where: str):
+    """The inverse of :func:`write_value` (:class:`NotationError` naming ``where`` for a
+    value of the wrong shape or a name the variant does not have); its range is the state
+    check's to test."""
+    return _read_one(field, value, _ids(variant), assemble(variant).dims, where)
 
 
 def _write_field(field, value, names, dims):
@@ -192,6 +208,7 @@ def _read_one(field, value, ids, dims, where):
             return v
         if v is None:
             return -1
+        v = canonical(v)
         if not isinstance(v, str) or v not in table:
             raise NotationError(f"{where!r}: no {own} named {_show(v)} in this variant")
         return table[v]
@@ -203,6 +220,7 @@ def _read_one(field, value, ids, dims, where):
             raise NotationError(f"{where!r}: an object keyed by {index} name, not {_show(value)}")
         row = [_initial(field, dims)] * len(ids[index])
         for key, v in value.items():
+            key = canonical(key)
             if key not in ids[index]:
                 raise NotationError(f"{where!r}: no {index} named {_show(key)} in this variant")
             row[ids[index][key]] = number(v)
@@ -283,7 +301,7 @@ def loads_line(variant: ir.Variant, line: str) -> dict:
     words = line.strip().split(" ")
     if len(words) < 3 or words[0] != FORMAT:
         raise NotationError(f"a position line starts with {FORMAT} VARIANT SPEC_HASH")
-    position = {"format": FORMAT, "variant": _unescape(words[1]), "spec_hash": words[2]}
+    position: dict[str, Any] = {"format": FORMAT, "variant": _unescape(words[1]), "spec_hash": words[2]}
     fields = {f.name: f for f in _fields(variant)}
     for word in words[3:]:
         key, eq, text = word.partition("=")

@@ -7,9 +7,15 @@ scoring without playing to it.
 
 Route and ticket names are the catalogue's (``A-B``, ``A-B/2`` for the second track of a
 double). A seat's ``routes`` and ``tickets`` are the core's keys; each mechanic adds its
-own (``Mechanic.position_keys``, e.g. stations); a key of a mechanic the variant does not
-use must be empty or absent. A position becomes the state fields that scoring reads, and
-an engine scores them.
+own (the ``DescribedPositions`` capability, e.g. stations); a key of a mechanic the
+variant does not use must be empty or absent. A position becomes the state fields that
+scoring reads, and an engine scores them.
+
+A mechanic whose scoring hooks may read its own state fields and that does not describe
+them itself gets keys derived from the state schema (:class:`SchemaPositions`): one per
+field, under the field's name, written as the position notation writes that field (a
+seat's row in the seat, a field of no player's at the top). So no part of a board that
+scoring reads is dropped from its description.
 
 The variant is named by ``variant`` (its key or display name) and, optionally, pinned by
 ``spec_hash``: a position carrying the hash of the spec it was written for is valid for
@@ -22,12 +28,24 @@ import functools
 import json
 import reprlib
 from pathlib import Path
+from typing import Any
 
 from ..compiler import ir
 from ..compiler.assembly import assemble
-from ..compiler.base import files
+from ..compiler.base import files, schema
 from ..compiler.base.errors import PositionError
-from ..compiler.mechanic import kind_of, names_in
+from ..compiler.base.text import canonical
+from ..compiler.mechanic import (
+    DescribedPositions,
+    Invariants,
+    Mechanic,
+    PositionKey,
+    derived_position_fields,
+    kind_of,
+    names_in,
+    part,
+)
+from . import notation, state_format
 
 #: The keys of a seat that the core reads, and ``name`` (a label, ignored).
 CORE_KEYS = ("routes", "tickets", "name")
@@ -87,13 +105,30 @@ class _Catalogue:
         self.what = what
         self.ids = {item.name: item.id for item in items}
         self.by_pair: dict[frozenset, list[str]] = {}
+        #: A name of several destinations (``A-B|C``) by its start and its set of ends, so
+        #: that the same ends in another order are found.
+        self.by_ends: dict[tuple[str, frozenset], list[str]] = {}
         for item in items:
             pair = frozenset((cities[item.a].name, cities[item.b].name))
             self.by_pair.setdefault(pair, []).append(item.name)
+            start = cities[item.a].name
+            bare = _bare(item.name)
+            if "|" in bare and bare.startswith(start + "-"):
+                ends = frozenset(bare[len(start) + 1:].split("|"))
+                self.by_ends.setdefault((start, ends), []).append(item.name)
+
+    def copies_hint(self, name: str) -> str:
+        """How to name the other copies of a component printed more than once ("" when it
+        is printed once): ``; its other copies are named 'A-B/2'``."""
+        others = sorted(n for n in self.ids if n != name and _bare(n) == _bare(name))
+        if not others:
+            return ""
+        return f"; its other cop{'y is' if len(others) == 1 else 'ies are'} named {_either(others)}"
 
     def lookup(self, name, where: str) -> int:
         if not isinstance(name, str):
             raise PositionError(f"{where}: a {self.what} is named by a string, got {_show.repr(name)}")
+        name = canonical(name)
         if name in self.ids:
             return self.ids[name]
         close = self.suggestions(name)
@@ -110,11 +145,23 @@ class _Catalogue:
             for i, char in enumerate(text):
                 if char == "-":
                     found += self.by_pair.get(frozenset((text[:i].strip(), text[i + 1:].strip())), [])
+        if not found and "|" in bare:
+            # the same destinations in another order
+            for i, char in enumerate(bare):
+                if char == "-":
+                    ends = frozenset(part.strip() for part in bare[i + 1:].split("|"))
+                    found += self.by_ends.get((bare[:i].strip(), ends), [])
         if not found:
             # the closest spelling, with the other tracks of its route
             for close in difflib.get_close_matches(name, list(self.ids), n=1, cutoff=0.7):
                 found = next((names for names in self.by_pair.values() if close in names), [close])
         return sorted(set(found))
+
+
+def _bare(name: str) -> str:
+    """A name without its copy or track suffix (``A-B/2`` is ``A-B``)."""
+    head, slash, tail = name.rpartition("/")
+    return head if slash and tail.isdigit() else name
 
 
 def _either(names: list[str]) -> str:
@@ -144,18 +191,96 @@ def check_variant(variant: ir.Variant, position: dict) -> None:
                             f"'spec_hash': {variant.spec_hash!r}")
 
 
+class SchemaPositions:
+    """The position parts of a mechanic that does not describe its state itself, derived
+    from the state schema: each field of ``derived_position_fields`` is a key under its own
+    name, a per-player field's row in each seat and any other field at the top, written as
+    the position notation writes it (``notation.write_value``). It offers what
+    ``DescribedPositions`` offers, so :func:`describer` can hand out either."""
+
+    def __init__(self, fields: tuple[schema.Field, ...]):
+        self.seat_fields = tuple(f for f in fields if f.per_player)
+        self.top_fields = tuple(f for f in fields if not f.per_player)
+        self.position_keys = tuple(
+            PositionKey(f.name, f.doc, names=v if (v := notation.value_names(f)) in ("city", "route", "ticket") else "")
+            for f in self.seat_fields)
+
+    def position(self, variant: ir.Variant, rule, player: int, seat: dict, fields: dict) -> None:
+        """Read a seat's rows into ``fields`` (absent: the field's value before set-up)."""
+        for field in self.seat_fields:
+            if field.name in seat:
+                rows = fields.setdefault(field.name, _blank(variant, field, fields["players"]))
+                rows[player] = _read(variant, field, seat[field.name], f"player {player}: '{field.name}'")
+
+    def position_top(self, variant: ir.Variant, rule, position: dict, fields: dict) -> None:
+        """Read the top-level fields into ``fields``, then check every derived field's range."""
+        for field in self.top_fields:
+            if field.name in position:
+                fields[field.name] = _read(variant, field, position[field.name], f"'{field.name}'")
+        for field in self.seat_fields + self.top_fields:
+            if field.name in fields:
+                try:
+                    state_format.check_field(variant, field, fields[field.name], fields["players"])
+                except state_format.StateError as err:
+                    raise PositionError(str(err).replace("state field", "position key", 1)) from None
+
+    def seat_position(self, variant: ir.Variant, rule, state: dict, player: int) -> dict:
+        """A seat's rows of the fields, in the notation."""
+        return {f.name: notation.write_value(variant, f, state[f.name][player]) for f in self.seat_fields}
+
+    def top_position(self, variant: ir.Variant, rule, state: dict) -> dict:
+        """The fields of no player, in the notation."""
+        return {f.name: notation.write_value(variant, f, state[f.name]) for f in self.top_fields}
+
+
+def _blank(variant: ir.Variant, field: schema.Field, players: int):
+    return schema.initial_value(field, assemble(variant).dims, players)
+
+
+def _read(variant: ir.Variant, field: schema.Field, value, where: str):
+    try:
+        return notation.read_value(variant, field, value, where)
+    except notation.NotationError as err:
+        raise PositionError(str(err)) from None
+
+
+_SCHEMA_POSITIONS: dict[type[Mechanic[Any]], SchemaPositions | None] = {}
+
+
+def _schema_positions(cls: type[Mechanic[Any]]) -> SchemaPositions | None:
+    """The keys derived from a mechanic class's state fields (made once per class)."""
+    if cls not in _SCHEMA_POSITIONS:
+        fields = derived_position_fields(cls)
+        _SCHEMA_POSITIONS[cls] = SchemaPositions(fields) if fields else None
+    return _SCHEMA_POSITIONS[cls]
+
+
+def describer(mechanic: Mechanic[Any]) -> DescribedPositions[Any] | SchemaPositions | None:
+    """Who writes and reads a mechanic's keys of a described position: the mechanic itself
+    when it has the ``DescribedPositions`` capability, else the keys derived from its state
+    fields when its scoring may read them (:class:`SchemaPositions`), else None (it adds
+    no keys)."""
+    if isinstance(mechanic, DescribedPositions):
+        return mechanic
+    return _schema_positions(type(mechanic))
+
+
 def position_of_state(variant: ir.Variant, state: dict) -> dict:
     """The described position of a state's board: per player the routes owned, the tickets
-    held and each mechanic's keys (``Mechanic.seat_position``). Scored, it gives the state's
-    own breakdown."""
+    held and each mechanic's keys (:func:`describer`), and a mechanic's keys of no player
+    at the top. Scored, it gives the state's own breakdown."""
+    describers = [(d, rule) for m, rule in variant.present() if (d := describer(m)) is not None]
     seats = []
     for p in range(state["players"]):
         seat = {"routes": [r.name for r in variant.routes if state["owner"][r.id] == p],
                 "tickets": [variant.tickets[t].name for t in state["tickets"][p]]}
-        for mechanic, rule in variant.present():
-            seat.update(mechanic.seat_position(variant, rule, state, p))
+        for d, rule in describers:
+            seat.update(d.seat_position(variant, rule, state, p))
         seats.append(seat)
-    return {"variant": variant.key, "players": seats}
+    out: dict = {"variant": variant.key, "players": seats}
+    for d, rule in describers:
+        out.update(d.top_position(variant, rule, state))
+    return out
 
 
 @functools.lru_cache(maxsize=64)
@@ -164,8 +289,9 @@ def _names_of(variant: ir.Variant, registry):
     registry (a variant hashes by identity): the mechanics present, the position keys of
     those present and of those absent, and the route and ticket names."""
     present = registry.present(variant)
-    mechanic_keys = {key.name: (m, rule) for m, rule in present for key in getattr(m, "position_keys", ())}
-    absent_keys = {key.name: m for m in registry for key in getattr(m, "position_keys", ())
+    mechanic_keys = {key.name: (m, rule) for m, rule in present if (d := describer(m)) is not None
+                     for key in d.position_keys}
+    absent_keys = {key.name: m for m in registry if (d := describer(m)) is not None for key in d.position_keys
                    if key.name not in mechanic_keys}
     return (present, mechanic_keys, absent_keys, _Catalogue(variant.routes, variant.cities, "route"),
             _Catalogue(variant.tickets, variant.cities, "ticket"))
@@ -208,14 +334,16 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
             owner[rid] = p
         held = [ticket_names.lookup(name, where) for name in names_in(seat, "tickets", where)]
         if len(set(held)) != len(held):
-            raise PositionError(f"{where}: a ticket is listed twice")
+            twice = next(t for t in held if held.count(t) > 1)
+            raise PositionError(f"{where}: ticket {variant.tickets[twice].name!r} is listed twice"
+                                + ticket_names.copies_hint(variant.tickets[twice].name))
         tickets.append(held)
     all_held = [t for held in tickets for t in held]
     if len(set(all_held)) != len(all_held):
         raise PositionError("a ticket is held by two players")
     fields.update(owner=owner, tickets=tickets)
     for m, rule in present:
-        problems = m.position_problems(variant, rule, fields)
+        problems = part(m, Invariants).position_problems(variant, rule, fields)
         if problems:
             raise PositionError(problems[0])
     taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
@@ -232,10 +360,10 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
             raise PositionError(f"player {p}: routes of {what}, but a player has only {variant.trains} trains")
     trains = [variant.trains - u for u in used]
     fields.update(trains=trains, route_score=route_score)
+    describers = [(d, rule) for m, rule in present if (d := describer(m)) is not None]
     for p, seat in enumerate(seats):
-        for m, rule in present:
-            if getattr(m, "position_keys", ()):
-                m.position(variant, rule, p, seat, fields)
-    for m, rule in present:
-        m.position_top(variant, rule, position, fields)
+        for d, rule in describers:
+            d.position(variant, rule, p, seat, fields)
+    for d, rule in describers:
+        d.position_top(variant, rule, position, fields)
     return fields

@@ -22,6 +22,7 @@ from ..compiler.assembly import assemble
 from ..compiler.base import schema
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN
+from ..compiler.mechanic import Invariants, part
 from . import reference
 
 #: Kept for callers that read the phase names of the core game.
@@ -197,6 +198,16 @@ def _check_field(field: schema.Field, value, bounds: tuple, players: int, phases
             name = f"{field.name}[{p}]" if field.per_player else field.name
             for i, x in enumerate(v):  # name the first entry that is wrong
                 _int(x, f"{name}[{i}]", low, high)
+
+
+def check_field(variant: ir.Variant, field: schema.Field, value, players: int) -> None:
+    """A :class:`StateError` when ``value`` is not a value of ``field`` (its shape, and the
+    range of each of its numbers) in a game of ``players``."""
+    for planned, low, high, length, most in _field_plan(variant, players):
+        if planned.name == field.name:
+            _check_field(field, value, (low, high, length, most), players, assemble(variant).phases)
+            return
+    raise StateError(f"{variant.name} has no state field {field.name!r}")
 
 
 def pile_contents(fields, state: dict, cards: int) -> tuple[list[int], list[int]]:
@@ -466,7 +477,7 @@ def validate(variant: ir.Variant, state, shapes_checked: bool = False) -> None:
             _check_field(field, state[field.name], (low, high, length, most), players, assembly.phases)
     problems = core_problems(variant, state, assembly.fields)
     for mechanic, rule in assembly.present:
-        problems += mechanic.state_problems(variant, rule, state)
+        problems += part(mechanic, Invariants).state_problems(variant, rule, state)
     if not problems:  # the rules run on a state that is sound so far
         problems = pending_claim_problems(variant, state)
     if not problems:

@@ -29,13 +29,14 @@ import json
 import statistics
 import sys
 import time
+from typing import Any
 
 from ..compiler import build as build_stage
 from ..compiler import check_file
 from ..compiler.base import files
 from ..compiler.base.errors import PositionError, RailspecError, SpecError
 from ..compiler.emit import emit
-from ..compiler.mechanic import default_registry
+from ..compiler.mechanic import Drawing, Questions, default_registry, part
 from ..runtime.game import spec_path
 from ..runtime.position import read
 from . import cli_conformance, cli_describe, cli_fmt, cli_lsp, cli_play, cli_web, conformance, perft, trace
@@ -110,12 +111,12 @@ def cmd_mechanics(args) -> int:
     """``mechanics``: every mechanic installed, railspec's own and those other distributions
     register (the railspec.mechanics entry-point group), with how its statements are
     written and where it is documented."""
-    listed = []
+    listed: list[dict[str, Any]] = []
     for mechanic in default_registry():
         listed.append({"name": mechanic.name, "title": mechanic.title, "order": mechanic.order,
                        "implemented": mechanic.implemented, "statements": type(mechanic).written_forms(),
                        "hooks": sorted(type(mechanic).filled_hooks()),
-                       "queries": [query.name for query in mechanic.queries],
+                       "queries": [query.name for query in part(mechanic, Questions).queries],
                        "documented": type(mechanic).documentation()})
     if args.json:
         print(json.dumps(listed, indent=2, ensure_ascii=False))
@@ -194,7 +195,7 @@ def cmd_score(args) -> int:
     v = load_variant(args.variant)
     position = read(args.position)  # its errors name the file
     try:
-        rows = v.score(position)
+        rows = v.score(position, tickets=args.tickets)
     except PositionError as err:
         raise PositionError(f"{args.position}: {err}") from None
     items = v.assembly.score_items  # the core's items, the mechanics', total
@@ -207,8 +208,13 @@ def cmd_score(args) -> int:
         cells = [p] + [row[k] for k in keys] + ["winner" if row["winner"] else ""]
         print(" ".join(f"{c:>{width}}" for c in cells))
     for mechanic, rule in v.assembly.present:
-        for line in mechanic.score_notes(v.ir, rule, rows):
+        for line in part(mechanic, Drawing).score_notes(v.ir, rule, rows):
             print(line)
+    if args.tickets:
+        for p, row in enumerate(rows):
+            for result in row["ticket_results"]:
+                done = f"completed at {result['place']}" if result["completed"] else "not completed"
+                print(f"player {p}: {result['ticket']}: {result['points']:+d} ({done})")
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
@@ -307,16 +313,33 @@ def cmd_conformance(args) -> int:
     return 1
 
 
+#: The help of a command's variant argument, and of its --engine option.
+VARIANT_HELP = "a stock variant name (e.g. usa) or a .rail spec file"
+ENGINE_HELP = "which engine plays: the compiled one or the reference interpreter"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: this module's commands, then those of the cli_* modules."""
     formatter = Help
     parser = Parser(prog="railspec", description="Ticket to Ride rules compiler and engine",
-                     formatter_class=formatter)
+                    formatter_class=formatter)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
-    engine_help = "which engine plays: the compiled one or the reference interpreter"
+    _add_spec_commands(sub, formatter)
+    _add_game_commands(sub, formatter)
+    _add_replay_commands(sub, formatter)
+    cli_play.add_commands(sub, formatter)
+    cli_conformance.add_commands(sub, formatter)
+    cli_describe.add_commands(sub, formatter)
+    cli_fmt.add_commands(sub, formatter)
+    cli_web.add_commands(sub, formatter)
+    cli_lsp.add_commands(sub, formatter)
+    return parser
 
+
+def _add_spec_commands(sub, formatter) -> None:
+    """check, mechanics and compile: a spec and the language it is written in."""
     p = sub.add_parser("check", help="check a spec file and print located errors", formatter_class=formatter)
-    p.add_argument("file", help=variant_help)
+    p.add_argument("file", help=VARIANT_HELP)
     p.add_argument("--strict", action="store_true",
                    help="fail (status 1) on warnings too: content that checks but does nothing")
     p.set_defaults(run=cmd_check)
@@ -328,43 +351,51 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compile", help="generate and build the engine of a spec or stock variant",
                        formatter_class=formatter)
-    p.add_argument("target", help=variant_help)
+    p.add_argument("target", help=VARIANT_HELP)
     p.add_argument("--emit-only", action="store_true", help="write the generated .pyx and stop")
     p.add_argument("--out", type=output_path, help="where --emit-only writes (default: NAME.pyx in this folder)")
     p.set_defaults(run=cmd_compile)
 
+
+def _add_game_commands(sub, formatter) -> None:
+    """simulate, score and trace: games played, a position scored, a game recorded."""
     p = sub.add_parser("simulate", help="play random games and summarize them", formatter_class=formatter)
-    p.add_argument("variant", help=variant_help)
+    p.add_argument("variant", help=VARIANT_HELP)
     p.add_argument("--players", type=whole(1), default=4, help="players per game")
     p.add_argument("--games", type=whole(1), default=1000, help="how many games")
     p.add_argument("--seed", type=integer, default=1, help="game i is played with seed SEED + i (mod 2^64)")
-    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
+    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=ENGINE_HELP)
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none anyway when stderr is not a terminal)")
     cli_play.add_simulate_options(p)
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("score", help="score a described position (JSON)", formatter_class=formatter)
-    p.add_argument("variant", help=variant_help)
+    p.add_argument("variant", help=VARIANT_HELP)
     p.add_argument("position", help="the position file (docs/formats.md)")
     p.add_argument("--json", action="store_true", help="also print the breakdown as JSON")
+    p.add_argument("--tickets", action="store_true",
+                   help="also say, ticket by ticket, whether it is completed and what it scores")
     p.set_defaults(run=cmd_score)
 
     p = sub.add_parser("trace", help="record a seeded random game as JSON Lines", formatter_class=formatter)
-    p.add_argument("variant", help=variant_help)
+    p.add_argument("variant", help=VARIANT_HELP)
     p.add_argument("--seed", type=integer, default=1, help="the game's seed (mod 2^64)")
     p.add_argument("--players", type=whole(1), default=4, help="players in the game")
     p.add_argument("--out", type=output_path, default="-", help="the trace file to write; - for standard output")
-    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=engine_help)
+    p.add_argument("--engine", choices=["compiled", "reference"], default="compiled", help=ENGINE_HELP)
     p.add_argument("--save-state", metavar="FILE", type=output_path, default=None,
                    help="also write the game's state (Game.to_json), for `railspec render --state FILE`")
     p.add_argument("--state-at", metavar="N", type=whole(0), default=None,
                    help="with --save-state: the state after N decisions (default: at the end)")
     p.set_defaults(run=cmd_trace)
 
+
+def _add_replay_commands(sub, formatter) -> None:
+    """verify, perft and conformance: an engine checked against a file, or against the other."""
     p = sub.add_parser("verify", help="replay a trace and report the first divergence", formatter_class=formatter)
     p.add_argument("file", help="the trace file (JSON Lines)")
-    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=ENGINE_HELP)
     p.add_argument("--spec", help="the variant (stock name or .rail file) to replay the trace in, needed when "
                                   "the trace's is not a stock one; its spec hash must be the trace's "
                                   "(default: the stock variant the trace names)")
@@ -373,14 +404,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("perft", help="check an engine against a perft file (counts of action sequences)",
                        formatter_class=formatter)
     p.add_argument("file", help="the perft file (JSON Lines)")
-    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=engine_help)
+    p.add_argument("--engine", choices=["compiled", "reference", "both"], default="compiled", help=ENGINE_HELP)
     p.add_argument("--spec", help="the variant (stock name or .rail file), needed when the file's is not a "
                                   "stock one (default: the stock variant the file names)")
     p.set_defaults(run=cmd_perft)
 
     p = sub.add_parser("conformance", help="compare the compiled engine with the reference on random games",
                        formatter_class=formatter)
-    p.add_argument("target", help=variant_help)
+    p.add_argument("target", help=VARIANT_HELP)
     p.add_argument("--games", type=whole(1), default=200, help="how many games, one per seed")
     p.add_argument("--seed", type=integer, default=0, help="the first game's seed")
     p.add_argument("--api-every", type=whole(0), default=25,
@@ -388,13 +419,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar (there is none anyway when stderr is not a terminal)")
     p.set_defaults(run=cmd_conformance)
-    cli_play.add_commands(sub, formatter)
-    cli_conformance.add_commands(sub, formatter)
-    cli_describe.add_commands(sub, formatter)
-    cli_fmt.add_commands(sub, formatter)
-    cli_web.add_commands(sub, formatter)
-    cli_lsp.add_commands(sub, formatter)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

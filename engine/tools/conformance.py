@@ -92,7 +92,7 @@ def invariant_problems(variant: ir.Variant, game, state: dict | None = None,
     return problems
 
 
-def _api_problems(v, game, rng: random.Random) -> list[str]:
+def api_problems(v, game, rng: random.Random) -> list[str]:
     """clone, JSON round trip and illegal actions on one position."""
     problems = []
     before = game.to_json()
@@ -177,7 +177,7 @@ def _check_game(v, seed: int, players: int, api_every: int, score_every: int, re
             return
         if api_every and step % api_every == 0:
             for g in (compiled, ref):
-                for what in _api_problems(v, g, check_rng):
+                for what in api_problems(v, g, check_rng):
                     problem(f"{g.engine}: {what}")
         action = la[agent.below(len(la))]
         last = v.action_name(action)

@@ -21,6 +21,7 @@ from pathlib import Path
 from .. import __version__
 from ..compiler.base import files
 from ..compiler.base.rng import agent_for
+from ..compiler.mechanic import HardCases, part
 from ..runtime import notation, scoring
 from . import jsonl, perft, schemas
 
@@ -95,7 +96,7 @@ def hard_case_labels(variant, game) -> list[str]:
     if sum(row["total"] == best for row in rows) > 1:
         labels.append(TIE_LABEL)
     for mechanic, rule in variant.assembly.present:
-        labels.extend(mechanic.hard_cases(variant.ir, rule, state, rows))
+        labels.extend(part(mechanic, HardCases).hard_cases(variant.ir, rule, state, rows))
     return labels
 
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Looks, Mechanic, Sample
+from ...compiler.mechanic import Drawing, Looks, Mechanic, Payments, Sample, Sampled
 from .syntax import FerryAttr
 
 
@@ -34,7 +34,7 @@ class FerriesRule(ir.Rule):
         return dict(self.locomotives).get(route, 0)
 
 
-class Ferries(Mechanic):
+class Ferries(Mechanic[FerriesRule], Payments[FerriesRule], Drawing[FerriesRule], Sampled):
     name = "ferries"
     order = 70
     title = "ferries"

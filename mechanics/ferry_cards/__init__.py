@@ -19,15 +19,37 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from ...compiler import ir
+from ...compiler.assembly import assemble
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
-from ...compiler.hooks import MechanicReference
-from ...compiler.mechanic import AgentPlay, Looks, Mechanic, Sample, Tables
+from ...compiler.hooks import MechanicReference, Services
+from ...compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    Drawing,
+    Invariants,
+    Looks,
+    Mechanic,
+    Payments,
+    Sample,
+    Sampled,
+    Tables,
+)
+from .state_view import FerryCardsState
 from .syntax import DrawFerryCard, FerrySpent, WavesAttr
 from .syntax import FerryCards as FerryCardsStmt
 
 DRAW_FERRY = "draw_ferry"
+#: The field of ferry cards paid towards a claim held pending.
+COMMITTED = "ferry_committed"
+
+
+def claims_held(variant: ir.Variant) -> bool:
+    """Whether a mechanic of the variant may hold a claim pending (it fills
+    ``before_claim_completes``): then ferry cards paid towards a claim wait in
+    ``ferry_committed`` until the claim completes or is given up."""
+    return any("before_claim_completes" in m.filled_hooks() for m, _ in variant.present())
 #: The payment column of ferry cards.
 FERRY_COLUMN = ir.PaymentColumn("ferry_cards", "ferry_cards", "ferry")
 
@@ -45,39 +67,62 @@ class FerryCardsRule(ir.Rule):
         return dict(self.waves).get(route, 0)
 
 
-class FerryCardsReference(MechanicReference):
+class FerryCardsReference(MechanicReference[FerryCardsState, FerryCardsRule]):
     """Ferry cards in plain Python: a count per player and a pile (the cards are alike)."""
 
-    def __init__(self, rules, rule: FerryCardsRule):
+    def __init__(self, rules: Services, rule: FerryCardsRule):
         super().__init__(rules, rule)
         self.draw = next(a.id for a in rules.variant.actions if a.kind == DRAW_FERRY)
+        self.held = claims_held(rules.variant)
 
-    def turn_actions(self, state) -> list[int]:
+    def turn_actions(self, state: FerryCardsState) -> list[int]:
         """Comprar 1 carta de Balsa: while the pile has one and the hand fewer than the limit."""
         if state.ferry_pile > 0 and state.ferry_cards[state.current] < self.rule.hand_limit:
             return [self.draw]
         return []
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: FerryCardsState, action: ir.Action) -> None:
         """Comprar 1 carta de Balsa: the whole turn."""
         state.ferry_pile -= 1
         state.ferry_cards[state.current] += 1
         self.rules.end_turn(state, passed=False)
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: FerryCardsState, block: ir.PaymentBlock, player: int) -> bool:
         """A payment block paying ferry cards is open to a player holding that many."""
         return self.rules.variant.paid_by_block(block, FERRY_COLUMN.name) <= state.ferry_cards[player]
 
-    def claim_pay(self, state, action) -> None:
+    def claim_pay(self, state: FerryCardsState, action: ir.Action) -> None:
+        """The claim's ferry cards leave the hand: spent at once, or, where a mechanic may
+        hold the claim, committed until it completes or is given up."""
         spent = self.rules.variant.paid(action, FERRY_COLUMN.name)
         state.ferry_cards[state.current] -= spent
+        if self.held:
+            state.ferry_committed += spent
+        else:
+            self.spend(state, spent)
+
+    def spend(self, state: FerryCardsState, spent: int) -> None:
+        """Spent ferry cards go back to the pile, or out of the game ('ferry cards spent')."""
         if self.rule.spent == "return":
             state.ferry_pile += spent
         else:
             state.ferry_removed += spent
 
+    def after_claim(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
+        """The claim completed: the ferry cards committed to it are spent."""
+        if self.held and state.ferry_committed:
+            self.spend(state, state.ferry_committed)
+            state.ferry_committed = 0
 
-class FerryCards(Mechanic):
+    def claim_withdrawn(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
+        """The claim was given up: the ferry cards committed to it go back to the hand."""
+        if self.held:
+            state.ferry_cards[player] += state.ferry_committed
+            state.ferry_committed = 0
+
+
+class FerryCards(Mechanic[FerryCardsRule], Payments[FerryCardsRule], Invariants[FerryCardsRule],
+                 AgentRules[FerryCardsRule], Drawing[FerryCardsRule], Sampled):
     name = "ferry_cards"
     order = 80
     title = "ferry cards and wave spaces"
@@ -90,6 +135,9 @@ class FerryCards(Mechanic):
               initial="FERRY_CARDS"),
         Field("ferry_removed", "ferry cards spent and out of the game ('ferry cards spent removed')",
               owner="ferry_cards", high="FERRY_CARDS"),
+        Field(COMMITTED, "ferry cards paid towards a claim another mechanic holds (a tunnel's): out of the hand, "
+              "spent when the claim completes, back in the hand when it is given up (only in variants where "
+              "a mechanic may hold a claim)", owner="ferry_cards", high="FERRY_HAND_LIMIT"),
     )
     kinds = (DRAW_FERRY,)
     reference = FerryCardsReference
@@ -156,14 +204,29 @@ class FerryCards(Mechanic):
         draw = next(a.id for a in variant.actions if a.kind == DRAW_FERRY)
         blocks = variant.claim_layout.blocks
         return Tables(constants=[("ACT_DRAW_FERRY", draw), ("FERRY_RETURN", int(rule.spent == "return"))],
+                      context={"ferry_committed": claims_held(variant)},
                       arrays=[("T_ACT_FERRY", [variant.paid(a, FERRY_COLUMN.name) for a in variant.actions]),
                               ("T_BLOCK_FERRY", [variant.paid_by_block(b, FERRY_COLUMN.name) for b in blocks])])
 
+    def variant_state_fields(self, variant, rule: FerryCardsRule) -> tuple[Field, ...]:
+        """``ferry_committed`` only where a mechanic may hold a claim (:func:`claims_held`):
+        the other variants' states are as they were before it existed."""
+        return self.state_fields if claims_held(variant) else tuple(f for f in self.state_fields
+                                                                    if f.name != COMMITTED)
+
     def state_problems(self, variant, rule: FerryCardsRule, state: dict) -> list[str]:
         held = sum(state["ferry_cards"])
-        if held + state["ferry_pile"] + state["ferry_removed"] != rule.cards:
-            return [f"{held} ferry cards held, {state['ferry_pile']} in the pile and {state['ferry_removed']} "
-                    f"out of the game: the game has {rule.cards}"]
+        committed = state.get(COMMITTED, 0)
+        if held + committed + state["ferry_pile"] + state["ferry_removed"] != rule.cards:
+            return [f"{held} ferry cards held, {committed} committed to a claim, {state['ferry_pile']} in the pile "
+                    f"and {state['ferry_removed']} out of the game: the game has {rule.cards}"]
         if rule.spent == "return" and state["ferry_removed"]:
             return ["ferry cards out of the game, but spent ferry cards return to the pile"]
+        pending = [f.name for f in assemble(variant).fields if f.pending_claim and state[f.name] != -1]
+        if committed and not pending:
+            return [f"state field {COMMITTED!r}: {committed} ferry cards are committed, but no claim is under way"]
+        mover = state["current"]
+        if committed and committed + state["ferry_cards"][mover] > rule.hand_limit:
+            return [f"state field {COMMITTED!r}: player {mover} holds {state['ferry_cards'][mover]} ferry cards and "
+                    f"committed {committed}, more than the hand limit of {rule.hand_limit}"]
         return []

@@ -24,7 +24,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.lang.ast import RouteAttr
-from ...compiler.mechanic import Mechanic, Sample
+from ...compiler.mechanic import Mechanic, Payments, Sample, Sampled
 from .syntax import WildOnly
 
 
@@ -36,7 +36,7 @@ class WildLocomotivesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class WildLocomotives(Mechanic):
+class WildLocomotives(Mechanic[WildLocomotivesRule], Payments[WildLocomotivesRule], Sampled):
     name = "wild_locomotives"
     order = 180
     title = "locomotives wild only on some routes"

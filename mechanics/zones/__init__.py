@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.mechanic import Looks, Mechanic
+from ...compiler.mechanic import Drawing, Looks, Mechanic
 from .syntax import Zone
 
 
@@ -27,7 +27,7 @@ class ZonesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class Zones(Mechanic):
+class Zones(Mechanic[ZonesRule], Drawing[ZonesRule]):
     name = "zones"
     order = 60
     title = "zones (dead-end places)"

@@ -33,7 +33,18 @@ from railspec.compiler import ir
 from railspec.compiler.base.rng import shuffle_in_state
 from railspec.compiler.base.schema import PH_TURN, Field
 from railspec.compiler.hooks import MechanicReference
-from railspec.compiler.mechanic import Mechanic, PositionKey, Query, ScoreItem, Tables, TieBreak
+from railspec.compiler.mechanic import (
+    DescribedPositions,
+    Invariants,
+    Mechanic,
+    Payments,
+    PositionKey,
+    Query,
+    Questions,
+    ScoreItem,
+    Tables,
+    TieBreak,
+)
 
 INSPECT_YES, INSPECT_NO, INSPECTION = "inspect_yes", "inspect_no", "inspection"
 INSPECTORS = 5
@@ -87,6 +98,8 @@ class InspectorReference(MechanicReference):
             state.inspections[player] += 1
             if route >= 0:
                 self.rules.complete_claim(state, self.routes[route], player)
+        elif route >= 0:
+            self.rules.withdraw_claim(state, self.routes[route], player)
         if state.phase == PH_TURN:
             self.rules.end_turn(state, passed=False)
 
@@ -100,6 +113,9 @@ class InspectorReference(MechanicReference):
 
     def claim_pay(self, state, action) -> None:
         state.claims_paid[state.current] += 1
+
+    def claim_withdrawn(self, state, route, player: int) -> None:
+        state.claims_paid[player] -= 1
 
     def before_claim_completes(self, state, action) -> bool:
         if self.routes[action.route].length == 2:
@@ -134,7 +150,7 @@ class InspectorReference(MechanicReference):
             row["inspection_award"] = self.rule.award if best > 0 and state.inspections[player] == best else 0
 
 
-class Inspector(Mechanic):
+class Inspector(Mechanic, Payments, DescribedPositions, Invariants, Questions):
     name = "inspector"
     title = "inspectors (a test mechanic filling every hook)"
     rule = InspectorRule
@@ -187,3 +203,6 @@ class Inspector(Mechanic):
 
     def position(self, variant, rule, player: int, seat: dict, fields: dict) -> None:
         fields.setdefault("inspections", [0] * fields["players"])[player] = int(seat.get("inspections", 0))
+
+    def seat_position(self, variant, rule, state: dict, player: int) -> dict:
+        return {"inspections": state["inspections"][player]}

@@ -3,7 +3,8 @@
 An agent is any object with ``act(game) -> action id``, called when ``game`` waits on
 one of the seats the agent holds; it must return one of ``game.legal_actions()``. The
 agents here take a ``seed`` and are deterministic given it, so a seeded game of agents
-replays exactly. Make one by name with :func:`make`; seat several with :func:`play`.
+replays exactly. Make one by name with :func:`make`; seat several with :func:`play`, or
+let them play a game under way with :func:`take_turns`.
 
 - ``random``: a uniform choice among the legal actions.
 - ``one-step``, ``long-route``, ``route-focus``, ``destination-hungry``: the four
@@ -69,7 +70,16 @@ def play(variant, agents, seed: int = 0, engine: str = "compiled"):
     from ``seed``; returns the finished game. An agent's illegal choice is an
     :class:`AgentError` naming the agent, the seat and the action."""
     game = variant.new_game(players=len(agents), seed=seed, engine=engine)
-    while not game.is_over:
+    take_turns(game, agents)
+    return game
+
+
+def take_turns(game, agents, until_seat: int | None = None) -> None:
+    """Let the agents decide in ``game``, the seat to move's by ``agents[seat]``, until the
+    game is over or, with ``until_seat``, until that seat is to decide (its own entry of
+    ``agents`` is never asked). An agent's illegal choice is an :class:`AgentError` naming
+    the agent, the seat and the action; the game is left as it was before that choice."""
+    while not game.is_over and game.current_player != until_seat:
         seat = game.current_player
         agent = agents[seat]
         action = agent.act(game)
@@ -78,8 +88,8 @@ def play(variant, agents, seed: int = 0, engine: str = "compiled"):
         except IllegalActionError as err:
             raise AgentError(f"agent {getattr(agent, 'name', agent)!r} in seat {seat} chose an illegal "
                              f"action: {err}") from None
-    return game
 
 
 __all__ = ["Agent", "AgentError", "AGENTS", "RandomAgent", "ScriptedAgent", "OneStepAgent", "LongRouteAgent",
-           "RouteFocusAgent", "DestinationHungryAgent", "GreedyAgent", "IsmctsAgent", "make", "play"]
+           "RouteFocusAgent", "DestinationHungryAgent", "GreedyAgent", "IsmctsAgent", "make", "play",
+           "take_turns"]

@@ -27,7 +27,22 @@ from railspec.compiler.base.errors import PositionError, Span
 from railspec.compiler.base.limits import MAX_PILE, MAX_POINTS, Limit
 from railspec.compiler.base.schema import Field
 from railspec.compiler.hooks import MechanicReference
-from railspec.compiler.mechanic import AgentPlay, Looks, Mechanic, PositionKey, Sample, ScoreItem, Tables, TieBreak
+from railspec.compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    DescribedPositions,
+    Drawing,
+    Invariants,
+    Looks,
+    Mechanic,
+    Payments,
+    PositionKey,
+    Sample,
+    Sampled,
+    ScoreItem,
+    Tables,
+    TieBreak,
+)
 
 from .syntax import BuyPostcard, PostcardsStmt, ScenicAttr
 
@@ -79,7 +94,7 @@ class PostcardsReference(MechanicReference):
         row["postcard_points"] = self.rule.points * state.postcards[player]
 
 
-class Postcards(Mechanic):
+class Postcards(Mechanic, Payments, DescribedPositions, Invariants, AgentRules, Drawing, Sampled):
     name = "postcards"
     title = "postcards (a mechanic from outside railspec)"
     sample = Sample(("postcards 12 max 3 score 2", "action buy postcard"), route=" scenic 1")

@@ -1,0 +1,205 @@
+# The planner: the variant's map as C arrays, and each seat's cheapest paths over it
+# (included by _policy.pyx; the styles of _styles.pxi plan through it).
+
+cdef struct Plan:
+    # One seat's cheapest paths, valid for the owner array and player count they were
+    # planned on; a ticket's path is planned on first use.
+    int player
+    int players
+    int valid
+    int* owner_seen        # [n_routes]
+    char* open_route       # [n_routes]: the view's open flags the plan was made on
+    int* planned           # [n_tickets]: 1 when cost/path below are current
+    int* cost              # [n_tickets]: trains still to lay, UNREACHABLE if impossible
+    int* path_start        # [n_tickets]: the ticket's open routes, path_routes[start:start+len]
+    int* path_len
+    int* path_routes       # [n_tickets * n_nodes]
+    char* borrowed         # [n_routes]: another player's routes this seat's rescues let it use
+    int claimed_seen       # routes claimed when last planned: fewer means a new game
+
+
+cdef class Planner:
+    """One variant's map for the scripted styles, as C arrays: its routes, its graph and its
+    tickets; and the cheapest-path search a seat's ``Plan`` is kept with."""
+
+    cdef int n_routes, n_nodes, n_cards, loco, n_tickets, longest
+    cdef int* route_len
+    cdef int* route_colour     # -1 for gray
+    cdef int* route_points
+    cdef int* route_paid       # 1 when some payment of the route pays in a payment column
+    cdef int* adj_start        # edges at node n: adj_node/adj_route[adj_start[n]:adj_start[n+1]]
+    cdef int* adj_node
+    cdef int* adj_route
+    cdef int* city_start       # graph nodes of city c: city_node[city_start[c]:...]
+    cdef int* city_node
+    cdef int* ticket_a
+    cdef int* ticket_b
+    cdef int* ticket_points
+    # scratch for one search or refresh
+    cdef char* mark            # [n_routes]
+    cdef int* lost             # [n_routes]: routes a plan's player lost since it was made
+    cdef int* dist             # [n_nodes]
+    cdef int* via              # [n_nodes]
+    cdef long long* heap       # [2 * n_routes + n_nodes + 1]
+
+    def __cinit__(self, tables):
+        """``tables``: a dict of int lists (railspec.agents.tables.policy_tables)."""
+        self.n_routes = tables["n_routes"]
+        self.n_nodes = tables["n_nodes"]
+        self.n_cards = tables["n_cards"]
+        self.loco = self.n_cards - 1
+        self.n_tickets = tables["n_tickets"]
+        self.longest = tables["longest"]
+        self.route_len = _array(tables["route_len"])
+        self.route_colour = _array(tables["route_colour"])
+        self.route_points = _array(tables["route_points"])
+        self.route_paid = _array(tables["route_paid"])
+        self.adj_start = _array(tables["adj_start"])
+        self.adj_node = _array(tables["adj_node"])
+        self.adj_route = _array(tables["adj_route"])
+        self.city_start = _array(tables["city_start"])
+        self.city_node = _array(tables["city_node"])
+        self.ticket_a = _array(tables["ticket_a"])
+        self.ticket_b = _array(tables["ticket_b"])
+        self.ticket_points = _array(tables["ticket_points"])
+        self.mark = <char*>calloc(self.n_routes + 1, 1)
+        self.lost = <int*>malloc((self.n_routes + 1) * sizeof(int))
+        self.dist = <int*>malloc((self.n_nodes + 1) * sizeof(int))
+        self.via = <int*>malloc((self.n_nodes + 1) * sizeof(int))
+        self.heap = <long long*>malloc((2 * self.n_routes + self.n_nodes + 1) * sizeof(long long))
+        if not (self.mark and self.lost and self.dist and self.via and self.heap):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_paid,
+                             self.adj_start, self.adj_node, self.adj_route, self.city_start, self.city_node,
+                             self.ticket_a, self.ticket_b, self.ticket_points, self.lost, self.dist, self.via]
+        cdef int k
+        for k in range(15):
+            free(arrays[k])
+        free(self.mark)
+        free(self.heap)
+
+    cdef int cheapest_path(self, const int* owner, int player, const char* open_route, const char* borrowed,
+                           int ticket, int* routes_out, int* routes_n) noexcept nogil:
+        """The cheapest way to join a ticket's cities (own and borrowed routes free, open
+        routes at their length, the rest closed): its cost, UNREACHABLE when there is none,
+        and the open routes on it from the far end back."""
+        cdef int n, k, e, node, other, route, step, nd, d, size = 0, child, parent
+        cdef long long item, top
+        cdef int a = self.ticket_a[ticket], b = self.ticket_b[ticket]
+        routes_n[0] = 0
+        for n in range(self.n_nodes):
+            self.dist[n] = UNREACHABLE
+            self.via[n] = -1
+        for k in range(self.city_start[a], self.city_start[a + 1]):
+            node = self.city_node[k]
+            self.dist[node] = 0
+            size = heap_push(self.heap, size, <long long>node)
+        while size > 0:
+            top = self.heap[0]
+            size = heap_pop(self.heap, size)
+            d = <int>(top >> 32)
+            node = <int>(top & 0xFFFFFFFFLL)
+            if d > self.dist[node]:
+                continue
+            for k in range(self.city_start[b], self.city_start[b + 1]):
+                if self.city_node[k] == node:
+                    # the path back, keeping the routes still to claim
+                    while self.via[node] != -1:
+                        route = self.via[node]
+                        if owner[route] != player and not borrowed[route]:
+                            routes_out[routes_n[0]] = route
+                            routes_n[0] += 1
+                        node = self.adj_node_other(route, node)
+                    return d
+            for e in range(self.adj_start[node], self.adj_start[node + 1]):
+                other = self.adj_node[e]
+                route = self.adj_route[e]
+                if owner[route] == player or borrowed[route]:
+                    step = 0
+                elif open_route[route]:
+                    step = self.route_len[route]
+                else:
+                    continue
+                nd = d + step
+                if nd < self.dist[other]:
+                    self.dist[other] = nd
+                    self.via[other] = route
+                    size = heap_push(self.heap, size, (<long long>nd << 32) | other)
+        return UNREACHABLE
+
+    cdef inline int adj_node_other(self, int route, int node) noexcept nogil:
+        # the node at the other end of ``route`` from ``node``
+        cdef int e
+        for e in range(self.adj_start[node], self.adj_start[node + 1]):
+            if self.adj_route[e] == route:
+                return self.adj_node[e]
+        return node
+
+    cdef void refresh(self, Plan* plan, const int* owner, const int* open, int player, int players) noexcept nogil:
+        """Bring the plan up to the board: forget it if the seat changed or a route became
+        cheaper for the player (claimed by them, or opened); when routes were only lost to
+        them (claimed by another player, or closed), forget just the tickets whose path used
+        one. A path that avoids every lost route is still the one a new search finds: every
+        other way only got longer, and the search's order among equal keys is by node.
+        Forget the borrowed routes too when the board has fewer claims than before (a new
+        game)."""
+        cdef int r, k, j, ticket, claimed = 0, n_lost = 0
+        cdef bint fresh_game
+        for r in range(self.n_routes):
+            claimed += owner[r] >= 0
+        fresh_game = claimed < plan.claimed_seen
+        if fresh_game:
+            memset(plan.borrowed, 0, self.n_routes)
+        plan.claimed_seen = claimed
+        if plan.valid and plan.player == player and plan.players == players and not fresh_game:
+            for r in range(self.n_routes):
+                if plan.owner_seen[r] == owner[r] and plan.open_route[r] == (open[r] != 0):
+                    continue
+                if ((owner[r] == player and plan.owner_seen[r] != player)
+                        or (open[r] != 0 and not plan.open_route[r] and owner[r] != player)):
+                    n_lost = -1  # cheaper for the player: any path may change
+                    break
+                self.lost[n_lost] = r
+                n_lost += 1
+            if n_lost == 0:
+                return
+            if n_lost > 0:
+                for k in range(n_lost):
+                    self.mark[self.lost[k]] = 1
+                for ticket in range(self.n_tickets):
+                    if not plan.planned[ticket]:
+                        continue
+                    for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                        if self.mark[plan.path_routes[j]]:
+                            plan.planned[ticket] = 0
+                            break
+                for k in range(n_lost):
+                    self.mark[self.lost[k]] = 0
+                memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
+                for r in range(self.n_routes):
+                    plan.open_route[r] = open[r] != 0
+                return
+        plan.player = player
+        plan.players = players
+        plan.valid = 1
+        memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
+        for r in range(self.n_routes):
+            plan.open_route[r] = open[r] != 0
+        memset(plan.planned, 0, self.n_tickets * sizeof(int))
+
+    cdef int path_cost(self, Plan* plan, int ticket) noexcept nogil:
+        """A ticket's cost on the current plan, planning it on first use."""
+        cdef int n
+        if not plan.planned[ticket]:
+            plan.path_start[ticket] = ticket * self.n_nodes
+            plan.cost[ticket] = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed,
+                                                   ticket, plan.path_routes + ticket * self.n_nodes, &n)
+            plan.path_len[ticket] = n
+            plan.planned[ticket] = 1
+        return plan.cost[ticket]
+
+    cdef inline bint live(self, int cost) noexcept nogil:
+        # a ticket still to join, and joinable: neither complete (0) nor out of reach
+        return 0 < cost < UNREACHABLE
