@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -631,17 +631,20 @@ def _double_moves(model: SpecModel, tuning: Tuning, allowed: set[int] | None) ->
 
 
 def round_moves(model: SpecModel, tuning: Tuning, kinds: Sequence[ChangeKind], level: int, width: int,
-                rng: SplitMix64, tried: set[str]) -> list[Move]:
-    """The moves a round tries: every broad move not tried yet at this level (as many as
-    fit in ``width``), the rest of the width filled with single moves drawn at random."""
+                rng: SplitMix64, tried: set[str], tries: Mapping[str, int]) -> list[Move]:
+    """The moves a round tries: the broad moves not tried since the last change kept (as
+    many as fit in ``width``), the rest of the width filled with single moves; of each
+    sort, those tried fewest times in the whole run first (``tries``), at random among
+    equals."""
     broad: list[Move] = []
     single: list[Move] = []
     for change in kinds:
         for move in moves_of(model, tuning, change, level):
             (broad if move.broad else single).append(move)
     fresh = [m for m in broad if m.label not in tried]
-    _shuffle(fresh, rng)
-    _shuffle(single, rng)
+    for moves in (fresh, single):
+        _shuffle(moves, rng)
+        moves.sort(key=lambda m: tries.get(m.label, 0))  # a stable sort: the shuffle orders equals
     room_for_single = min(len(single), max(width // 4, width - len(fresh)))
     chosen = fresh[:width - room_for_single] + single[:room_for_single]
     seen: set[str] = set()

@@ -30,6 +30,7 @@ import multiprocessing.connection as mp_connection
 import signal
 import sys
 import warnings
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,6 +162,7 @@ class Search:
         self._boot = 0
         self._moves = SplitMix64(derived_seed(settings.seed, MOVES_STREAM, 0))
         self._paths: dict[Tuning, str] = {Tuning(): settings.spec}
+        self._tries: Counter[str] = Counter()  # how often each move (by its label) was in a round
 
     @property
     def tuning(self) -> Tuning:
@@ -189,7 +191,7 @@ class Search:
         level, tried = 0, set()
         while level < len(STEPS):
             width = self.settings.width
-            moves = round_moves(self.model, self.tuning, kinds, level, width, self._moves, tried)
+            moves = round_moves(self.model, self.tuning, kinds, level, width, self._moves, tried, self._tries)
             scale = 2 ** level
             n0 = rung * scale
             while moves and self.played + round_cost(len(moves), n0) > until and n0 > self._least():
@@ -201,6 +203,8 @@ class Search:
                 level, tried = level + 1, set()
                 continue
             self.status = f"phase {number + 1} ({', '.join(k.kind for k in kinds)}), step {STEPS[level]:g}"
+            for move in moves:
+                self._tries[move.label] += 1
             if self.round(number, level, moves, n0):
                 tried = set()
             else:
