@@ -21,6 +21,7 @@ import sys
 import threading
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..compiler.base.rng import SplitMix64
@@ -58,7 +59,7 @@ class CampaignPlan:
         rng = SplitMix64((self.seed % 2**64) ^ CAMPAIGN_SALT ^ (game * 0x9E3779B97F4A7C15 % 2**64))
         return rng.next(), [rng.next() for _ in range(self.players)]
 
-    def play(self, variant, game: int):
+    def play(self, variant: Any, game: int) -> Any:
         """What a worker sends back for game ``game``: its record (:func:`play_game`). A
         subclass may send something else (a tuning run's short outcome), computed where
         the game is played."""

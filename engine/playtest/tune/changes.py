@@ -84,6 +84,10 @@ def read_changes(text: str) -> tuple[ChangeKind, ...]:
     return tuple(out)
 
 
+#: A change's value: points or a length (int), a colour (str), a track removed (True).
+Value = int | str | bool
+
+
 @dataclass(frozen=True)
 class Tuning:
     """The changes made to the input, as ((what, which), value) pairs, sorted: ``points``
@@ -92,9 +96,9 @@ class Tuning:
     ``removed`` (a route statement's index: True) and ``added`` (a route statement's index:
     the colour of a track added beside it)."""
 
-    items: tuple[tuple[tuple[str, int], object], ...] = ()
+    items: tuple[tuple[tuple[str, int], Value], ...] = ()
 
-    def get(self, what: str, which: int, default: object = None) -> object:
+    def get(self, what: str, which: int, default: Value | None = None) -> Value | None:
         """The value of one change, or ``default`` when it is not changed."""
         for key, value in self.items:
             if key == (what, which):
@@ -105,9 +109,9 @@ class Tuning:
         """The indices changed for ``what``."""
         return [which for (kind, which), _ in self.items if kind == what]
 
-    def with_edits(self, edits: Iterable[tuple[tuple[str, int], object]]) -> Tuning:
+    def with_edits(self, edits: Iterable[tuple[tuple[str, int], Value | None]]) -> Tuning:
         """This tuning with ``edits`` made (a value of None undoes a change)."""
-        merged = dict(self.items)
+        merged: dict[tuple[str, int], Value] = dict(self.items)
         for key, value in edits:
             if value is None:
                 merged.pop(key, None)
@@ -124,7 +128,7 @@ class Move:
 
     kind: str
     label: str
-    edits: tuple[tuple[tuple[str, int], object], ...]
+    edits: tuple[tuple[tuple[str, int], Value | None], ...]
     broad: bool = False
 
 
@@ -164,7 +168,7 @@ class SpecModel:
         """``tuning`` without the changes that give a statement its own value back."""
         return Tuning(tuple(item for item in tuning.items if not self._unchanged(*item[0], item[1])))
 
-    def _unchanged(self, what: str, which: int, value: object) -> bool:
+    def _unchanged(self, what: str, which: int, value: Value) -> bool:
         if what == "points":
             assert self.table is not None
             return any(e.key.value == which and e.value.value == value for e in self.table.entries)
@@ -179,12 +183,11 @@ class SpecModel:
     def table_points(self, tuning: Tuning) -> dict[int, int]:
         """The route points table, length by length, with the tuning's changes."""
         assert self.table is not None
-        return {e.key.value: int(tuning.get("points", e.key.value, e.value.value))  # type: ignore[arg-type]
-                for e in self.table.entries}
+        return {e.key.value: int(tuning.get("points", e.key.value, e.value.value) or 0) for e in self.table.entries}
 
     def route_length(self, tuning: Tuning, r: int) -> int:
         """Route statement ``r``'s length with the tuning's changes."""
-        return int(tuning.get("length", r, self.routes[r].length.value))  # type: ignore[arg-type]
+        return int(tuning.get("length", r, self.routes[r].length.value) or 0)
 
     def route_colour(self, tuning: Tuning, r: int) -> str:
         """Route statement ``r``'s colour with the tuning's changes."""
@@ -192,7 +195,7 @@ class SpecModel:
 
     def ticket_points(self, tuning: Tuning, t: int) -> int:
         """Ticket statement ``t``'s points with the tuning's changes."""
-        return int(tuning.get("ticket", t, self.tickets[t].points.value))  # type: ignore[arg-type]
+        return int(tuning.get("ticket", t, self.tickets[t].points.value) or 0)
 
     def tunable_tickets(self) -> list[int]:
         """The ticket statements whose points a change may set: those with one destination
@@ -362,7 +365,7 @@ def _ticket_lines(model: SpecModel, tuning: Tuning, form: str, notes: dict) -> l
     return block.lines
 
 
-def _closed_start(stmts: Sequence[ast.Route] | Sequence[ast.Ticket], first: int) -> int:
+def _closed_start(stmts: Sequence[ast.Route | ast.Ticket], first: int) -> int:
     """The first statement to declare again so that every statement from it on can be
     removed by pair: ``without`` removes every statement of a pair, so a pair met after
     ``first`` pulls the start back to its own first statement."""

@@ -43,7 +43,7 @@ from .. import balance
 from .changes import PHASES, STEPS, ChangeKind, Move, SpecModel, Tuning, broad_left, overlay, round_moves
 from .play import TunePlan
 from .stats import Gain, paired_gain, point_gain
-from .target import Measures, Target, numpy
+from .target import Measures, Outcome, Target, numpy
 
 #: Stream numbers for the seeds a run derives from its own (they never meet).
 SEARCH_STREAM, FINAL_STREAM, MOVES_STREAM, BOOTSTRAP_STREAM = 1, 2, 3, 4
@@ -188,7 +188,8 @@ class Search:
 
     def _phase(self, number: int, kinds: list[ChangeKind], until: int) -> None:
         rung = self._rung_size(until - self.played)
-        level, tried = 0, set()
+        level = 0
+        tried: set[str] = set()
         while level < len(STEPS):
             width = self.settings.width
             moves = round_moves(self.model, self.tuning, kinds, level, width, self._moves, tried, self._tries)
@@ -319,7 +320,7 @@ class Search:
         plan = TunePlan(variant=specs[0], players=self.settings.players, games=games * len(specs),
                         agents=self.target.agents, seed=seed, specs=tuple(specs), per_spec=games,
                         tickets=self.measures.needs_tickets, routes=self.measures.needs_routes)
-        outcomes = []
+        outcomes: list[Outcome] = []
 
         def count(done: int) -> None:
             self.played += done
@@ -351,10 +352,10 @@ def build_all(paths: list[str], workers: int) -> dict[str, tuple[str | None, int
     what refused it (None when it loads) and whether its engine was compiled now (1 or 0)."""
     if workers <= 1 or len(paths) <= 1:
         return {path: _build_one(path) for path in paths}
-    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    context: Any = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     results: dict[str, tuple[str | None, int]] = {}
     waiting = list(paths)
-    running: dict[Any, tuple[str, Any]] = {}
+    running: dict[Any, tuple[str, Any, Any]] = {}  # sentinel -> (spec, process, our end of its pipe)
     try:
         while waiting or running:
             while waiting and len(running) < workers:

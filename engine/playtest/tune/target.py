@@ -25,6 +25,7 @@ The row arithmetic uses numpy (the ``balance`` extra brings it with pandas).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +37,10 @@ from ..agents.kernel import kernel
 from ..balance import DEFAULT_AGENTS
 from ..tally import parallel_group
 
-try:  # Python 3.11 and later
+if sys.version_info >= (3, 11):
     import tomllib
-except ImportError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # Python 3.10: the same parser, as a package (a dependency there)
+    import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 #: The named targets.
 STYLES_EQUAL = "styles-equal"
