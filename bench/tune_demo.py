@@ -65,7 +65,8 @@ def report(summary: dict, wall: float, cpu: float) -> int:
     print(f"distance on {final['games']:,} fresh games a side: {before['distance']:.3f} → {after['distance']:.3f}")
     for style in before["styles"]:
         print(f"  {style:20} {before['styles'][style]:.3f} → {after['styles'][style]:.3f}")
-    checks = [(f"long-route's share falls by {fall:.3f}, at least half its excess over 25% ({excess / 2:.3f})",
+    checks = [(f"long-route's part of the wins falls by {fall:.3f}, at least half its excess over 25% "
+               f"({excess / 2:.3f})",
                fall >= excess / 2),
               (f"the spread falls from {before['spread']:.3f} to {after['spread']:.3f}, by {spread_fall:.0%} "
                "(at least 40%)", spread_fall >= 0.4)]

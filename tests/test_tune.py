@@ -66,7 +66,7 @@ def test_the_named_targets_and_a_toml_target(tmp_path):
 @pytest.mark.parametrize("text, match", [
     ("[styles]\nbest-player = 1.0\n", "no style named 'best-player'"),
     ("[styles]\none-step = 0.5\ngreedy = 0.4\n", "add up to 0.9, not 1"),
-    ("seats = [0.5, 0.5]\n", "seats gives 2 shares for games of 4 players"),
+    ("seats = [0.5, 0.5]\n", "seats gives 2 fractions for games of 4 players"),
     ("[tickets]\ncompleted = [0.9, 0.2]\n", "low bound 0.9 is above its high bound 0.2"),
     ("colour = 1\n", "unknown key 'colour'"),
     ("agents = [\"one-step\"]\n", "asks for nothing"),

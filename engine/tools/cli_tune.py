@@ -49,8 +49,8 @@ def _report(summary: dict[str, Any], written: list[Path]) -> None:
         print(f"distance to {summary['target']['name']} on {final['games']:,} fresh games a side: "
               f"{final['before']['distance']:.3f} → {final['after']['distance']:.3f} (gain {gain['estimate']:.3f}, "
               f"95% interval {gain['interval'][0]:.3f} to {gain['interval'][1]:.3f})")
-        for style, share in final["before"]["styles"].items():
-            print(f"  {style:20} {share:.3f} → {final['after']['styles'][style]:.3f}")
+        for style, fraction in final["before"]["styles"].items():
+            print(f"  {style:20} {fraction:.3f} → {final['after']['styles'][style]:.3f}")
     time = summary["time"]
     print(f"{time['wall_seconds']:.1f} s wall, {time['cpu_seconds']:.1f} s CPU; wrote "
           + ", ".join(str(p) for p in written))
@@ -63,7 +63,7 @@ def add_commands(sub: Any, formatter: Any) -> None:
     p.add_argument("spec", help="a stock variant name (e.g. usa) or a .rail spec file")
     p.add_argument("--target", default=STYLES_EQUAL,
                    help=f"{STYLES_EQUAL} (every style wins equally often), {SEATS_EQUAL} (no seat advantage) or "
-                        f"a .toml file of desired win shares and bounds (docs/tuning.md) (default: {STYLES_EQUAL})")
+                        f"a .toml file of desired win fractions and bounds (docs/tuning.md) (default: {STYLES_EQUAL})")
     p.add_argument("--change", default="route-points,tickets",
                    help=f"what may change, comma-separated, of {', '.join(KINDS)}; KIND:NAME|NAME limits a kind to "
                         "named routes, tickets or table lengths (default: route-points,tickets)")

@@ -55,10 +55,10 @@ def intro_html(summary: dict[str, Any]) -> str:
                      f"<b>{final['before']['distance']:.3f}</b> before, <b>{final['after']['distance']:.3f}</b> "
                      f"after (gain {gain['estimate']:.3f}, 95% interval {gain['interval'][0]:.3f} to "
                      f"{gain['interval'][1]:.3f}).</p>")
-        rows = "".join(f"<tr><td>{html.escape(style)}</td><td>{share:.3f}</td>"
+        rows = "".join(f"<tr><td>{html.escape(style)}</td><td>{fraction:.3f}</td>"
                        f"<td>{final['after']['styles'][style]:.3f}</td></tr>"
-                       for style, share in final["before"]["styles"].items())
-        lines.append(f"<table><tr><th>style</th><th>share of wins before</th><th>after</th></tr>{rows}</table>")
+                       for style, fraction in final["before"]["styles"].items())
+        lines.append(f"<table><tr><th>style</th><th>fraction of wins before</th><th>after</th></tr>{rows}</table>")
     changes = "".join(f"<li>{html.escape(c['change'])}: gain {c['gain']['estimate']:.3f} "
                       f"({c['gain']['interval'][0]:.3f} to {c['gain']['interval'][1]:.3f})</li>"
                       for c in summary["accepted"])

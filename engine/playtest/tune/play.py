@@ -60,8 +60,8 @@ def outcome(variant: Variant, plan: balance.CampaignPlan, game: int) -> Outcome:
     """Play game ``game`` of ``plan`` on ``variant`` and return its outcome."""
     finished = _played(variant, plan, game)
     winners = finished.winners()
-    share = 1.0 / len(winners)
-    wins = tuple(share if p in winners else 0.0 for p in range(plan.players))
+    fraction = 1.0 / len(winners)
+    wins = tuple(fraction if p in winners else 0.0 for p in range(plan.players))
     want_tickets = getattr(plan, "tickets", False)
     want_routes = getattr(plan, "routes", False)
     if not (want_tickets or want_routes):

@@ -176,8 +176,8 @@ class Search:
         phases = [p for p in phases if p]
         try:
             for number, kinds in enumerate(phases):
-                share = (self.settings.budget - self.played) // (len(phases) - number)
-                self._phase(number, kinds, self.played + share)
+                allotted = (self.settings.budget - self.played) // (len(phases) - number)
+                self._phase(number, kinds, self.played + allotted)
                 if self.played >= self.settings.budget:
                     break
         except balance.CampaignStopped as stop:  # Ctrl-C or SIGTERM while games were played

@@ -116,7 +116,7 @@ def read_target(given: str, players: int) -> Target:
     path = Path(given)
     if not given.endswith(".toml") or not path.is_file():
         raise TargetError(f"target {given!r}: give {STYLES_EQUAL}, {SEATS_EQUAL} or a .toml file of desired win "
-                          "shares (docs/tuning.md)")
+                          "fractions (docs/tuning.md)")
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as err:
@@ -156,16 +156,16 @@ def _styles(table: dict[str, Any], name: str) -> tuple[tuple[str, ...], tuple[fl
         _known(agents, name)
     if isinstance(given, dict):
         if agents is not None:
-            raise TargetError(f"target {name}: give the styles' shares or an agents list, not both")
+            raise TargetError(f"target {name}: give the styles' fractions or an agents list, not both")
         _known(list(given), name)
-        shares = tuple(_share(v, f"styles.{k}", name) for k, v in given.items())
-        _adds_up(shares, "styles", name)
-        return tuple(given), shares
+        fractions = tuple(_share(v, f"styles.{k}", name) for k, v in given.items())
+        _adds_up(fractions, "styles", name)
+        return tuple(given), fractions
     seated = tuple(agents) if agents is not None else DEFAULT_AGENTS
     if given == "equal":
         return seated, _equal(len(seated))
     if given is not None:
-        raise TargetError(f"target {name}: styles is a table of shares or \"equal\", not {given!r}")
+        raise TargetError(f"target {name}: styles is a table of fractions or \"equal\", not {given!r}")
     return seated, ()
 
 
@@ -180,13 +180,13 @@ def _known(names: list[str], where: str) -> None:
 
 def _share(value: object, key: str, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise TargetError(f"target {name}: {key} is a share between 0 and 1, not {value!r}")
+        raise TargetError(f"target {name}: {key} is a fraction between 0 and 1, not {value!r}")
     return float(value)
 
 
-def _adds_up(shares: Sequence[float], what: str, name: str) -> None:
-    if abs(sum(shares) - 1) > SHARE_SLACK:
-        raise TargetError(f"target {name}: the {what} shares add up to {sum(shares):g}, not 1")
+def _adds_up(fractions: Sequence[float], what: str, name: str) -> None:
+    if abs(sum(fractions) - 1) > SHARE_SLACK:
+        raise TargetError(f"target {name}: the {what} fractions add up to {sum(fractions):g}, not 1")
 
 
 def _seats(given: object, players: int, name: str) -> tuple[float, ...]:
@@ -195,12 +195,12 @@ def _seats(given: object, players: int, name: str) -> tuple[float, ...]:
     if given == "equal":
         return _equal(players)
     if not isinstance(given, list):
-        raise TargetError(f"target {name}: seats is a list of shares, first seat first, or \"equal\"")
+        raise TargetError(f"target {name}: seats is a list of fractions, first seat first, or \"equal\"")
     if len(given) != players:
-        raise TargetError(f"target {name}: seats gives {len(given)} shares for games of {players} players")
-    shares = tuple(_share(v, f"seats[{k}]", name) for k, v in enumerate(given))
-    _adds_up(shares, "seat", name)
-    return shares
+        raise TargetError(f"target {name}: seats gives {len(given)} fractions for games of {players} players")
+    fractions = tuple(_share(v, f"seats[{k}]", name) for k, v in enumerate(given))
+    _adds_up(fractions, "seat", name)
+    return fractions
 
 
 def _ticket_bounds(given: object, name: str) -> tuple[float, float] | None:
@@ -210,7 +210,7 @@ def _ticket_bounds(given: object, name: str) -> tuple[float, float] | None:
         raise TargetError(f"target {name}: [tickets] holds one key, completed = [LOW, HIGH]")
     bounds = given["completed"]
     if not isinstance(bounds, list) or len(bounds) != 2:
-        raise TargetError(f"target {name}: tickets.completed is [LOW, HIGH], two shares")
+        raise TargetError(f"target {name}: tickets.completed is [LOW, HIGH], two fractions")
     low, high = (_share(v, "tickets.completed", name) for v in bounds)
     if low > high:
         raise TargetError(f"target {name}: tickets.completed's low bound {low:g} is above its high bound {high:g}")
@@ -221,7 +221,7 @@ def _route_floor(given: object, name: str) -> float | None:
     if given is None:
         return None
     if not isinstance(given, dict) or set(given) != {"claimed"}:
-        raise TargetError(f"target {name}: [routes] holds one key, claimed = SHARE (the least share of games)")
+        raise TargetError(f"target {name}: [routes] holds one key, claimed = FRACTION (the least part of the games)")
     floor = _share(given["claimed"], "routes.claimed", name)
     if floor == 0:
         raise TargetError(f"target {name}: routes.claimed of 0 asks for nothing")
@@ -297,7 +297,7 @@ class Measures:
                 row[base + g] = 1.0
         return row
 
-    def shares(self, sums: Any) -> tuple[Any, Any]:
+    def fractions(self, sums: Any) -> tuple[Any, Any]:
         """The measured share of the wins of each style and of each seat, from column
         sums (a vector, or a matrix of one set of sums per row)."""
         np = numpy()
@@ -320,7 +320,7 @@ class Measures:
         np = numpy()
         sums = np.asarray(sums, dtype=float)
         games = np.asarray(games, dtype=float)
-        style_shares, seat_shares = self.shares(sums)
+        style_shares, seat_shares = self.fractions(sums)
         out: dict[str, Any] = {}
         if self.target.styles:
             out["styles"] = share_distance(style_shares, self.target.styles)
@@ -354,7 +354,7 @@ class Measures:
         np = numpy()
         rows = np.asarray(rows, dtype=float)
         sums, games = rows.sum(axis=0), len(rows)
-        style_shares, seat_shares = self.shares(sums)
+        style_shares, seat_shares = self.fractions(sums)
         parts = self.part_distances(sums, games)
         return {"distance": round(float(sum(parts.values()) / len(parts)), 6),
                 "parts": {k: round(float(v), 6) for k, v in parts.items()},
@@ -364,7 +364,7 @@ class Measures:
                 "games": games}
 
 
-def share_distance(shares: Any, aim: Sequence[float]) -> Any:
+def share_distance(fractions: Any, aim: Sequence[float]) -> Any:
     """How far measured shares (the last axis of ``shares``) are from the desired ones
     ``aim``: their Euclidean distance divided by the largest it can be (all the wins to
     the style or seat the target wants least), so 0 is a match and 1 the worst case."""
@@ -373,5 +373,5 @@ def share_distance(shares: Any, aim: Sequence[float]) -> Any:
     # the farthest point of the simplex is a corner k: (1 - a_k)^2 + sum of a_j^2 over j != k
     worst = math.sqrt(max(0.0, 1 - 2 * float(aim_array.min()) + float((aim_array ** 2).sum())))
     if worst == 0:
-        return np.zeros(np.shape(shares)[:-1])
-    return np.sqrt(((np.asarray(shares) - aim_array) ** 2).sum(axis=-1)) / worst
+        return np.zeros(np.shape(fractions)[:-1])
+    return np.sqrt(((np.asarray(fractions) - aim_array) ** 2).sum(axis=-1)) / worst
