@@ -42,7 +42,7 @@ def _model(path: Path = BASE) -> changes.SpecModel:
 
 def _run(tmp_path: Path, name: str, **kw: object) -> railspec.playtest.tune.Result:
     request = Request(**{"spec": str(BASE), "target": "styles-equal", "changes": "route-points,tickets",
-                         "games": 8000, "players": 4, "seed": 3, "out": tmp_path / name, "workers": 1, "width": 3,
+                         "games": 5000, "players": 4, "seed": 3, "out": tmp_path / name, "workers": 1, "width": 3,
                          **kw})
     return tune(request)
 
@@ -268,7 +268,7 @@ def test_a_run_writes_its_outputs_and_the_same_seed_makes_the_same_run(tmp_path)
     out = tmp_path / "a"
     assert [p.name for p in first.written] == ["tuned.rail", "tune.json", "report.html"]
     summary = json.loads((out / "tune.json").read_text())
-    assert summary["final"]["before"]["distance"] >= 0 and summary["games"]["played"] <= 8000
+    assert summary["final"]["before"]["distance"] >= 0 and summary["games"]["played"] <= 5000
     assert summary["games"]["played"] == summary["games"]["search"] + summary["games"]["final"]
     tuned = check_file(out / "tuned.rail")
     assert tuned.name == "Base (tuned)"
@@ -292,7 +292,7 @@ def test_the_other_targets_run(tmp_path, aim):
         path.write_text('agents = ["one-step", "long-route"]\nstyles = "equal"\n[tickets]\ncompleted = [0.3, 0.8]\n'
                         "[routes]\nclaimed = 0.2\n")
         given = str(path)
-    result = _run(tmp_path, aim, target=given, players=2, games=6000, changes="route-points,lengths,colours,doubles")
+    result = _run(tmp_path, aim, target=given, players=2, games=5000, changes="route-points,lengths,colours,doubles")
     final = result.summary["final"]
     assert set(final["before"]["parts"]) == ({"seats"} if aim == "seats-equal" else {"styles", "tickets", "routes"})
     assert 0 <= final["after"]["distance"] <= 1
@@ -311,20 +311,20 @@ def test_ctrl_c_keeps_the_best_so_far_and_writes_the_outputs(tmp_path):
         if seen["games"] > 3000 and not seen.get("stopped"):
             seen["stopped"] = True
             raise KeyboardInterrupt
-    request = Request(spec=str(BASE), target="styles-equal", changes="route-points,tickets", games=40000, players=4,
+    request = Request(spec=str(BASE), target="styles-equal", changes="route-points,tickets", games=20000, players=4,
                       seed=3, out=tmp_path / "c", workers=1, width=3)
     result = tune(request, progress=progress)
     assert result.stopped == "interrupted"
     summary = json.loads((tmp_path / "c" / "tune.json").read_text())
     assert summary["stopped"] == "interrupted" and summary["final"] is not None
-    assert summary["games"]["search"] < 40000 - 2 * summary["final"]["games"]
+    assert summary["games"]["search"] < 20000 - 2 * summary["final"]["games"]
     check_file(tmp_path / "c" / "tuned.rail")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals a process group")
 def test_ctrl_c_on_the_command_line(tmp_path):
     out = tmp_path / "o"
-    argv = [sys.executable, "-m", "railspec", "tune", str(BASE), "--games", "60000", "--workers", "2",
+    argv = [sys.executable, "-m", "railspec", "tune", str(BASE), "--games", "30000", "--workers", "2",
             "--candidates", "3", "--seed", "4", "--out", str(out), "--quiet"]
     child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -348,7 +348,7 @@ def test_ctrl_c_on_the_command_line(tmp_path):
 def test_the_demonstration_in_short(tmp_path):
     """The demonstration (make tune-demo) in a few seconds: broken USA, only its six-car
     entry may change; on fresh seeds the long-route style's share of the wins falls."""
-    request = Request(spec=str(BROKEN), target="styles-equal", changes="route-points:6", games=8000, players=4,
+    request = Request(spec=str(BROKEN), target="styles-equal", changes="route-points:6", games=5000, players=4,
                       seed=1, out=tmp_path / "demo", width=2)
     summary = tune(request).summary
     final = summary["final"]

@@ -26,7 +26,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         else:
             print(line, flush=True)
     try:
-        result = tune(request, progress=bar.update if bar is not None else None, say=say)
+        result = tune(request, progress=bar.update if bar is not None else None, say=say,
+                      status=bar.set_postfix_str if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()

@@ -147,10 +147,11 @@ class Search:
 
     def __init__(self, settings: Settings, model: SpecModel, target: Target, measures: Measures,
                  kinds: Sequence[ChangeKind], progress: Callable[[int], None] | None = None,
-                 say: Callable[[str], None] | None = None):
+                 say: Callable[[str], None] | None = None, status: Callable[[str], None] | None = None):
         self.settings, self.model, self.target, self.measures = settings, model, target, measures
         self.kinds = list(kinds)
         self.progress, self.say = progress, say or (lambda line: None)
+        self.on_status = status or (lambda text: None)
         self.accepted: list[Accepted] = []
         self.rounds: list[Round] = []
         self.played = 0
@@ -204,6 +205,8 @@ class Search:
                 level, tried = level + 1, set()
                 continue
             self.status = f"phase {number + 1} ({', '.join(k.kind for k in kinds)}), step {STEPS[level]:g}"
+            known = "" if self.distance is None else f", distance {self.distance:.3f}"
+            self.on_status(f"{self.status}{known}, {len(self.accepted)} kept")
             for move in moves:
                 self._tries[move.label] += 1
             if self.round(number, level, moves, n0):

@@ -69,8 +69,9 @@ class Run:
     just played; ``say`` with a line worth printing (a change kept or refused)."""
 
     def __init__(self, request: Request, progress: Callable[[int], None] | None = None,
-                 say: Callable[[str], None] | None = None):
+                 say: Callable[[str], None] | None = None, status: Callable[[str], None] | None = None):
         self.request, self.progress, self.say = request, progress, say or (lambda line: None)
+        self.status = status
         self.start_wall, self.start_cpu = time.perf_counter(), _cpu()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -103,7 +104,8 @@ class Run:
         settings = Settings(self.source, self.request.games - 2 * self.final_games, self.request.players,
                             self.request.seed, workers, self.request.ray, self.request.width, folder,
                             extends_path(self.file, self.stock, self.request.spec, folder))
-        return Search(settings, self.model, self.target, self.measures, self.kinds, self.progress, self.say)
+        return Search(settings, self.model, self.target, self.measures, self.kinds, self.progress, self.say,
+                      self.status)
 
     def run(self) -> Result:
         """Search, then write the outputs; Ctrl-C during the search keeps the best so far,
@@ -191,7 +193,9 @@ class Run:
 
 
 def tune(request: Request, progress: Callable[[int], None] | None = None,
-         say: Callable[[str], None] | None = None) -> Result:
+         say: Callable[[str], None] | None = None, status: Callable[[str], None] | None = None) -> Result:
     """Tune ``request.spec`` toward ``request.target`` and write tuned.rail, tune.json and
-    report.html into ``request.out`` (docs/tuning.md)."""
-    return Run(request, progress, say).run()
+    report.html into ``request.out`` (docs/tuning.md). ``progress``: called with the games
+    just played; ``say``: with a line worth printing (a change kept or refused); ``status``:
+    with where the search is (its phase and step, the distance, the changes kept)."""
+    return Run(request, progress, say, status).run()
