@@ -175,6 +175,25 @@ def test_every_move_of_every_kind_is_a_spec_that_checks_and_does_what_it_says(tm
             assert len(paired.routes) == len(before.routes) + (1 if "second track" in move.label else -1)
 
 
+@pytest.mark.parametrize("kind, names, keys", [
+    ("route-points", ("3",), {("points", 3)}),
+    ("tickets", ("Alpha-Gamma", "Beta - Delta"), {("ticket", 0), ("ticket", 4)}),
+    ("lengths", ("Gamma-Delta",), {("length", 3)}),
+    ("colours", ("Alpha-Beta/2",), {("colour", 1)}),
+    ("doubles", ("Beta-Gamma",), {("added", 2)}),
+])
+def test_a_kind_limited_to_named_items_moves_only_them(kind, names, keys):
+    """``--change KIND:A|B`` moves only the named table lengths, tickets, routes or tracks
+    (a ticket or route named as the formats name it, spaced or not); the broad moves that
+    scale a group are left out when fewer than they need are named."""
+    model = _model()
+    moves = changes.moves_of(model, changes.Tuning(), changes.ChangeKind(kind, names), 0)
+    touched = {key for move in moves for key, _ in move.edits}
+    assert moves and touched == keys
+    unlimited = changes.moves_of(model, changes.Tuning(), changes.ChangeKind(kind), 0)
+    assert {key for move in unlimited for key, _ in move.edits} > keys
+
+
 def test_the_minimal_overlay_says_what_each_statement_was_and_why(tmp_path):
     model = _model()
     tuning = changes.Tuning().with_edits([(("ticket", 1), 12), (("points", 4), 9)])
@@ -183,6 +202,15 @@ def test_the_minimal_overlay_says_what_each_statement_was_and_why(tmp_path):
     assert "route points 1:1 2:2 3:4 4:9  # was: route points 1:1 2:2 3:4 4:7" in text
     assert "without ticket Alpha - Delta\n# why: a test\nticket Alpha - Delta 12  # was: ticket Alpha - Delta 9" in text
     assert "Alpha - Gamma" not in text  # an unchanged ticket is not restated
+    # a note is written in full once, then briefly; a run of statements changed for the same
+    # reasons has one comment
+    tuning = changes.Tuning().with_edits([(("ticket", 1), 12), (("ticket", 2), 11), (("ticket", 4), 9),
+                                          (("ticket", 5), 9)])
+    notes = {("ticket", 1): ["every ticket up"], ("ticket", 2): ["every ticket up", "Alpha-Epsilon up"],
+             ("ticket", 4): ["every ticket up"], ("ticket", 5): ["every ticket up"]}
+    text = changes.overlay(model, tuning, "base.rail", "minimal", notes, brief={"every ticket up": "change 1"})
+    whys = [line for line in text.splitlines() if line.startswith("# why")]
+    assert whys == ["# why: every ticket up", "# why: change 1", "# why: Alpha-Epsilon up", "# why: change 1"]
 
 
 def test_a_change_the_spec_cannot_meet_is_refused(tmp_path):
@@ -272,6 +300,11 @@ def test_a_run_writes_its_outputs_and_the_same_seed_makes_the_same_run(tmp_path)
     assert summary["games"]["played"] == summary["games"]["search"] + summary["games"]["final"]
     tuned = check_file(out / "tuned.rail")
     assert tuned.name == "Base (tuned)"
+    assert '\n# why: ' in (out / "tuned.rail").read_text() and "# was: " in (out / "tuned.rail").read_text()
+    # tuned.rail plays: a short campaign of it ends its games
+    played = balance.run_campaign(balance.CampaignPlan(variant=str(out / "tuned.rail"), players=4, games=4, seed=1),
+                                  workers=1)
+    assert len(played) == 4 and all(record["turns"] > 0 for record in played)
     assert summary["accepted"], "nothing kept on the tiny map: the test no longer tests a change"
     for change in summary["accepted"]:
         assert change["gain"]["interval"][0] > 0

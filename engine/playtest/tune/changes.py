@@ -285,13 +285,14 @@ def pair_key(stmt: ast.Route | ast.Ticket) -> tuple[str, str]:
 
 def overlay(model: SpecModel, tuning: Tuning, extends: str, form: str = "minimal",
             notes: dict[tuple[str, int], list[str]] | None = None, header: Sequence[str] = (),
-            name: str | None = None) -> str:
+            name: str | None = None, brief: dict[str, str] | None = None) -> str:
     """A spec extending ``extends`` (the input as the overlay's folder reaches it) with the
     changes of ``tuning``; ``form`` is ``minimal`` or ``paired`` (see the module docstring).
     ``notes``: why each change was made (by its key in the tuning), written as comments
     above the statements it changed; ``header``: comment lines at the top; ``name``: the
-    variant name to give."""
-    notes = notes or {}
+    variant name to give; ``brief``: a shorter form of a note, written instead of the note
+    where it was written in full before (a change to every ticket is explained once)."""
+    why = _Why(notes or {}, brief or {})
     lines = [f"# {h}" if h else "#" for h in header]
     lines.append(f'extends "{extends}"')
     if name is not None and '"' not in name and "\\" not in name:
@@ -300,10 +301,10 @@ def overlay(model: SpecModel, tuning: Tuning, extends: str, form: str = "minimal
         assert model.table is not None
         lines.append("")
         before = " ".join(f"{e.key.value}:{e.value.value}" for e in model.table.entries)
-        lines.extend(_why(notes, [key for key, _ in tuning.items if key[0] == "points"]))
+        lines.extend(why.lines([key for key, _ in tuning.items if key[0] == "points"]))
         lines.append(f"{model.table_text(tuning)}  # was: route points {before}")
-    ticket_lines = _ticket_lines(model, tuning, form, notes)
-    route_lines = _route_lines(model, tuning, form, notes)
+    ticket_lines = _ticket_lines(model, tuning, form, why)
+    route_lines = _route_lines(model, tuning, form, why)
     for block in (ticket_lines, route_lines):
         if block:
             lines.append("")
@@ -311,13 +312,24 @@ def overlay(model: SpecModel, tuning: Tuning, extends: str, form: str = "minimal
     return "\n".join(lines) + "\n"
 
 
-def _why(notes: dict[tuple[str, int], list[str]], keys: Iterable[tuple[str, int]]) -> list[str]:
-    seen: list[str] = []
-    for key in keys:
-        for note in notes.get(key, []):
-            if note not in seen:
-                seen.append(note)
-    return [f"# why: {note}" for note in seen]
+class _Why:
+    """The comments saying why statements changed: each note in full the first time, in
+    its brief form (if it has one) after that."""
+
+    def __init__(self, notes: dict[tuple[str, int], list[str]], brief: dict[str, str]):
+        self.notes, self.brief = notes, brief
+        self.written: set[str] = set()
+
+    def lines(self, keys: Iterable[tuple[str, int]]) -> list[str]:
+        """The comment lines above statements holding the changes ``keys``."""
+        seen: list[str] = []
+        for key in keys:
+            for note in self.notes.get(key, []):
+                if note not in seen:
+                    seen.append(note)
+        out = [f"# why: {self.brief[note] if note in self.written and note in self.brief else note}" for note in seen]
+        self.written.update(seen)
+        return out
 
 
 class _Block:
@@ -325,22 +337,24 @@ class _Block:
     reasons above each run of statements changed for the same reasons (a change to a group
     of tickets is explained once)."""
 
-    def __init__(self, notes: dict[tuple[str, int], list[str]]):
-        self.notes = notes
+    def __init__(self, why: _Why):
+        self.why = why
         self.lines: list[str] = []
-        self.last_why: list[str] | None = None
+        self.last_reasons: list[str] | None = None
 
     def add(self, text: str, keys: Sequence[tuple[str, int]] = (), was: str | None = None) -> None:
         """One statement; ``keys``: its changes in the tuning; ``was``: what it was."""
-        why = _why(self.notes, keys) if keys else None
-        if why and why != self.last_why:
-            self.lines.extend(why)
         if keys:
-            self.last_why = why
+            # the notes themselves decide a run: a statement changed for the same reasons
+            # as the one before it gets no comment of its own
+            reasons = list(dict.fromkeys(note for key in keys for note in self.why.notes.get(key, [])))
+            if reasons and reasons != self.last_reasons:
+                self.lines.extend(self.why.lines(keys))
+            self.last_reasons = reasons
         self.lines.append(f"{text}  # was: {was}" if was is not None else text)
 
 
-def _ticket_lines(model: SpecModel, tuning: Tuning, form: str, notes: dict) -> list[str]:
+def _ticket_lines(model: SpecModel, tuning: Tuning, form: str, why: _Why) -> list[str]:
     changed = sorted(set(tuning.keys("ticket")))
     if not changed:
         return []
@@ -351,7 +365,7 @@ def _ticket_lines(model: SpecModel, tuning: Tuning, form: str, notes: dict) -> l
     else:
         pairs = {pair_key(tickets[t]) for t in changed}
         redeclared = [t for t, stmt in enumerate(tickets) if pair_key(stmt) in pairs]
-    block = _Block(notes)
+    block = _Block(why)
     seen_pairs: list[tuple[str, str]] = []
     for t in redeclared:
         if pair_key(tickets[t]) not in seen_pairs:
@@ -378,7 +392,7 @@ def _closed_start(stmts: Sequence[ast.Route | ast.Ticket], first: int) -> int:
         start = earliest
 
 
-def _route_lines(model: SpecModel, tuning: Tuning, form: str, notes: dict) -> list[str]:
+def _route_lines(model: SpecModel, tuning: Tuning, form: str, why: _Why) -> list[str]:
     touched = sorted(set(tuning.keys("length")) | set(tuning.keys("colour")) | set(tuning.keys("removed")))
     added = sorted(set(tuning.keys("added")))
     if not touched and not added:
@@ -389,7 +403,7 @@ def _route_lines(model: SpecModel, tuning: Tuning, form: str, notes: dict) -> li
     else:
         pairs = {pair_key(routes[r]) for r in touched}
         redeclared = [r for r, stmt in enumerate(routes) if pair_key(stmt) in pairs]
-    block = _Block(notes)
+    block = _Block(why)
     seen_pairs: list[tuple[str, str]] = []
     for r in redeclared:
         if pair_key(routes[r]) not in seen_pairs:

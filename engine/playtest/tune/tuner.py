@@ -140,9 +140,12 @@ class Run:
     def tuned_text(self, search: Search, tuning: Tuning, final: dict[str, Any] | None) -> str:
         """tuned.rail: the changes kept, each statement with what it was and why."""
         notes: dict[tuple[str, int], list[str]] = {}
+        brief: dict[str, str] = {}
         for change in search.accepted:
+            note = change.note()
+            brief[note] = f"change {change.number} ({change.move.label}), as above"
             for key, _ in change.move.edits:
-                notes.setdefault(key, []).append(change.note())
+                notes.setdefault(key, []).append(note)
         req = self.request
         header = [f"Tuned by railspec tune: target {self.target.name}, changes "
                   f"{','.join(k.kind for k in self.kinds)}, {req.players} players, seed {req.seed}, "
@@ -154,7 +157,8 @@ class Run:
                           f"{final['before']['distance']:.3f} before, {final['after']['distance']:.3f} after.")
         header.append("Changed statements only; a changed route or ticket is removed and declared again.")
         extends = extends_path(self.file, self.stock, req.spec, self.out)
-        return overlay(self.model, tuning, extends, "minimal", notes, header, f"{self.variant.ir.name} (tuned)")
+        return overlay(self.model, tuning, extends, "minimal", notes, header, f"{self.variant.ir.name} (tuned)",
+                       brief)
 
     def final_measure(self, tuned: Path) -> tuple[dict[str, Any], list[tuple[str, Any, CampaignTally, Any]]]:
         """The input and tuned.rail on the same fresh seeds, as balance campaigns: the
