@@ -185,7 +185,9 @@ sys.exit(base.main([]))
      "        out['legal'] = [a for a in out['legal'] if a != 'draw blind']\n        return out\n",
      "legal", "also [\"draw blind\"]"),
     ("    def score(self, request):\n        out = super().score(request)\n"
-     "        out['breakdown'][0]['total'] += 1\n        return out\n", "score", "score"),
+     "        out['breakdown'][1]['total'] += 1\n        return out\n", "score", "seat 1 'total': "),
+    ("    def score(self, request):\n        out = super().score(request)\n"
+     "        del out['breakdown'][0]['tickets']\n        return out\n", "score", "seat 0: no 'tickets'"),
     ("    def perft(self, request):\n        out = super().perft(request)\n"
      "        out['counts'][-1] += 1\n        return out\n", "perft", "perft"),
     ("    def apply(self, request):\n        out = super().apply(request)\n"
@@ -202,6 +204,57 @@ def test_a_difference_is_stopped_at_and_named(tmp_path, method, check, fragment,
     out = capsys.readouterr().out
     assert status == 1 and out.rstrip().endswith("FAILED"), out
     assert f"\n{check}: " in out and fragment in out and "position: railspec-position/1 usa" in out, out
+
+
+def _rows(out: str) -> dict[str, str]:
+    """The summary table's rows, by check."""
+    return {line.split()[0]: line.split(None, 1)[1] for line in out.splitlines()
+            if line.split() and line.split()[0] in driver.CHECKS}
+
+
+def test_only_the_checks_the_engine_supports_are_sent(capsys):
+    """An engine whose hello lists only some checks (the adapter refuses every other
+    request, so one sent would fail the run) is given those alone, and the table says
+    which were not run."""
+    status = main(["test-engine", "usa", "--games", "1", "--", sys.executable, str(ADAPTER),
+                   "--supports", "position,legal"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    rows = _rows(out)
+    assert int(rows["legal"].split()[0]) > 100 and rows["legal"].split()[-1] == "0", out
+    for check in ("apply", "score", "perft"):
+        assert rows[check] == "not supported by the engine", out
+
+
+def test_checks_not_asked_for_are_not_sent(tmp_path, capsys):
+    """``--checks legal``: an engine that supports everything but dies on any other
+    check's request passes, and the table names the checks not asked for (not "not
+    supported")."""
+    dying = "".join(f"    def {name}(self, request):\n        sys.exit(5)\n"
+                    for name in ("apply", "score", "perft", "get_position"))
+    path = tmp_path / "legal_only.py"
+    path.write_text(WRAPPER.format(folder=str(ADAPTER.parent), method=dying), encoding="utf-8")
+    status = main(["test-engine", "usa", "--games", "1", "--checks", "legal", "--", sys.executable, str(path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    rows = _rows(out)
+    assert rows["legal"].split()[-1] == "0" and "not supported" not in out, out
+    assert all(rows[check] == "not asked (--checks)" for check in ("apply", "score", "perft")), out
+
+
+@pytest.mark.parametrize("got,fragment", [
+    ("a string", "not a list of objects"),
+    ([{"routes": 1, "total": 1}], "1 seats"),
+    ([{"routes": 1, "total": 1}, {"routes": 2, "total": 3}], "seat 1 'total': 3"),
+    ([{"routes": 1, "total": 1}, {"routes": 2, "total": 2.0}], "seat 1 'total': 2.0"),
+    ([{"routes": 1, "total": 1}, {"routes": 2}], "seat 1: no 'total'"),
+    ([{"routes": 1, "total": 1, "bonus": 0}, {"routes": 2, "total": 2}], "seat 0 bonus: 0"),
+])
+def test_a_breakdown_difference_names_the_seat_and_the_item(got, fragment):
+    expected = [{"routes": 1, "total": 1}, {"routes": 2, "total": 2}]
+    assert driver.breakdown_difference(expected, expected) is None
+    mine, theirs = driver.breakdown_difference(expected, got)
+    assert fragment in theirs, (mine, theirs)
 
 
 @pytest.mark.parametrize("argv,fragment", [

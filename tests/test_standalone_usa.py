@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import railspec
-from railspec.tools import driver
+from railspec.tools import driver, vectors
 from railspec.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +53,23 @@ def test_each_seeded_bug_is_caught(mutant, fragment, capsys):
     status, out = _test_engine(capsys, "--mutant", mutant)
     assert status == 1 and out.rstrip().endswith("FAILED"), out
     assert fragment in out and "position: railspec-position/1 usa" in out, out
+
+
+@pytest.mark.parametrize("mutant,edge", [
+    ("empty-draw", vectors.EDGE_NO_CARD),        # face-up cards offered with nothing to draw
+    ("second-draw", vectors.EDGE_LAST_BLIND),    # a second draw after the last card
+    ("endless-passes", vectors.EDGE_PASSES),     # a round of passes that does not end the game
+    ("reset-shortage", vectors.EDGE_SHORTAGE),   # a redeal the cards outside the hands forbid
+])
+def test_each_edge_bug_passes_a_random_game_and_fails_its_edge_case(mutant, edge):
+    """Bugs in rules random games almost never reach (30 random games pass each of these
+    mutants): the games vectors' hand-made edge cases catch each, and nothing else does."""
+    variant = railspec.load("usa")
+    report = driver.run(variant, [sys.executable, str(ENGINE), "--mutant", mutant],
+                        {"games": vectors.game_records(variant, 1, 1)}, checks=("legal", "apply"))
+    cases = [d.case for d in report.divergences]
+    assert report.failure is None and any(f"({edge}," in case for case in cases), cases
+    assert all("(edge: " in case for case in cases), cases  # the random game passed
 
 
 def _a_blind_draw_after_a_reshuffle():

@@ -109,7 +109,8 @@ def games_schema(variant) -> dict:
             "required": ["legal", "action", "chance", "position"], "additionalProperties": False}
     record = {"type": "object",
               "properties": {"type": {"const": "game"}, "game": {"type": "integer", "minimum": 0},
-                             "seed": {"type": "integer", "minimum": 0}, "players": {"type": "integer"},
+                             "name": {"type": "string"}, "seed": {"type": "integer", "minimum": 0},
+                             "players": {"type": "integer"},
                              "start": _POSITION, "steps": {"type": "array", "items": step},
                              "breakdown": _breakdown(variant), "winners": _WINNERS},
               "required": ["type", "game", "seed", "players", "start", "steps", "breakdown", "winners"],
