@@ -6,6 +6,7 @@ every check; engines that crash, hang, answer garbage or flood are reported as s
 the timeout; an engine that differs is stopped at its first difference, which is named."""
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import textwrap
@@ -43,7 +44,8 @@ def exported(tmp_path_factory):
 def test_the_vectors_regenerate_identically(v, exported):
     first, second = exported[v.key]
     names = sorted(str(p.relative_to(first)) for p in first.rglob("*") if p.is_file())
-    assert names == ["games.jsonl", "perft.jsonl", "schemas/games.schema.json", "schemas/perft.schema.json",
+    assert names == ["games.jsonl", "perft.jsonl", "schemas/driver-answer.schema.json",
+                     "schemas/driver-request.schema.json", "schemas/games.schema.json", "schemas/perft.schema.json",
                      "schemas/position.schema.json", "schemas/scores.schema.json", "schemas/trace.schema.json",
                      "scores.jsonl"]
     for name in names:
@@ -79,6 +81,48 @@ def test_the_golden_traces_meet_the_trace_schema():
         for number, line in enumerate(lines, 1):
             errors = list(validator.iter_errors(line))
             assert not errors, f"{path.name} line {number}: {errors[0].message[:200]}"
+
+
+STANDALONE = ROOT / "examples" / "conformance" / "standalone_usa.py"
+
+
+@pytest.mark.parametrize("engine", [ADAPTER, STANDALONE], ids=["railspec", "standalone"])
+def test_every_request_and_answer_meets_the_driver_schemas(engine, monkeypatch):
+    """The driver's requests and two engines' answers, over a game with the edge cases, two
+    scored positions and two perft counts, each against the driver's schemas (an answer
+    against the one for its request); and answers that break the protocol do not."""
+    from railspec.tools import schemas
+    variant = railspec.load("usa")
+    requests = jsonschema.Draft202012Validator(schemas.driver_request_schema(variant))
+    answer_schema = schemas.driver_answer_schema(variant)
+    traffic = []
+    ask = driver.EngineProcess.request
+
+    def recorded(self, message, timeout=None):
+        answer = ask(self, message, timeout)
+        traffic.append((message, answer))
+        return answer
+
+    monkeypatch.setattr(driver.EngineProcess, "request", recorded)
+    cases = {"games": vectors.game_records(variant, 1, 2),
+             "scores": itertools.islice(vectors.score_records(variant, 1, 2), 2),
+             "perft": itertools.islice(vectors.perft_records(variant), 2)}
+    report = driver.run(variant, [sys.executable, str(engine)], cases)
+    assert report.ok, report.table()
+    assert {m["cmd"] for m, _ in traffic} == {"hello", "position", "position?", "legal", "apply", "score", "perft"}
+    for message, answer in traffic + [({"cmd": "quit"}, None)]:
+        assert not list(requests.iter_errors(message)), message
+        if answer is not None:
+            one = answer_schema | {"$ref": f"#/$defs/{schemas.answer_def(message['cmd'] if answer['ok'] else None)}"}
+            one.pop("anyOf")
+            errors = list(jsonschema.Draft202012Validator(one).iter_errors(answer))
+            assert not errors, (message["cmd"], errors[0].message[:300])
+    anything = jsonschema.Draft202012Validator(answer_schema)
+    for wrong in ({"ok": True, "legal": ["draw blindly"]}, {"ok": True, "legal": ["draw blind", "draw blind"]},
+                  {"ok": True, "protocol": schemas.DRIVER_PROTOCOL, "supports": ["legal"]}, {"ok": False},
+                  {"ok": True, "counts": [], "divide": {}}, {"ok": True, "breakdown": [{"total": 1}], "winners": [0]}):
+        assert list(anything.iter_errors(wrong)), wrong
+    assert list(requests.iter_errors({"cmd": "apply", "action": "claim Nowhere-Else gray 9loco"}))
 
 
 HARD_CASES = {

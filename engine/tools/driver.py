@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
 from ..runtime import notation
+from . import schemas
 from .vectors import cards_in
 
-PROTOCOL = "railspec-driver/1"
+PROTOCOL = schemas.DRIVER_PROTOCOL
 #: The checks the driver runs, each needing the engine to support it (and ``position``).
-CHECKS = ("legal", "apply", "score", "perft")
+CHECKS = schemas.DRIVER_CHECKS
 #: The checks each kind of vector file serves: a kind is played when one of them runs.
 KIND_CHECKS = {"games": frozenset({"legal", "apply"}), "scores": frozenset({"score"}),
                "perft": frozenset({"perft"})}

@@ -14,6 +14,10 @@ from ..compiler.base.schema import bound_value
 from ..runtime import notation
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
+#: The driver protocol's name (docs/conformance.md, "The driver protocol"), said in hello.
+DRIVER_PROTOCOL = "railspec-driver/1"
+#: The checks an engine may support besides ``position``, which every check needs.
+DRIVER_CHECKS = ("legal", "apply", "score", "perft")
 _U64 = {"type": "string", "pattern": "^[0-9]{1,20}$"}
 _NAMES = {"type": "array", "items": {"type": "string"}}
 
@@ -153,11 +157,70 @@ def trace_schema(variant) -> dict:
     return {"$schema": DIALECT, "title": "a line of a trace (railspec-trace/1)", "oneOf": [header, step, result]}
 
 
+def _object(required: dict, optional: dict | None = None) -> dict:
+    """An object with these properties, the ``required`` ones required, and no others."""
+    return {"type": "object", "properties": required | (optional or {}), "required": list(required),
+            "additionalProperties": False}
+
+
+def _driver_defs(variant) -> dict:
+    """What the driver's schemas share: the position, an action's name (the catalogue's)."""
+    return {"position": position_schema(variant), "action": {"enum": [a.name for a in variant.ir.actions]}}
+
+
+def driver_request_schema(variant) -> dict:
+    """A request the driver sends an engine (docs/conformance.md, "The driver protocol"):
+    one JSON object a line, told apart by ``cmd``."""
+    def request(cmd: str, **more: dict) -> dict:
+        return _object({"cmd": {"const": cmd}} | more)
+    requests = [request("hello", protocol={"const": DRIVER_PROTOCOL}, variant={"type": "string"},
+                        spec_hash={"type": "string"}),
+                request("position", position=_POSITION), request("position?"), request("legal"),
+                request("apply", action={"$ref": "#/$defs/action"}), request("score"),
+                request("perft", depth={"type": "integer", "minimum": 1}), request("quit")]
+    return {"$schema": DIALECT, "title": f"a request of {DRIVER_PROTOCOL} for {variant.ir.name}",
+            "$defs": _driver_defs(variant), "oneOf": requests}
+
+
+def answer_def(cmd: str | None) -> str:
+    """The name under the answer schema's ``$defs`` of the answer to a request (by its
+    ``cmd``; None for a refusal): ``answer-legal``, ``answer-position-query`` for
+    ``position?``, ``answer-refused``."""
+    return "answer-" + ("refused" if cmd is None else cmd.replace("?", "-query"))
+
+
+def driver_answer_schema(variant) -> dict:
+    """An engine's answer to a driver's request: under ``$defs`` the answer to each
+    request (:func:`answer_def` names it: ``position`` and ``apply`` are answered
+    ``{"ok": true}``) and to a request the engine refuses; the schema itself accepts any
+    of them."""
+    ok = {"ok": {"const": True}}
+    answers = {
+        "hello": _object(ok | {"protocol": {"const": DRIVER_PROTOCOL},
+                               "supports": {"type": "array", "items": {"enum": ["position", *DRIVER_CHECKS]},
+                                            "uniqueItems": True, "contains": {"const": "position"}}},
+                         {"engine": {"type": "string"}}),
+        "position": _object(ok),
+        "position?": _object(ok | {"position": _POSITION}),
+        "legal": _object(ok | {"legal": {"type": "array", "items": {"$ref": "#/$defs/action"}, "uniqueItems": True}}),
+        "apply": _object(ok),
+        "score": _object(ok | {"breakdown": _breakdown(variant), "winners": _WINNERS}),
+        "perft": _object(ok | {"counts": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 1},
+                               "divide": {"type": "object", "propertyNames": {"$ref": "#/$defs/action"},
+                                          "additionalProperties": {"type": "integer", "minimum": 0}}}),
+        None: _object({"ok": {"const": False}, "error": {"type": "string"}}),
+    }
+    defs = {answer_def(cmd): schema for cmd, schema in answers.items()}
+    return {"$schema": DIALECT, "title": f"an answer of {DRIVER_PROTOCOL} for {variant.ir.name}",
+            "$defs": _driver_defs(variant) | defs, "anyOf": [{"$ref": f"#/$defs/{name}"} for name in defs]}
+
+
 def all_schemas(variant) -> dict[str, dict]:
     """Every schema, by the name its file takes (``NAME.schema.json``)."""
     return {"position": position_schema(variant), "games": games_schema(variant),
-            "scores": scores_schema(variant), "perft": perft_schema(variant), "trace": trace_schema(variant)}
+            "scores": scores_schema(variant), "perft": perft_schema(variant), "trace": trace_schema(variant),
+            "driver-request": driver_request_schema(variant), "driver-answer": driver_answer_schema(variant)}
 
 
 __all__ = ["all_schemas", "position_schema", "games_schema", "scores_schema", "perft_schema", "trace_schema",
-           "state_schema"]
+           "driver_request_schema", "driver_answer_schema", "state_schema"]
