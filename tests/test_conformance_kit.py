@@ -17,7 +17,7 @@ import pytest
 from conftest import implemented_stock_variants
 
 import railspec
-from railspec.tools import driver, vectors
+from railspec.tools import driver, export, schemas, vectors
 from railspec.tools.cli import main
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -47,7 +47,7 @@ def test_the_vectors_regenerate_identically(v, exported):
     assert names == ["games.jsonl", "perft.jsonl", "schemas/driver-answer.schema.json",
                      "schemas/driver-request.schema.json", "schemas/games.schema.json", "schemas/perft.schema.json",
                      "schemas/position.schema.json", "schemas/scores.schema.json", "schemas/trace.schema.json",
-                     "scores.jsonl"]
+                     "schemas/variant.schema.json", "scores.jsonl", "variant.json"]
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
@@ -73,7 +73,6 @@ def test_every_exported_line_meets_its_schema(v, exported):
 
 
 def test_the_golden_traces_meet_the_trace_schema():
-    from railspec.tools import schemas
     for path in sorted((ROOT / "tests" / "golden").glob("*.jsonl")):
         lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
         variant = railspec.load(lines[0]["variant"])
@@ -91,7 +90,6 @@ def test_every_request_and_answer_meets_the_driver_schemas(engine, monkeypatch):
     """The driver's requests and two engines' answers, over a game with the edge cases, two
     scored positions and two perft counts, each against the driver's schemas (an answer
     against the one for its request); and answers that break the protocol do not."""
-    from railspec.tools import schemas
     variant = railspec.load("usa")
     requests = jsonschema.Draft202012Validator(schemas.driver_request_schema(variant))
     answer_schema = schemas.driver_answer_schema(variant)
@@ -123,6 +121,75 @@ def test_every_request_and_answer_meets_the_driver_schemas(engine, monkeypatch):
                   {"ok": True, "counts": [], "divide": {}}, {"ok": True, "breakdown": [{"total": 1}], "winners": [0]}):
         assert list(anything.iter_errors(wrong)), wrong
     assert list(requests.iter_errors({"cmd": "apply", "action": "claim Nowhere-Else gray 9loco"}))
+
+
+def _exported(v, capsys) -> dict:
+    assert main(["export", v.key]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_the_variant_export_meets_its_schema_and_rebuilds_the_route_table(v, capsys):
+    """``railspec export``: the document validates; from it alone, each route's name (its
+    cities, and its track for a double), length, colour and points, each ticket's name,
+    places and points, and the cards are those railspec plays."""
+    doc = _exported(v, capsys)
+    assert doc == json.loads(json.dumps(export.variant_document(v)))
+    assert main(["export", "--schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    assert not errors, errors[0].message[:300]
+    cities = [c["name"] for c in doc["cities"]]
+    assert cities == [c.name for c in v.ir.cities]
+    rebuilt = [(f"{r['a']}-{r['b']}" + (f"/{r['track']}" if r["tracks"] > 1 else ""), cities.index(r["a"]),
+                cities.index(r["b"]), r["length"], r["colour"], doc["game"]["route_points"][r["length"]])
+               for r in doc["routes"]]
+    assert rebuilt == [(r.name, r.a, r.b, r.length, r.colour_name, v.ir.route_points[r.length])
+                       for r in v.ir.routes]
+    assert [(t["name"], cities.index(t["from"]), cities.index(t["to"]), t["points"]) for t in doc["tickets"]] \
+        == [(t.name, t.a, t.b, t.points) for t in v.ir.tickets]
+    assert [(c["name"], c["count"]) for c in doc["cards"]][:-1] == [(c.name, c.count) for c in v.ir.colours]
+    assert sum(len(names) for names in doc["decks"]["tickets"].values()) == len(v.ir.tickets)
+    assert [m["name"] for m in doc["mechanics"]] == [r.mechanic for r in v.ir.rules]
+
+
+def _claims(doc: dict) -> list[str]:
+    """The claim names docs/conformance.md ("Action names") gives, from an exported
+    document alone: the core's payments, a ferry's least locomotives (its ``ferry N``
+    attribute) and, where a rule record lists the only routes locomotives are wild on,
+    no locomotives elsewhere."""
+    colours = [c["name"] for c in doc["cards"] if not c["locomotive"]]
+    rules = {m["name"]: m["rule"] for m in doc["mechanics"]}
+    wild_on = set(rules["wild_locomotives"]["routes"]) if "wild_locomotives" in rules else None
+    out = []
+    for r in doc["routes"]:
+        least = sum(a["value"] for a in r["attributes"] if a["name"] == "ferry")
+        wild = wild_on is None or r["id"] in wild_on
+        for locos in range(least, r["length"] if wild else least + 1):
+            for colour in (colours if r["gray"] else [r["colour"]]):
+                out.append(f"claim {r['name']} {r['colour']} {r['length'] - locos}{colour}"
+                           + (f"+{locos}loco" if locos else ""))
+        if wild:
+            out.append(f"claim {r['name']} {r['colour']} {r['length']}loco")
+    return sorted(out)
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_the_claim_names_rebuild_from_the_variant_export(v, capsys):
+    """The catalogue's claims from the export alone, for every stock map whose payments
+    are the core's, a ferry's and wild locomotives' (seven of nine); of the two others'
+    claims, exactly those that pay in a payment column (Nordic sets of any cards, Italy's
+    ferry cards, whose wave spaces the rebuild leaves out) are missing."""
+    doc = _exported(v, capsys)
+    real = sorted(a.name for a in v.ir.actions if a.kind == "claim")
+    mine = _claims(doc)
+    columns = tuple(c["text"] for c in doc["payment_columns"])
+    if not columns:
+        assert mine == real
+    else:
+        assert {name for name in real if name not in mine} == {name for name in real if name.endswith(columns)}
+        assert v.key == "italy" or set(mine) <= set(real)
 
 
 HARD_CASES = {
@@ -308,6 +375,9 @@ def test_a_breakdown_difference_names_the_seat_and_the_item(got, fragment):
     (["test-engine", "usa", "--timeout", "0", "--", "x"], "give more than 0"),
     (["test-engine", "usa", "--vectors", "/no/such/folder", "--", "x"], "no such folder"),
     (["suite", "export", "usa"], "--out"),
+    (["export"], "give a VARIANT to export, or --schema"),
+    (["export", "usa", "--schema"], "(not both)"),
+    (["export", "usa", "--out", "/no/such/folder/usa.json"], "no directory /no/such/folder"),
 ])
 def test_bad_conformance_command_lines_are_one_line(argv, fragment, capsys):
     assert main(argv) == 2

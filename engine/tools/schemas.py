@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..compiler.base import schema as state_schema
 from ..compiler.base.schema import bound_value
 from ..runtime import notation
+from . import export
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 #: The driver protocol's name (docs/conformance.md, "The driver protocol"), said in hello.
@@ -215,12 +216,62 @@ def driver_answer_schema(variant) -> dict:
             "$defs": _driver_defs(variant) | defs, "anyOf": [{"$ref": f"#/$defs/{name}"} for name in defs]}
 
 
+#: Any JSON value a rule record's field may hold (numbers are whole: no record holds a float).
+_RULE_VALUE = {"$ref": "#/$defs/value"}
+_VALUE = {"anyOf": [{"type": ["integer", "string", "boolean", "null"]},
+                    {"type": "array", "items": _RULE_VALUE},
+                    {"type": "object", "additionalProperties": _RULE_VALUE}]}
+_COUNT = {"type": "integer", "minimum": 0}
+_TEXT = {"type": "string"}
+_ID = {"type": "integer", "minimum": 0}
+
+
+def variant_schema() -> dict:
+    """The document ``railspec export`` prints (docs/formats.md, "Variant"): the same for
+    every variant, since the document carries the names it uses."""
+    attribute = _object({"name": _TEXT, "value": _RULE_VALUE, "mechanic": {"type": ["string", "null"]}})
+    route = _object({"id": _ID, "name": _TEXT, "a": _TEXT, "b": _TEXT, "length": {"type": "integer", "minimum": 1},
+                     "colour": _TEXT, "gray": {"type": "boolean"}, "points": {"type": "integer"}, "trains": _COUNT,
+                     "group": _ID, "track": {"type": "integer", "minimum": 1},
+                     "tracks": {"type": "integer", "minimum": 1}, "attributes": {"type": "array", "items": attribute}})
+    destination = _object({"place": _TEXT, "points": {"type": "integer"}})
+    ticket = _object({"id": _ID, "name": _TEXT, "from": _TEXT, "to": _TEXT, "points": {"type": "integer"},
+                      "deck": _TEXT, "destinations": {"type": "array", "items": destination, "minItems": 1}})
+    game = _object({name: _COUNT for name in ("trains", "hand", "market_size", "market_reset_locomotives",
+                                              "deal_regular", "deal_keep", "draw_cards", "draw_tickets",
+                                              "draw_tickets_keep", "end_trains")}
+                   | {"deal_parts": {"type": "array", "items": _object({"deck": _TEXT, "count": _COUNT})},
+                      "route_points": {"type": "array", "items": {"type": "integer"}, "minItems": 2},
+                      "tiebreaks": {"type": "array", "items": _TEXT}})
+    properties = {
+        "format": {"const": export.FORMAT}, "variant": _TEXT, "name": _TEXT, "spec_hash": _TEXT,
+        "sources": {"type": "array", "items": _TEXT}, "provisional": _TEXT,
+        "players": _object({"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}}),
+        "game": game,
+        "cards": {"type": "array", "minItems": 1, "items": _object(
+            {"id": _ID, "name": _TEXT, "count": _COUNT, "locomotive": {"type": "boolean"}})},
+        "cities": {"type": "array", "items": _object({"id": _ID, "name": _TEXT, "dead_end": {"type": "boolean"}})},
+        "routes": {"type": "array", "items": route},
+        "tickets": {"type": "array", "items": ticket},
+        "decks": _object({"train_cards": _COUNT,
+                          "tickets": {"type": "object", "additionalProperties": {"type": "array", "items": _TEXT}}}),
+        "payment_columns": {"type": "array", "items": _object({"name": _TEXT, "mechanic": _TEXT, "text": _TEXT})},
+        "phases": {"type": "array", "items": _TEXT},
+        "breakdown": {"type": "array", "items": _TEXT, "contains": {"const": "total"}},
+        "mechanics": {"type": "array", "items": _object({"name": _TEXT, "title": _TEXT, "rule": {
+            "type": "object", "additionalProperties": _RULE_VALUE}})},
+    }
+    return {"$schema": DIALECT, "title": f"a variant exported by railspec ({export.FORMAT})",
+            "$defs": {"value": _VALUE}} | _object(properties)
+
+
 def all_schemas(variant) -> dict[str, dict]:
     """Every schema, by the name its file takes (``NAME.schema.json``)."""
     return {"position": position_schema(variant), "games": games_schema(variant),
             "scores": scores_schema(variant), "perft": perft_schema(variant), "trace": trace_schema(variant),
-            "driver-request": driver_request_schema(variant), "driver-answer": driver_answer_schema(variant)}
+            "driver-request": driver_request_schema(variant), "driver-answer": driver_answer_schema(variant),
+            "variant": variant_schema()}
 
 
 __all__ = ["all_schemas", "position_schema", "games_schema", "scores_schema", "perft_schema", "trace_schema",
-           "driver_request_schema", "driver_answer_schema", "state_schema"]
+           "driver_request_schema", "driver_answer_schema", "variant_schema", "state_schema"]

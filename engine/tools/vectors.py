@@ -28,6 +28,7 @@ from ..compiler.ir import DRAW_BLIND, DRAW_FACEUP
 from ..compiler.mechanic import HardCases, part
 from ..runtime import notation, scoring
 from ..runtime.state_format import StateError
+from . import export as variant_export
 from . import jsonl, perft, schemas
 
 #: The vectors' format, written in every header.
@@ -454,8 +455,8 @@ def records(variant, kind: str, games: int, seed: int):
 
 
 def export(variant, out: Path, games: int = 10, seed: int = 1, made_by: str | None = None) -> list[Path]:
-    """Write games.jsonl, scores.jsonl, perft.jsonl and schemas/ into ``out``; returns the
-    paths written."""
+    """Write games.jsonl, scores.jsonl, perft.jsonl, variant.json (the variant as
+    ``railspec export`` prints it) and schemas/ into ``out``; returns the paths written."""
     out = Path(out)
     out.mkdir(exist_ok=True)
     made_by = made_by or f"railspec suite export {variant.key} --games {games} --seed {seed}"
@@ -467,6 +468,10 @@ def export(variant, out: Path, games: int = 10, seed: int = 1, made_by: str | No
             for record in records(variant, kind, games, seed):
                 f.write(jsonl.dumps([record]))
         written.append(path)
+    path = out / "variant.json"
+    path.write_text(json.dumps(variant_export.variant_document(variant), indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    written.append(path)
     folder = out / "schemas"
     folder.mkdir(exist_ok=True)
     for name, schema in schemas.all_schemas(variant).items():
