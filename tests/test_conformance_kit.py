@@ -6,6 +6,7 @@ every check; engines that crash, hang, answer garbage or flood are reported as s
 the timeout; an engine that differs is stopped at its first difference, which is named."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import sys
@@ -152,6 +153,30 @@ def test_the_variant_export_meets_its_schema_and_rebuilds_the_route_table(v, cap
     assert [(c["name"], c["count"]) for c in doc["cards"]][:-1] == [(c.name, c.count) for c in v.ir.colours]
     assert sum(len(names) for names in doc["decks"]["tickets"].values()) == len(v.ir.tickets)
     assert [m["name"] for m in doc["mechanics"]] == [r.mechanic for r in v.ir.rules]
+
+
+def test_a_rule_record_of_any_shape_is_written_as_json():
+    """An outside mechanic's record may hold what it likes: records inside, sets, floats,
+    values of no JSON form (written as their text); spans are left out."""
+    @dataclasses.dataclass(frozen=True)
+    class Inner:
+        cities: tuple[int, ...]
+        span: object = dataclasses.field(default="spec.rail:3:1", compare=False)
+
+    @dataclasses.dataclass(frozen=True)
+    class Odd:
+        inner: tuple[Inner, ...]
+        costs: frozenset
+        share: float
+        pace: object
+        table: dict
+
+    record = Odd((Inner((3, 1)),), frozenset({10, 9}), 0.5, float("inf"), {2: "two"})
+    assert export.plain(record) == {"inner": [{"cities": [3, 1]}], "costs": [9, 10], "share": 0.5, "pace": "inf",
+                                    "table": {"2": "two"}}
+    value = {"$defs": schemas.variant_schema()["$defs"], "$ref": "#/$defs/value"}
+    assert not list(jsonschema.Draft202012Validator(value).iter_errors(export.plain(record)))
+    json.dumps(export.plain(record), allow_nan=False)
 
 
 def _claims(doc: dict) -> list[str]:
@@ -335,6 +360,11 @@ def test_only_the_checks_the_engine_supports_are_sent(capsys):
     assert int(rows["legal"].split()[0]) > 100 and rows["legal"].split()[-1] == "0", out
     for check in ("apply", "score", "perft"):
         assert rows[check] == "not supported by the engine", out
+    # an engine of positions alone runs nothing, and fails saying so
+    assert main(["test-engine", "usa", "--games", "1", "--", sys.executable, str(ADAPTER),
+                 "--supports", "position"]) == 1
+    out = capsys.readouterr().out
+    assert "no case ran: the engine supports none of the checks asked for" in out and out.rstrip().endswith("FAILED")
 
 
 def test_checks_not_asked_for_are_not_sent(tmp_path, capsys):

@@ -87,6 +87,8 @@ def cmd_test_engine(args) -> int:
         for line in report.failure.stderr[-10:]:
             print(f"  stderr: {line}")
     print(report.table())
+    if report.failure is None and not report.divergences and not sum(report.run.values()):
+        print("no case ran: the engine supports none of the checks asked for, or the vectors hold none of their cases")
     print("passed" if report.ok else "FAILED")
     return 0 if report.ok else 1
 

@@ -7,7 +7,7 @@ attributes its line writes (as :mod:`.mapfacts` reads them from the spec), the t
 with their destinations, the ticket decks and the core's rule parameters. Each mechanic's
 rule record is written generically, field by field (``dataclasses.fields``): numbers,
 text and truth values as they are, tuples as lists, a record inside as an object of its
-fields. A number in a rule record that stands for a route, a city, a ticket or a card is
+fields (anything else as its text). A number in a rule record that stands for a route, a city, a ticket or a card is
 its id, the index of that entry in the document's ``routes``, ``cities``, ``tickets`` or
 ``cards`` (each entry also carries it as ``id``): the record says what it holds in its
 mechanic's section of docs/engine.md, and the attributes of the routes say the same with
@@ -18,6 +18,7 @@ names. No mechanic is named here.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import fields, is_dataclass
 
 from ..runtime import notation
@@ -31,20 +32,25 @@ REGULAR_DECK = "regular"
 
 def plain(value: object) -> object:
     """A rule record's value as JSON data: a dataclass as an object of its compared fields
-    (a span or a drawing position is no part of the rules), a tuple, list or frozenset as
-    a list (a frozenset sorted), a mapping as an object with text keys; numbers, text,
-    truth values and null as they are."""
+    (a span or a drawing position is no part of the rules), a tuple or list as a list, a
+    set as a sorted list, a mapping as an object with text keys; whole and finite numbers,
+    text, truth values and null as they are; anything else (a mechanic from outside may
+    hold what it likes) as its text."""
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in fields(value) if f.compare}
-    if isinstance(value, frozenset):
-        return [plain(item) for item in sorted(value)]
+    if isinstance(value, (set, frozenset)):
+        try:
+            items = sorted(value)
+        except TypeError:  # items of several kinds: their text gives a stable order
+            items = sorted(value, key=repr)
+        return [plain(item) for item in items]
     if isinstance(value, (tuple, list)):
         return [plain(item) for item in value]
     if isinstance(value, dict):
         return {str(key): plain(item) for key, item in value.items()}
-    if value is None or isinstance(value, (bool, int, str)):
+    if value is None or isinstance(value, (bool, int, str)) or (isinstance(value, float) and math.isfinite(value)):
         return value
-    raise TypeError(f"a rule record holds {type(value).__name__} {value!r}, which has no JSON form")
+    return str(value)
 
 
 def _game(ir_variant) -> dict:

@@ -216,9 +216,9 @@ def driver_answer_schema(variant) -> dict:
             "$defs": _driver_defs(variant) | defs, "anyOf": [{"$ref": f"#/$defs/{name}"} for name in defs]}
 
 
-#: Any JSON value a rule record's field may hold (numbers are whole: no record holds a float).
+#: Any JSON value a rule record's field may hold.
 _RULE_VALUE = {"$ref": "#/$defs/value"}
-_VALUE = {"anyOf": [{"type": ["integer", "string", "boolean", "null"]},
+_VALUE = {"anyOf": [{"type": ["number", "string", "boolean", "null"]},
                     {"type": "array", "items": _RULE_VALUE},
                     {"type": "object", "additionalProperties": _RULE_VALUE}]}
 _COUNT = {"type": "integer", "minimum": 0}
