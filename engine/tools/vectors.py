@@ -2,8 +2,9 @@
 checked against, made from a spec by ``railspec suite export``.
 
 Three kinds, each JSON Lines with a header: ``games`` (seeded random games, each decision
-with its legal actions sorted by name, the action and the position it leads to),
-``scores`` (positions with their breakdowns and winners: ends of random games, games
+with its legal actions sorted by name, the action and the position it leads to, then
+hand-made edge cases: positions of rules random games almost never reach, recorded the
+same way), ``scores`` (positions with their breakdowns and winners: ends of random games, games
 stopped in the middle, and the hard cases the core and each mechanic label:
 :meth:`Mechanic.hard_cases`) and ``perft`` (counts of action sequences, with divide, from
 positions of every phase whose trees draw no chance). Every position is in the position
@@ -11,7 +12,7 @@ notation. The same arguments give the same files, byte for byte.
 
 The records are made lazily (``*_records``), so the driver (:mod:`.driver`) can run fresh
 cases without writing them; :func:`export` writes them with the JSON Schemas of
-:mod:`.schemas`.
+:mod:`.schemas` and the variant as ``railspec export`` prints it.
 """
 from __future__ import annotations
 
@@ -96,6 +97,7 @@ def game_records(variant, games: int, seed: int, edges: bool = True) -> Iterator
     if edges:
         yield from edge_records(variant, seed, first=games)
 
+
 # --- hand-made edge cases -------------------------------------------------------------------
 #
 # Rules whose positions random games almost never reach: an engine that breaks one passes
@@ -114,6 +116,10 @@ EDGES = (EDGE_NO_CARD, EDGE_LAST_BLIND, EDGE_LAST_FACEUP, EDGE_PASSES, EDGE_SHOR
 #: The core's train card piles: the rest (a mechanic's: a tunnel's revealed cards) keep
 #: their cards when an edge case deals the cards anew.
 _CORE_CARD_PILES = ("deck", "discard", "faceup", "hands")
+#: A move of an edge case: the action it takes in a game, or None when it finds none.
+Move = Callable[..., "int | None"]
+#: Whether an edge case's rule came into play, given its game before its moves and after.
+Holds = Callable[..., bool]
 
 
 def cards_in(field, value) -> tuple[Counter, list[int]]:
@@ -172,7 +178,7 @@ def _calm(game) -> int:
     return legal.get("draw tickets", legal[min(legal)])
 
 
-def _named(prefix: str, colour_only: bool = False) -> Callable:
+def _named(prefix: str, colour_only: bool = False) -> Move:
     """A move: the first legal action (by id) whose name starts with ``prefix`` and, with
     ``colour_only``, that takes a colour card (not a locomotive); None when there is none."""
     def move(game) -> int | None:
@@ -184,8 +190,8 @@ def _named(prefix: str, colour_only: bool = False) -> Callable:
     return move
 
 
-def _edge_record(variant, name: str, number: int, state: dict | None, moves: list[Callable],
-                 holds: Callable | None = None) -> dict | None:
+def _edge_record(variant, name: str, number: int, state: dict | None, moves: list[Move],
+                 holds: Holds | None = None) -> dict | None:
     """A games record named ``name`` from ``state``: each of ``moves`` picks an action
     from the game, and ``holds`` (given the game before the moves and after them) says
     whether the case's rule came into play. None when the state does not check, a move
@@ -293,6 +299,7 @@ def edge_records(variant, seed: int, first: int = 0) -> Iterator[dict]:
         if record is not None:
             number += 1
             yield record
+
 
 def _score_record(name: str, source: str, game) -> dict:
     return {"type": "score", "name": name, "source": source, "position": game.position(),
