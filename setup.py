@@ -21,14 +21,17 @@ HERE = Path(__file__).parent
 #: The repository's folders and the packages they hold (as pyproject.toml's package-dir).
 ROOTS = {"engine": "railspec", "compiler": "railspec.compiler", "mechanics": "railspec.mechanics",
          "generated": "railspec.generated", "spec": "railspec.spec"}
+#: A mechanic's tests sit in its folder (mechanics/NAME/tests/), outside the package.
+TESTS = ["tests", "*.tests", "*.tests.*"]
 
 
 def packages() -> list[str]:
-    """Every package under the mapped folders (a root's own package included)."""
+    """Every package under the mapped folders (a root's own package included), a
+    mechanic's tests (mechanics/NAME/tests/) left out: they are not part of railspec."""
     found = []
     for folder, name in ROOTS.items():
         found.append(name)
-        found.extend(f"{name}.{sub}" for sub in find_packages(str(HERE / folder)))
+        found.extend(f"{name}.{sub}" for sub in find_packages(str(HERE / folder), exclude=TESTS))
     return sorted(found)
 
 

@@ -113,10 +113,12 @@ _GENERATOR_FILES = ("*.py", "*.j2", "*.lark", "*.h", "*.pxd", "*.pyx")
 
 @functools.lru_cache(maxsize=None)
 def _folder_digest(folder: str) -> bytes:
-    """A hash of the generator's files in ``folder`` and below (names and contents)."""
+    """A hash of the generator's files in ``folder`` and below (names and contents); a
+    mechanic's ``tests`` folder is not the generator's, so editing a test renders nothing."""
     digest = hashlib.sha256()
     root = Path(folder)
-    paths = sorted({p for pattern in _GENERATOR_FILES for p in root.rglob(pattern) if "__pycache__" not in p.parts})
+    paths = sorted({p for pattern in _GENERATOR_FILES for p in root.rglob(pattern)
+                    if "__pycache__" not in p.parts and "tests" not in p.relative_to(root).parts})
     for path in paths:
         digest.update(str(path.relative_to(root)).encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())

@@ -1,16 +1,20 @@
 """The parts of docs/ that are made from the code, so that they cannot drift from it:
 docs/engine.md's state table (from the state schema and the mechanics' fields),
 docs/language.md's limits table (the core's bounds and each mechanic's) and its table of
-the statements each mechanic adds, and docs/architecture.md's hook table (compiler/hooks.py).
+the statements each mechanic adds, docs/architecture.md's hook table (compiler/hooks.py),
+and docs/formats.md's table of each stock map's score breakdown.
 ``make docs`` rewrites them; tests/test_docs.py and tests/test_spec_bounds.py compare them."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from . import hooks
+from .assembly import assemble
 from .base.limits import LIMITS
 from .base.schema import CORE_FIELDS, Field, markdown_table
+from .check import check
 from .mechanic import Registry, stock_registry
+from .specs import resolve, stock_names, stock_path, variant_key
 
 
 def documented_fields(registry: Registry) -> list[Field]:
@@ -73,6 +77,21 @@ def statements_table(registry: Registry) -> str:
     return "\n".join(rows) + "\n"
 
 
+def breakdown_table(registry: Registry) -> str:
+    """docs/formats.md's table of each stock map's score breakdown: its items in order,
+    those that count in ``total`` and those that do not (``total`` and ``winner`` end every
+    row of a breakdown and are not listed)."""
+    rows = ["| map | items that count in `total` | items that do not |", "|---|---|---|"]
+    for name in stock_names():
+        path = stock_path(name)
+        variant = check(resolve(path, registry.language), variant_key(path), registry)
+        items = [item for item in assemble(variant).score_items if item.name != "total"]
+        counted = ", ".join(f"`{item.name}`" for item in items if item.in_total)
+        shown = ", ".join(f"`{item.name}`" for item in items if not item.in_total) or "none"
+        rows.append(f"| {variant.name} | {counted} | {shown} |")
+    return "\n".join(rows) + "\n"
+
+
 def _between(start_marker: str, end_marker: str, make):
     """A rewriter of the text between two marker lines, made by ``make(registry)``."""
     def rewrite_text(text: str, registry: Registry) -> str:
@@ -92,6 +111,9 @@ STATEMENTS_START = ("<!-- statements by mechanic: made by compiler/docs.py (stat
 STATEMENTS_END = "<!-- end of statements by mechanic -->"
 HOOKS_START = "<!-- hook table: made by compiler/docs.py from compiler/hooks.py (HOOKS); a test compares -->\n"
 HOOKS_END = "<!-- end of hook table -->"
+BREAKDOWN_START = ("<!-- breakdown items by map: made by compiler/docs.py (breakdown_table) from the stock specs; "
+                   "a test compares -->\n")
+BREAKDOWN_END = "<!-- end of breakdown items -->"
 
 #: Each generated part: (the file under docs/, how its text is rewritten).
 PARTS = (
@@ -99,6 +121,7 @@ PARTS = (
     ("language.md", rewrite_limits_table),
     ("language.md", _between(STATEMENTS_START, STATEMENTS_END, statements_table)),
     ("architecture.md", _between(HOOKS_START, HOOKS_END, lambda registry: hooks.markdown_table())),
+    ("formats.md", _between(BREAKDOWN_START, BREAKDOWN_END, breakdown_table)),
 )
 
 

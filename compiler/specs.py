@@ -2,12 +2,14 @@
 and the chain a spec ``extends`` followed to its base; the stock variants' files."""
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
 from .base import files
 from .base.errors import SpecCheckError, SpecError
 from .base.limits import shown
+from .base.text import canonical
 from .lang import ast
 from .lang.parse import Language, parse
 
@@ -123,6 +125,26 @@ def stock_path_or_none(name: str) -> Path | None:
         return None
     p = stock_path(name)
     return p if p.exists() else None
+
+
+_DISPLAY_NAME = re.compile(r'^variant\s+"((?:[^"\\\n]|\\.)*)"', re.M)
+
+
+def stock_key_of(name: str) -> str | None:
+    """The stock variant a name stands for, as a described position names one: its key
+    (``usa``) or its display name (``Legendary Asia``), in any case and either Unicode form;
+    None when no stock variant has that name."""
+    if not isinstance(name, str) or not name:
+        return None
+    wanted = canonical(name).casefold()
+    for key in stock_names():
+        if key.casefold() == wanted:
+            return key
+    for key in stock_names():
+        found = _DISPLAY_NAME.search(_read_text(stock_path(key)))
+        if found is not None and canonical(found.group(1)).casefold() == wanted:
+            return key
+    return None
 
 
 def _located(spec: ast.SpecFile, stmt: ast.Stmt, message: str) -> SpecCheckError:

@@ -175,10 +175,11 @@ _CITATION = re.compile(r"rules\.md\s+#(\d+)")
 
 def test_every_reading_in_rules_md_has_a_test_that_cites_it():
     """Each decision docs/rules.md records is pinned by a test that names it
-    (``docs/rules.md #N`` in the test's docstring or a comment)."""
+    (``docs/rules.md #N`` in the test's docstring or a comment), in tests/ or beside a
+    mechanic (mechanics/NAME/tests/)."""
     readings = {int(n) for n in _READING.findall((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))}
     cited = set()
-    for test in (ROOT / "tests").rglob("*.py"):
+    for test in [*(ROOT / "tests").rglob("*.py"), *(ROOT / "mechanics").glob("*/tests/*.py")]:
         cited |= {int(n) for n in _CITATION.findall(test.read_text(encoding="utf-8"))}
     assert len(readings) >= 29
     missing = sorted(readings - cited)

@@ -15,7 +15,6 @@ from array import array
 from pathlib import Path
 
 import pytest
-from conftest import Arranged, names
 
 from railspec.compiler import build as build_stage
 from railspec.compiler import check_file, stock_names, stock_path
@@ -426,43 +425,6 @@ class _SplitMix:
                 return r % n
 
 
-def _longest_trail(edges):
-    """Brute force: the longest walk using no edge twice, from every node."""
-    best = 0
-    used = [False] * len(edges)
-
-    def walk(node, length):
-        nonlocal best
-        best = max(best, length)
-        for i, (a, b, w) in enumerate(edges):
-            if not used[i] and node in (a, b):
-                used[i] = True
-                walk(b if node == a else a, length + w)
-                used[i] = False
-    for node in {n for a, b, _ in edges for n in (a, b)}:
-        walk(node, 0)
-    return best
-
-
-def test_longest_path_matches_brute_force(usa, usa_module):
-    """The compiled search starts only at odd-degree cities; check it against a plain
-    exhaustive search on random boards (including cycles and shared cities)."""
-    rng = random.Random(5)
-    base = usa_module.Engine(2, 1).export_state()
-    for trial in range(150):
-        owned = rng.sample(range(len(usa.routes)), rng.randint(0, 14))
-        state = dict(base)
-        state["owner"] = [-1] * len(usa.routes)
-        for r in owned:
-            state["owner"][r] = rng.randrange(2)
-        breakdown = usa_module.Engine.from_state(state).score_breakdown()
-        for p in range(2):
-            edges = [(usa.routes[r].a, usa.routes[r].b, usa.routes[r].length) for r in owned if state["owner"][r] == p]
-            assert breakdown[p]["longest_path"] == _longest_trail(edges), (trial, p, edges)
-            assert breakdown[p]["routes"] == sum(usa.route_points[usa.routes[r].length]
-                                                 for r in owned if state["owner"][r] == p)
-
-
 def test_pass_and_stall_counters_reach_the_playout(tiny, tmp_path):
     module = build(tiny, emit(tiny), cache_dir=tmp_path)
     result = module.playout(30, 4, 3)
@@ -500,45 +462,7 @@ def test_tiny_maps_agree_with_the_reference(returns, tmp_path):
     assert module.playout(6, 3, 9) == reference.playout(variant, 6, 3, 9)
 
 
-# --- wave spaces: payments in blocks of ferry cards ------------------------------------
-
-WAVES = '''extends "usa"
-variant "USA with waves"
-ferry cards 10 max 2
-action draw ferry card
-without route Sault St. Marie - Winnipeg
-route Sault St. Marie - Winnipeg 6 gray waves 3
-without route Duluth - Toronto
-route Duluth - Toronto 6 pink ferry 1 waves 2
-'''
-
-
-def test_a_spec_with_wave_spaces_compiles_and_plays(tmp_path, monkeypatch):
-    """The claim layout's blocks paying ferry cards reach the compiled legal moves: a spec
-    with wave spaces is emitted, compiled and played, and both engines list the same
-    payments."""
-    import railspec
-    from railspec.tools import conformance
-
-    monkeypatch.setenv("RAILSPEC_CACHE", str(tmp_path / "cache"))
-    path = tmp_path / "waves.rail"
-    path.write_text(WAVES, encoding="utf-8")
-    v = railspec.load(path)
-    route = v.ir.route_named("Sault St. Marie-Winnipeg")
-    blocks = v.ir.claim_layout.blocks_of(route.id)
-    assert [v.ir.paid_by_block(b, "ferry_cards") for b in blocks] == [0, 1, 2]
-    assert [b.base_locomotives for b in blocks] == [3, 1, 0]
-    source = emit(v.ir)
-    assert "EXTRA_BLOCKS = 3" in source  # two on the 3-wave route, one on the 2-wave route
-    g = v.new_game(players=2, seed=3)
-    while g.state()["phase"] == "setup_keep":
-        g.apply(g.legal_actions()[0])
-    g = Arranged(v, g).hand(0, red=3).set(ferry_cards=[2, 0], ferry_pile=8).game("compiled")
-    ferry_payments = [n for n in names(g) if n.startswith("claim Sault St. Marie-Winnipeg")]
-    assert ferry_payments == ["claim Sault St. Marie-Winnipeg gray 3red+2ferry"]
-    report = conformance.run(v, range(12), lambda s: 2 + s % 4, api_every=0)
-    assert report.ok, "\n".join(str(p) for p in report.problems[:5])
-
+# --- the claim layout's blocks (a spec with wave spaces: mechanics/ferry_cards/tests/) ---
 
 def test_the_gray_step_layout_is_checked(usa):
     """The compiled claims read a gray step's ids as step start + colour: the emitter

@@ -14,58 +14,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from conftest import CITIES, checked, mini, statements
 
 from railspec.compiler import check_file, ir, parse, stock_path
 from railspec.compiler.check import check
 from railspec.compiler.lang import ast
-from railspec.mechanics.ferry_cards import DRAW_FERRY
-from railspec.mechanics.goods.syntax import GoodsRanking
-from railspec.mechanics.shares.syntax import Company
-from railspec.mechanics.stations import BUILD_STATION, STATION_PAY
-
-# A small valid variant, statement by statement: a test replaces the ones it is about and
-# adds lines of its own. Six cities in a row, every pair a ticket (twice, with different
-# points), so any deal up to 6 tickets for 5 players has enough tickets.
-CITIES = ["Alpha", "Beta", "Gamma", "Delta", "Epsilon", "Zeta"]
-DEFAULTS = {
-    "variant": 'variant "Mini"',
-    "players": "players 2..5",
-    "trains": "trains 45",
-    "hand": "hand 4",
-    "cards": "card red 12\ncard blue 12\ncard green 12",
-    "locomotives": "locomotives 14",
-    "market": "market 5 reset 3 locomotives",
-    "deal": "deal tickets 3 keep 2",
-    "actions": "action draw cards 2\naction claim route\naction draw tickets 3 keep 1",
-    "end": "end when trains <= 2",
-    "route points": "route points 1:1 2:2 3:4 4:7 5:10 6:15",
-    "cities": "\n".join(f"city {c}" for c in CITIES),
-    "routes": "\n".join(f"route {a} - {b} 2 gray" for a, b in zip(CITIES, CITIES[1:])),
-    "tickets": "\n".join(f"ticket {a} - {b} {p + i + j}"
-                         for p in (1, 20) for i, a in enumerate(CITIES) for j, b in enumerate(CITIES) if i < j),
-}
-
-
-def mini(extra: str = "", **replace: str) -> str:
-    """The mini variant's text, with statements replaced (by key; "" drops one) and
-    ``extra`` lines appended."""
-    parts = dict(DEFAULTS)
-    for key, text in replace.items():
-        parts[key.replace("_", " ")] = text
-    return "\n".join(p for p in parts.values() if p) + "\n" + extra + "\n"
-
-
-def checked(text: str) -> ir.Variant:
-    """Parse and check one spec text; the catalogue's action names must be unique."""
-    v = check([parse(text, "x.rail")], "x")
-    names = [a.name for a in v.actions]
-    assert len(set(names)) == len(names), [n for n, k in Counter(names).items() if k > 1]
-    assert [a.id for a in v.actions] == list(range(len(v.actions)))
-    return v
-
-
-def statements(text: str, kind: type) -> list:
-    return [s for s in parse(text, "x.rail").statements if isinstance(s, kind)]
 
 
 def test_the_mini_variant_is_valid():
@@ -97,43 +50,10 @@ def test_locomotives_may_be_zero():
     assert v.locomotives == 0
 
 
-def test_ferry_cards_italy_new_components_and_special_rules():
-    """Italy, 'Novos componentes' (10 ferry cards) and 'Comprar 1 carta de Balsa' (at most 2
-    in hand): `ferry cards 10 max 2` and `action draw ferry card`."""
-    v = checked(mini("ferry cards 10 max 2\naction draw ferry card"))
-    assert (v.rule("ferry_cards").cards, v.rule("ferry_cards").hand_limit) == (10, 2)
-    assert "ferry_cards" in v.mechanics
-    assert [a.name for a in v.actions if a.kind == DRAW_FERRY] == ["draw ferry card"]
-
-
 def test_trains_per_player_usa_and_amsterdam_setting_up():
     """USA, 'Setting up the game': 45 trains each; Amsterdam, 'Contenuto': 16 carts each."""
     assert checked(mini()).trains == 45
     assert checked(mini(trains="trains 16")).trains == 16
-
-
-def test_stations_with_costs_europe_build_a_station():
-    """Europe, 'Costruire una Stazione Ferroviaria': 3 stations costing 1, 2 and 3 cards, and
-    'Calcolo dei punteggi': 4 points per unused station."""
-    v = checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4"))
-    stations = v.rule("stations")
-    assert (stations.count, stations.costs, stations.bonus) == (3, (1, 2, 3), 4)
-    # two decisions: where, then how to pay (issue "Mechanics as modules", point 6)
-    builds = [a.name for a in v.actions if a.kind == BUILD_STATION]
-    assert builds == [f"build station {c}" for c in CITIES]
-    pays = [a for a in v.actions if a.kind == STATION_PAY]
-    assert {a.colour_cards + a.locomotives for a in pays} == {1, 2, 3}
-    assert {"station pay 1red", "station pay 2blue+1loco", "station pay 3loco"} <= {a.name for a in pays}
-    assert len(pays) == sum(3 * cost + 1 for cost in (1, 2, 3))  # three colours, or all locomotives
-
-
-def test_europe_catalogue_with_stations_as_two_decisions():
-    """Europe's catalogue: 47 station sites and 51 ways to pay instead of 47 × 51 actions."""
-    from railspec.compiler import stock_path
-    v = check_file(stock_path("europe"))
-    assert sum(a.kind == BUILD_STATION for a in v.actions) == 47
-    assert sum(a.kind == STATION_PAY for a in v.actions) == 51
-    assert len(v.actions) == 1254
 
 
 def test_players_range_and_single_count():
@@ -154,74 +74,6 @@ def test_cities_usa_board():
     assert v.city_named("Gamma").dead_end is False
 
 
-def test_zones_are_dead_ends_italy_neighbouring_countries():
-    """Italy, 'Países vizinhos e Monaco': every route into a neighbouring country is a dead
-    end of its own, so two routes into one zone get different graph nodes."""
-    v = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nroute Gamma - Svizzera 3 gray\n"
-                     "ticket Svizzera - Zeta 9"))
-    zone = v.city_named("Svizzera")
-    assert zone.dead_end
-    r1, r2 = v.route_named("Alpha-Svizzera"), v.route_named("Gamma-Svizzera")
-    assert r1.b == r2.b == zone.id                       # the same place …
-    assert r1.node_b != r2.node_b                        # … but two separate graph nodes
-    assert {r1.node_b, r2.node_b} == set(v.city_nodes[zone.id])
-    assert zone.id not in v.city_nodes[zone.id]
-    assert r1.node_a == v.city_named("Alpha").id         # ordinary cities are their own node
-    assert v.city_nodes[v.city_named("Alpha").id] == (v.city_named("Alpha").id,)
-    assert v.node_count == len(v.cities) + 2
-    assert "zones" in v.mechanics
-    assert v.ticket_named("Svizzera-Zeta").a == zone.id
-    # a ticket between two zones is fine as long as some chain joins one route end of each
-    v3 = checked(mini("zone Francia\nzone Austria\nroute Francia - Alpha 2 gray\nroute Austria - Zeta 3 gray\n"
-                      "ticket Francia - Austria 14"))
-    assert v3.ticket_named("Francia-Austria").points == 14
-    # a station is never built on a zone
-    v2 = checked(mini("zone Svizzera\nroute Alpha - Svizzera 2 gray\nstations 3 cost 1 2 3\naction build station"))
-    assert not any("Svizzera" in a.name for a in v2.actions if a.kind == BUILD_STATION)
-
-
-def test_zone_with_two_end_points_pennsylvania_ferries():
-    """Pennsylvania, 'Traghetti': the two ferry routes lead to Ontario and are not connected
-    to each other."""
-    v = checked(mini("zone Ontario\nroute Alpha - Ontario 3 gray ferry 2\nroute Beta - Ontario 1 gray ferry 1"))
-    a, b = v.route_named("Alpha-Ontario"), v.route_named("Beta-Ontario")
-    assert a.node_b != b.node_b
-    assert (v.rule("ferries").needs(a.id), v.rule("ferries").needs(b.id)) == (2, 1)
-
-
-def test_regions_and_double_count_regions_italy_region_bonus():
-    """Italy, 'Fim da partida e bônus das regiões': 17 regions, each city in one; Sardegna,
-    Sicilia and Puglia count twice when all their cities are connected."""
-    text = mini("city Palermo\ncity Messina\ncity Catania\ncity Bari\n"
-                "route Palermo - Messina 3 gray\nroute Messina - Catania 1 gray\nroute Catania - Alpha 4 gray\n"
-                "route Bari - Alpha 2 gray\n"
-                "region Sicilia double: Palermo, Messina, Catania\n"
-                "region Puglia double: Bari\n"
-                "region Emilia-Romagna: Alpha, Beta\n"
-                'region "Friuli-Venezia Giulia": Gamma\n'
-                "region Trentino-Alto Adige: Delta, Epsilon, Zeta\n"
-                "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56")
-    v = checked(text)
-    regions = {r.name: r for r in v.rule("regions").regions}
-    assert list(regions) == ["Sicilia", "Puglia", "Emilia-Romagna", "Friuli-Venezia Giulia", "Trentino-Alto Adige"]
-    sicilia = regions["Sicilia"]
-    assert sicilia.counts_double and not regions["Emilia-Romagna"].counts_double
-    assert [v.cities[c].name for c in sicilia.cities] == ["Palermo", "Messina", "Catania"]
-    assert v.city_named("Messina").id in sicilia.cities
-    assert v.city_named("Gamma").id in regions["Friuli-Venezia Giulia"].cities
-    assert "regions" in v.mechanics
-
-
-def test_region_points_table_italy_open_ended():
-    """Italy, 'Fim da partida e bônus das regiões': 5 regions 1 point … 15 or more 56."""
-    v = checked(mini("region Sicilia double: Alpha, Beta\n"
-                     "region points 5:1 6:2 7:4 8:7 9:11 10:16 11:22 12:29 13:37 14:46 15+:56"))
-    points = v.rule("regions").points
-    assert points[0] == (5, 1, False)
-    assert points[-1] == (15, 56, True)
-    assert len(points) == 11
-
-
 def test_route_length_colour_and_gray_usa_claiming_routes():
     """USA, 'Claiming routes': a route has a length and a colour, or is gray (any one colour)."""
     v = checked(mini("route Alpha - Gamma 3 red\nroute Beta - Delta 4 grey"))
@@ -233,64 +85,6 @@ def test_route_length_colour_and_gray_usa_claiming_routes():
     assert {a.colour for a in v.actions if a.kind == ir.CLAIM and a.route == grey.id} == {-1, 0, 1, 2}
 
 
-def test_tunnel_europe_gallerie():
-    """Europe, 'Gallerie': Madrid - Pamplona, two tunnels (black and white)."""
-    text = mini("route Madrid - Pamplona 3 black tunnel\nroute Madrid - Pamplona 3 white tunnel\n"
-                "route Madrid - Alpha 2 gray",
-                cards="card black 12\ncard white 12", cities=DEFAULTS["cities"] + "\ncity Madrid\ncity Pamplona")
-    v = checked(text)
-    assert all(r.id in v.rule("tunnels").routes for r in v.routes if "Pamplona" in r.name)
-    assert "tunnels" in v.mechanics
-    assert "tunnel decline" in [a.name for a in v.actions]
-
-
-def test_ferry_locomotives_europe_traghetti():
-    """Europe, 'Traghetti': Smirne - Palermo needs two locomotives and four cards of one colour."""
-    v = checked(mini("city Smyrna\ncity Palermo\nroute Smyrna - Palermo 6 gray ferry 2\n"
-                     "route Palermo - Alpha 1 gray"))
-    r = v.route_named("Smyrna-Palermo")
-    assert (r.length, v.rule("ferries").needs(r.id)) == (6, 2)
-    pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
-    assert min(a.locomotives for a in pays) == 2
-    assert "claim Smyrna-Palermo gray 4red+2loco" in [a.name for a in pays]
-
-
-def test_wave_spaces_italy_controlar_uma_rota():
-    """Italy, 'Controlar uma Rota': wave spaces are paid with locomotives or ferry cards,
-    one ferry card covering up to two of them."""
-    v = checked(mini("ferry cards 10 max 2\naction draw ferry card\nroute Alpha - Gamma 4 gray waves 2"))
-    r = v.route_named("Alpha-Gamma")
-    assert v.rule("ferry_cards").wave_spaces(r.id) == 2 and "ferry_cards" in v.mechanics
-    pays = [a for a in v.actions if a.kind == ir.CLAIM and a.route == r.id]
-    assert any(v.paid(a, "ferry_cards") == 1 and a.colour_cards == 2 and a.locomotives == 0 for a in pays)
-
-
-def test_goods_routes_and_ranking_amsterdam():
-    """Amsterdam, 'Controllare una Linea' (cart symbol: take a goods card) and 'Fine della
-    Partita e Calcolo dei Punteggi': the ranking table per player count (2: 8 4; 3: 8 5 2;
-    4: 8 6 4 2)."""
-    v = checked(mini("goods cards 16\nroute Alpha - Gamma 3 red goods\n"
-                     "goods ranking 2 players: 8 4\ngoods ranking 3 players: 8 5 2\n"
-                     "goods ranking 4 players: 8 6 4 2", players="players 2..4"))
-    assert v.rule("goods").cards == 16 and v.route_named("Alpha-Gamma").id in v.rule("goods").routes
-    assert v.rule("goods").ranking == ((2, (8, 4)), (3, (8, 5, 2)), (4, (8, 6, 4, 2)))
-    assert "goods" in v.mechanics
-
-
-def test_shares_and_companies_pennsylvania_quote_azionistiche():
-    """Pennsylvania, 'Quote Azionistiche' (a route shows the companies whose shares its
-    claimer may take) and 'Calcolare il punteggio' (PRR: 15 shares, 30 21 14 9 6)."""
-    v = checked(mini("company PRR shares 15 points 30 21 14 9 6\ncompany B&O shares 10 points 20 14 9 5 2\n"
-                     'company "Erie Lackawanna" shares 8 points 16 10 5 1\n'
-                     'route Alpha - Gamma 4 red shares PRR, B&O, "Erie Lackawanna"'))
-    assert [(c.name, c.shares, c.points) for c in v.rule("shares").companies] == [
-        ("PRR", 15, (30, 21, 14, 9, 6)), ("B&O", 10, (20, 14, 9, 5, 2)), ("Erie Lackawanna", 8, (16, 10, 5, 1))]
-    assert v.rule("shares").companies_of(v.route_named("Alpha-Gamma").id) == (0, 1, 2)
-    assert "take share B&O" in [a.name for a in v.actions]
-    # 'Regole per 2 giocatori': the neutral player is written out, never inferred from 2..5
-    assert "neutral share PRR" not in [a.name for a in v.actions]
-
-
 def test_route_attributes_in_any_order():
     v = checked(mini("ferry cards 10 max 2\naction draw ferry card\ngoods cards 4\n"
                      "goods ranking 2 players: 1\ngoods ranking 3 players: 1\ngoods ranking 4 players: 1\n"
@@ -298,45 +92,6 @@ def test_route_attributes_in_any_order():
     r = v.route_named("Alpha-Gamma")
     assert (r.id in v.rule("tunnels").routes, r.id in v.rule("goods").routes, v.rule("ferries").needs(r.id),
             v.rule("ferry_cards").wave_spaces(r.id)) == (True, True, 1, 2)
-
-
-# --- double and triple routes -----------------------------------------------------------------
-
-def test_double_routes_usa_claiming_routes():
-    """USA, 'Claiming routes': double-routes; the same city pair written on two lines."""
-    v = checked(mini("route Alpha - Gamma 3 red\nroute Alpha - Gamma 3 blue"))
-    t1, t2 = v.route_named("Alpha-Gamma/1"), v.route_named("Alpha-Gamma/2")
-    assert (t1.colour_name, t2.colour_name) == ("red", "blue")
-    assert t1.group == t2.group and (t1.track, t2.track) == (1, 2) and t1.tracks == t2.tracks == 2
-    assert v.route_named("Alpha-Beta").tracks == 1 and v.route_named("Alpha-Beta").track == 1
-    assert v.route_named("Alpha-Beta").group != t1.group
-    assert "multi_track" in v.mechanics
-
-
-def test_triple_route_italy_double_and_triple_routes():
-    """Italy, opening section: double or triple routes (Napoli - Roma is the triple); written
-    in either order, gray tracks may repeat."""
-    v = checked(mini("route Napoli - Roma 4 gray\nroute Roma - Napoli 4 gray\nroute Napoli - Roma 4 red\n"
-                     "route Roma - Alpha 1 gray", cities=DEFAULTS["cities"] + "\ncity Napoli\ncity Roma"))
-    tracks = [r for r in v.routes if {v.cities[r.a].name, v.cities[r.b].name} == {"Napoli", "Roma"}]
-    assert [r.name for r in tracks] == ["Napoli-Roma/1", "Roma-Napoli/2", "Napoli-Roma/3"]
-    assert [r.track for r in tracks] == [1, 2, 3] and {r.tracks for r in tracks} == {3}
-    assert len({r.group for r in tracks}) == 1
-
-
-def test_tracks_usable_usa_double_routes_note():
-    """USA, 'Claiming routes', Important Note: in 2 or 3 player games only one track of a
-    double route is used; Amsterdam: only in 2-player games."""
-    double = "route Alpha - Beta 2 gray\n"
-    v = checked(mini(double + "tracks usable 1 for 2..3 players"))
-    assert v.rule("multi_track").tracks_usable == ((2, 3, 1),)
-    assert [v.rule("multi_track").usable(n) for n in (2, 3, 4, 5)] == [1, 1, 3, 3]
-    v = checked(mini(double + "tracks usable 1 for 2 players", players="players 2..4"))
-    assert v.rule("multi_track").tracks_usable == ((2, 2, 1),)
-    # the rule belongs to double routes: a map without one has no multi-track rule
-    assert checked(mini("tracks usable 1 for 2..3 players")).rule("multi_track") is None
-
-
 # --- tickets -------------------------------------------------------------------------------------
 
 def test_regular_tickets_usa_destination_tickets():
@@ -346,30 +101,6 @@ def test_regular_tickets_usa_destination_tickets():
     assert (v.cities[t.a].name, v.cities[t.b].name, t.points, t.deck) == ("Alpha", "Gamma", 3, "")
     # the same pair again with other points is a second card, named with a suffix
     assert v.ticket_named("Alpha-Gamma/2").points == 22
-
-
-def test_long_tickets_europe_setting_up():
-    """Europe, 'Preparazione del gioco': 6 long tickets, one dealt to each player with 3
-    regular ones; the long ones not dealt go back to the box."""
-    longs = "\n".join(f"ticket long Alpha - Zeta {20 + i}" for i in range(6))
-    text = mini(longs + "\nreturned long removed", deal="deal tickets 3 long 1 keep 2")
-    v = checked(text)
-    assert (v.deal_regular, v.deal_parts, v.deal_keep, v.rule("long_tickets").returned) == (3, (("long", 1),), 2,
-                                                                                            "removed")
-    assert sum(t.deck == "long" for t in v.tickets) == 6 and "long_tickets" in v.mechanics
-    assert v.max_offer == 4
-    (stmt,) = statements("ticket long Lisboa - Danzig 20", ast.Ticket)
-    assert stmt.deck == "long" and (stmt.a.text, stmt.b.text, stmt.points.value) == ("Lisboa", "Danzig", 20)
-
-
-def test_returned_tickets_italy_preparacao():
-    """Italy, 'Preparação': the discarded tickets are shuffled and put under the deck."""
-    v = checked(mini("returned tickets shuffled bottom"))
-    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (True, True)
-    assert checked(mini("returned tickets bottom")).rule("shuffled_returns") is None
-    assert checked(mini()).rule("shuffled_returns") is None
-    v = checked(mini("returned setup shuffled bottom"))
-    assert (v.rule("shuffled_returns").draws, v.rule("shuffled_returns").setup) == (False, True)
 
 
 # --- set-up and actions -----------------------------------------------------------------------------
@@ -432,36 +163,6 @@ def test_route_points_europe_lengths_6_and_8():
     so the unused lengths 5 and 7 need an entry too (see docs/language.md)."""
     v = checked(mini("route Alpha - Gamma 8 gray", route_points="route points 1:1 2:2 3:4 4:7 5:10 6:15 7:18 8:21"))
     assert v.route_points[6] == 15 and v.route_points[8] == 21
-
-
-def test_longest_path_usa_calculating_scores():
-    """USA, 'Calculating Scores': the Longest Continuous Path bonus of 10 points."""
-    v = checked(mini("longest path 10"))
-    assert v.rule("longest_path").bonus == 10 and "longest_path" in v.mechanics
-    assert checked(mini()).rule("longest_path") is None
-
-
-def test_station_bonus_europe_calcolo_dei_punteggi():
-    """Europe, 'Calcolo dei punteggi': four points for every station kept."""
-    assert checked(mini("stations 3 cost 1 2 3\naction build station\nstation bonus 4")).rule("stations").bonus == 4
-
-
-def test_goods_ranking_per_player_count_amsterdam():
-    """Amsterdam, 'Fine della Partita e Calcolo dei Punteggi': `goods ranking 4 players: 8 6 4 2`."""
-    (stmt,) = statements("goods ranking 4 players: 8 6 4 2", GoodsRanking)
-    assert stmt.players.value == 4 and [p.value for p in stmt.points] == [8, 6, 4, 2]
-
-
-def test_company_table_pennsylvania_calcolare_il_punteggio():
-    """Pennsylvania, 'Calcolare il punteggio': the PRR card, 15 shares, 30 21 14 9 6."""
-    (stmt,) = statements("company PRR shares 15 points 30 21 14 9 6", Company)
-    assert (stmt.name.text, stmt.shares.value, [p.value for p in stmt.points]) == ("PRR", 15, [30, 21, 14, 9, 6])
-
-
-def test_globetrotter_pennsylvania():
-    """Pennsylvania, 'Calcolare il punteggio': the Globetrotter bonus of 15 points."""
-    v = checked(mini("globetrotter 15"))
-    assert v.rule("globetrotter").bonus == 15 and "globetrotter" in v.mechanics
 
 
 def test_tiebreak_europe_and_amsterdam():
@@ -634,71 +335,6 @@ def test_usa_parses_the_same_through_parse_and_check():
 
 
 # --- rules that live in the language (issue "Mechanics as modules", point 5) -----------------------
-
-TUNNEL = "route Alpha - Gamma 3 gray tunnel\n"
-COMPANY = "company PRR shares 15 points 30 21 14 9 6\n"
-GOODS = "goods cards 16\n" + "\n".join(f"goods ranking {n} players: {' '.join('8 6 4 2 1'.split()[:n])}"
-                                       for n in range(2, 6)) + "\n"
-
-
-def test_tunnels_reveal_europe_gallerie():
-    """Europe, 'Gallerie': the top three cards of the deck are revealed; 3 when unsaid."""
-    assert checked(mini(TUNNEL)).rule("tunnels").reveal == 3
-    assert checked(mini(TUNNEL + "tunnels reveal 2")).rule("tunnels").reveal == 2
-
-
-def test_ferry_cards_spent_italy():
-    """Italy: the rulebook does not say where spent ferry cards go; the spec does
-    (docs/rules.md): back to the ferry pile by default, or out of the game."""
-    base = "ferry cards 10 max 2\naction draw ferry card\n"
-    assert checked(mini(base)).rule("ferry_cards").spent == "return"
-    assert checked(mini(base + "ferry cards spent removed")).rule("ferry_cards").spent == "removed"
-
-
-def test_stations_choose_europe_calcolo_dei_punteggi():
-    """Europe, 'Calcolo dei punteggi': a station lets its owner use one route of another
-    player; the engine picks the use that scores the most ticket points, then completes the
-    most tickets (a tie-break counts them), then the lowest route ids."""
-    base = "stations 3 cost 1 2 3\naction build station\n"
-    assert checked(mini(base)).rule("stations").choose == ("most_points", "most_tickets")
-    v = checked(mini(base + "stations choose most tickets, most points"))
-    assert v.rule("stations").choose == ("most_tickets", "most_points")
-
-
-def test_goods_ties_and_players_without_goods_amsterdam():
-    """Amsterdam, 'Fine della Partita': tied players all score their place and the next is
-    skipped; a player without goods cards scores nothing. The alternatives are spelt too."""
-    v = checked(mini(GOODS))
-    assert (v.rule("goods").ties, v.rule("goods").without) == ("share", "nothing")
-    v = checked(mini(GOODS + "goods ties split\ngoods without cards rank"))
-    assert (v.rule("goods").ties, v.rule("goods").without) == ("split", "rank")
-
-
-def test_share_ties_and_neutral_shareholder_pennsylvania():
-    """Pennsylvania, 'Calcolare il punteggio': no ties, the lowest-numbered share ranks
-    first; 'Regole per 2 giocatori': a neutral shareholder, half of whose shares (rounded
-    up) count. The neutral player is written, never inferred from the player count."""
-    v = checked(mini(COMPANY))
-    assert v.rule("shares").ties == "lowest_number" and v.rule("shares").neutral is None
-    assert not any(a.name.startswith("neutral share") for a in v.actions)
-    v = checked(mini(COMPANY + "share ties shared\n"
-                     "neutral shareholder for 2 players takes route companies counts half rounded up"))
-    neutral = v.rule("shares").neutral
-    assert v.rule("shares").ties == "shared"
-    assert (neutral.low, neutral.high, neutral.takes, neutral.rounding) == (2, 2, "route", "up")
-    assert any(a.name == "neutral share PRR" for a in v.actions)
-    v = checked(mini(COMPANY + "neutral shareholder for 2..3 players takes any company counts half rounded down"))
-    assert (v.rule("shares").neutral.takes, v.rule("shares").neutral.rounding) == ("any", "down")
-
-
-def test_regions_per_network_and_double_regions_italy():
-    """Italy, 'Fim da partida e bônus das regiões': separate networks are counted separately;
-    a special region counts double if all its cities are connected in the same network."""
-    base = "region Sicilia double: Alpha, Beta\n"
-    rule = checked(mini(base)).rule("regions")
-    assert rule.per_network and rule.doubles_whole
-    rule = checked(mini(base + "regions scored together\ndouble regions need one city")).rule("regions")
-    assert not rule.per_network and not rule.doubles_whole
 
 
 def test_every_stock_spec_states_its_rules():

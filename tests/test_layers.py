@@ -35,6 +35,12 @@ OPTIONAL = {"railspec.rl.openspiel", "railspec.rl.pettingzoo", "railspec.rl.gymn
 MEASURED = {"bench/side_by_side.py": "its child process times `import railspec` itself"}
 
 
+def code_files(folder: Path) -> list[Path]:
+    """The Python files under ``folder`` that are railspec's code: a mechanic's tests
+    (mechanics/NAME/tests/) sit beside it but are not part of the package."""
+    return sorted(p for p in folder.rglob("*.py") if "tests" not in p.relative_to(folder).parts)
+
+
 def _tool(name: str) -> str:
     found = shutil.which(name, path=str(Path(sys.executable).parent))
     if found is None:
@@ -47,7 +53,7 @@ def test_the_import_contracts_hold(tmp_path):
     maps the repository's folders into one package, which it cannot see, so the sources
     are copied into the installed layout first."""
     for folder, target in LAYOUT.items():
-        for path in (ROOT / folder).rglob("*.py"):
+        for path in code_files(ROOT / folder):
             dest = tmp_path / target / path.relative_to(ROOT / folder)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
@@ -85,7 +91,7 @@ def function_level_imports() -> list[str]:
     """Every import of railspec's own code made inside a function, as ``file:line: module``."""
     found = []
     for source in SOURCES:
-        for path in sorted((ROOT / source).rglob("*.py")):
+        for path in code_files(ROOT / source):
             if str(path.relative_to(ROOT)) in MEASURED:
                 continue
             module = _module_of(path)

@@ -65,7 +65,8 @@ def folder(tmp_path_factory):
     for name in ("italy", "pennsylvania"):
         shutil.copy(compiler.stock_path(name), where / f"{name}.rail")
     shutil.copy(HERE / "base.rail", where / "base.rail")
-    (where / "child.rail").write_text('extends "base.rail"\nvariant "Child"\nroute Alpha - Epsilon 4 red\n'
+    # fewer trains than the base's: its 16 cars hold what 4 players place (no warning of a crowded map)
+    (where / "child.rail").write_text('extends "base.rail"\nvariant "Child"\ntrains 6\nroute Alpha - Epsilon 4 red\n'
                                       "ticket Beta - Epsilon 12\n", encoding="utf-8")
     return where
 

@@ -12,7 +12,6 @@ from railspec.runtime import position
 
 E = {"routes": [], "tickets": []}
 VARIANTS = implemented_stock_variants()
-IDS = [v.key for v in VARIANTS]
 
 
 def refused(v, pos, *fragments):
@@ -84,47 +83,7 @@ def test_a_long_name_is_shortened_in_the_message(usa):
     assert len(message) < 300
 
 
-# --- double routes ----------------------------------------------------------------------
-
-def _double(v):
-    return [r for r in v.routes if r.group == next(r.group for r in v.routes if r.tracks > 1)]
-
-
-@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
-def test_a_player_may_not_own_two_tracks_of_a_route(v):
-    first, second = _double(v)[:2]
-    for players in range(v.ir.min_players, v.ir.max_players + 1):
-        seats = [dict(E) for _ in range(players)]
-        seats[1] = {"routes": [first.name, second.name]}
-        refused(v, {"players": seats}, "player 1", first.name, second.name)
-
-
-@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
-def test_both_tracks_are_used_only_where_the_player_count_allows(v):
-    """USA rulebook, Double-Routes: in 2 or 3 player games only one track of a double route
-    can be used (each spec says at which counts: ``tracks usable``)."""
-    from railspec.mechanics.multi_track import MultiTrackRule
-    rule = next(r for r in v.ir.rules if isinstance(r, MultiTrackRule))
-    first, second = _double(v)[:2]
-    for players in range(v.ir.min_players, v.ir.max_players + 1):
-        seats = [dict(E) for _ in range(players)]
-        seats[0] = {"routes": [first.name]}
-        seats[1] = {"routes": [second.name]}
-        pos = {"players": seats}
-        if rule.usable(players) >= 2:
-            rows = v.score(pos)
-            assert rows[0]["routes"] == rows[1]["routes"] > 0
-        else:
-            refused(v, pos, f"{players}-player", first.name, second.name)
-
-
-def test_usa_double_routes_at_each_player_count(usa):
-    def seats(n):
-        return [{"routes": ["Portland-Seattle/1"]}, {"routes": ["Portland-Seattle/2"]}] + [E] * (n - 2)
-    for n in (2, 3):
-        refused(usa, {"players": seats(n)}, f"in a {n}-player game only 1 track")
-    for n in (4, 5):
-        assert [r["routes"] for r in usa.score({"players": seats(n)})][:2] == [1, 1]
+# --- double routes: beside the mechanic, mechanics/multi_track/tests/ -----------------------------
 
 
 # --- did you mean -----------------------------------------------------------------------

@@ -2,7 +2,12 @@
 (shared/seeds/001_5402fe9f138aeb47.txt, the Italian edition; its words: carretto = train,
 carta Trasporto = train card, jolly = locomotive, carta Contratto = ticket, carta Bonus
 Merce = goods card). Every play test runs on both engines. The map's contracts, goods
-routes and route table are provisional (spec/amsterdam.rail's header)."""
+routes and route table are provisional (spec/amsterdam.rail's header).
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: goods,
+multi_track); this file keeps what is the map's own: its data, its set-up, how its rules
+combine.
+"""
 from __future__ import annotations
 
 import subprocess
@@ -75,82 +80,7 @@ def test_a_faceup_jolly_taken_first_is_the_only_card(ams, engine):
     assert g.current_player == 1
 
 
-# --- Controllare una Linea and the goods cards -----------------------------------------------
-
-GOODS_ROUTE = "Dam-Oost-Indisch Huis/1"   # 3 black, a cart symbol (provisional)
-PLAIN_ROUTE = "Dam-Oude Kerk/1"           # 2 orange, none
-
-
-def test_a_goods_route_gives_one_goods_card(ams, engine):
-    """Controllare una Linea: claiming a route with the cart symbol gives 1 goods card,
-    face up (everyone sees how many each has), whatever the route's length."""
-    g = start_turns(ams, 3, engine=engine, keep="keep tickets 1,2")
-    g = Arranged(ams, g).hand(0, black=3, orange=2).game(engine)
-    g.apply_name(f"claim {GOODS_ROUTE} black 3black")
-    s = g.state()
-    assert s["goods"] == [1, 0, 0] and s["goods_pile"] == 15
-    assert g.observation(2)["goods"] == [1, 0, 0]
-    g = Arranged(ams, g).hand(1, orange=2).game(engine)
-    g.apply_name(f"claim {PLAIN_ROUTE} orange 2orange")
-    assert g.state()["goods"] == [1, 0, 0]
-
-
-def test_no_goods_card_once_the_pile_is_empty(ams, engine):
-    """Controllare una Linea: the card comes from the goods deck; with none left, none."""
-    g = start_turns(ams, 2, engine=engine, keep="keep tickets 1,2")
-    g = Arranged(ams, g).hand(0, black=3).set(goods=[9, 7], goods_pile=0).game(engine)
-    g.apply_name(f"claim {GOODS_ROUTE} black 3black")
-    assert g.state()["goods"] == [9, 7] and g.state()["goods_pile"] == 0
-
-
-def position(goods):
-    return {"variant": "amsterdam", "players": [{"routes": [], "tickets": [], "goods": n} for n in goods]}
-
-
-@pytest.mark.parametrize("goods,points", [
-    ([5, 3, 2, 1], [8, 6, 4, 2]),     # 4 players: 8, 6, 4, 2
-    ([3, 2, 1], [8, 5, 2]),           # 3 players: 8, 5, 2
-    ([4, 1], [8, 4]),                 # 2 players: 8, 4
-    ([3, 3, 1, 2], [8, 8, 2, 4]),     # a tie for first: both score 8, the next scores third place
-    ([3, 2, 2, 1], [8, 6, 6, 2]),     # a tie for second: 6 each, the next scores fourth place
-    ([2, 2, 2, 1], [8, 8, 8, 2]),     # three tied: each place the tie fills is skipped (docs/rules.md #28)
-    ([1, 1, 1, 1], [8, 8, 8, 8]),
-    ([2, 0, 0, 1], [8, 0, 0, 6]),     # no goods card, no bonus
-    ([0, 0], [0, 0]),
-])
-def test_goods_ranking_fine_della_partita(ams, goods, points):
-    """Fine della Partita: players ranked by goods cards score the table for their count
-    (4 players 8, 6, 4, 2; 3 players 8, 5, 2; 2 players 8, 4); tied players all score their
-    place and the next place is skipped; a player with no goods card scores nothing."""
-    rows = railspec.score(ams, position(goods))
-    assert [r["goods"] for r in rows] == points and [r["goods_cards"] for r in rows] == goods
-    assert all(r["total"] == r["routes"] + r["tickets"] + r["goods"] for r in rows)
-
-
-def test_both_scorers_rank_goods_alike(ams):
-    from railspec.runtime import reference
-    from railspec.runtime.position import position_fields
-    for goods in ([3, 3, 1, 2], [1, 1, 1, 1], [0, 2, 2], [4, 0]):
-        fields = position_fields(ams.ir, position(goods))
-        assert ams.module().Engine.for_scoring(fields).score_breakdown() == reference.score_fields(ams.ir, fields)
-
-
-def test_positions_with_too_many_goods_cards_are_refused(ams):
-    with pytest.raises(railspec.PositionError, match="16"):
-        railspec.score(ams, position([10, 7]))
-    with pytest.raises(railspec.PositionError, match="goods"):
-        railspec.score(ams, position([-1, 0]))
-
-
 # --- 2 players, the end, the winner ---------------------------------------------------------
-
-def test_two_players_one_track_of_a_double_closes_the_other(ams, engine):
-    """Controllare una Linea, Nota: with 2 players, once one line of a double is taken the
-    other is closed; with 3 or 4, a player still never takes both."""
-    for players, open_ in ((2, False), (3, True)):
-        g = start_turns(ams, players, engine=engine, keep="keep tickets 1,2")
-        g = Arranged(ams, g).own(0, "Dam-Oude Kerk/1").hand(1, pink=2).set(current=1).game(engine)
-        assert ("claim Dam-Oude Kerk/2 pink 2pink" in names(g)) is open_
 
 
 def test_last_round_after_two_carts_or_fewer(ams, engine):
@@ -188,4 +118,3 @@ def test_the_cli_says_provisional_once():
     out = subprocess.run([sys.executable, "-m", "railspec", "simulate", "amsterdam", "--players", "3",
                           "--games", "20", "--quiet"], capture_output=True, text=True, check=True)
     assert out.stderr.count("PROVISIONAL") == 1 and "Amsterdam: 20 random 3-player games" in out.stdout
-

@@ -7,6 +7,10 @@ Asia"; ANNOUNCEMENT, boardgamewikia.com's news of the map collections; MAP, the 
 map data (routes.php, destinations.php, map.php). Where SUMMARY and the adaptation's scoring
 disagree (the Asian Explorer's ties), the rule text wins (docs/rules.md). Play tests run on
 both engines; scoring tests on described positions, checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: mountains,
+explorer, multi_track, removed_tickets); this file keeps what is the map's own: its data,
+its set-up, how its rules combine.
 """
 from __future__ import annotations
 
@@ -17,9 +21,6 @@ from conftest import Arranged, names, start_turns
 
 import railspec
 from railspec.compiler import check_file
-from railspec.compiler.base.errors import PositionError
-from railspec.runtime import reference
-from railspec.runtime.position import position_fields
 
 MARKET = ("pink", "white", "blue", "orange", "red")  # no locomotive: no market reset in the way
 
@@ -29,41 +30,12 @@ def asia():
     return railspec.load("legendary_asia")
 
 
-def seat(routes=(), tickets=()) -> dict:
-    return {"routes": list(routes), "tickets": list(tickets)}
-
-
-def score(asia, *seats):
-    """Both scorers on a position: the compiled one's rows, checked against the reference."""
-    position = {"variant": "legendary_asia", "players": list(seats)}
-    rows = railspec.score(asia, position)
-    fields = position_fields(asia.ir, position)
-    assert reference.score_fields(asia.ir, fields) == [{k: v for k, v in r.items() if k != "winner"} for r in rows]
-    return rows
-
-
 def rid(asia, name: str) -> int:
     return asia.ir.route_named(name).id
 
 
 def crosses(asia, name: str) -> int:
     return asia.ir.rule("mountains").of(rid(asia, name))
-
-
-def plain_routes(asia, cars: int, avoid=()) -> list[str]:
-    """Routes without mountains, one track of a route at most, of exactly ``cars`` cars
-    together (the longest first), none of the groups of the routes in ``avoid``."""
-    taken = {asia.ir.route_named(name).group for name in avoid}
-    out = []
-    for r in sorted(asia.ir.routes, key=lambda r: (-r.length, r.id)):
-        if r.group in taken or crosses(asia, r.name) or r.length > cars:
-            continue
-        out.append(r.name)
-        taken.add(r.group)
-        cars -= r.length
-        if cars == 0:
-            return out
-    raise AssertionError("no such set of routes")
 
 
 def claim_game(asia, engine, players=2, seed=1, **hand):
@@ -85,129 +57,10 @@ def test_the_maps_mountains(asia):
     assert crosses(asia, "Moscow-Perm/1") == 0 and crosses(asia, "Moscow-Perm/2") == 1
 
 
-@pytest.mark.parametrize("route,colour,cards,left", [("Agra-Kathmandu", "pink", 2, 45 - 2 - 1),
-                                                     ("Irkutsk-Ulan Bator", "yellow", 2, 45 - 2 - 2)])
-def test_a_mountain_claim_takes_a_train_for_each_cross(asia, engine, route, colour, cards, left):
-    """SUMMARY: one more train leaves the supply for each X; the cards paid are the route's
-    length, as for any route; the route scores its length's points as usual, the crosses 2
-    each in the breakdown (docs/rules.md #35)."""
-    g = claim_game(asia, engine, **{colour: cards}).game(engine)
-    g.apply_name(f"claim {route} {colour} {cards}{colour}")
-    s = g.state()
-    assert s["owner"][rid(asia, route)] == 0 and s["trains"][0] == left
-    assert s["route_score"][0] == 2 and sum(s["hands"][0]) == 0
-    row = g.score_breakdown()[0]
-    n = crosses(asia, route)
-    assert (row["mountain_routes"], row["mountain_trains"], row["mountain_points"]) == (1, n, 2 * n)
-    assert row["total"] == row["routes"] + row["tickets"] + 2 * n + row["explorer"]
-
-
-def test_a_mountain_claim_needs_the_trains_for_its_crosses(asia, engine):
-    """SUMMARY: "you must have enough Train Cars to place and discard": with 3 trains left, a
-    2-space route with one X (3 trains) and a plain 3-space route are legal; a 2-space route
-    with two X and a 3-space route with one (4 trains each) are not. The crosses leave at
-    once and count for the end (docs/rules.md #35)."""
-    a = claim_game(asia, engine, pink=2, yellow=3)
-    a.own(0, *plain_routes(asia, 42, avoid=("Bombay-Calcutta/1", "Agra-Kathmandu", "Irkutsk-Ulan Bator",
-                                            "Kathmandu-Rawalpindi")))
-    g = a.game(engine)
-    assert g.state()["trains"][0] == 3
-    legal = names(g)
-    assert "claim Agra-Kathmandu pink 2pink" in legal and "claim Bombay-Calcutta/1 yellow 3yellow" in legal
-    assert not any(n.startswith(("claim Irkutsk-Ulan Bator", "claim Kathmandu-Rawalpindi")) for n in legal)
-    g.apply_name("claim Agra-Kathmandu pink 2pink")
-    s = g.state()
-    # no train left: the crossing counts for the end of the game (the last round starts)
-    assert s["trains"][0] == 0 and s["final_turns"] >= 0
-
-
-def test_the_state_counts_the_crossed_trains(asia, engine):
-    """SUMMARY (state format): the trains a player has left are 45 less their routes' spaces
-    and crosses; a state that forgets the crosses is refused."""
-    g = start_turns(asia, 2, engine=engine)
-    forgot = Arranged(asia, g).own(0, "Agra-Kathmandu")
-    with pytest.raises(railspec.StateError, match="took 3 trains"):
-        forgot.game(engine)
-    forgot.state["trains"][0] -= 1
-    assert forgot.game(engine).state()["trains"][0] == 42
-
-
-def test_mountain_points_in_a_described_position(asia):
-    """SUMMARY: each train left in the Mountain Crossing scores 2: three routes with 1, 2
-    and 1 crosses score 8 besides their route points."""
-    rows = score(asia, seat(["Agra-Kathmandu", "Kathmandu-Mandalay", "Kathmandu-Lhasa"]), seat())
-    assert (rows[0]["mountain_routes"], rows[0]["mountain_trains"], rows[0]["mountain_points"]) == (3, 4, 8)
-    assert rows[0]["routes"] == 6 and rows[0]["total"] == 6 + 8 + 10  # and the explorer bonus: 4 cities
-    assert rows[1]["mountain_points"] == 0
-
-
-def test_a_described_position_counts_the_crosses_against_the_trains(asia):
-    """SUMMARY: routes of 43 cars and a 2-space route with one X take 46 trains: more than
-    the 45 a player has."""
-    mine = plain_routes(asia, 43, avoid=("Agra-Kathmandu",)) + ["Agra-Kathmandu"]
-    with pytest.raises(PositionError, match="routes of 45 cars that take 46 trains"):
-        score(asia, seat(mine), seat())
-
-
 # --- the Asian Explorer (SUMMARY: "The 10-point Asian Explorer bonus goes to the player or
 # players with the largest continuous network of connected cities. Ties are broken by
 # completed Destination Tickets, then by Mountain routes traveled"; PROFILE: "a 10 point bonus
 # to the player who connects to the most cities") ---
-
-P0_THREE = ["Bombay-Karachi/1", "Karachi-Rawalpindi"]   # Bombay, Karachi, Rawalpindi; one mountain route
-P1_THREE = ["Omsk-Perm/1", "Astrakhan-Perm"]            # Omsk, Perm, Astrakhan; none
-
-
-def test_the_explorer_bonus_goes_to_the_largest_network(asia):
-    """SUMMARY, PROFILE: 4 cities against 3: the bonus is 10 and goes to the 4."""
-    rows = score(asia, seat(P0_THREE), seat(P1_THREE + ["Astrakhan-Moscow/1"]))
-    assert [r["explorer_cities"] for r in rows] == [3, 4]
-    assert [r["explorer"] for r in rows] == [0, 10]
-
-
-def test_the_explorer_counts_cities_of_one_network(asia):
-    """SUMMARY: "a single network" (ANNOUNCEMENT): the largest network counts, not all of a
-    player's routes; a loop joins no city twice (docs/rules.md #34)."""
-    triangle = ["Calcutta-Mandalay/1", "Mandalay-Rangoon", "Calcutta-Rangoon/1"]
-    rows = score(asia, seat(triangle + P0_THREE), seat(["Moscow-Perm/1", "Omsk-Perm/1", "Krasnoyarsk-Omsk/1",
-                                                        "Astrakhan-Moscow/1"]))
-    assert rows[0]["explorer_cities"] == 3  # two networks of 3 cities each
-    assert rows[1]["explorer_cities"] == 5 and [r["explorer"] for r in rows] == [0, 10]
-
-
-def test_explorer_ties_go_to_the_most_completed_tickets(asia):
-    """SUMMARY: "Ties are broken by completed Destination Tickets": 3 cities each, one
-    completed ticket (Rawalpindi - Bombay) against none. The adaptation's scoring would give
-    both the bonus; the rule text wins (docs/rules.md #33)."""
-    rows = score(asia, seat(P0_THREE, ["Rawalpindi-Bombay"]), seat(P1_THREE, ["Perm-Tehran"]))
-    assert [r["explorer_cities"] for r in rows] == [3, 3]
-    assert [r["tickets_completed"] for r in rows] == [1, 0]
-    assert [r["explorer"] for r in rows] == [10, 0]
-
-
-def test_explorer_ties_then_go_to_the_most_mountain_routes(asia):
-    """SUMMARY: "… then by Mountain routes traveled": 3 cities and one completed ticket each;
-    one mountain route against none (routes owned, not crosses: docs/rules.md #34)."""
-    rows = score(asia, seat(P0_THREE, ["Rawalpindi-Bombay"]), seat(P1_THREE, ["Omsk-Astrakhan"]))
-    assert [r["tickets_completed"] for r in rows] == [1, 1]
-    assert [r["mountain_routes"] for r in rows] == [1, 0]
-    assert [r["explorer"] for r in rows] == [10, 0]
-
-
-def test_explorer_ties_both_keys_leave_all_score(asia):
-    """docs/rules.md #33 (the rule text is silent past its two keys): players level on cities,
-    completed tickets and mountain routes all score the bonus, as SUMMARY's "the player or
-    players" allows."""
-    p1 = ["Omsk-Perm/2", "Astrakhan-Perm"]  # Omsk - Perm's track with an X
-    rows = score(asia, seat(P0_THREE, ["Rawalpindi-Bombay"]), seat(p1, ["Omsk-Astrakhan"]))
-    assert [r["mountain_routes"] for r in rows] == [1, 1]
-    assert [r["explorer"] for r in rows] == [10, 10]
-
-
-def test_nobody_scores_the_explorer_without_a_route(asia):
-    """docs/rules.md #34: with no route owned nobody connects a city, and nobody scores it."""
-    rows = score(asia, seat(), seat())
-    assert [r["explorer"] for r in rows] == [0, 0]
 
 
 def test_the_explorer_is_the_only_bonus(asia):
@@ -240,28 +93,6 @@ def test_the_long_track_of_the_triple_costs_and_scores_its_own_length(asia, engi
     assert s["trains"][0] == 40 and s["route_score"][0] == 10
 
 
-def test_five_players_use_the_three_tracks_each_one(asia, engine):
-    """SUMMARY: double (and triple) routes are all available at 5 players; no player owns
-    two tracks of one route (the family's rule)."""
-    a = claim_game(asia, engine, players=5, green=4, red=4, loco=2).own(1, "Bombay-Colombo/1")
-    a.own(2, "Bombay-Colombo/2")
-    legal = names(a.game(engine))
-    assert "claim Bombay-Colombo/3 green 4green+1loco" in legal
-    a = claim_game(asia, engine, players=5, green=4, red=4, loco=2).own(0, "Bombay-Colombo/1")
-    assert not any(n.startswith("claim Bombay-Colombo") for n in names(a.game(engine)))
-
-
-@pytest.mark.parametrize("players,usable", [(2, False), (3, False), (4, True), (5, True)])
-def test_doubles_only_at_four_and_five_players(asia, engine, players, usable):
-    """SUMMARY: "Double routes are only available in 4- and 5-player games": with one track
-    of Bombay - Karachi taken, the other is open only at 4 and 5 players; the same for the
-    triple once one track is taken."""
-    a = claim_game(asia, engine, players=players, red=4, loco=2).own(1, "Bombay-Karachi/1", "Bombay-Colombo/3")
-    legal = names(a.game(engine))
-    assert any(n.startswith("claim Bombay-Karachi/2") for n in legal) == usable
-    assert any(n.startswith("claim Bombay-Colombo/1") for n in legal) == usable
-
-
 # --- tickets (SUMMARY: "each player receives 1 Long Route ticket and 3 regular tickets, and
 # must keep at least 2 tickets. All unchosen initial tickets are discarded") ---
 
@@ -277,22 +108,6 @@ def test_one_long_and_three_regular_tickets_keep_two(asia, engine):
     legal = names(g)
     assert len(legal) == 11 and all(n.count(",") >= 1 for n in legal)
     assert sorted(t.points for t in asia.tickets if t.deck == "long") == [16, 16, 17, 17, 18, 18]
-
-
-def test_set_up_tickets_not_kept_leave_the_game(asia, engine):
-    """SUMMARY: "All unchosen initial tickets are discarded" (map.php:
-    unusedInitialDestinationsGoToDeckBottom = false): a regular one leaves the game, a long
-    one goes back to the box; neither goes under the deck."""
-    g = asia.new_game(players=3, seed=5, engine=engine)
-    s = g.state()
-    deck, box, offers = s["ticket_deck"], s["long_deck"], s["setup_offer"]
-    g.apply_name("keep tickets 1,2")
-    g.apply_name("keep tickets 2,4")
-    g.apply_name("keep tickets 1,2,3,4")
-    s = g.state()
-    assert s["tickets"] == [offers[0][:2], [offers[1][1], offers[1][3]], offers[2]]
-    assert s["tickets_out"] == [offers[0][2], offers[1][0], offers[1][2]]
-    assert s["long_deck"] == box + [offers[0][3]] and s["ticket_deck"] == deck
 
 
 def test_later_draws_keep_one_of_three_the_rest_under_the_deck(asia, engine):

@@ -10,6 +10,10 @@ thread 750095 (the country tickets: "You score the points of the best connection
 on the ticket … if the ticket is left incomplete, you only lose the minimum amount"); MAP,
 thoun/tickettoride modules/maps/switzerland (map.php, routes.php, destinations.php). Play
 tests run on both engines; scoring tests on described positions, checked in both scorers.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/:
+locomotive_draws, wild_locomotives, zones, multi_track, multi_target); this file keeps what
+is the map's own: its data, its set-up, how its rules combine.
 """
 from __future__ import annotations
 
@@ -23,10 +27,6 @@ from railspec.runtime.position import position_fields
 MARKET = ("pink", "white", "blue", "orange", "black")  # no locomotive, no colour of the tests' routes
 BERN = "Bern-France|Deutschland|Österreich|Italia"
 FRANCE = "France-Deutschland|Österreich|Italia"
-ITALIA = "Italia-France|Deutschland|Österreich"
-# Bern to Deutschland (through Solothurn, Olten and Basel) and to Italia (through Interlaken and Brig)
-TO_DEUTSCHLAND = ["Bern-Solothurn", "Olten-Solothurn", "Basel-Olten", "Basel-Deutschland"]
-TO_ITALIA = ["Bern-Interlaken", "Brig-Interlaken", "Brig-Italia"]
 # France to Italia through Martigny, Sion and Brig
 FRANCE_TO_ITALIA = ["Martigny-France", "Martigny-Sion", "Brig-Sion", "Brig-Italia"]
 
@@ -36,18 +36,10 @@ def swiss():
     return railspec.load("switzerland")
 
 
-def rid(v, name: str) -> int:
-    return v.ir.route_named(name).id
-
-
 def claim_game(v, engine, players=2, seed=1, market=MARKET, **hand):
     """Player 0 to move with ``hand`` and the given market."""
     g = start_turns(v, players, seed=seed, engine=engine, keep="keep tickets 1,2")
     return Arranged(v, g).hand(0, **hand).faceup(*market)
-
-
-def claims(game, route: str) -> list[str]:
-    return [n for n in names(game) if n.startswith(f"claim {route} ")]
 
 
 def score(v, *seats):
@@ -100,16 +92,6 @@ def test_five_tickets_dealt_keep_two_and_the_others_leave_the_game(swiss, engine
 
 # --- drawing train cards -------------------------------------------------------------------
 
-def test_a_faceup_locomotive_is_one_card_of_the_draw(swiss, engine):
-    """REVIEW: "Drawing a face-up locomotive card counts as only one draw (instead of two)";
-    WIKI: "when a locomotive is face-up, it counts as one card, instead of two"; MAP
-    (visibleLocomotivesCountsAsTwoCards = false)."""
-    g = claim_game(swiss, engine, market=("loco", "pink", "white", "blue", "orange")).game(engine)
-    g.apply_name("draw faceup loco")
-    assert g.state()["phase"] == "second_draw" and g.current_player == 0
-    g.apply_name("draw blind")
-    assert g.current_player == 1
-
 
 def test_three_faceup_locomotives_are_still_flushed(swiss, engine):
     """SHEET: the rules sheet changes how a face-up locomotive is drawn, not the base game's
@@ -120,68 +102,6 @@ def test_three_faceup_locomotives_are_still_flushed(swiss, engine):
     g.apply_name("draw faceup pink")  # the refill shows a third locomotive: the market is dealt again
     loco = len(swiss.colours)
     assert g.state()["faceup"].count(loco) < 3 and g.state()["discard"][loco] >= 3
-
-
-# --- where locomotives are wild ------------------------------------------------------------
-
-def test_locomotives_only_on_tunnels(swiss, engine):
-    """REVIEW, MAP (locomotiveUsageRestriction: tunnels): Olten - Zürich (3 white) and Bern -
-    Luzern (4 gray) take cards of one colour only; Basel - Olten (2 orange tunnel) takes
-    locomotives."""
-    g = claim_game(swiss, engine, white=2, red=4, orange=1, loco=3).game(engine)
-    assert claims(g, "Olten-Zürich") == []
-    assert claims(g, "Bern-Luzern/1") == ["claim Bern-Luzern/1 gray 4red"]
-    assert claims(g, "Basel-Olten") == ["claim Basel-Olten orange 1orange+1loco", "claim Basel-Olten orange 2loco"]
-    tunnels = set(swiss.ir.rule("tunnels").routes)
-    assert all(swiss.ir.actions[a].route in tunnels for a in g.legal_actions() if swiss.ir.actions[a].locomotives)
-
-
-def test_locomotives_pay_a_tunnels_extra_cards(swiss, engine):
-    """WIKI: locomotives "can be used to actually place the route, and to pay off any
-    expenses"; SUMMARY: "Any Locomotive card drawn automatically matches the color of the
-    cards played on the route, and forces the player to add a card of matching color, or a
-    Locomotive"."""
-    a = claim_game(swiss, engine, orange=2, loco=2).deck_top("orange", "loco", "pink")
-    g = a.game(engine)
-    g.apply_name("claim Basel-Olten orange 2orange")
-    assert g.state()["phase"] == "tunnel" and "tunnel pay 2loco" in names(g)
-    g.apply_name("tunnel pay 2loco")
-    s = g.state()
-    assert s["owner"][rid(swiss, "Basel-Olten")] == 0 and sum(s["hands"][0]) == 0
-
-
-# --- the countries --------------------------------------------------------------------------
-
-def test_a_country_is_a_dead_end(swiss):
-    """SHEET: routes "connect cities to Switzerland's neighboring countries"; MAP
-    (countriesEndPoints): each route into a country ends there on its own, so Schaffhausen and
-    St. Gallen are not joined through Deutschland."""
-    rows = score(swiss, {"routes": ["Schaffhausen-Deutschland", "St. Gallen-Deutschland"],
-                         "tickets": ["Schaffhausen-St. Gallen"]}, {"routes": [], "tickets": []})
-    assert rows[0]["tickets"] == -4 and rows[0]["tickets_completed"] == 0
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_kreuzlingens_two_routes_into_deutschland_are_no_double(swiss, engine, players):
-    """MAP: the two routes from Kreuzlingen reach Deutschland at two places (end points 2003
-    and 2004), so they are two routes, not a double (the rules sheet's doubles are usable
-    once at 2 players): with one owned by the other player, the second is still open, and
-    one player may own both (docs/rules.md #42)."""
-    one, two = swiss.ir.route_named("Kreuzlingen-Deutschland/1"), swiss.ir.route_named("Kreuzlingen-Deutschland/2")
-    assert one.group != two.group
-    g = claim_game(swiss, engine, players=players, white=1, orange=1).own(1, one.name).game(engine)
-    assert claims(g, two.name) == [f"claim {two.name} white 1white"]
-    g = claim_game(swiss, engine, players=players, white=1).own(0, one.name).game(engine)
-    assert claims(g, two.name) == [f"claim {two.name} white 1white"]
-
-
-@pytest.mark.parametrize("players,open_", [(2, False), (3, True)])
-def test_doubles_only_at_three_players(swiss, engine, players, open_):
-    """SHEET: "In 3 Player games, players can use both tracks of the double-routes. In 2
-    Player games, once one of the tracks of a double-route is taken, the other one is no
-    longer available"."""
-    g = claim_game(swiss, engine, players=players, yellow=1).own(1, "Bern-Fribourg/1").game(engine)
-    assert (claims(g, "Bern-Fribourg/2") != []) == open_
 
 
 # --- tickets to one of several destinations --------------------------------------------------
@@ -198,52 +118,6 @@ def test_the_country_tickets(swiss):
                                                                       ("Österreich", 13), ("Italia", 2)]
     best = ticket(swiss, BERN)
     assert (places[best.b], best.points) == ("Österreich", 11)  # what a tool reading one destination sees
-
-
-def test_a_ticket_scores_its_best_destination_joined(swiss):
-    """BGG: "You score the points of the best connection you make on the ticket"; SHEET: "To
-    complete a city-to-country ticket you must connect from the city to any one of the
-    countries"; MAP (EndScore.php: the highest completed value): Bern joined to Deutschland
-    (6) and Italia (8) scores 8 (docs/rules.md #41)."""
-    rows = score(swiss, {"routes": TO_DEUTSCHLAND + TO_ITALIA, "tickets": [BERN]}, {"routes": [], "tickets": []})
-    assert rows[0]["tickets"] == 8 and rows[0]["tickets_completed"] == 1
-    rows = score(swiss, {"routes": TO_DEUTSCHLAND, "tickets": [BERN]}, {"routes": [], "tickets": []})
-    assert rows[0]["tickets"] == 6
-
-
-def test_an_incomplete_ticket_loses_its_fewest_points(swiss):
-    """BGG: "if the ticket is left incomplete, you only lose the minimum amount listed on the
-    ticket"; MAP ("If you don't complete any, you will lose the lowest"): Bern's lowest is
-    France's 5, Lugano's Italia's 2."""
-    lugano = "Lugano-France|Deutschland|Österreich|Italia"
-    rows = score(swiss, {"routes": ["Bern-Solothurn"], "tickets": [BERN, lugano]}, {"routes": [], "tickets": []})
-    assert rows[0]["tickets"] == -5 - 2 and rows[0]["tickets_completed"] == 0
-
-
-def test_country_to_country_tickets_and_their_copies(swiss):
-    """SHEET and BGG ("you can complete 2 types of tickets … with one path between the two
-    countries. Some country-to-country tickets are exactly repeated in the deck"): one path
-    from France to Italia completes both copies of France's ticket and Italia's, 11 each."""
-    rows = score(swiss, {"routes": FRANCE_TO_ITALIA, "tickets": [FRANCE, FRANCE + "/2", ITALIA]},
-                 {"routes": [], "tickets": []})
-    assert rows[0]["tickets"] == 33 and rows[0]["tickets_completed"] == 3
-
-
-def test_several_destination_tickets_in_play(swiss, engine):
-    """The same scoring in a game: a player holding only Bern's ticket, whose routes join Bern
-    to Italia, scores 8 for it on either engine, and completed_tickets lists it."""
-    g = start_turns(swiss, 2, engine=engine, keep="keep tickets 1,2")
-    a = Arranged(swiss, g)
-    s, bern = a.state, ticket(swiss, BERN).id
-    for pile in (s["ticket_deck"], s["tickets_out"], s["tickets"][0], s["tickets"][1]):
-        if bern in pile:
-            pile.remove(bern)
-    s["tickets_out"].extend(s["tickets"][0])
-    s["tickets"][0] = [bern]
-    g = a.own(0, *TO_ITALIA).game(engine)
-    assert g.completed_tickets(0) == [bern]
-    row = g.score_breakdown()[0]
-    assert (row["tickets"], row["tickets_completed"]) == (8, 1)
 
 
 # --- scoring ------------------------------------------------------------------------------

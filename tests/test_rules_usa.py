@@ -1,6 +1,10 @@
 """The USA rules, one test per rule, each naming the rulebook section it comes from
 (shared/seeds/002_e4892a60f61bb48a.txt, the 2015 English reprint). Every test runs on
 both engines. Decisions where the rulebook is silent cite docs/rules.md instead.
+
+The map's mechanics have their rules tested beside them (mechanics/NAME/tests/: multi_track,
+longest_path); this file keeps what is the map's own: its data, its set-up, how its rules
+combine.
 """
 from __future__ import annotations
 
@@ -348,24 +352,6 @@ def test_one_route_per_turn(usa, engine):
     assert g.current_player == 1
 
 
-def test_never_both_tracks_of_a_double(usa, engine):
-    """Claiming Routes, Double-Routes: one player cannot claim both routes between two cities."""
-    g = start_turns(usa, 4, engine=engine)
-    g = Arranged(usa, g).own(0, "Denver-Kansas City/1").hand(0, orange=4).game(engine)
-    assert not any(n.startswith("claim Denver-Kansas City/2") for n in names(g))
-    g = Arranged(usa, g).hand(1, orange=4).set(current=1).game(engine)
-    assert "claim Denver-Kansas City/2 orange 4orange" in names(g)
-
-
-@pytest.mark.parametrize("players,open_", [(2, False), (3, False), (4, True), (5, True)])
-def test_double_routes_closed_in_two_and_three_player_games(usa, engine, players, open_):
-    """Claiming Routes, Important Note: in 2 or 3 player games only one of the Double-Routes is
-    used; once a track is claimed the other is closed (docs/rules.md #9)."""
-    g = start_turns(usa, players, engine=engine)
-    g = Arranged(usa, g).own(0, "Denver-Kansas City/1").hand(1, orange=4).set(current=1).game(engine)
-    assert ("claim Denver-Kansas City/2 orange 4orange" in names(g)) is open_
-
-
 # --- Drawing Destination Tickets ----------------------------------------------------------
 
 def test_draw_three_tickets_keep_at_least_one(usa, engine):
@@ -450,24 +436,6 @@ def test_completed_ticket_adds_and_failed_ticket_subtracts(usa):
     assert rows[0]["tickets"] == 7 and rows[0]["tickets_completed"] == 1
 
 
-def test_longest_path_bonus_shared_by_tied_players(usa):
-    """Calculating Scores: the longest continuous path scores 10; tied players all score it."""
-    rows = railspec.score(usa, position((["Calgary-Helena"], []), (["Denver-Helena"], []),
-                                        (["Seattle-Vancouver/1"], [])))
-    assert [r["longest_bonus"] for r in rows] == [10, 10, 0]
-
-
-def test_longest_path_may_loop_but_uses_each_train_once(usa):
-    """Calculating Scores: a continuous path may include loops and pass a city several times,
-    but no train is used twice."""
-    triangle = ["Calgary-Seattle", "Calgary-Vancouver", "Seattle-Vancouver/1"]
-    rows = railspec.score(usa, position((triangle + ["Calgary-Helena"], []), ([], [])))
-    assert rows[0]["longest_path"] == 4 + 3 + 1 + 4  # around the loop and out to Helena
-    figure_eight = triangle + ["Calgary-Helena", "Helena-Seattle"]
-    rows = railspec.score(usa, position((figure_eight, []), ([], [])))
-    assert rows[0]["longest_path"] == 4 + 3 + 1 + 4 + 6
-
-
 def test_winner_ties_broken_by_tickets_then_longest_path(usa):
     """Calculating Scores: equal points go to the player with more completed tickets, then to
     the holder of the Longest Continuous Path card; players still tied all win (docs/rules.md
@@ -479,58 +447,6 @@ def test_winner_ties_broken_by_tickets_then_longest_path(usa):
     assert winners(usa.ir, rows((50, 3, 10), (50, 4, 5))) == [1]
     assert winners(usa.ir, rows((50, 4, 10), (50, 4, 5))) == [0]
     assert winners(usa.ir, rows((50, 4, 5), (50, 4, 5))) == [0, 1]
-
-
-def test_longest_path_tie_break_is_the_card_not_the_longer_path(usa):
-    """Calculating Scores: "the player with the Longest Continuous Path card wins". When the
-    tied players are still tied after tickets and a third player holds the card, none of
-    them holds it: they stay tied, whatever their own paths."""
-    from railspec.runtime.scoring import winners
-
-    def rows(*players):
-        return [dict(total=t, tickets_completed=c, longest_path=lp) for t, c, lp in players]
-    # players 0 and 1 tie; player 2 holds the card: 0 and 1 share the win
-    assert winners(usa.ir, rows((60, 2, 4), (60, 2, 5), (40, 1, 9))) == [0, 1]
-    # player 1 holds the card (ties for the longest count as holding it)
-    assert winners(usa.ir, rows((60, 2, 4), (60, 2, 9), (40, 1, 9))) == [1]
-    assert winners(usa.ir, rows((60, 2, 9), (60, 2, 9), (40, 1, 3))) == [0, 1]
-    # nobody has a path: nobody holds the card
-    assert winners(usa.ir, rows((0, 0, 0), (0, 0, 0))) == [0, 1]
-
-
-def _disjoint_routes(v, lengths: list[int], taken: set[str]) -> list[str]:
-    """Single-track routes of these lengths, none in ``taken`` (which they join), sharing
-    no city with each other: the longest path among them is the longest route."""
-    cities, out = set(), []
-    for length in lengths:
-        r = next(r for r in v.routes
-                 if r.length == length and r.tracks == 1 and r.name not in taken and not {r.a, r.b} & cities)
-        cities |= {r.a, r.b}
-        out.append(r.name)
-    taken.update(out)
-    return out
-
-
-def test_longest_path_card_decides_ties_in_both_engines(usa, engine):
-    """Calculating Scores, the same rule on a played board: players 0 and 1 tie on points
-    (26) and tickets (none); player 1's path (5) is longer than player 0's (4), but player
-    2's single 6-car route holds the card (15 + 10 = 25 points): 0 and 1 share the win."""
-    g = start_turns(usa, 3, engine=engine)
-    a = Arranged(usa, g)
-    s = a.state
-    for held in s["tickets"]:  # no tickets: only routes and the bonus count
-        s["ticket_deck"].extend(held)
-        held.clear()
-    taken: set[str] = set()
-    (six,) = _disjoint_routes(usa, [6], taken)
-    p0 = _disjoint_routes(usa, [4, 4, 4, 3, 1], taken)  # 7+7+7+4+1 = 26, longest 4
-    p1 = _disjoint_routes(usa, [5, 4, 4, 2], taken)     # 10+7+7+2 = 26, longest 5
-    a.own(0, *p0).own(1, *p1).own(2, six)
-    g = a.game(engine)
-    rows = g.score_breakdown()
-    assert [r["total"] for r in rows] == [26, 26, 25]
-    assert [r["longest_path"] for r in rows] == [4, 5, 6] and rows[2]["longest_bonus"] == 10
-    assert g.winners() == [0, 1]
 
 
 # --- When nobody can act (docs/rules.md) --------------------------------------------------

@@ -68,14 +68,6 @@ def test_the_score_bound_counts_every_mechanic(usa):
     assert {"longest_path", "stations", "goods", "shares", "globetrotter", "regions"} <= seen
 
 
-def test_region_points_per_network_count_once_per_network():
-    from railspec.compiler import stock_path
-    from railspec.compiler.check import score_bound
-    italy = check_file(stock_path("italy"))
-    parts = dict(score_bound(italy))
-    assert parts["regions"] == 56 * min(len(italy.routes), italy.trains)
-
-
 def test_emitted_constants_fit_a_c_int(usa):
     """Defence in depth: should the checker ever let a number through that a C int cannot
     hold, the emitter stops rather than write a constant that wraps."""

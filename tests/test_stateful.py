@@ -7,7 +7,7 @@ cards, trains and tickets, each mechanic's invariants, the breakdown re-derived 
 board).
 
 The number of games and steps comes from the Hypothesis profile registered in
-tests/conftest.py: ``ci`` (the default, a few seconds) or ``long``
+conftest.py (at the root): ``ci`` (the default, a few seconds) or ``long``
 (``RAILSPEC_HYPOTHESIS_PROFILE=long``).
 """
 from __future__ import annotations

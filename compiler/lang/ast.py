@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..base.errors import Span
+from ..base.text import canonical
 
 #: How a statement merges along an ``extends`` chain: a scalar is given at most once per
 #: file and a later file's replaces it; a keyed statement replaces the inherited one with
@@ -26,10 +27,14 @@ SCALAR, KEYED, LIST = "scalar", "keyed", "list"
 
 @dataclass(frozen=True)
 class Name:
-    """A name as written (several bare words joined by single spaces, or a quoted string)."""
+    """A name as written (several bare words joined by single spaces, or a quoted string),
+    in Unicode's composed form (NFC): a decomposed ``Zu\u0308rich`` is ``Zürich``."""
 
     text: str
     span: Span
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", canonical(self.text))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import difflib
 import reprlib
 
 from ..base.errors import PositionError
+from ..base.text import canonical
 
 _show = reprlib.Repr()
 _show.maxstring = _show.maxother = 60
@@ -34,6 +35,7 @@ def lookup_name(names: dict[str, int], name, what: str, where: str) -> int:
     :class:`PositionError` with the closest spelling."""
     if not isinstance(name, str):
         raise PositionError(f"{where}: a {what} is named by a string, got {_show.repr(name)}")
+    name = canonical(name)
     if name not in names:
         close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.7) if len(name) <= 200 else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -28,10 +28,12 @@ from ..compiler.base.errors import (
     ProvisionalSpecWarning,
     RailspecError,
 )
+from ..compiler.base.text import canonical
 from ..compiler.build import load_module
 from ..compiler.emit import emit
 from ..compiler.engine_face import is_native_int
 from ..compiler.mechanic import Questions, default_registry, part
+from ..compiler.specs import stock_key_of
 from . import determinize, notation, reference, state_format
 from .position import position_fields
 from .scoring import playout_winners, tiebreak_plan
@@ -398,6 +400,8 @@ class Variant:
 
     def action_id(self, name: str) -> int:
         """The id of the action with this readable name."""
+        if isinstance(name, str):
+            name = canonical(name)
         if not isinstance(name, str) or name not in self._names:
             raise IllegalActionError(name, f"{self.name} has no action named {_show.repr(name)}")
         return self._names[name]
@@ -502,10 +506,12 @@ class Variant:
             result["winners"] = playout_winners(self.ir, result, keys, result["winners"])
         return result
 
-    def score(self, position: dict) -> list[dict]:
+    def score(self, position: dict, tickets: bool = False) -> list[dict]:
         """Score a described position (see :func:`railspec.score`): each player's
-        breakdown plus ``winner``. The compiled engine scores it when its module is at hand
-        without compiling (a stock variant, or one built before); the reference otherwise."""
+        breakdown plus ``winner``, and with ``tickets`` each held ticket as scoring counts
+        it (``ticket_results``, docs/formats.md). The compiled engine scores it when its
+        module is at hand without compiling (a stock variant, or one built before); the
+        reference otherwise (and the tickets' detail always)."""
         fields = position_fields(self.ir, position)
         module = self.module(build_if_needed=False)
         if module is not None:
@@ -515,7 +521,22 @@ class Variant:
         best = set(_winners(self.ir, rows))
         for p, row in enumerate(rows):
             row["winner"] = p in best
+        if tickets:
+            for row, results in zip(rows, self.ticket_results(fields)):
+                row["ticket_results"] = results
         return rows
+
+    def ticket_results(self, fields: dict) -> list[list[dict]]:
+        """Per player, each ticket held as scoring counts it: its name, whether it is
+        completed, its points (plus or minus) and the place they are for (the destination
+        reached; for a ticket of several destinations, the one that scores; None when not
+        completed)."""
+        game = reference.for_scoring(self.ir, fields)
+        places = self.ir.cities
+        return [[{"ticket": self.ir.tickets[t].name, "completed": done, "points": points,
+                  "place": places[place].name if place is not None else None}
+                 for t, points, done, place in game.rules.ticket_details(game.state, p)]
+                for p in range(fields["players"])]
 
     def __repr__(self) -> str:
         return (f"<Variant {self.name}: {len(self.cities)} cities, {len(self.routes)} routes, "
@@ -548,7 +569,8 @@ def _threaded_playout(play, games: int, players: int, seed: int, workers: int) -
 
 
 def load(name_or_path: str | Path, registry=None) -> Variant:
-    """A variant by stock name (``"usa"``) or by the path of a ``.rail`` spec file.
+    """A variant by stock name (``"usa"``, or its display name in any case: ``"Legendary
+    Asia"``) or by the path of a ``.rail`` spec file.
 
     The spec is checked (a bad one raises a located :class:`SpecError`) and refused with
     :class:`UnsupportedMechanicError` when it uses a mechanic the engines do not implement
@@ -558,7 +580,7 @@ def load(name_or_path: str | Path, registry=None) -> Variant:
     registry = registry or default_registry()
     path, stock = spec_path(name_or_path)
     if stock:
-        return _warn_if_provisional(_load_stock(str(name_or_path), registry, _file_key(path)))
+        return _warn_if_provisional(_load_stock(path.stem, registry, _file_key(path)))
     return _warn_if_provisional(_load_path(path, registry))
 
 
@@ -577,6 +599,9 @@ def spec_path(name_or_path: str | Path) -> tuple[Path, bool]:
         return stock, True
     if text and Path(text).is_file():
         return Path(text), False
+    named = stock_key_of(text)  # a display name or another case: "Legendary Asia", "USA"
+    if named is not None:
+        return compiler.stock_path(named), True
     hint = f"; did you mean {text}.rail?" if text and Path(f"{text}.rail").is_file() else ""
     raise RailspecError(f"no stock variant or spec file named {_show.repr(text)} "
                         f"(stock: {', '.join(compiler.stock_names())}){hint}")

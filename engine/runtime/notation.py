@@ -33,6 +33,7 @@ from ..compiler import ir
 from ..compiler.assembly import assemble
 from ..compiler.base import schema
 from ..compiler.base.errors import RailspecError
+from ..compiler.base.text import canonical
 
 #: The notation's name and version, written as ``format``.
 FORMAT = "railspec-position/1"
@@ -205,6 +206,7 @@ def _read_one(field, value, ids, dims, where):
             return v
         if v is None:
             return -1
+        v = canonical(v)
         if not isinstance(v, str) or v not in table:
             raise NotationError(f"{where!r}: no {own} named {_show(v)} in this variant")
         return table[v]
@@ -216,6 +218,7 @@ def _read_one(field, value, ids, dims, where):
             raise NotationError(f"{where!r}: an object keyed by {index} name, not {_show(value)}")
         row = [_initial(field, dims)] * len(ids[index])
         for key, v in value.items():
+            key = canonical(key)
             if key not in ids[index]:
                 raise NotationError(f"{where!r}: no {index} named {_show(key)} in this variant")
             row[ids[index][key]] = number(v)
