@@ -309,8 +309,8 @@ class _Session:
         self.ask({"cmd": "position", "position": position}, check, case, step, position)
 
     def game(self, record: dict) -> None:
-        case = f"game {record['game']} ({record.get('name') or 'a random game'}, {record['players']} players, " \
-               f"seed {record['seed']})"
+        case = f"game {record['game']} ({_short(record.get('name') or 'a random game', 100)}, " \
+               f"{record['players']} players, seed {record['seed']})"
         position = record["start"]
         self.set_position(position, "legal", case, 0)
         for step, move in enumerate(record["steps"]):
@@ -427,7 +427,7 @@ def _hello(variant, engine: EngineProcess, report: Report) -> set[str] | None:
     offered = hello.get("supports")
     if not isinstance(offered, list) or "position" not in offered:
         report.failure = EngineFailure("refused", "its hello must list 'position' among what it supports "
-                                                  f"(got {_short(offered, 200)})")
+                                                  f"(got {_short(json.dumps(offered), 200)})")
         return None
     report.skipped = [c for c in report.asked if c not in offered]
     return {c for c in report.asked if c in offered}
