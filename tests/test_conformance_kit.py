@@ -97,7 +97,7 @@ def test_every_request_and_answer_meets_the_driver_schemas(engine, monkeypatch):
     traffic = []
     ask = driver.EngineProcess.request
 
-    def recorded(self, message, timeout=None):
+    def recorded(self: driver.EngineProcess, message: dict, timeout: float | None = None) -> dict:
         answer = ask(self, message, timeout)
         traffic.append((message, answer))
         return answer
@@ -131,7 +131,7 @@ def test_every_request_and_answer_meets_the_driver_schemas(engine, monkeypatch):
     assert list(requests.iter_errors({"cmd": "apply", "action": "claim Nowhere-Else gray 9loco"}))
 
 
-def _exported(v, capsys) -> dict:
+def _exported(v: railspec.Variant, capsys: pytest.CaptureFixture) -> dict:
     assert main(["export", v.key]) == 0
     return json.loads(capsys.readouterr().out)
 

@@ -27,7 +27,7 @@ def cmd_suite_export(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     """``export``: the variant as JSON (docs/formats.md, "Variant"), or with ``--schema``
     the format's JSON Schema."""
     if args.schema == bool(args.variant):

@@ -19,12 +19,13 @@ import selectors
 import subprocess
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
 from ..runtime import notation
+from ..runtime.game import Variant
 from . import schemas
 from .vectors import cards_in
 
@@ -258,7 +259,7 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
         return f"its position does not read: {err}"
     ours = notation.from_position(variant.ir, expected)
     fields = {f.name: f for f in variant.assembly.exported_fields}
-    cards = [Counter(), Counter()]
+    cards: list[Counter] = [Counter(), Counter()]
     for key, value in ours.items():
         field_ = fields.get(key)
         if shuffled and field_ is not None and field_.pile in (CARD_IDS, CARD_COUNTS):
@@ -382,7 +383,7 @@ class _Session:
         self.report.passed["perft"] += 1
 
 
-def run(variant, command: list[str], cases: dict[str, object], checks: tuple[str, ...] = CHECKS,
+def run(variant: Variant, command: list[str], cases: Mapping[str, Iterable[dict]], checks: tuple[str, ...] = CHECKS,
         timeout: float = TIMEOUT, max_line: int = MAX_LINE, perft_timeout: float | None = None,
         progress: Callable[[str], None] | None = None) -> Report:
     """Drive the engine ``command`` through ``cases`` (kind -> iterable of records: games,
@@ -415,7 +416,7 @@ def run(variant, command: list[str], cases: dict[str, object], checks: tuple[str
     return report
 
 
-def _hello(variant, engine: EngineProcess, report: Report) -> set[str] | None:
+def _hello(variant: Variant, engine: EngineProcess, report: Report) -> set[str] | None:
     """Say hello; the checks to run (those asked for that the engine supports), or None
     with the report's failure set when the engine refuses or supports no positions."""
     hello = engine.request({"cmd": "hello", "protocol": PROTOCOL, "variant": variant.key,

@@ -21,7 +21,9 @@ from __future__ import annotations
 import math
 from dataclasses import fields, is_dataclass
 
+from ..compiler import ir
 from ..runtime import notation
+from ..runtime.game import Variant
 from . import mapfacts
 
 #: The format's name, written as the document's ``format``.
@@ -53,7 +55,7 @@ def plain(value: object) -> object:
     return str(value)
 
 
-def _game(ir_variant) -> dict:
+def _game(ir_variant: ir.Variant) -> dict:
     """The core's rule parameters, under the IR's names."""
     return {"trains": ir_variant.trains, "hand": ir_variant.hand, "market_size": ir_variant.market_size,
             "market_reset_locomotives": ir_variant.market_reset_locomotives,
@@ -65,7 +67,7 @@ def _game(ir_variant) -> dict:
             "tiebreaks": list(ir_variant.tiebreaks)}
 
 
-def _cards(ir_variant) -> list[dict]:
+def _cards(ir_variant: ir.Variant) -> list[dict]:
     """The train cards by id: each colour in spec order, then the locomotive."""
     names = notation.component_names(ir_variant)["card"]
     counts = [c.count for c in ir_variant.colours] + [ir_variant.locomotives]
@@ -73,7 +75,7 @@ def _cards(ir_variant) -> list[dict]:
             for card, (name, count) in enumerate(zip(names, counts))]
 
 
-def _routes(ir_variant, facts: mapfacts.Written) -> list[dict]:
+def _routes(ir_variant: ir.Variant, facts: mapfacts.Written) -> list[dict]:
     """Every route (each track of a double apart), with its attributes as written."""
     out = []
     for route in ir_variant.routes:
@@ -85,7 +87,7 @@ def _routes(ir_variant, facts: mapfacts.Written) -> list[dict]:
     return out
 
 
-def _tickets(ir_variant, facts: mapfacts.Written) -> list[dict]:
+def _tickets(ir_variant: ir.Variant, facts: mapfacts.Written) -> list[dict]:
     """Every ticket, with each destination its form lists (one for a plain ticket)."""
     cities = ir_variant.cities
     return [{"id": t.id, "name": t.name, "from": cities[t.a].name, "to": cities[t.b].name, "points": t.points,
@@ -95,7 +97,7 @@ def _tickets(ir_variant, facts: mapfacts.Written) -> list[dict]:
             for t in ir_variant.tickets]
 
 
-def _decks(ir_variant) -> dict:
+def _decks(ir_variant: ir.Variant) -> dict:
     """The train deck's size and each ticket deck's tickets (by name, in id order)."""
     tickets: dict[str, list[str]] = {}
     for t in ir_variant.tickets:
@@ -103,7 +105,7 @@ def _decks(ir_variant) -> dict:
     return {"train_cards": ir_variant.card_total, "tickets": tickets}
 
 
-def variant_document(variant) -> dict:
+def variant_document(variant: Variant) -> dict:
     """The variant (a loaded ``railspec.Variant``) as the document of docs/formats.md,
     "Variant": the same spec gives the same document."""
     ir_variant = variant.ir

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..compiler.base import schema as state_schema
 from ..compiler.base.schema import bound_value
 from ..runtime import notation
+from ..runtime.game import Variant
 from . import export
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -164,12 +165,12 @@ def _object(required: dict, optional: dict | None = None) -> dict:
             "additionalProperties": False}
 
 
-def _driver_defs(variant) -> dict:
+def _driver_defs(variant: Variant) -> dict:
     """What the driver's schemas share: the position, an action's name (the catalogue's)."""
     return {"position": position_schema(variant), "action": {"enum": [a.name for a in variant.ir.actions]}}
 
 
-def driver_request_schema(variant) -> dict:
+def driver_request_schema(variant: Variant) -> dict:
     """A request the driver sends an engine (docs/conformance.md, "The driver protocol"):
     one JSON object a line, told apart by ``cmd``."""
     def request(cmd: str, **more: dict) -> dict:
@@ -190,7 +191,7 @@ def answer_def(cmd: str | None) -> str:
     return "answer-" + ("refused" if cmd is None else cmd.replace("?", "-query"))
 
 
-def driver_answer_schema(variant) -> dict:
+def driver_answer_schema(variant: Variant) -> dict:
     """An engine's answer to a driver's request: under ``$defs`` the answer to each
     request (:func:`answer_def` names it: ``position`` and ``apply`` are answered
     ``{"ok": true}``) and to a request the engine refuses; the schema itself accepts any

@@ -24,10 +24,11 @@ from pathlib import Path
 from .. import __version__
 from ..compiler.base import files
 from ..compiler.base.rng import agent_for
-from ..compiler.base.schema import CARD_COUNTS, CARD_IDS, PH_TURN
+from ..compiler.base.schema import CARD_COUNTS, CARD_IDS, PH_TURN, Field
 from ..compiler.ir import DRAW_BLIND, DRAW_FACEUP
 from ..compiler.mechanic import HardCases, part
 from ..runtime import notation, scoring
+from ..runtime.game import Game, Variant
 from ..runtime.state_format import StateError
 from . import export as variant_export
 from . import jsonl, perft, schemas
@@ -67,7 +68,7 @@ def _names(game, ids) -> list[str]:
     return sorted(game.action_name(a) for a in ids)
 
 
-def _step(game, legal: list[int], action: int) -> dict:
+def _step(game: Game, legal: list[int], action: int) -> dict:
     """Apply ``action`` (one of ``legal``, the position's legal actions) to ``game``; the
     step a games record keeps of it: the legal actions by name, sorted, its name, whether
     the generator moved, and the position after it."""
@@ -78,7 +79,7 @@ def _step(game, legal: list[int], action: int) -> dict:
             "position": game.position()}
 
 
-def game_records(variant, games: int, seed: int, edges: bool = True) -> Iterator[dict]:
+def game_records(variant: Variant, games: int, seed: int, edges: bool = True) -> Iterator[dict]:
     """Game ``i`` (from 0): ``players`` cycling through the variant's counts, game seed
     ``seed + i``, the documented random agent choosing (docs/engine.md, "Random playouts").
     Then, with ``edges``, the hand-made edge cases (:func:`edge_records`), numbered on."""
@@ -117,12 +118,12 @@ EDGES = (EDGE_NO_CARD, EDGE_LAST_BLIND, EDGE_LAST_FACEUP, EDGE_PASSES, EDGE_SHOR
 #: their cards when an edge case deals the cards anew.
 _CORE_CARD_PILES = ("deck", "discard", "faceup", "hands")
 #: A move of an edge case: the action it takes in a game, or None when it finds none.
-Move = Callable[..., "int | None"]
+Move = Callable[[Game], "int | None"]
 #: Whether an edge case's rule came into play, given its game before its moves and after.
-Holds = Callable[..., bool]
+Holds = Callable[[Game, Game], bool]
 
 
-def cards_in(field, value) -> tuple[Counter, list[int]]:
+def cards_in(field: Field, value: list) -> tuple[Counter, list[int]]:
     """The train cards a card pile field holds (card id -> how many) and, per player for a
     per-player field (one entry for another), how many each holds."""
     rows = value if field.per_player else [value]
@@ -136,7 +137,7 @@ def cards_in(field, value) -> tuple[Counter, list[int]]:
     return total, sizes
 
 
-def _deal_anew(variant, state: dict, deck: list[int], discard: Counter, faceup: list[int],
+def _deal_anew(variant: Variant, state: dict, deck: list[int], discard: Counter, faceup: list[int],
                seats: list[int]) -> dict | None:
     """``state`` with the train deck, the discards and the market as given and every other
     train card of the core's piles dealt to the hands of ``seats``, one card at a time in
@@ -156,7 +157,7 @@ def _deal_anew(variant, state: dict, deck: list[int], discard: Counter, faceup: 
                     "hands": hands}
 
 
-def _first_turn(variant, seed: int):
+def _first_turn(variant: Variant, seed: int) -> Game:
     """The first turn of a game of three players (or the nearest count the variant has),
     set up from ``seed`` with the random agent keeping tickets."""
     counts = _player_counts(variant)
@@ -168,7 +169,7 @@ def _first_turn(variant, seed: int):
     return game
 
 
-def _calm(game) -> int:
+def _calm(game: Game) -> int:
     """The action an edge case takes after its own: one that moves no train card where
     there is one (keeping tickets, else drawing them), else the first by name."""
     legal = {game.action_name(a): a for a in game.legal_actions()}
@@ -181,7 +182,7 @@ def _calm(game) -> int:
 def _named(prefix: str, colour_only: bool = False) -> Move:
     """A move: the first legal action (by id) whose name starts with ``prefix`` and, with
     ``colour_only``, that takes a colour card (not a locomotive); None when there is none."""
-    def move(game) -> int | None:
+    def move(game: Game) -> int | None:
         actions = game.variant.ir.actions
         for a in game.legal_actions():
             if actions[a].name.startswith(prefix) and not (colour_only and actions[a].colour < 0):
@@ -190,7 +191,7 @@ def _named(prefix: str, colour_only: bool = False) -> Move:
     return move
 
 
-def _edge_record(variant, name: str, number: int, state: dict | None, moves: list[Move],
+def _edge_record(variant: Variant, name: str, number: int, state: dict | None, moves: list[Move],
                  holds: Holds | None = None) -> dict | None:
     """A games record named ``name`` from ``state``: each of ``moves`` picks an action
     from the game, and ``holds`` (given the game before the moves and after them) says
@@ -216,17 +217,17 @@ def _edge_record(variant, name: str, number: int, state: dict | None, moves: lis
     return record | {"steps": steps, "breakdown": game.score_breakdown(), "winners": game.winners()}
 
 
-def _empty_piles(variant, state: dict) -> dict | None:
+def _empty_piles(variant: Variant, state: dict) -> dict | None:
     """No train card in the deck or the discards: every card outside the market in hands."""
     return _deal_anew(variant, state, [], Counter(), state["faceup"], list(range(state["players"])))
 
 
-def _one_card_left(variant, state: dict) -> dict | None:
+def _one_card_left(variant: Variant, state: dict) -> dict | None:
     """One colour card in the deck, none in the discards, the rest in hands."""
     empty = _empty_piles(variant, state)
     if empty is None:
         return None
-    in_hands = Counter()
+    in_hands: Counter = Counter()
     for hand in empty["hands"]:
         in_hands.update({card: n for card, n in enumerate(hand[:len(variant.ir.colours)]) if n})
     if not in_hands:
@@ -235,7 +236,7 @@ def _one_card_left(variant, state: dict) -> dict | None:
     return _deal_anew(variant, state, [card], Counter(), state["faceup"], list(range(state["players"])))
 
 
-def _nobody_acts(variant, state: dict) -> dict | None:
+def _nobody_acts(variant: Variant, state: dict) -> dict | None:
     """The player to move holds no train card and could draw none (deck and discards
     empty), the ticket deck is held by the next seat, and every other seat passed: the
     full round of passes ends with this player's."""
@@ -249,7 +250,7 @@ def _nobody_acts(variant, state: dict) -> dict | None:
     return dealt | {"ticket_deck": [], "tickets": tickets, "passes": players - 1}
 
 
-def _short_market(variant, state: dict) -> dict | None:
+def _short_market(variant: Variant, state: dict) -> dict | None:
     """A market showing as many locomotives as reset it, and too few other cards outside
     the hands to make one with fewer (docs/engine.md, "The market"): the deck empty, a
     locomotive or two in the discards. No reset is due; a redeal would move the cards."""
@@ -264,19 +265,19 @@ def _short_market(variant, state: dict) -> dict | None:
     return _deal_anew(variant, state, [], Counter({loco: min(2, spare)}), market, list(range(state["players"])))
 
 
-def _market_kept(before, after) -> bool:
+def _market_kept(before: Game, after: Game) -> bool:
     """Whether the market, the deck and the discards are as they were: no redeal."""
     old, new = before.state(), after.state()
     return all(old[pile] == new[pile] for pile in ("faceup", "deck", "discard"))
 
 
-def _no_train_draw(before, _after) -> bool:
+def _no_train_draw(before: Game, _after: Game) -> bool:
     """Whether no train card could be drawn at the start."""
     actions = before.variant.ir.actions
     return not {actions[a].kind for a in before.legal_actions()} & {DRAW_BLIND, DRAW_FACEUP}
 
 
-def edge_records(variant, seed: int, first: int = 0) -> Iterator[dict]:
+def edge_records(variant: Variant, seed: int, first: int = 0) -> Iterator[dict]:
     """The hand-made edge cases (:data:`EDGES`) the variant's rules allow, built from the
     first turn of game ``seed`` and numbered from ``first``: no train card to draw (every
     seat's next turn); a blind draw, then a face-up one, taking the last card (and the
@@ -285,8 +286,8 @@ def edge_records(variant, seed: int, first: int = 0) -> Iterator[dict]:
     if base.is_over:
         return
     state = base.state()
-    calm_round = [_calm] * (2 * state["players"])
-    cases = [
+    calm_round: list[Move] = [_calm] * (2 * state["players"])
+    cases: list[tuple[str, dict | None, list[Move], Holds | None]] = [
         (EDGE_NO_CARD, _empty_piles(variant, state), calm_round, _no_train_draw),
         (EDGE_LAST_BLIND, _one_card_left(variant, state), [_named("draw blind"), _calm], None),
         (EDGE_LAST_FACEUP, _one_card_left(variant, state), [_named("draw faceup ", colour_only=True), _calm], None),
