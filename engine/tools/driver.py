@@ -21,6 +21,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import IO, cast
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
@@ -53,6 +54,13 @@ class EngineFailure(RailspecError):
         self.stderr = stderr or []
 
 
+def _piped(stream: IO[bytes] | None) -> IO[bytes]:
+    """A stream of a process started with it piped (never None then)."""
+    if stream is None:
+        raise ValueError("the stream is not piped")
+    return stream
+
+
 class EngineProcess:
     """An engine started from ``command`` (a list), spoken to over its standard input and
     output. Use it as a ``with`` block: leaving it ends the process."""
@@ -61,11 +69,13 @@ class EngineProcess:
         self.command, self.timeout, self.max_line = list(command), timeout, max_line
         self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, bufsize=0)
-        for stream in (self.process.stdout, self.process.stderr):
+        self._stdin, self._stdout, self._stderr = (_piped(self.process.stdin), _piped(self.process.stdout),
+                                                   _piped(self.process.stderr))
+        for stream in (self._stdout, self._stderr):
             os.set_blocking(stream.fileno(), False)
         self._selector = selectors.DefaultSelector()
-        self._selector.register(self.process.stdout, selectors.EVENT_READ, "out")
-        self._selector.register(self.process.stderr, selectors.EVENT_READ, "err")
+        self._selector.register(self._stdout, selectors.EVENT_READ, "out")
+        self._selector.register(self._stderr, selectors.EVENT_READ, "err")
         self._out = bytearray()
         self._err = bytearray()
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
@@ -80,8 +90,8 @@ class EngineProcess:
         """Ask the engine to quit; end it if it does not within a second."""
         if self.process.poll() is None:
             try:
-                self.process.stdin.write(b'{"cmd":"quit"}\n')
-                self.process.stdin.flush()
+                self._stdin.write(b'{"cmd":"quit"}\n')
+                self._stdin.flush()
             except OSError:
                 pass
             try:
@@ -90,7 +100,7 @@ class EngineProcess:
                 self.process.kill()
                 self.process.wait()
         self._selector.close()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+        for stream in (self._stdin, self._stdout, self._stderr):
             try:
                 stream.close()
             except OSError:
@@ -107,7 +117,7 @@ class EngineProcess:
         if self.process.poll() is not None:  # gone: what it wrote last on stderr is the clue
             for _ in range(64):
                 try:
-                    data = self.process.stderr.read(65536)
+                    data = self._stderr.read(65536)
                 except OSError:
                     break
                 if not data:
@@ -124,8 +134,8 @@ class EngineProcess:
         a line over ``max_line`` bytes, or a line that is not a JSON object."""
         wait = self.timeout if timeout is None else timeout
         try:
-            self.process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            self.process.stdin.flush()
+            self._stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            self._stdin.flush()
         except OSError:
             raise self._fail("crashed", f"its input closed (exit status {self.process.wait()})") from None
         deadline = time.monotonic() + wait
@@ -142,7 +152,7 @@ class EngineProcess:
             if left <= 0:
                 raise self._fail("hung", f"no answer to {message['cmd']!r} within {wait:g} s")
             for key, _ in self._selector.select(timeout=min(left, 0.5)):
-                data = key.fileobj.read(65536)
+                data = cast(IO[bytes], key.fileobj).read(65536)  # one of the two pipes registered
                 if key.data == "err":
                     if data:
                         self._keep_stderr(data)
@@ -259,7 +269,7 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
         return f"its position does not read: {err}"
     ours = notation.from_position(variant.ir, expected)
     fields = {f.name: f for f in variant.assembly.exported_fields}
-    cards: list[Counter] = [Counter(), Counter()]
+    cards: list[Counter[int]] = [Counter(), Counter()]
     for key, value in ours.items():
         field_ = fields.get(key)
         if shuffled and field_ is not None and field_.pile in (CARD_IDS, CARD_COUNTS):
@@ -275,9 +285,8 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
             rows = zip(value, theirs[key]) if field_.per_player else [(value, theirs[key])]
             if all(isinstance(b, list) and Counter(a) == Counter(b) for a, b in rows):
                 continue
-        mine = notation.to_position(variant.ir, ours)[key] if key in expected else value
-        other = got.get(key)
-        return f"'{key}' differs: railspec {_short(mine, 200)}, engine {_short(other, 200)}"
+        shown_mine = notation.to_position(variant.ir, ours)[key] if key in expected else value
+        return f"'{key}' differs: railspec {_short(shown_mine, 200)}, engine {_short(got.get(key), 200)}"
     if cards[0] != cards[1]:
         names = notation.component_names(variant.ir)["card"]
         more = [{names[c]: n for c, n in sorted((a - b).items())} for a, b in (cards, cards[::-1])]

@@ -242,7 +242,8 @@ def _choices(variant, game) -> tuple[list[dict], list[dict]]:
     catalogue's order): about a route, about a city, else by kind."""
     names = component_names(variant.ir)
     groups = kind_groups(variant)
-    choices, order = [], {}
+    choices: list[dict] = []
+    order: dict[str, str] = {}
     for action_id in game.legal_actions():
         action = variant.actions[action_id]
         if action.route >= 0:
@@ -264,7 +265,9 @@ def _panels(variant, observation: dict, who: list[str]) -> dict:
     schema's words for it and the owner's title."""
     names = component_names(variant.ir)
     titles = owner_titles(variant)
-    columns, own, board = [], [], []
+    columns: list[dict] = []
+    own: list[dict] = []
+    board: list[dict] = []
     players = observation["players"]
     for field in _exported(variant):
         view = field.view
@@ -462,7 +465,7 @@ class Store:
         self.idle_seconds = idle_seconds
         self.limit = limit
         self.clock = clock
-        self.sessions: dict[str, object] = {}
+        self.sessions: dict[str, PlaySession | ReplaySession] = {}
         self._lock = threading.Lock()
 
     def sweep(self) -> None:
