@@ -247,6 +247,52 @@ def test_the_vectors_hold_each_mechanics_hard_cases(name):
     assert HARD_CASES[name] <= found, found
 
 
+#: The edge cases a stock variant's rules leave out (docs/conformance.md, "Edge cases"):
+#: Nordic Countries' market has no reset; in Italy a player with no train card to draw
+#: may still draw a ferry card, so passing is not all that is left.
+EDGES_LEFT_OUT = {"nordic_countries": {vectors.EDGE_SHORTAGE}, "italy": {vectors.EDGE_PASSES}}
+
+
+def _state_at(v: railspec.Variant, position: dict) -> dict:
+    return v.game_from_position(position).state()
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_each_variant_has_its_edge_cases_and_each_reaches_its_rule(v):
+    """Every stock variant's games vectors end with the edge cases its rules allow, each in
+    the position the table of docs/conformance.md gives and doing what it says a correct
+    engine does; both of railspec's engines play them alike behind the protocol."""
+    edges = list(vectors.edge_records(v, 1, first=10))
+    assert [r["name"] for r in edges] == [n for n in vectors.EDGES if n not in EDGES_LEFT_OUT.get(v.key, set())]
+    assert [r["game"] for r in edges] == list(range(10, 10 + len(edges)))
+    colours = len(v.ir.colours)
+    for record in edges:
+        start, steps = _state_at(v, record["start"]), record["steps"]
+        after = [_state_at(v, step["position"]) for step in steps]
+        piles_empty = not start["deck"] and not sum(start["discard"])
+        name = record["name"]
+        if name == vectors.EDGE_NO_CARD:
+            assert piles_empty and all(c >= 0 for c in start["faceup"])
+            assert not any(a.startswith(("draw blind", "draw faceup")) for a in steps[0]["legal"]), steps[0]["legal"]
+            assert len({s["current"] for s in after}) == start["players"]  # every seat took a turn
+        elif name in (vectors.EDGE_LAST_BLIND, vectors.EDGE_LAST_FACEUP):
+            assert len(start["deck"]) == 1 and not sum(start["discard"])
+            assert steps[0]["action"].startswith("draw blind" if name == vectors.EDGE_LAST_BLIND else "draw faceup ")
+            assert after[0]["phase"] == "turn" and after[0]["current"] != start["current"]  # no second draw
+        elif name == vectors.EDGE_PASSES:
+            assert piles_empty and not start["ticket_deck"] and start["passes"] == start["players"] - 1
+            assert not any(start["hands"][start["current"]])
+            assert [s["action"] for s in steps] == ["pass"] and after[-1]["phase"] == "over"
+        else:
+            assert not start["deck"] and set(i for i, n in enumerate(start["discard"]) if n) == {colours}
+            assert start["faceup"].count(colours) == v.ir.market_reset_locomotives
+            assert all(s["faceup"] == start["faceup"] for s in after)  # no redeal
+    for engine in ("compiled", "reference"):
+        report = driver.run(v, [sys.executable, str(ADAPTER), "--engine", engine], {"games": edges},
+                            checks=("legal", "apply"))
+        assert report.ok and report.run["apply"] == sum(len(r["steps"]) for r in edges), (engine, report.table())
+
+
 @pytest.mark.parametrize("variant,engine", [("usa", "reference"), ("europe", "compiled"),
                                             ("pennsylvania", "compiled"), ("amsterdam", "reference")])
 def test_railspec_behind_the_protocol_passes(variant, engine, capsys):
