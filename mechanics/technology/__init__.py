@@ -278,7 +278,7 @@ class TechnologyReference(MechanicReference):
 
 class TechnologyMechanic(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
     name = "technology"
-    order = 210
+    order = 220
     title = "technology cards bought with locomotives"
     sample = Sample(("technology sets of 4", "starting locomotives 1",
                      "technology Stoker costs 1 copies 2 opens length 3+",
