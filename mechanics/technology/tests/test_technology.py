@@ -15,6 +15,9 @@ from conftest import Arranged, add, assert_located_error, bad_spec_params, names
 
 import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.playtest import agents
+from railspec.playtest.agents.kernel import kernel
+from railspec.playtest.agents.tables import policy_tables
 from railspec.runtime.state_format import StateError
 
 S, C = SpecSyntaxError, SpecCheckError
@@ -261,3 +264,56 @@ BAD_SPECS = [
 @pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(BAD_SPECS))
 def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
     assert_located_error(tmp_path, text, kind, line, col, fragment, where)
+
+
+# --- the agents --------------------------------------------------------------------------------
+
+SCRIPTED = ["one-step", "long-route", "route-focus", "destination-hungry", "greedy"]
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_the_styles_buy_technologies_that_open_routes(uk, engine):
+    """The `unlock` rule (docs/agents.md): every style buys technologies, and only ones that
+    open routes still free (a Concession, a length, Propellers), never one that only scores:
+    nothing of the map opens without them (MAP: "At the start, players may only claim 1- or
+    2-space routes in England")."""
+    v = uk.ir
+    mechanic = next(m for m, _ in v.present() if m.name == "technology")
+    opens = {a: set(routes) for a, routes in mechanic.agent_play(v, v.rule("technology")).routes.items()}
+    bought = {name: 0 for name in SCRIPTED}
+    for seed in range(5 if engine == "compiled" else 2):
+        seats = [SCRIPTED[(seed + k) % 5] for k in range(3)]
+        players = [agents.make(name, seed=seed * 7 + k) for k, name in enumerate(seats)]
+        g = uk.new_game(players=3, seed=seed, engine=engine)
+        while not g.is_over:
+            p = g.current_player
+            action = players[p].act(g)
+            if v.actions[action].kind == "buy_technology":
+                bought[seats[p]] += 1
+                owner = g.state()["owner"]
+                assert any(owner[r] == -1 for r in opens[action]), v.actions[action].name
+            g.apply(action)
+    assert all(bought[name] for name in SCRIPTED[:3]) and sum(bought.values()) >= 20, bought
+
+
+def test_buying_what_the_tickets_need_wins(uk):
+    """The same style with and without the `unlock` rule (without it a purchase is taken only
+    when nothing else is legal), two players, seats alternating: the one buying technologies
+    wins most games (the figure docs/agents.md's rule rests on)."""
+    k = kernel()
+    tables = policy_tables(uk.ir)
+    never = dict(tables, act_kind=[k.OTHER if a.kind == "buy_technology" else kind
+                                   for a, kind in zip(uk.ir.actions, tables["act_kind"])])
+    using, without = k.Policy(tables), k.Policy(never)
+    wins = 0
+    for seed in range(20):
+        seats = [k.Seat(k.STYLES[SCRIPTED[seed % 5]], seed * 2 + n) for n in range(2)]
+        policies = [using, without] if seed % 2 == 0 else [without, using]
+        g = uk.new_game(players=2, seed=seed, engine="compiled")
+        while not g.is_over:
+            p = g.current_player
+            g.apply(policies[p].decide_compiled(seats[p], g._e))
+        scores = g.scores()
+        user = seed % 2
+        wins += scores[user] > scores[1 - user]
+    assert wins >= 15, wins
