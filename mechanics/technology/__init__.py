@@ -59,7 +59,6 @@ from .syntax import (
     OPENS_ATTRIBUTE,
     OPENS_CITIES,
     OPENS_LENGTH,
-    SCORES,
     SETS,
     NoTechnologyAttr,
     StartingLocomotives,
@@ -139,7 +138,7 @@ def giveable(hand: list[int], given: list[int], left: int) -> list[int]:
 class TechnologyReference(MechanicReference):
     """Technology cards in plain Python."""
 
-    def __init__(self, rules, rule: TechnologyRule):
+    def __init__(self, rules, rule: TechnologyRule) -> None:
         super().__init__(rules, rule)
         self.loco = rules.loco
         self.variant = rules.variant
@@ -336,7 +335,7 @@ class TechnologyMechanic(Mechanic, Payments, Invariants, AgentRules, Drawing, Sa
             for stmt in (sets_stmt, start):
                 if stmt is not None:
                     ctx.errors.add(stmt.span, f"'{stmt.words}' needs at least one 'technology' statement")
-            for route, attr in ctx.routes_with(NoTechnologyAttr.name):
+            for _route, attr in ctx.routes_with(NoTechnologyAttr.name):
                 ctx.errors.add(attr.span, "'needs no technology' needs at least one 'technology' statement")
             return None
         if len(stmts) > MOST_TECHNOLOGIES:
