@@ -1,7 +1,7 @@
 # generated from spec/united_kingdom.rail — do not edit
 # spec hash: fa812ac4f24b57b3
 # mechanics: multi_track, zones, ferries, technology
-# source hash: e65eb47a139e6ff1
+# source hash: f806df300677805a
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -192,7 +192,7 @@ cdef extern from *:
     static const double OBS_29_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "united_kingdom";
     static const char RS_SPEC_HASH[] = "fa812ac4f24b57b3";
-    static const char RS_SOURCE_HASH[] = "e65eb47a139e6ff1";
+    static const char RS_SOURCE_HASH[] = "f806df300677805a";
     static const int T_ROUTE_LEN[125] = {
 1, 4, 3, 6, 3, 1, 2, 1, 3, 4, 1, 2, 1, 1, 1, 2, 1, 3, 3, 2,
 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1, 2, 2, 1,
@@ -1634,6 +1634,7 @@ cdef struct State:
     int technology_held[STORE_N_CARDS]
     int technology_given[STORE_N_CARDS]
     int technology_left
+    unsigned long long technology_closed[NP_MAX][STORE_ROUTE_WORDS]
 
 
 cdef void init_fields(State* s) noexcept nogil:
@@ -1896,6 +1897,17 @@ cdef int legal_technology_card(State* s, int* out) noexcept nogil:
     return n
 
 
+cdef void technology_close(State* s, int p) noexcept nogil:
+    """The routes player p's technologies leave closed, as bits (the cache route_open reads);
+    worked out again at each purchase, the only move that changes them."""
+    cdef int r, w
+    for w in range(ROUTE_WORDS):
+        s.technology_closed[p][w] = 0
+    for r in range(N_ROUTES):
+        if (T_ROUTE_NEEDS[r] & ~s.technologies[p]) != 0:
+            s.technology_closed[p][r >> 6] |= 1ULL << (r & 63)
+
+
 cdef void technology_buy(State* s, int action) noexcept nogil:
     """The technology is the player's at once; its locomotives go to the discards; its sets'
     cards follow one at a time. The turn goes on."""
@@ -1905,6 +1917,7 @@ cdef void technology_buy(State* s, int action) noexcept nogil:
     cdef int locos = T_TECH_COST[t] - sets
     s.hands[p][LOCO] -= locos
     s.technologies[p] |= 1 << t
+    technology_close(s, p)
     s.technology_supply[t] -= 1
     s.technology_bought = 1
     if locos > 0:
@@ -1963,9 +1976,15 @@ cdef inline void technology_setup_piles(State* s) noexcept nogil:
             s.hands[p][LOCO] += 1
 
 
+cdef inline void technology_derive(State* s) noexcept nogil:
+    cdef int p
+    for p in range(NP_MAX):
+        technology_close(s, p)
+
+
 cdef inline bint technology_route_open(State* s, int r, int p) noexcept nogil:
-    """A route is open to a player holding every technology it needs."""
-    return (T_ROUTE_NEEDS[r] & ~s.technologies[p]) == 0
+    """A route is open to a player holding every technology it needs (kept by technology_close)."""
+    return not ((s.technology_closed[p][r >> 6] >> (r & 63)) & 1)
 
 
 cdef inline bint technology_payment_ok(State* s, int block, int p) noexcept nogil:
@@ -2051,9 +2070,10 @@ cdef inline void hook_setup_piles(State* s) noexcept nogil:
 cdef inline void hook_setup_offer(State* s, int p) noexcept nogil:
     pass
 
-# derive (each): multi_track
+# derive (each): multi_track, technology
 cdef inline void hook_derive(State* s) noexcept nogil:
     multi_track_derive(s)
+    technology_derive(s)
 
 # returned_tickets (thread): none
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
@@ -2146,12 +2166,10 @@ cdef inline void hook_score_awards(State* s, int* out) noexcept nogil:
     pass
 
 
-# route_open for the legal claims' listing (all): technology
+# route_open for the legal claims' listing (all): none
 cdef inline bint hook_route_open_listing(State* s, int r, int p) noexcept nogil:
     # route_open for a turn's legal claims, whose candidates have dropped the routes in the
     # closed-route bitsets (Mechanic.closed_routes): the other mechanics' route_open
-    if not technology_route_open(s, r, p):
-        return False
     return True
 
 
@@ -2352,6 +2370,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     for w in range(ROUTE_WORDS):
         candidates[w] = s.unowned[w] & T_LEN_AT_MOST[trains * ROUTE_WORDS + w]
         candidates[w] &= ~s.tracks_closed[p][w]  # what a mechanic's route_open refuses, as a bitset
+        candidates[w] &= ~s.technology_closed[p][w]  # what a mechanic's route_open refuses, as a bitset
         affordable[w] = T_AFFORD[(N_COLOURS * (MAX_LENGTH + 1) + available) * ROUTE_WORDS + w]
     for c in range(N_COLOURS):
         available = hand[c] + locos

@@ -45,6 +45,7 @@ from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
+    Caches,
     Drawing,
     Invariants,
     Looks,
@@ -275,7 +276,7 @@ class TechnologyReference(MechanicReference):
         row["technology_tickets"] = per_ticket * row["tickets_completed"]
 
 
-class TechnologyMechanic(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
+class TechnologyMechanic(Mechanic, Payments, Caches, Invariants, AgentRules, Drawing, Sampled):
     name = "technology"
     order = 220
     title = "technology cards bought with locomotives"
@@ -307,7 +308,13 @@ class TechnologyMechanic(Mechanic, Payments, Invariants, AgentRules, Drawing, Sa
         Field("technology_given", "the sets' cards given so far, a count per card", owner="technology",
               size="N_CARDS", high="CARD_TOTAL", pile=CARD_COUNTS),
         Field("technology_left", "the sets' cards still to give", owner="technology", high="TECH_SET_CARDS_MOST"),
+        # the compiled engine's cache: per player, the routes their technologies leave closed
+        # (kept at each purchase), so that a turn's legal claims drop them a word at a time
+        Field("technology_closed", "bit r set while route r needs a technology the player lacks (from "
+                                   "technologies)", owner="technology", kind="u64", per_player=True,
+              size="ROUTE_WORDS", derived=True),
     )
+    closed_routes = "technology_closed"  # route_open reads only it
     phases = (PH_TECHNOLOGY,)
     kinds = (BUY_TECHNOLOGY, TECHNOLOGY_CARD)
     reference = TechnologyReference
