@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -48,7 +48,8 @@ contract-pairs: install
 generate: install
 	$(BIN)/python -m railspec.compiler.emit
 
-# Re-write the state table of docs/engine.md from the state schema (commit the result).
+# Re-write the tables of docs/ made from the code, and the typed state views (compiler/base/state_view.py,
+# mechanics/*/state_view.py), from the state schema and the mechanics (commit the result).
 docs: install
 	$(BIN)/python -m railspec.compiler.docs
 
@@ -109,6 +110,13 @@ FUZZ_SEED ?= 0
 FUZZ_JOBS ?= 1
 fuzz: install
 	$(BIN)/python -m fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --jobs $(FUZZ_JOBS)
+
+# The language server under LSP_MESSAGES random and mutated messages (fuzz/README.md):
+# every readable request answered, the server alive after each; findings in
+# fuzz/lsp-report.json. The tests run 50 (tests/test_lsp_robustness.py).
+LSP_MESSAGES ?= 1000
+fuzz-lsp: install
+	$(BIN)/python -m fuzz.lsp --messages $(LSP_MESSAGES) --seed $(FUZZ_SEED)
 
 # Build the sdist, then the wheel from the sdist, and play games with it in a clean venv.
 dist-check: install

@@ -63,6 +63,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     variant = _variant(spec, variant_key, registry, rules, players, parts, turn, places, board, tickets,
                        end_trains, tiebreaks)
     check_score_bound(spec, variant)
+    _warn_if_trains_outlast_the_map(spec, variant)
     errors.raise_if_any()
     present = variant.present()
     entries = []
@@ -72,13 +73,31 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     return _with_hash(replace(variant, actions=actions, claim_layout=layout, warnings=errors.sorted_warnings()))
 
 
+def _warn_if_trains_outlast_the_map(spec: Statements, variant: ir.Variant) -> None:
+    """A warning when, from some player count on, the players bring more trains than the
+    map's routes hold before the last round can start: the trigger (a player's trains at
+    most the end number) then needs one player to take an outsized share of the map, and
+    most games end instead with nobody able to act (docs/rules.md)."""
+    cars = sum(route.length for route in variant.routes)
+    placed = variant.trains - variant.end_trains  # what one player places before the last round
+    crowded = [n for n in range(variant.min_players, variant.max_players + 1) if n * placed > cars]
+    stmt = spec.one(ast.Trains)
+    if not crowded or stmt is None or placed <= 0:
+        return
+    n = crowded[0]
+    who = f"{n} players" if n == variant.max_players else f"{n} players or more"
+    spec.errors.warn(stmt.span, f"with {who} the map's routes hold {cars} cars, fewer than the {n} x {placed} trains "
+                                f"the players place before the last round can start: most games will end with "
+                                f"nobody able to act, not by the end trigger")
+
+
 def _mechanic_rules(registry: Registry, ctx: CheckContext) -> list[ir.Rule]:
     """Each mechanic's stage, in registry order: the rule records of those the spec uses."""
-    rules = []
+    rules: list[ir.Rule] = []
     for mechanic in registry:
         rule = mechanic.check(ctx)
         if rule is not None:
-            if type(rule) is not mechanic.rule:
+            if type(rule) is not mechanic.rule or not isinstance(rule, ir.Rule):
                 raise TypeError(f"mechanic {mechanic.name}: check() returned a {type(rule).__name__}, "
                                 f"not its rule {mechanic.rule.__name__}")
             rules.append(rule)
@@ -99,10 +118,12 @@ def _variant(spec: Statements, variant_key: str, registry: Registry, rules: list
     """The IR of a spec that checked, before its action catalogue and hash."""
     cities = tuple(ir.City(i, c["name"], c["dead_end"], c["span"], c["at"]) for i, c in enumerate(places.cities))
     used = {type(rule) for rule in rules}
+    variant_name, provisional = spec.one(ast.VariantName), spec.one(ast.Provisional)
+    assert variant_name is not None  # a required statement: its absence stops the check before here
     return ir.Variant(
-        key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
+        key=variant_key, name=variant_name.name, spec_path=spec.main.path, spec_hash="",
         sources=tuple(s.text for s in spec.many(ast.Source)),
-        provisional=spec.one(ast.Provisional).text if spec.one(ast.Provisional) else "",
+        provisional=provisional.text if provisional else "",
         min_players=players.low, max_players=players.high, trains=parts.trains, hand=parts.hand,
         colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
         market_reset_locomotives=parts.reset_locomotives,

@@ -16,7 +16,9 @@ import sys
 import threading
 import warnings
 from array import array
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
 from .. import compiler
 from ..compiler import ir, observation
@@ -89,7 +91,8 @@ def _items_of(codes: str, itemsize: int):
     return lambda fmt, size: size == itemsize and _byte_format(fmt, codes)
 
 
-def _typed_buffer(buffer, needed: int, method: str, hint: str, fits, code: str, unit: str) -> memoryview:
+def _typed_buffer(buffer: Any, needed: int, method: str, hint: str, fits: Callable[[str, int], bool],
+                  code: Literal["i", "f", "B"], unit: str) -> memoryview[Any]:
     """``buffer`` as a flat writable view of its items (``code``: the C int of
     legal_actions_into, a float, a byte) with room for ``needed`` of them, or the named
     error saying what is wrong with it; ``fits(format, itemsize)`` says whether its items
@@ -325,19 +328,22 @@ def _query_method(name: str, doc: str, per_player: bool):
 
     # the common case first and flat: the game's variant uses the mechanic (a query may be
     # asked in a search's inner loop)
+    ask: Callable[..., Any]
     if per_player:
-        def ask(self, player):
+        def ask_of_player(self, player):
             player = self._player(player)
             found = self.variant.query_table.get(name)
             if found is not None and found[1]:
                 return getattr(self._e, name)(player)
             return unanswered(self, found)
+        ask = ask_of_player
     else:
-        def ask(self):
+        def ask_of_game(self):
             found = self.variant.query_table.get(name)
             if found is not None and found[1]:
                 return getattr(self._e, name)()
             return unanswered(self, found)
+        ask = ask_of_game
     ask.__name__ = ask.__qualname__ = name
     ask.__doc__ = doc
     return ask
@@ -506,10 +512,12 @@ class Variant:
             result["winners"] = playout_winners(self.ir, result, keys, result["winners"])
         return result
 
-    def score(self, position: dict) -> list[dict]:
+    def score(self, position: dict, tickets: bool = False) -> list[dict]:
         """Score a described position (see :func:`railspec.score`): each player's
-        breakdown plus ``winner``. The compiled engine scores it when its module is at hand
-        without compiling (a stock variant, or one built before); the reference otherwise."""
+        breakdown plus ``winner``, and with ``tickets`` each held ticket as scoring counts
+        it (``ticket_results``, docs/formats.md). The compiled engine scores it when its
+        module is at hand without compiling (a stock variant, or one built before); the
+        reference otherwise (and the tickets' detail always)."""
         fields = position_fields(self.ir, position)
         module = self.module(build_if_needed=False)
         if module is not None:
@@ -519,7 +527,22 @@ class Variant:
         best = set(_winners(self.ir, rows))
         for p, row in enumerate(rows):
             row["winner"] = p in best
+        if tickets:
+            for row, results in zip(rows, self.ticket_results(fields)):
+                row["ticket_results"] = results
         return rows
+
+    def ticket_results(self, fields: dict) -> list[list[dict]]:
+        """Per player, each ticket held as scoring counts it: its name, whether it is
+        completed, its points (plus or minus) and the place they are for (the destination
+        reached; for a ticket of several destinations, the one that scores; None when not
+        completed)."""
+        game = reference.for_scoring(self.ir, fields)
+        places = self.ir.cities
+        return [[{"ticket": self.ir.tickets[t].name, "completed": done, "points": points,
+                  "place": places[place].name if place is not None else None}
+                 for t, points, done, place in game.rules.ticket_details(game.state, p)]
+                for p in range(fields["players"])]
 
     def __repr__(self) -> str:
         return (f"<Variant {self.name}: {len(self.cities)} cities, {len(self.routes)} routes, "

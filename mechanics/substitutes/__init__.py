@@ -39,7 +39,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, PH_TURN, Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -52,6 +52,7 @@ from ...compiler.mechanic import (
     Sampled,
     Tables,
 )
+from .state_view import SubstitutesState
 from .syntax import SubstituteAttr, SubstituteLocomotive
 
 PH_SUBSTITUTE = "substitute"
@@ -102,22 +103,22 @@ def giveable(hand: list[int], given: list[int], left: int) -> list[int]:
     return out
 
 
-class SubstitutesReference(MechanicReference):
+class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule]):
     """Sets of any cards in plain Python."""
 
-    def __init__(self, rules, rule: SubstitutesRule):
+    def __init__(self, rules: Services, rule: SubstitutesRule):
         super().__init__(rules, rule)
         self.loco = rules.loco
         self.variant = rules.variant
         self.ids = [a.id for a in rules.variant.actions if a.kind == SUBSTITUTE_CARD]  # by card id
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: SubstitutesState, block: ir.PaymentBlock, player: int) -> bool:
         """A block paying sets is open to a player holding its any cards besides its colour
         cards and locomotives."""
         amount = self.variant.paid_by_block(block, COLUMN.name)
         return not amount or sum(state.hands[player]) - block.plain - block.base_locomotives >= amount
 
-    def before_claim_completes(self, state, action) -> bool:
+    def before_claim_completes(self, state: SubstitutesState, action: ir.Action) -> bool:
         """A claim paying sets waits, holding its colour cards and locomotives, for its any cards."""
         amount = self.variant.paid(action, COLUMN.name)
         if not amount:
@@ -130,11 +131,11 @@ class SubstitutesReference(MechanicReference):
         state.phase = PH_SUBSTITUTE
         return False
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: SubstitutesState) -> list[int]:
         hand = state.hands[state.current]
         return [self.ids[card] for card in giveable(hand, state.substitute_given, state.substitute_left)]
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: SubstitutesState, action: ir.Action) -> None:
         """One any card given; the last completes the claim."""
         card = self.ids.index(action.id)
         player = state.current
@@ -156,7 +157,8 @@ class SubstitutesReference(MechanicReference):
             self.rules.end_turn(state, passed=False)
 
 
-class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
+class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invariants[SubstitutesRule],
+                  AgentRules[SubstitutesRule], Drawing[SubstitutesRule], Sampled):
     name = "substitutes"
     order = 200
     title = "sets of any cards standing for one card"
@@ -210,7 +212,12 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
 
     def payment_shapes(self, variant, rule: SubstitutesRule, route, shapes):
         """A block per number of sets: ``j`` sets for required locomotives take ``j`` of them
-        (the statement), ``k`` sets for the colour take ``k`` of its cards (the attribute)."""
+        (the statement), ``k`` sets for the colour take ``k`` of its cards (the attribute).
+        Where locomotives are wild and both apply to one route, a set for a colour card
+        while a required locomotive is still paid by a locomotive is the same payment as a
+        set for that locomotive with the locomotive on the colour space: those blocks are
+        left out (``k`` sets only once every required locomotive is a set), so each payment
+        is offered once."""
         per_card = rule.per_card(route.id)
         if route.id in rule.excluded:
             return shapes
@@ -218,6 +225,8 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
         for s in shapes:
             for j in range(s.base_locomotives + 1 if rule.locomotive else 1):
                 for k in range(s.plain + 1 if per_card else 1):
+                    if k and s.wild and rule.locomotive and j < s.base_locomotives:
+                        continue  # offered by the block of j + 1, k - 1 sets
                     amount = j * rule.locomotive + k * per_card
                     out.append(replace(s, base_locomotives=s.base_locomotives - j, plain=s.plain - k,
                                        paid=_with_amount(s.paid, amount)) if amount else s)

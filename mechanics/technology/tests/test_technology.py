@@ -72,7 +72,7 @@ def test_at_the_start_only_short_routes_in_england(uk, engine):
     cards unlock longer routes, ferries, and routes into Wales, Scotland, Ireland, and France";
     "The Southampton–New York route may be claimed without Technology". REVIEW: "limited to
     building only between mainland English destinations and only on routes of one or two
-    track length" (docs/rules.md #46)."""
+    track length" (docs/rules.md #62)."""
     g = turn(uk, engine, **ALL_CARDS)
     abroad = WALES | IRELAND_FRANCE | SCOTLAND
     ferries = set(next(rule for rule in uk.ir.rules if rule.mechanic == "ferries").routes)
@@ -127,7 +127,7 @@ def test_southampton_new_york_needs_no_technology(uk, engine):
 def test_buying_costs_locomotives_and_the_turn_goes_on(uk, engine):
     """MAP: "Before a regular turn action, a player may buy one Technology card using
     Locomotives"; TABLE: Mechanical Stoker costs 1, Double Heading 4. The purchase does not end
-    the turn, and no second one is offered in it (docs/rules.md #45)."""
+    the turn, and no second one is offered in it (docs/rules.md #61)."""
     g = turn(uk, engine, red=2, loco=1)
     assert "buy technology Mechanical Stoker 1loco" in buys(g)
     assert not any("Double Heading" in n for n in buys(g))  # 4 locomotives
@@ -144,7 +144,7 @@ def test_buying_costs_locomotives_and_the_turn_goes_on(uk, engine):
 
 def test_one_copy_of_each_and_the_supply(uk, engine):
     """TABLE: 4 copies of each basic technology (Right of Way: 1, not in the spec: docs/rules.md
-    #44); a player holds one of each (a second copy would do nothing: docs/rules.md #45)."""
+    #60); a player holds one of each (a second copy would do nothing: docs/rules.md #61)."""
     g = turn(uk, engine, holding=["Mechanical Stoker"], loco=2)
     assert not any("Mechanical Stoker" in n for n in buys(g)) and any("Propellers" in n for n in buys(g))
     s = g.state()
@@ -158,7 +158,7 @@ def test_any_four_cards_for_a_locomotive_and_three_with_booster(uk, engine):
     """MAP: "Any 4 Train Car cards can substitute for a Locomotive, or any 3 with Booster
     technology"; REVIEW: "At any time they can discard four cards to get a locomotive …
     Boosters will allow players to trade three cards for a locomotive rather than four". The
-    cards are given one decision at a time, in card order (docs/rules.md #47)."""
+    cards are given one decision at a time, in card order (docs/rules.md #63)."""
     g = turn(uk, engine, blue=2, red=1, green=1)
     assert buys(g) == [n for n in buys(g) if n.endswith("1set")] and "buy technology Mechanical Stoker 1set" in buys(g)
     assert not any("Propellers" in n for n in buys(g))  # 2 locomotives: 8 cards
@@ -193,7 +193,7 @@ def test_a_set_pays_a_ferry_locomotive(uk, engine):
 def test_boiler_lagging_and_steam_turbine_score_later_claims(uk, engine):
     """README: "Boiler Lagging- you score 1 extra point for each route that you claim after
     you have this card. Steam Turbines- … 2 extra … for each ferry route"; MAP
-    (getAdditionalRoutePoints: +1, and +2 on a route with locomotives); docs/rules.md #48."""
+    (getAdditionalRoutePoints: +1, and +2 on a route with locomotives); docs/rules.md #64."""
     g = turn(uk, engine, holding=["Propellers", "Boiler Lagging", "Steam Turbine"], loco=1, red=2)
     g.apply_name("claim Barrow-Liverpool gray 1loco")
     assert g.state()["technology_points"][0] == 3
@@ -225,7 +225,7 @@ def test_double_heading_scores_each_completed_ticket(uk, engine):
 def test_each_starting_hand_has_a_locomotive(uk, engine):
     """MAP: "Each player starts with 35 trains, 4 Train Car cards, and 1 Locomotive"; REVIEW:
     "Each player receives 35 trains …, 4 train cards, plus a locomotive card" (docs/rules.md
-    #49: the topmost locomotive of the shuffled deck)."""
+    #65: the topmost locomotive of the shuffled deck)."""
     for players in (2, 3, 4):
         g = uk.new_game(players=players, seed=players, engine=engine)
         s = g.state()
@@ -235,7 +235,7 @@ def test_each_starting_hand_has_a_locomotive(uk, engine):
 
 def test_three_face_up_locomotives_stay(uk, engine):
     """MAP: "3 face-up Locomotives are not replaced" (resetVisibleCardsWithLocomotives = null);
-    docs/rules.md #50."""
+    docs/rules.md #66."""
     g = turn(uk, engine, market=("loco", "loco", "loco", "red", "blue"), red=1)
     g.apply_name("draw blind")
     g.apply_name("draw blind")
