@@ -41,7 +41,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, MAX_POINTS, Limit
 from ...compiler.base.schema import CARD_COUNTS, PH_TURN, Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -56,6 +56,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
+from .state_view import TechnologyState
 from .syntax import (
     OPENS_ATTRIBUTE,
     OPENS_CITIES,
@@ -95,6 +96,9 @@ class Technology:
 
 @dataclass(frozen=True)
 class TechnologyRule(ir.Rule):
+    """The technologies of a spec, its sets, its starting locomotives and the routes
+    needing no technology."""
+
     mechanic: ClassVar[str] = "technology"
     technologies: tuple[Technology, ...]
     set_size: int = 0                   # any N cards for a locomotive (0: no sets)
@@ -136,10 +140,10 @@ def giveable(hand: list[int], given: list[int], left: int) -> list[int]:
     return [card for card in range(floor, len(hand)) if hand[card] > 0 and suffix[card] >= left]
 
 
-class TechnologyReference(MechanicReference):
+class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
     """Technology cards in plain Python."""
 
-    def __init__(self, rules, rule: TechnologyRule) -> None:
+    def __init__(self, rules: Services, rule: TechnologyRule) -> None:
         super().__init__(rules, rule)
         self.loco = rules.loco
         self.variant = rules.variant
@@ -149,10 +153,11 @@ class TechnologyReference(MechanicReference):
         self.needs = [rule.needs(r.id) for r in rules.variant.routes]
         self.route_points = [dict(t.route_points) for t in rule.technologies]
 
-    def set_size(self, state, player: int) -> int:
+    def set_size(self, state: TechnologyState, player: int) -> int:
+        """The cards of a set for the player now (0: the player cannot pay with sets)."""
         return self.rule.set_size_of(state.technologies[player])
 
-    def setup_piles(self, state) -> None:
+    def setup_piles(self, state: TechnologyState) -> None:
         """The supply holds every copy; each player takes their starting locomotives from
         the top of the shuffled deck down."""
         state.technology_supply = [t.copies for t in self.rule.technologies]
@@ -164,11 +169,11 @@ class TechnologyReference(MechanicReference):
                 del state.deck[at]
                 state.hands[player][self.loco] += 1
 
-    def route_open(self, state, route, player: int) -> bool:
+    def route_open(self, state: TechnologyState, route: ir.Route, player: int) -> bool:
         """A route is open to a player holding every technology it needs."""
         return self.needs[route.id] & ~state.technologies[player] == 0
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: TechnologyState, block: ir.PaymentBlock, player: int) -> bool:
         """A block paying sets: the player's sets have cards (a technology may say how
         many), and the hand holds that many for each besides the block's cards."""
         sets = self.variant.paid_by_block(block, COLUMN.name)
@@ -177,7 +182,7 @@ class TechnologyReference(MechanicReference):
         size = self.set_size(state, player)
         return size > 0 and sum(state.hands[player]) - block.plain - block.base_locomotives >= sets * size
 
-    def turn_actions(self, state) -> list[int]:
+    def turn_actions(self, state: TechnologyState) -> list[int]:
         """One purchase a turn: a technology left in the supply that the player lacks, paid
         with its locomotives, some of them as sets of any cards."""
         if state.technology_bought:
@@ -194,7 +199,7 @@ class TechnologyReference(MechanicReference):
                 out.append(action)
         return out
 
-    def before_claim_completes(self, state, action) -> bool:
+    def before_claim_completes(self, state: TechnologyState, action: ir.Action) -> bool:
         """A claim paying sets waits, holding its colour cards and locomotives, for the sets' cards."""
         sets = self.variant.paid(action, COLUMN.name)
         if not sets:
@@ -207,17 +212,19 @@ class TechnologyReference(MechanicReference):
         state.phase = PH_TECHNOLOGY
         return False
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: TechnologyState) -> list[int]:
+        """The cards the next set card may be."""
         hand = state.hands[state.current]
         return [self.card_ids[c] for c in giveable(hand, state.technology_given, state.technology_left)]
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: TechnologyState, action: ir.Action) -> None:
+        """A purchase, or a set's card."""
         if action.kind == BUY_TECHNOLOGY:
             self.buy(state, action)
         else:
             self.give(state, action)
 
-    def buy(self, state, action) -> None:
+    def buy(self, state: TechnologyState, action: ir.Action) -> None:
         """The technology is the player's at once; its locomotives go to the discards; its
         sets' cards follow one at a time. The turn goes on."""
         t, sets = self.buy_of[action.id]
@@ -235,7 +242,7 @@ class TechnologyReference(MechanicReference):
             state.technology_left = sets * size
             state.phase = PH_TECHNOLOGY
 
-    def give(self, state, action) -> None:
+    def give(self, state: TechnologyState, action: ir.Action) -> None:
         """One card of a set given; the last completes the purchase or the claim."""
         card = self.card_ids.index(action.id)
         player = state.current
@@ -259,24 +266,27 @@ class TechnologyReference(MechanicReference):
         if state.phase == PH_TURN:
             self.rules.end_turn(state, passed=False)
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: TechnologyState, route: ir.Route, player: int) -> None:
         """The held technologies' points for a route claimed (Boiler Lagging, Steam Turbines)."""
         owned = state.technologies[player]
         for t, points in enumerate(self.route_points):
             if owned >> t & 1:
                 state.technology_points[player] += points.get(route.id, 0)
 
-    def end_of_turn(self, state) -> None:
+    def end_of_turn(self, state: TechnologyState) -> None:
+        """The next turn may buy again."""
         state.technology_bought = 0
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: TechnologyState, player: int, row: dict[str, int], network: list[int]) -> None:
+        """The technologies' points for routes claimed, and for completed tickets."""
         owned = state.technologies[player]
         per_ticket = sum(t.ticket_points for k, t in enumerate(self.rule.technologies) if owned >> k & 1)
         row["technology_routes"] = state.technology_points[player]
         row["technology_tickets"] = per_ticket * row["tickets_completed"]
 
 
-class TechnologyMechanic(Mechanic, Payments, Caches, Invariants, AgentRules, Drawing, Sampled):
+class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Caches,
+                         Invariants[TechnologyRule], AgentRules[TechnologyRule], Drawing[TechnologyRule], Sampled):
     name = "technology"
     order = 220
     title = "technology cards bought with locomotives"
@@ -348,7 +358,9 @@ class TechnologyMechanic(Mechanic, Payments, Caches, Invariants, AgentRules, Dra
         if len(stmts) > MOST_TECHNOLOGIES:
             ctx.errors.add(stmts[MOST_TECHNOLOGIES].span, f"at most {MOST_TECHNOLOGIES} technologies")
             stmts = stmts[:MOST_TECHNOLOGIES]
-        techs, groups, opened_by = [], [], {}
+        techs: list[Technology] = []
+        groups: list[tuple[str, tuple[int, ...]]] = []
+        opened_by: dict[str, tuple[str, int]] = {}
         for stmt in stmts:
             tech = self._technology(ctx, stmt, opened_by)
             techs.append(tech)
@@ -359,7 +371,7 @@ class TechnologyMechanic(Mechanic, Payments, Caches, Invariants, AgentRules, Dra
         return TechnologyRule(technologies=tuple(techs), set_size=set_size, starting_locomotives=starting,
                               free=tuple(free), groups=tuple(groups), span=stmts[0].span)
 
-    def _technology(self, ctx, stmt: TechnologyStmt, opened_by: dict) -> Technology:
+    def _technology(self, ctx, stmt: TechnologyStmt, opened_by: dict[str, tuple[str, int]]) -> Technology:
         """One technology statement, checked: its price, copies and effect."""
         cost = ctx.positive(stmt.cost, "a technology's price", most=MOST_COST)
         copies = ctx.positive(stmt.copies, "a technology's copies", most=MAX_PILE)
@@ -367,7 +379,7 @@ class TechnologyMechanic(Mechanic, Payments, Caches, Invariants, AgentRules, Dra
         routes = ctx.board.routes
         tech = Technology(name=name, cost=cost, copies=copies)
         if stmt.effect == OPENS_CITIES:
-            cities = set()
+            cities: set[int] = set()
             for city_name in stmt.names:
                 city = ctx.places.ref(city_name, "a technology's city")
                 if city is None:
