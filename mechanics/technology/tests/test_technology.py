@@ -11,7 +11,7 @@ opinionatedgamers.com's and dailyworkerplacement.com's reviews.
 from __future__ import annotations
 
 import pytest
-from conftest import Arranged, add, assert_located_error, bad_spec_params, names, start_turns
+from conftest import Arranged, add, assert_located_error, bad_spec_params, edit, names, start_turns
 
 import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
@@ -244,6 +244,8 @@ def test_three_face_up_locomotives_stay(uk, engine):
 
 # --- the language ----------------------------------------------------------------------------
 
+#: A technology statement that checks, before the statement a case is about.
+STOKER = "technology Stoker costs 1 copies 4 opens length 3"
 # (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
 BAD_SPECS = [
     ("technology-free-of-charge", add(9, "technology Stoker costs 0 copies 4 opens length 3"), C, 9, 25,
@@ -260,6 +262,23 @@ BAD_SPECS = [
      "'technology sets of' needs at least one 'technology' statement"),
     ("technology-without-copies", add(9, "technology Stoker costs 1 opens length 3"), S, 9, 27,
      "expected 'copies'"),
+    ("technology-too-dear", add(9, "technology Stoker costs 13 copies 4 opens length 3"), C, 9, 25,
+     "a technology's price must be at most 12, got 13"),
+    ("technology-no-copies", add(9, "technology Stoker costs 1 copies 0 opens length 3"), C, 9, 34,
+     "a technology's copies must be positive, got 0"),
+    ("technology-opens-length-0", add(9, "technology Stoker costs 1 copies 4 opens length 0"), C, 9, 49,
+     "a length a technology opens must be positive, got 0"),
+    ("technology-scores-no-route", add(9, "technology Turbine costs 1 copies 4 scores 2 per ferry"), C, 9, 50,
+     "no route has the attribute 'ferry'"),
+    ("technology-sets-of-13", add(9, f"{STOKER}\ntechnology sets of 13"), C, 10, 20, "a set has 2 to 12 cards, got 13"),
+    ("technology-sets-twice", add(9, f"{STOKER}\ntechnology sets of 4\ntechnology sets of 3"), C, 11, 1,
+     "'technology sets of' is given twice (first at line 10)"),
+    ("starting-locomotives-alone", add(9, "starting locomotives 1"), C, 9, 1,
+     "'starting locomotives' needs at least one 'technology' statement"),
+    ("starting-locomotives-13", add(9, f"{STOKER}\nstarting locomotives 13"), C, 10, 22,
+     "the starting locomotives must be at most 12, got 13"),
+    ("needs-no-technology-alone", edit(26, "route Beta - Gamma 3 gray needs no technology"), C, 26, 27,
+     "'needs no technology' needs at least one 'technology' statement"),
 ]
 
 
