@@ -338,3 +338,29 @@ def test_buying_what_the_tickets_need_wins(uk):
         user = seed % 2
         wins += scores[user] > scores[1 - user]
     assert wins >= 15, wins
+
+
+def test_ismcts_buys_the_technologies_its_tickets_need(uk):
+    """ISMCTS (docs/agents.md: its nodes weigh its portfolio's choices, the styles' `unlock`
+    among them) against one-step, two players, seats alternating: it buys technologies in
+    every game, each opening a route still free, and a Concession among them (the tickets
+    of the map mostly leave England: MAP, "At the start, players may only claim 1- or
+    2-space routes in England")."""
+    v = uk.ir
+    mechanic = next(m for m, _ in v.present() if m.name == "technology")
+    opens = {a: set(routes) for a, routes in mechanic.agent_play(v, v.rule("technology")).routes.items()}
+    for seed in range(3):
+        bots = [agents.make("ismcts", seed=seed, iterations=16), agents.make("one-step", seed=seed + 9)]
+        seat = seed % 2
+        if seat:
+            bots.reverse()
+        g = uk.new_game(players=2, seed=seed, engine="compiled")
+        bought = []
+        while not g.is_over:
+            p = g.current_player
+            action = bots[p].act(g)
+            if p == seat and v.actions[action].kind == "buy_technology":
+                bought.append(v.actions[action].name)
+                assert any(g.state()["owner"][r] == -1 for r in opens[action]), v.actions[action].name
+            g.apply(action)
+        assert len(bought) >= 3 and any("Concession" in name for name in bought), (seed, bought)
