@@ -14,7 +14,7 @@ $(BIN)/python:
 
 # The core install, editable: builds the stock engines from generated/*.pyx in place and
 # pulls no optional extra. All the demo needs.
-$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd
+$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd $(wildcard mechanics/*/*.pyx mechanics/*/*.pxd mechanics/*/*.pxi)
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e . > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(CORE)
@@ -139,6 +139,10 @@ dist-check: install
 	@# the wheel carries the stock codes' translations: a spec that changes a stock map builds without Cython
 	cd /tmp && printf 'extends "usa"\nvariant "Dist check"\ntrains 40\n' > railspec-dist-check.rail && \
 	  RAILSPEC_CACHE=$$(mktemp -d) $(CURDIR)/.dist-venv/bin/python -c "import railspec; from railspec.compiler import build; railspec.load('railspec-dist-check.rail').module(); assert build.last_translation == 'shipped', build.last_translation" && \
+	  rm railspec-dist-check.rail
+	@# ... and the mechanics' .pxd files: a spec whose code no stock variant has runs Cython, which cimports them
+	cd /tmp && printf 'extends "usa"\nvariant "Dist check"\nreturned tickets shuffled bottom\n' > railspec-dist-check.rail && \
+	  RAILSPEC_CACHE=$$(mktemp -d) $(CURDIR)/.dist-venv/bin/python -c "import railspec; from railspec.compiler import build; g = railspec.load('railspec-dist-check.rail').new_game(players=2, seed=1); assert build.last_translation == 'cython', build.last_translation; print('longest path', g.longest_path(0))" && \
 	  rm railspec-dist-check.rail
 	@# the play page's files are in the wheel
 	cd /tmp && $(CURDIR)/.dist-venv/bin/python -c "import importlib.resources as r; assert r.files('railspec.tools.web').joinpath('static/play.js').is_file(), 'no play page'"

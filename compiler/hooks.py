@@ -32,7 +32,8 @@ engine, these C functions (``State* s`` first where they take the state):
   their tickets on it; ``ticket_network(s, p, parent, network, row)`` builds both
   networks as scoring does (``row``: a scratch breakdown row the ``score_graph`` hooks
   may write), and ``ticket_result(s, p, t, network, &worth)`` says whether one held
-  ticket is completed on it;
+  ticket is completed on it; ``award_best(s, out, column, bonus_column, bonus)`` gives
+  ``bonus`` to every player whose breakdown ``column`` is the highest of all (above 0);
 - the game's generator, ``rs_below`` and ``rs_shuffle`` (compiler/templates/rng.pyx.j2).
 
 ``derive`` is the compiled engine's alone (it recomputes the caches a mechanic keeps as

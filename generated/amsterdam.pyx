@@ -1,7 +1,7 @@
 # generated from spec/amsterdam.rail — do not edit
 # spec hash: c31d30228ad22cb4
 # mechanics: multi_track, goods
-# source hash: 299619fbd5282c1a
+# source hash: 2271a16f123726a2
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -162,7 +162,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "amsterdam";
     static const char RS_SPEC_HASH[] = "c31d30228ad22cb4";
-    static const char RS_SOURCE_HASH[] = "299619fbd5282c1a";
+    static const char RS_SOURCE_HASH[] = "2271a16f123726a2";
     static const int T_ROUTE_LEN[44] = {
 4, 2, 2, 3, 4, 3, 2, 2, 1, 1, 3, 3, 2, 2, 2, 1, 1, 1, 1, 2,
 2, 3, 4, 3, 2, 2, 1, 1, 2, 2, 3, 1, 1, 2, 2, 2, 2, 2, 1, 1,
@@ -1661,6 +1661,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: 84782f9df5434793
+# source hash: 3fed5a22dfc205d1
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -171,7 +171,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "84782f9df5434793";
+    static const char RS_SOURCE_HASH[] = "3fed5a22dfc205d1";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -2390,6 +2390,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

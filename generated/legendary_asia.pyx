@@ -1,7 +1,7 @@
 # generated from spec/legendary_asia.rail — do not edit
 # spec hash: c6c13594e484f1e5
 # mechanics: multi_track, long_tickets, removed_tickets, ferries, mountains, explorer
-# source hash: 8e49baf20adf36f5
+# source hash: c5ec94d39d1f6971
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -164,7 +164,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "legendary_asia";
     static const char RS_SPEC_HASH[] = "c6c13594e484f1e5";
-    static const char RS_SOURCE_HASH[] = "8e49baf20adf36f5";
+    static const char RS_SOURCE_HASH[] = "c5ec94d39d1f6971";
     static const int T_ROUTE_LEN[101] = {
 2, 2, 2, 2, 2, 3, 3, 2, 3, 3, 3, 5, 1, 1, 3, 3, 3, 1, 1, 2,
 1, 1, 1, 1, 3, 3, 3, 3, 4, 4, 5, 2, 2, 1, 1, 2, 2, 2, 2, 5,
@@ -2042,6 +2042,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

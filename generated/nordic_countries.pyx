@@ -1,7 +1,7 @@
 # generated from spec/nordic_countries.rail — do not edit
 # spec hash: 1fd2ef9a3b4606ab
 # mechanics: multi_track, removed_tickets, ferries, tunnels, globetrotter, wild_locomotives, locomotive_draws, substitutes
-# source hash: 7b3382802f0893bf
+# source hash: 20fffe40ed9b2ce4
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -183,7 +183,7 @@ cdef extern from *:
     static const double OBS_27_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "nordic_countries";
     static const char RS_SPEC_HASH[] = "1fd2ef9a3b4606ab";
-    static const char RS_SOURCE_HASH[] = "7b3382802f0893bf";
+    static const char RS_SOURCE_HASH[] = "20fffe40ed9b2ce4";
     static const int T_ROUTE_LEN[81] = {
 1, 2, 2, 3, 1, 5, 2, 2, 4, 4, 2, 3, 3, 1, 3, 3, 2, 3, 2, 2,
 3, 1, 4, 4, 2, 1, 1, 2, 4, 2, 2, 2, 1, 2, 2, 2, 3, 3, 3, 5,
@@ -1350,20 +1350,11 @@ cdef inline void tunnels_end_of_turn(State* s) noexcept nogil:
 
 
 # --- mechanic globetrotter (mechanics/globetrotter/engine.pyx.j2) ---
-cdef void award_globetrotter(State* s, int* out) noexcept nogil:
-    """The bonus to every player with the most completed tickets, when that most is above 0."""
-    cdef int p, best = 0
-    for p in range(s.players):
-        if out[p * B_FIELDS + B_TICKETS_COMPLETED] > best:
-            best = out[p * B_FIELDS + B_TICKETS_COMPLETED]
-    for p in range(s.players):
-        out[p * B_FIELDS + B_GLOBETROTTER] = GLOBETROTTER_BONUS if best > 0 and out[p * B_FIELDS + B_TICKETS_COMPLETED] == best else 0
-
-
 # --- the hooks it fills (compiler/hooks.py) ---
 
 cdef inline void globetrotter_score_awards(State* s, int* out) noexcept nogil:
-    award_globetrotter(s, out)
+    # the bonus to every player with the most completed tickets, when that most is above 0
+    award_best(s, out, B_TICKETS_COMPLETED, B_GLOBETROTTER, GLOBETROTTER_BONUS)
 
 
 # --- mechanic locomotive_draws (mechanics/locomotive_draws/engine.pyx.j2) ---
@@ -2146,6 +2137,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/pennsylvania.rail — do not edit
 # spec hash: 023a4cd6df965c65
 # mechanics: multi_track, zones, ferries, shares, globetrotter
-# source hash: a6b70eed98ef7ffb
+# source hash: b5f5b899ca9a9bef
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -186,7 +186,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.02;
     static const char RS_VARIANT_KEY[] = "pennsylvania";
     static const char RS_SPEC_HASH[] = "023a4cd6df965c65";
-    static const char RS_SOURCE_HASH[] = "a6b70eed98ef7ffb";
+    static const char RS_SOURCE_HASH[] = "b5f5b899ca9a9bef";
     static const int T_ROUTE_LEN[95] = {
 6, 6, 6, 6, 6, 3, 3, 2, 3, 3, 2, 2, 5, 5, 1, 1, 2, 6, 6, 2,
 2, 7, 3, 4, 4, 2, 3, 3, 3, 2, 2, 2, 4, 5, 5, 1, 1, 5, 5, 4,
@@ -1376,20 +1376,11 @@ cdef inline void shares_score_awards(State* s, int* out) noexcept nogil:
 
 
 # --- mechanic globetrotter (mechanics/globetrotter/engine.pyx.j2) ---
-cdef void award_globetrotter(State* s, int* out) noexcept nogil:
-    """The bonus to every player with the most completed tickets, when that most is above 0."""
-    cdef int p, best = 0
-    for p in range(s.players):
-        if out[p * B_FIELDS + B_TICKETS_COMPLETED] > best:
-            best = out[p * B_FIELDS + B_TICKETS_COMPLETED]
-    for p in range(s.players):
-        out[p * B_FIELDS + B_GLOBETROTTER] = GLOBETROTTER_BONUS if best > 0 and out[p * B_FIELDS + B_TICKETS_COMPLETED] == best else 0
-
-
 # --- the hooks it fills (compiler/hooks.py) ---
 
 cdef inline void globetrotter_score_awards(State* s, int* out) noexcept nogil:
-    award_globetrotter(s, out)
+    # the bonus to every player with the most completed tickets, when that most is above 0
+    award_best(s, out, B_TICKETS_COMPLETED, B_GLOBETROTTER, GLOBETROTTER_BONUS)
 
 # --- from compiler/templates/hooks.pyx.j2 ---
 # --- the hooks: each one chains the functions of the mechanics that fill it (compiler/hooks.py) ---
@@ -2071,6 +2062,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/united_kingdom.rail — do not edit
 # spec hash: fa812ac4f24b57b3
 # mechanics: multi_track, zones, ferries, technology
-# source hash: f806df300677805a
+# source hash: 408cd77361dd4905
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -192,7 +192,7 @@ cdef extern from *:
     static const double OBS_29_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "united_kingdom";
     static const char RS_SPEC_HASH[] = "fa812ac4f24b57b3";
-    static const char RS_SOURCE_HASH[] = "f806df300677805a";
+    static const char RS_SOURCE_HASH[] = "408cd77361dd4905";
     static const int T_ROUTE_LEN[125] = {
 1, 4, 3, 6, 3, 1, 2, 1, 3, 4, 1, 2, 1, 1, 1, 2, 1, 3, 3, 2,
 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1, 2, 2, 1,
@@ -2747,6 +2747,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:
