@@ -357,7 +357,7 @@ def test_ctrl_c_keeps_the_best_so_far_and_writes_the_outputs(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals a process group")
 def test_ctrl_c_on_the_command_line(tmp_path):
     out = tmp_path / "o"
-    argv = [sys.executable, "-m", "railspec", "tune", str(BASE), "--games", "30000", "--workers", "2",
+    argv = [sys.executable, "-m", "railspec", "tune", str(BASE), "--games", "300000", "--workers", "2",
             "--candidates", "3", "--seed", "4", "--out", str(out), "--quiet"]
     child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -245,6 +245,9 @@ class Campaign:
                 self.progress(len(batch))
 
     def __exit__(self, kind, value, traceback):
+        # a signal noted after the last record was read would be forgotten by the signals'
+        # exit: the caller asked to stop, so the campaign ends as stopped all the same
+        late = _STOP_SIGNAL if kind is None else None
         try:
             if self._batches is not None:
                 self._batches.close()  # a generator's close runs its clean-up: the workers are reaped
@@ -253,6 +256,8 @@ class Campaign:
         if kind is not None and issubclass(kind, KeyboardInterrupt) and not issubclass(kind, CampaignStopped):
             signum = signal.SIGTERM if issubclass(kind, _Terminated) else signal.SIGINT
             raise CampaignStopped(self.played, self.plan.games, signum) from None
+        if late is not None:
+            raise CampaignStopped(self.played, self.plan.games, late)
         return False
 
 
@@ -303,6 +308,35 @@ def _ignore_interrupts() -> None:
     on it (it stops the workers itself), so no worker prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    release_held_signals()
+
+
+#: The signals held back while a worker is forked (:func:`start_with_signals_held`).
+HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def start_with_signals_held(process: Any) -> None:
+    """Start ``process`` with Ctrl-C and SIGTERM held back during the fork. A signal that
+    lands inside the fork's callbacks is raised there, where Python prints it and drops it
+    (a tune run went on to its end), and one that reaches the child before it set its
+    handlers runs the parent's (a worker printed a traceback). Held, each is delivered once
+    the fork is over: in the parent where it is, in the child after
+    :func:`release_held_signals`."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: spawned processes, no such race
+        process.start()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def release_held_signals() -> None:
+    """A child's step once its handlers are set: the signals its parent held while forking
+    it (:func:`start_with_signals_held`) are delivered now."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
 def _in_order(submit, wait_any, chunks, window: int):
@@ -384,7 +418,7 @@ class _Workers:
             for _ in range(count):
                 ours, theirs = context.Pipe(duplex=True)
                 process = context.Process(target=_work, args=(theirs, lifeline.worker_end()), daemon=True)
-                process.start()
+                start_with_signals_held(process)
                 theirs.close()  # so a worker's death reads as end-of-file on ours
                 self.processes.append(process)
                 self.connections.append(ours)

@@ -365,7 +365,7 @@ def build_all(paths: list[str], workers: int) -> dict[str, tuple[str | None, int
                 path = waiting.pop(0)
                 ours, theirs = context.Pipe(duplex=False)
                 process = context.Process(target=_build_child, args=(path, theirs), daemon=True)
-                process.start()
+                balance.start_with_signals_held(process)
                 theirs.close()
                 running[process.sentinel] = (path, process, ours)
             for sentinel in mp_connection.wait(list(running), timeout=0.2):
@@ -397,5 +397,6 @@ def _build_one(path: str) -> tuple[str | None, int]:
 
 def _build_child(path: str, connection: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its children itself
+    balance.release_held_signals()
     connection.send(_build_one(path))
     connection.close()
