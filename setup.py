@@ -1,8 +1,9 @@
 """Builds the compiled modules: each committed generated/<variant>.pyx becomes the
 extension module railspec.generated.<variant> (and the Cython translation of its code is
 kept in generated/translations/ for builds of specs with the same mechanics),
-compiler/engine_face.pyx the Python face they share, and engine/playtest/agents/_policy.pyx
-(with the .pxi parts it includes) the scripted agents' styles; and lists the packages,
+compiler/engine_face.pyx the Python face they share, engine/playtest/agents/_policy.pyx
+(with the .pxi parts it includes) the scripted agents' styles, and engine/rl/_vector.pyx the
+batched games; and lists the packages,
 every folder with an ``__init__.py`` under the folders pyproject.toml's ``package-dir``
 maps into the import name ``railspec`` (a new mechanic's folder is found, not listed).
 Everything else is in pyproject.toml."""
@@ -90,6 +91,10 @@ modules = [
 modules.append(Extension("railspec.compiler.engine_face", ["compiler/engine_face.pyx"],
                          include_dirs=["compiler/templates"], extra_compile_args=["-O2", "-g0"]))
 modules.append(Extension("railspec.playtest.agents._policy", ["engine/playtest/agents/_policy.pyx"],
+                         include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
+# The batched games of railspec.rl.vector: many games of any variant stepped in C, through
+# the same engine interface.
+modules.append(Extension("railspec.rl._vector", ["engine/rl/_vector.pyx"],
                          include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
 setup(packages=packages(),
       ext_modules=cythonize(modules, language_level=3, quiet=True, include_path=["compiler/templates"],
