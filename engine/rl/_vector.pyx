@@ -304,10 +304,6 @@ cdef class Batch:
             for e in range(lo, hi):
                 self._env(e, part)
 
-    def bounds_of(self, int part):
-        """The envs of run ``part``: (first, past the last)."""
-        return self.bounds[part], self.bounds[part + 1]
-
     def sample_actions(self, out):
         """A uniform choice among each env's legal actions, into ``out`` (int32 [n_envs]),
         from the batch's own generator (splitmix64 seeded with the seed xor

@@ -183,10 +183,11 @@ class RailspecVectorEnv(VectorEnv):
     the others, played inside the step.
 
     Gymnasium's conventions: the batched spaces are ``batch_space`` of the single ones;
-    ``reset(seed=s)`` starts every env's game 0 of a batch seeded ``s`` (without a seed, each
-    env's next game of the same batch, the one under way abandoned); the autoreset mode is ``SAME_STEP``: where a game ends, the
-    step returns the reward (the learner's score, margin or share of the win), ``terminated``
-    True, and already the next game's observation, the ended game's last observation in
+    ``reset(seed=s)`` starts every env's game 0 of a batch seeded ``s`` (without a seed,
+    each env's next game of the same batch, the one under way abandoned); the autoreset mode
+    is ``SAME_STEP``: where a game ends, the step returns the reward (the learner's score,
+    margin or share of the win), ``terminated`` True, and already the next game's
+    observation, the ended game's last observation in
     ``info["final_obs"]`` (and ``info["final_info"]``: its ``scores``), each with its
     ``_``-prefixed mask. ``info["action_mask"]`` (int8 [N, A]) holds the legal actions of
     the observation returned; an action that is not legal raises
