@@ -28,6 +28,7 @@ from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..compiler.base.rng import SplitMix64
 from ..runtime.game import load
 from . import agents as agents_module
+from . import lifeline
 
 #: Salts the campaign seed when deriving each game's seeds.
 CAMPAIGN_SALT = 0xA0761D6478BD642F
@@ -328,9 +329,12 @@ class WorkerDied(RailspecError):
     in native code)."""
 
 
-def _work(connection) -> None:
+def _work(connection: mp_connection.Connection, parent: mp_connection.Connection) -> None:
     """A worker's loop: play each chunk sent on ``connection`` and send back its records
-    (or the error it raised), until the parent sends None or goes away."""
+    (or the error it raised), until the parent sends None or goes away. ``parent``: the
+    parent's lifeline (:mod:`.lifeline`): the worker ends the moment the parent does,
+    even in the middle of a chunk and even when the parent was killed with SIGKILL."""
+    lifeline.watch(parent)
     _ignore_interrupts()
     while True:
         try:
@@ -373,7 +377,7 @@ class _Workers:
         try:
             for _ in range(count):
                 ours, theirs = context.Pipe(duplex=True)
-                process = context.Process(target=_work, args=(theirs,), daemon=True)
+                process = context.Process(target=_work, args=(theirs, lifeline.worker_end()), daemon=True)
                 process.start()
                 theirs.close()  # so a worker's death reads as end-of-file on ours
                 self.processes.append(process)

@@ -25,6 +25,7 @@ from typing import IO, Any, cast
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
+from ..playtest import lifeline
 from ..runtime import notation
 
 PROTOCOL = "railspec-driver/1"
@@ -61,8 +62,9 @@ class EngineProcess:
 
     def __init__(self, command: list[str], timeout: float = TIMEOUT, max_line: int = MAX_LINE):
         self.command, self.timeout, self.max_line = list(command), timeout, max_line
+        # the engine ends with this process, even one killed outright (on Linux)
         self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, bufsize=0)
+                                        stderr=subprocess.PIPE, bufsize=0, **lifeline.foreign_options())
         self._stdin, self._stdout, self._stderr = (_piped(self.process.stdin), _piped(self.process.stdout),
                                                    _piped(self.process.stderr))
         for stream in (self._stdout, self._stderr):
