@@ -483,37 +483,15 @@ def observation_fill(assembly: Assembly) -> dict:
     numbers block, so that the op's code is the same whatever the map."""
     fields = {f.name: f for f in assembly.fields}
     numbers = _ObservationNumbers()
-    ops, size, memo = [], 0, 2
+    ops, size = [], 0
     for i, e in enumerate(observation.assembly_plan(assembly)):
         f = fields[e["field"]]
         size = e["start"] + e["length"]
         op = _observation_read(i, e, f, numbers)
         _observation_encoding(i, e, f, op, assembly.dims, numbers)
-        op["length"] = numbers.number(i, "LENGTH", e["length"])
-        memo = _observation_memo(i, op, f, assembly.dims, numbers, memo)
         ops.append(op)
     numbers.ints.append(("OBS_SIZE", size))
-    numbers.ints.append(("OBS_MEMO_SIZE", memo))
     return dict(ops=ops, ints=numbers.ints, doubles=numbers.doubles, tables=numbers.tables, size=size)
-
-
-def _observation_memo(i: int, op: dict, f, dims: dict, numbers: _ObservationNumbers, memo: int) -> int:
-    """Mark whether the incremental fill (``update_observation``) keeps op ``i``: one row
-    of a fixed-size int field, each entry written alone (``number`` or ``onehot``, without
-    weights or a guard), so that an entry whose value has not changed keeps its floats. A
-    kept op's values (``row``, ints) are remembered in the memo from ``OBS_<i>_MEMO`` on; ``memo`` is the
-    memo's length so far (its header first: the observer and the number of seats), the
-    length after this op is returned."""
-    op["kept"] = (op["read"] == "each" and op["rows"] == "1" and op["guard"] == "1" and op["var"] == "v"
-                  and op["encode"] in ("number", "onehot") and op["weights"] is None
-                  and not f.is_scalar and not f.is_list and bool(f.size))
-    if not op["kept"]:
-        return memo
-    op["memo"] = numbers.number(i, "MEMO", memo)
-    # the row's first entry: a kept field is stored as ints (state_layout), copied and
-    # compared whole
-    op["row"] = "&" + op["item"].removesuffix("[k]") + "[0]"
-    return memo + dims[f.size]
 
 
 def _observation_read(i: int, e: dict, f, numbers: _ObservationNumbers) -> dict:

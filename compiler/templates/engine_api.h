@@ -15,7 +15,7 @@
 #define RAILSPEC_ENGINE_API_H
 #include <stddef.h>
 
-#define RAILSPEC_ENGINE_API_VERSION 4
+#define RAILSPEC_ENGINE_API_VERSION 3
 #define RAILSPEC_ENGINE_API_NAME "railspec.engine_api"
 #define RAILSPEC_ENGINE_STATE_NAME "railspec.engine_state"
 
@@ -91,12 +91,6 @@ typedef struct {
     int (*completed)(void* state, int player, int* out);      /* tickets completed, in order held */
     void (*play)(int games, int players, unsigned long long seed, int* breakdowns, int* decisions,
                  int* turns, char* stalled);   /* random playouts (docs/engine.md) */
-    int obs_memo_size;         /* the ints of an observe_update memo */
-    void (*observe_update)(void* state, int player, float* out, int* memo);
-                               /* out (obs_size floats) brought up to date as player's observation:
-                                  the same floats as observe, the entries unchanged since the call
-                                  that last wrote out with this memo kept; memo[0] = -1 for a vector
-                                  not yet written (railspec.rl.vector keeps one a seat of each game) */
 } railspec_engine_api;
 
 #endif

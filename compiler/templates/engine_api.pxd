@@ -73,5 +73,3 @@ cdef extern from "engine_api.h":
         int (*completed)(void* state, int player, int* out) noexcept nogil
         void (*play)(int games, int players, unsigned long long seed, int* breakdowns, int* decisions,
                      int* turns, char* stalled) noexcept nogil
-        int obs_memo_size
-        void (*observe_update)(void* state, int player, float* out, int* memo) noexcept nogil

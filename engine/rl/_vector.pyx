@@ -20,7 +20,7 @@ agent in seat ``p`` of that game is seeded with ``agent_seed(i, k, p) = game_see
 the single-game API.
 """
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_C_CONTIGUOUS
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
@@ -124,12 +124,6 @@ cdef class Batch:
     cdef int reward_kind
     cdef int mode
     cdef int* bounds                  # [threads + 1]: each thread's run of envs
-    # the observation kept up to date per seat of each game (api.observe_update), copied out
-    # at each decision of that seat: most decisions change a few of its floats
-    cdef int memo_size
-    cdef public bint fill_whole       # every vector filled from nothing instead (make bench's baseline)
-    cdef float* kept                  # [n_envs * players * obs_size]
-    cdef int* memos                   # [n_envs * players * memo_size]
     # the caller's arrays (attach)
     cdef object arrays
     cdef float* obs
@@ -161,7 +155,6 @@ cdef class Batch:
         self.threads = min(len(policies), n_envs)
         self.n_actions = api.n_actions
         self.obs_size = api.obs_size
-        self.memo_size = api.obs_memo_size
         self.b_fields = api.b_fields
         self.b_total = api.b_total
         self.seed = seed & _U64
@@ -189,11 +182,9 @@ cdef class Batch:
         self.views = <int**>calloc(self.threads, sizeof(int*))
         self.decided = <long long*>calloc(self.threads, sizeof(long long))
         self.bounds = <int*>calloc(self.threads + 1, sizeof(int))
-        self.kept = <float*>calloc(<size_t>cells * self.obs_size, sizeof(float))
-        self.memos = <int*>calloc(<size_t>cells * self.memo_size, sizeof(int))
         if not (self.states and self.games and self.legal and self.legal_n and self.actions and self.seating
                 and self.holder and self.role_of and self.rngs and self.seat_at and self.policy_at and self.views
-                and self.decided and self.bounds and self.kept and self.memos):
+                and self.decided and self.bounds):
             raise MemoryError()
         for t in range(self.threads):
             self.views[t] = <int*>malloc((api.view_size + 1) * sizeof(int))
@@ -234,8 +225,6 @@ cdef class Batch:
         free(self.policy_at)
         free(self.decided)
         free(self.bounds)
-        free(self.kept)
-        free(self.memos)
         self._release()
 
     cdef void _release(self) noexcept:
@@ -388,7 +377,6 @@ cdef class Batch:
             cell = e * self.players + p
             held = self.seating[role]
             self.holder[cell] = held
-            self.memos[<size_t>cell * self.memo_size] = -1   # a new game: its vectors written whole
             self.role_of[cell] = role
             if held == RANDOM:
                 self.rngs[cell] = (seed + 1 + <unsigned long long>p) ^ self.random_salt
@@ -430,19 +418,7 @@ cdef class Batch:
         p = self.api.current(s)
         self.to_play[e] = p
         _fill_mask(self.mask + <size_t>e * self.n_actions, self.n_actions, ids, n)
-        self._observe(e, p)
-
-    cdef inline void _observe(self, int e, int p) noexcept nogil:
-        """Seat ``p``'s observation vector of env ``e``'s game into the caller's array: the
-        one kept for that seat brought up to date, then copied."""
-        cdef size_t cell = <size_t>e * self.players + p
-        cdef float* vector = self.kept + cell * self.obs_size
-        if self.fill_whole:
-            self.api.observe(self._state(e), p, self.obs + <size_t>e * self.obs_size)
-            self.memos[cell * self.memo_size] = -1
-            return
-        self.api.observe_update(self._state(e), p, vector, self.memos + cell * self.memo_size)
-        memcpy(self.obs + <size_t>e * self.obs_size, vector, self.obs_size * sizeof(float))
+        self.api.observe(s, p, self.obs + <size_t>e * self.obs_size)
 
     cdef void _score(self, int e, int mover) noexcept nogil:
         """The ended game's breakdown into ``rows``, its rewards into ``rewards``, its last
