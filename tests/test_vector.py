@@ -3,10 +3,9 @@ through the single-game API, seat by seat and step by step; illegal actions; thr
 the Gymnasium vector environment over it against Gymnasium's own vector environment."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-pytest.importorskip("numpy")
+np = pytest.importorskip("numpy")
 
 from conftest import implemented_stock_variants  # noqa: E402
 
@@ -314,6 +313,52 @@ def test_the_gymnasium_vector_env_matches_gymnasiums_own(usa):
     assert episodes >= 1
     env.close()
     stats.close()
+
+
+def test_gymnasiums_checks_pass_on_the_vector_env(usa):
+    """Gymnasium's env checker has no vector form; its checks that apply to a vector
+    environment run as they are (the spaces, reset's return type, seeding and options),
+    and its step checks (determinism after a seeded reset, no data shared between returns)
+    as it writes them, with Gymnasium's own comparisons, but legal actions: it samples
+    actions from the space, the mask aside, which this environment refuses by design."""
+    gymnasium = pytest.importorskip("gymnasium")
+    from gymnasium.utils import env_checker
+    from gymnasium.utils.passive_env_checker import check_action_space, check_obs, check_observation_space
+
+    from railspec.rl import gymnasium as rg
+
+    env = rg.make_vec(usa, 3, players=2, opponents=["greedy"], seat="rotate", reward="win")
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    for space, kind in ((env.single_observation_space, "observation"), (env.single_action_space, "action"),
+                        (env.observation_space, "observation"), (env.action_space, "action")):
+        (check_observation_space if kind == "observation" else check_action_space)(space)
+        env_checker.check_space_limit(space, kind)
+    env_checker.check_reset_return_type(env)
+    env_checker.check_reset_seed_determinism(env)
+    env_checker.check_reset_options(env)
+
+    def legal(info: dict, draw: int) -> np.ndarray:
+        return np.array([np.flatnonzero(row)[draw % int(row.sum())] for row in info["action_mask"]])
+
+    def steps(seed: int) -> list:
+        obs, info = env.reset(seed=seed)
+        check_obs(obs, env.observation_space, "reset")
+        returned = [(obs, info)]
+        for draw in range(60):
+            step = env.step(legal(info, draw))
+            check_obs(step[0], env.observation_space, "step")
+            assert step[1].dtype == np.float64 and step[2].dtype == step[3].dtype == np.bool_
+            returned.append(step)
+            info = step[-1]
+        return returned
+
+    first, second = steps(123), steps(123)
+    assert env_checker.data_equivalence(first, second, exact=True)
+    outputs = [(r[0], r[-1]) for r in first]
+    for i, a in enumerate(outputs):
+        for b in outputs[i + 1:]:
+            assert not env_checker.data_shares_objects(a, b)
+    env.close()
 
 
 def test_gymnasium_vector_reset_seeds_and_registration(usa):

@@ -220,6 +220,9 @@ class RailspecVectorEnv(VectorEnv):
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
                 raise RailspecError(f"reset(seed=) takes one int for the whole batch, not {seed!r}")
+            # Gymnasium's own generator (np_random), seeded as its checks expect (the games
+            # draw nothing from it); a seed it refuses changes nothing
+            super().reset(seed=int(seed))
             self.batch.close()
             self.batch = VectorGame(seed=int(seed), **self._options)
         obs, mask, to_play = self.batch.reset()
