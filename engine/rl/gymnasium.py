@@ -27,6 +27,9 @@ The module is named after the package it adapts; it imports the real ``gymnasium
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -35,7 +38,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..playtest import agents
-from ..runtime.game import Game
+from ..runtime.game import Game, Variant
 from . import tensor
 from .common import check_reward, final_rewards, load_variant, render_game, stock_variants
 from .vector import VectorGame
@@ -196,8 +199,9 @@ class RailspecVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, variant, num_envs: int, players: int = 2, opponents=None, seat: int | str = 0,
-                 reward: str = "score", threads: int = 1):
+    def __init__(self, variant: Variant | str, num_envs: int, players: int = 2,
+                 opponents: Sequence[str] | None = None, seat: int | str = 0, reward: str = "score",
+                 threads: int = 1) -> None:
         self.variant = load_variant(variant)
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise RailspecError(f"seat must be a seat of the {players}-player table or 'rotate', not {seat!r}")
@@ -215,7 +219,7 @@ class RailspecVectorEnv(VectorEnv):
         self._mover = np.zeros(num_envs, dtype=np.intc)
         self._started = False
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Every env's next game (game 0 of a batch seeded ``seed``, when given)."""
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -230,7 +234,7 @@ class RailspecVectorEnv(VectorEnv):
         self._mover[:] = to_play
         return obs.copy(), self._info(mask, to_play)
 
-    def step(self, actions):
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The learner's action in every env, then the opponents' until the learner is to
         decide again (the next game's first decision where a game ended)."""
         if not self._started:
@@ -241,7 +245,7 @@ class RailspecVectorEnv(VectorEnv):
         info = self._info(mask, to_play)
         if terminated.any():
             final_obs = np.full(self.num_envs, None, dtype=object)
-            final_info: dict = {"scores": np.zeros((self.num_envs, self.batch.players), dtype=np.int64),
+            final_info: dict[str, Any] = {"scores": np.zeros((self.num_envs, self.batch.players), dtype=np.int64),
                                 "_scores": terminated.copy()}
             for env in np.flatnonzero(terminated):
                 final_obs[env] = self.batch.final_obs[env].copy()
@@ -251,16 +255,18 @@ class RailspecVectorEnv(VectorEnv):
         self._mover[:] = to_play
         return obs.copy(), reward, terminated, np.zeros(self.num_envs, dtype=np.bool_), info
 
-    def close_extras(self, **kwargs) -> None:
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the batch's threads."""
         self.batch.close()
 
-    def _info(self, mask: np.ndarray, to_play: np.ndarray) -> dict:
+    def _info(self, mask: np.ndarray, to_play: np.ndarray) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=np.bool_)
         return {"action_mask": mask.copy(), "_action_mask": every, "seat": to_play.astype(np.int64),
                 "_seat": every.copy()}
 
 
-def make_vec(variant, num_envs: int, players: int = 2, opponents=None, **options) -> RailspecVectorEnv:
+def make_vec(variant: Variant | str, num_envs: int, players: int = 2, opponents: Sequence[str] | None = None,
+             **options: Any) -> RailspecVectorEnv:
     """A Gymnasium vector environment of ``num_envs`` games of ``variant`` (see
     :class:`RailspecVectorEnv`)."""
     return RailspecVectorEnv(variant, num_envs, players=players, opponents=opponents, **options)

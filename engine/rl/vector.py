@@ -71,7 +71,7 @@ class VectorGame:
 
     def __init__(self, variant: Variant | str, num_envs: int, players: int = 2, seed: int = 0, threads: int = 1,
                  learner_seats: Sequence[int] | None = None, opponents: Sequence[str] | None = None,
-                 rotate: bool = False, reward: str = "score", arrays: Mapping[str, np.ndarray] | None = None):
+                 rotate: bool = False, reward: str = "score", arrays: Mapping[str, np.ndarray] | None = None) -> None:
         self.variant = load_variant(variant)
         self.variant.ir.check_players(players)
         for name, value in (("num_envs", num_envs), ("threads", threads)):
@@ -286,7 +286,7 @@ class _Pool:
     """Threads that run the parts of a pass: part 0 on the calling thread, part t on worker
     t, all released together and waited for together (each part runs without the GIL)."""
 
-    def __init__(self, run: Any, threads: int):
+    def __init__(self, run: Any, threads: int) -> None:
         self._gate = threading.Barrier(threads)
         self._state = {"stop": False}
         self._workers = [threading.Thread(target=_work, args=(run, part, self._gate, self._state),
