@@ -36,6 +36,7 @@ import numpy as np
 import railspec
 from railspec.compiler.base.rng import agent_for
 from railspec.rl import tensor
+from railspec.rl.vector import VectorGame
 
 REPEAT = 3
 
@@ -169,7 +170,6 @@ def batched_rates(v, players: int, envs: int, steps: int, seed: int, threads: in
     env's mover, the actions a uniform choice drawn in C (``sample_actions``); every
     decision counted (the opponents' too, with ``opponents``). CPU time is the process's,
     every thread's; the best of REPEAT runs each."""
-    from railspec.rl.vector import VectorGame
     learners = None if opponents is None else [0]
     best_cpu = best_wall = 0.0
     with VectorGame(v, envs, players=players, seed=seed, threads=threads, learner_seats=learners,
