@@ -108,6 +108,7 @@ class Network:
         return grads, stats
 
     def adam(self, grads: dict, lr: float, max_norm: float = 0.5) -> None:
+        """One step of Adam on ``grads``, their global norm clipped to ``max_norm`` first."""
         norm = np.sqrt(sum(float((g * g).sum()) for g in grads.values()))
         scale = min(1.0, max_norm / (norm + 1e-8))
         self.t += 1
@@ -169,6 +170,8 @@ def advantages(roll: dict, gamma: float, lam: float) -> tuple[np.ndarray, np.nda
 
 
 def update(net: Network, roll: dict, args: argparse.Namespace, rng: np.random.Generator) -> dict:
+    """PPO's ``--epochs`` passes over the rollout in shuffled minibatches, each advantage
+    normalised within its minibatch; the last minibatch's statistics."""
     adv, returns = advantages(roll, args.gamma, args.lam)
     flat = {k: roll[k].reshape(-1, *roll[k].shape[2:]) for k in ("x", "mask", "a", "logp")}
     adv, returns = adv.reshape(-1), returns.reshape(-1)
@@ -204,7 +207,7 @@ def evaluate(net: Network, games: int, seed: int, greedy: bool) -> tuple[float, 
     return float(result.mean()), float(margins.mean())
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cpu-minutes", type=float, default=25.0, help="training budget (the process's CPU time)")
     parser.add_argument("--updates", type=int, default=None, help="a budget of updates instead")
@@ -224,7 +227,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--report", type=int, default=20, help="updates between progress lines")
     parser.add_argument("--markdown", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     vg = batch(args.envs, args.seed, args.opponent, "margin")
     net = Network(vg.observation_size, vg.n_actions, args.hidden, rng)
