@@ -113,13 +113,15 @@ def test_every_game_replays_through_the_single_game_api(v, threads):
         assert mirror.finished >= 10
 
 
-@pytest.mark.parametrize("v", [v for v in VARIANTS if v.ir.max_players >= 3], ids=lambda v: v.key)
-def test_opponents_inside_the_batch_play_as_the_agents_of_their_names(v):
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("v", VARIANTS, ids=IDS)
+def test_opponents_inside_the_batch_play_as_the_agents_of_their_names(v, threads):
     """Scripted styles and random players hold the other seats, turned a seat each game
     and env: the batch holds the learner's decisions only, and replays with the agents of
-    the same names and seeds."""
-    with VectorGame(v, 4, players=3, seed=5, threads=2, learner_seats=[1], opponents=["one-step", "random"],
-                    rotate=True, reward="win") as vg:
+    the same names and seeds (every stock variant seats 3)."""
+    assert v.ir.max_players >= 3
+    with VectorGame(v, 4, players=3, seed=5 + threads, threads=threads, learner_seats=[1],
+                    opponents=["one-step", "random"], rotate=True, reward="win") as vg:
         assert vg.holders(0, 0) == ["one-step", "caller", "random"]
         assert vg.holders(0, 1) == ["random", "one-step", "caller"]
         mirror = _play(vg, 2, seed=3)
@@ -379,3 +381,76 @@ def test_gymnasium_vector_reset_seeds_and_registration(usa):
     assert made.num_envs == 2 and made.reset(seed=1)[0].shape == (2, env.single_observation_space.shape[0])
     made.close()
     env.close()
+
+
+# --- the example that learns (examples/train_vector_ppo.py) ---------------------------------
+
+def _ppo():
+    """examples/train_vector_ppo.py, imported from its file."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "examples" / "train_vector_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_vector_ppo", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_ppo_examples_gradient_is_its_losss():
+    """The example's hand-written backpropagation against a central difference of the loss
+    it stands for (the clipped surrogate, half the weighted squared value error, the
+    entropy bonus), along a random direction through every parameter."""
+    ppo = _ppo()
+    rng = np.random.default_rng(0)
+    net = ppo.Network(inputs=6, actions=5, hidden=4, rng=rng)
+    for k, w in net.p.items():  # away from zero, so that every path carries gradient
+        net.p[k] = rng.normal(0.0, 0.5, w.shape)
+    n = 7
+    x = rng.random((n, 6))
+    mask = (rng.random((n, 5)) < 0.6).astype(np.int8)
+    mask[:, 0] = 1
+    actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in mask])
+    taken = np.arange(n), actions
+    old_logp = net.forward(x, mask)[2][taken] + rng.normal(0.0, 0.3, n)
+    adv, returns = rng.normal(0.0, 1.0, n), rng.normal(0.0, 1.0, n)
+    clip, entropy, value_weight = 0.2, 0.01, 0.5
+
+    def loss() -> float:
+        _, probs, logp, values = net.forward(x, mask)
+        ratio = np.exp(logp[taken] - old_logp)
+        surrogate = np.minimum(ratio * adv, np.clip(ratio, 1 - clip, 1 + clip) * adv)
+        return float(-surrogate.mean() + value_weight / 2 * ((values - returns) ** 2).mean()
+                     + entropy * (probs * logp).sum(axis=1).mean())
+
+    grads, _ = net.gradients(x, mask, actions, old_logp, adv, returns, clip, entropy, value_weight)
+    direction = {k: rng.normal(0.0, 1.0, w.shape) for k, w in net.p.items()}
+    analytic = sum(float((grads[k] * direction[k]).sum()) for k in net.p)
+    base = {k: w.copy() for k, w in net.p.items()}
+
+    def moved(t: float) -> float:
+        for k in net.p:
+            net.p[k] = base[k] + t * direction[k]
+        return loss()
+    eps = 1e-3
+    assert analytic == pytest.approx((moved(eps) - moved(-eps)) / (2 * eps), rel=2e-2)
+
+
+def test_the_ppo_example_runs_and_docs_hold_its_table(capsys):
+    """A short run of the example prints the table docs/rl.md shows (the same rows and
+    columns), and docs/rl.md names the command that printed its figures."""
+    import re
+    from pathlib import Path
+    ppo = _ppo()
+    ppo.main(["--updates", "2", "--envs", "4", "--steps", "8", "--hidden", "8", "--minibatch", "16",
+              "--eval-games", "4", "--report", "1", "--markdown"])
+    out = capsys.readouterr().out
+    assert "after training: win rate against one-step over 4 games" in out
+    printed = [line for line in out.split("\n") if line.startswith("| ")]
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert re.search(r"`OMP_NUM_THREADS=1 python examples/train_vector_ppo\.py [^`]*--markdown[^`]*`", docs)
+    head = next(i for i, line in enumerate(docs.split("\n")) if line.startswith("| against one-step, 400 games"))
+    documented = docs.split("\n")[head:head + len(printed)]
+
+    def shape(lines: list[str]) -> list[str]:  # each row's label and its number of cells, figures blanked
+        return [re.sub(r"[\d,.]+", "N", line.split("|")[1]) + f" {line.count('|')}" for line in lines]
+    assert shape(documented) == shape([p.replace("4 games", "400 games") for p in printed])
