@@ -445,7 +445,7 @@ def test_the_ppo_example_runs_and_docs_hold_its_table(capsys):
               "--eval-games", "4", "--report", "1", "--markdown"])
     out = capsys.readouterr().out
     assert "after training: win rate against one-step over 4 games" in out
-    printed = [line for line in out.split("\n") if line.startswith("| ")]
+    printed = [line for line in out.split("\n") if line.startswith("|")]
     docs = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
     assert re.search(r"`OMP_NUM_THREADS=1 python examples/train_vector_ppo\.py [^`]*--markdown[^`]*`", docs)
     head = next(i for i, line in enumerate(docs.split("\n")) if line.startswith("| against one-step, 400 games"))
