@@ -542,11 +542,8 @@ def _observation_encoding(i: int, e: dict, f, op: dict, dims: dict, numbers: _Ob
     if encoding == "seat":
         none = numbers.number(i, "NONE", e["seats"] + e["extras"] if e["none"] else -1)
         seats = numbers.number(i, "SEATS", e["seats"])
-        # the seat relative to the observer, (v - player) mod players, without a division
-        # (both are seats, so one addition of the table at most): the fill's longest row, the
-        # route owners, computes it once a route
-        op["cat"] = (f"({none} if v < 0 else (v - player if v >= player else v - player + s.players) "
-                     f"if v < s.players else {seats} + v - s.players)")
+        op["cat"] = (f"({none} if v < 0 else (v - player + s.players) % s.players if v < s.players "
+                     f"else {seats} + v - s.players)")
     elif encoding == "id" and e["none"]:
         op["cat"] = f"({numbers.number(i, 'NONE', e['ids'])} if v < 0 else v)"
     # a phase is its id; an id without "none" is itself, -1 writing nothing

@@ -1,7 +1,7 @@
 # generated from spec/amsterdam.rail — do not edit
 # spec hash: c31d30228ad22cb4
 # mechanics: multi_track, goods
-# source hash: 398898b0c4ac5df6
+# source hash: 299619fbd5282c1a
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -162,7 +162,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "amsterdam";
     static const char RS_SPEC_HASH[] = "c31d30228ad22cb4";
-    static const char RS_SOURCE_HASH[] = "398898b0c4ac5df6";
+    static const char RS_SOURCE_HASH[] = "299619fbd5282c1a";
     static const int T_ROUTE_LEN[44] = {
 4, 2, 2, 3, 4, 3, 2, 2, 1, 1, 3, 3, 2, 2, 2, 1, 1, 1, 1, 2,
 2, 3, 4, 3, 2, 2, 1, 1, 2, 2, 3, 1, 1, 2, 2, 2, 2, 2, 1, 1,
@@ -1712,7 +1712,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_2_START
     k = 0
     v = s.current
-    c = (OBS_2_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_2_SEATS + v - s.players)
+    c = (OBS_2_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_2_SEATS + v - s.players)
     if c >= 0:
         out[base + k * OBS_2_CATS + c] = 1.0
     # 'turn': each, saturating
@@ -1780,7 +1780,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_13_START
     for k in range(N_ROUTES):
         v = s.owner[k]
-        c = (OBS_13_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_13_SEATS + v - s.players)
+        c = (OBS_13_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_13_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_13_CATS + c] = 1.0
     # 'hand': each, number
@@ -1790,10 +1790,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * T_OBS_14_SCALE[k])
     # 'hand_sizes': sum, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_15_START + rel * OBS_15_BLOCK
         v = 0
         for k in range(N_CARDS):
@@ -1802,20 +1799,14 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * OBS_15_SCALE)
     # 'trains': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_16_START + rel * OBS_16_BLOCK
         k = 0
         v = s.trains[q]
         out[base + k] = <float>(<double>v * OBS_16_SCALE)
     # 'route_score': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_17_START + rel * OBS_17_BLOCK
         k = 0
         v = s.route_score[q]
@@ -1829,10 +1820,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + c] += 1.0
     # 'ticket_counts': len, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_19_START + rel * OBS_19_BLOCK
         v = s.tickets_n[q]
         k = 0
@@ -1846,10 +1834,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + k * OBS_20_CATS + c] = 1.0
     # 'goods': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_21_START + rel * OBS_21_BLOCK
         k = 0
         v = s.goods[q]

@@ -1,7 +1,7 @@
 # generated from spec/europe.rail — do not edit
 # spec hash: e5e4817f8aabca88
 # mechanics: multi_track, longest_path, long_tickets, removed_tickets, ferries, tunnels, stations
-# source hash: 3884007eb096e5dd
+# source hash: a9d738c8dd9959b6
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -200,7 +200,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "europe";
     static const char RS_SPEC_HASH[] = "e5e4817f8aabca88";
-    static const char RS_SOURCE_HASH[] = "3884007eb096e5dd";
+    static const char RS_SOURCE_HASH[] = "a9d738c8dd9959b6";
     static const int T_ROUTE_LEN[101] = {
 1, 3, 2, 2, 2, 3, 3, 4, 4, 2, 3, 2, 4, 2, 4, 2, 3, 3, 4, 4,
 3, 2, 4, 3, 3, 2, 2, 2, 2, 2, 4, 3, 4, 4, 2, 6, 3, 1, 1, 2,
@@ -4208,7 +4208,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_2_START
     k = 0
     v = s.current
-    c = (OBS_2_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_2_SEATS + v - s.players)
+    c = (OBS_2_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_2_SEATS + v - s.players)
     if c >= 0:
         out[base + k * OBS_2_CATS + c] = 1.0
     # 'turn': each, saturating
@@ -4276,7 +4276,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_13_START
     for k in range(N_ROUTES):
         v = s.owner[k]
-        c = (OBS_13_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_13_SEATS + v - s.players)
+        c = (OBS_13_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_13_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_13_CATS + c] = 1.0
     # 'hand': each, number
@@ -4286,10 +4286,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * T_OBS_14_SCALE[k])
     # 'hand_sizes': sum, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_15_START + rel * OBS_15_BLOCK
         v = 0
         for k in range(N_CARDS):
@@ -4298,20 +4295,14 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * OBS_15_SCALE)
     # 'trains': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_16_START + rel * OBS_16_BLOCK
         k = 0
         v = s.trains[q]
         out[base + k] = <float>(<double>v * OBS_16_SCALE)
     # 'route_score': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_17_START + rel * OBS_17_BLOCK
         k = 0
         v = s.route_score[q]
@@ -4325,10 +4316,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + c] += 1.0
     # 'ticket_counts': len, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_19_START + rel * OBS_19_BLOCK
         v = s.tickets_n[q]
         k = 0
@@ -4366,7 +4354,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_24_START
     for k in range(N_CITIES):
         v = s.station_owner[k]
-        c = (OBS_24_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_24_SEATS + v - s.players)
+        c = (OBS_24_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_24_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_24_CATS + c] = 1.0
     # 'station_city': each, onehot

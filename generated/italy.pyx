@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: 0d2b5ef99c01944f
+# source hash: 84782f9df5434793
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -171,7 +171,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "0d2b5ef99c01944f";
+    static const char RS_SOURCE_HASH[] = "84782f9df5434793";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -2441,7 +2441,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_2_START
     k = 0
     v = s.current
-    c = (OBS_2_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_2_SEATS + v - s.players)
+    c = (OBS_2_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_2_SEATS + v - s.players)
     if c >= 0:
         out[base + k * OBS_2_CATS + c] = 1.0
     # 'turn': each, saturating
@@ -2509,7 +2509,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_13_START
     for k in range(N_ROUTES):
         v = s.owner[k]
-        c = (OBS_13_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_13_SEATS + v - s.players)
+        c = (OBS_13_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_13_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_13_CATS + c] = 1.0
     # 'hand': each, number
@@ -2519,10 +2519,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * T_OBS_14_SCALE[k])
     # 'hand_sizes': sum, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_15_START + rel * OBS_15_BLOCK
         v = 0
         for k in range(N_CARDS):
@@ -2531,20 +2528,14 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * OBS_15_SCALE)
     # 'trains': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_16_START + rel * OBS_16_BLOCK
         k = 0
         v = s.trains[q]
         out[base + k] = <float>(<double>v * OBS_16_SCALE)
     # 'route_score': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_17_START + rel * OBS_17_BLOCK
         k = 0
         v = s.route_score[q]
@@ -2558,10 +2549,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + c] += 1.0
     # 'ticket_counts': len, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_19_START + rel * OBS_19_BLOCK
         v = s.tickets_n[q]
         k = 0
@@ -2575,10 +2563,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + k * OBS_20_CATS + c] = 1.0
     # 'ferry_cards': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_21_START + rel * OBS_21_BLOCK
         k = 0
         v = s.ferry_cards[q]

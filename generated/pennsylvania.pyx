@@ -1,7 +1,7 @@
 # generated from spec/pennsylvania.rail — do not edit
 # spec hash: 023a4cd6df965c65
 # mechanics: multi_track, zones, ferries, shares, globetrotter
-# source hash: 5637db4b63c9099d
+# source hash: a6b70eed98ef7ffb
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -186,7 +186,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.02;
     static const char RS_VARIANT_KEY[] = "pennsylvania";
     static const char RS_SPEC_HASH[] = "023a4cd6df965c65";
-    static const char RS_SOURCE_HASH[] = "5637db4b63c9099d";
+    static const char RS_SOURCE_HASH[] = "a6b70eed98ef7ffb";
     static const int T_ROUTE_LEN[95] = {
 6, 6, 6, 6, 6, 3, 3, 2, 3, 3, 2, 2, 5, 5, 1, 1, 2, 6, 6, 2,
 2, 7, 3, 4, 4, 2, 3, 3, 3, 2, 2, 2, 4, 5, 5, 1, 1, 5, 5, 4,
@@ -2122,7 +2122,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_2_START
     k = 0
     v = s.current
-    c = (OBS_2_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_2_SEATS + v - s.players)
+    c = (OBS_2_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_2_SEATS + v - s.players)
     if c >= 0:
         out[base + k * OBS_2_CATS + c] = 1.0
     # 'turn': each, saturating
@@ -2190,7 +2190,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_13_START
     for k in range(N_ROUTES):
         v = s.owner[k]
-        c = (OBS_13_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_13_SEATS + v - s.players)
+        c = (OBS_13_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_13_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_13_CATS + c] = 1.0
     # 'hand': each, number
@@ -2200,10 +2200,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * T_OBS_14_SCALE[k])
     # 'hand_sizes': sum, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_15_START + rel * OBS_15_BLOCK
         v = 0
         for k in range(N_CARDS):
@@ -2212,20 +2209,14 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * OBS_15_SCALE)
     # 'trains': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_16_START + rel * OBS_16_BLOCK
         k = 0
         v = s.trains[q]
         out[base + k] = <float>(<double>v * OBS_16_SCALE)
     # 'route_score': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_17_START + rel * OBS_17_BLOCK
         k = 0
         v = s.route_score[q]
@@ -2239,10 +2230,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + c] += 1.0
     # 'ticket_counts': len, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_19_START + rel * OBS_19_BLOCK
         v = s.tickets_n[q]
         k = 0
@@ -2258,7 +2246,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_21_START
     for k in range(SHARE_TOTAL):
         v = s.share_owner[k]
-        c = (OBS_21_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_21_SEATS + v - s.players)
+        c = (OBS_21_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_21_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_21_CATS + c] = 1.0
     # 'share_route': each, onehot

@@ -1,7 +1,7 @@
 # generated from spec/switzerland.rail — do not edit
 # spec hash: 70aab850e3ee79d8
 # mechanics: multi_track, longest_path, removed_tickets, zones, tunnels, wild_locomotives, locomotive_draws, multi_target
-# source hash: 081b176ffc646a13
+# source hash: 942a6bc4e4f1bd76
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -170,7 +170,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "switzerland";
     static const char RS_SPEC_HASH[] = "70aab850e3ee79d8";
-    static const char RS_SOURCE_HASH[] = "081b176ffc646a13";
+    static const char RS_SOURCE_HASH[] = "942a6bc4e4f1bd76";
     static const int T_ROUTE_LEN[88] = {
 3, 4, 1, 1, 1, 1, 1, 2, 3, 1, 3, 3, 2, 1, 2, 3, 1, 1, 1, 1,
 1, 1, 1, 1, 3, 4, 4, 2, 2, 4, 2, 1, 1, 3, 3, 3, 4, 4, 6, 4,
@@ -3418,7 +3418,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_2_START
     k = 0
     v = s.current
-    c = (OBS_2_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_2_SEATS + v - s.players)
+    c = (OBS_2_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_2_SEATS + v - s.players)
     if c >= 0:
         out[base + k * OBS_2_CATS + c] = 1.0
     # 'turn': each, saturating
@@ -3486,7 +3486,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
     base = OBS_13_START
     for k in range(N_ROUTES):
         v = s.owner[k]
-        c = (OBS_13_NONE if v < 0 else (v - player if v >= player else v - player + s.players) if v < s.players else OBS_13_SEATS + v - s.players)
+        c = (OBS_13_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_13_SEATS + v - s.players)
         if c >= 0:
             out[base + k * OBS_13_CATS + c] = 1.0
     # 'hand': each, number
@@ -3496,10 +3496,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * T_OBS_14_SCALE[k])
     # 'hand_sizes': sum, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_15_START + rel * OBS_15_BLOCK
         v = 0
         for k in range(N_CARDS):
@@ -3508,20 +3505,14 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         out[base + k] = <float>(<double>v * OBS_15_SCALE)
     # 'trains': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_16_START + rel * OBS_16_BLOCK
         k = 0
         v = s.trains[q]
         out[base + k] = <float>(<double>v * OBS_16_SCALE)
     # 'route_score': each, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_17_START + rel * OBS_17_BLOCK
         k = 0
         v = s.route_score[q]
@@ -3535,10 +3526,7 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
             out[base + c] += 1.0
     # 'ticket_counts': len, number
     for rel in range(s.players):
-        # the seat rel after the observer, (player + rel) mod players without a division
-        q = player + rel
-        if q >= s.players:
-            q = q - s.players
+        q = (player + rel) % s.players
         base = OBS_19_START + rel * OBS_19_BLOCK
         v = s.tickets_n[q]
         k = 0
