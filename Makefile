@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match tune-demo rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -89,6 +89,13 @@ agents-campaign: install
 MATCH_GAMES ?= 200
 ismcts-match: install
 	$(BIN)/python bench/ismcts_match.py --games $(MATCH_GAMES)
+
+# The tuning demonstration (docs/tuning.md): USA with six-car routes scoring 40 tuned toward
+# even styles in TUNE_GAMES games, its figures checked on fresh seeds; the output in tune-demo/
+# (the tests run a short one).
+TUNE_GAMES ?= 200000
+tune-demo: install
+	$(BIN)/python bench/tune_demo.py --games $(TUNE_GAMES) --out tune-demo
 
 # 100 games of OpenSpiel's Python IS-MCTS bot against random on USA (the suite plays 5).
 rl-long: install

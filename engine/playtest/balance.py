@@ -61,6 +61,12 @@ class CampaignPlan:
         rng = SplitMix64((self.seed % 2**64) ^ CAMPAIGN_SALT ^ (game * 0x9E3779B97F4A7C15 % 2**64))
         return rng.next(), [rng.next() for _ in range(self.players)]
 
+    def play(self, variant: Any, game: int) -> Any:
+        """What a worker sends back for game ``game``: its record (:func:`play_game`). A
+        subclass may send something else (a tuning run's short outcome), computed where
+        the game is played."""
+        return play_game(variant, self, game)
+
 
 def check_plan(plan: CampaignPlan, variant) -> None:
     """Raise ValueError for a plan that cannot be played (before any process starts)."""
@@ -130,7 +136,7 @@ def play_chunk(plan: CampaignPlan, games) -> list[dict]:
     records = []
     for g in games:
         stop_if_asked()  # in this process only (a worker ignores the signals): between games
-        records.append(play_game(variant, plan, g))
+        records.append(plan.play(variant, g))
     return records
 
 
