@@ -14,7 +14,7 @@ $(BIN)/python:
 
 # The core install, editable: builds the stock engines from generated/*.pyx in place and
 # pulls no optional extra. All the demo needs.
-$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd $(wildcard mechanics/*/*.pyx mechanics/*/*.pxd mechanics/*/*.pxi)
+$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx engine/rl/_vector.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd $(wildcard mechanics/*/*.pyx mechanics/*/*.pxd mechanics/*/*.pxi)
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e . > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(CORE)

@@ -2,12 +2,12 @@
 extension module railspec.generated.<variant> (and the Cython translation of its code is
 kept in generated/translations/ for builds of specs with the same mechanics),
 compiler/engine_face.pyx the Python face they share, engine/playtest/agents/_policy.pyx
-(with the .pxi parts it includes) the scripted agents' styles, and each mechanic's own
-compiled modules (every mechanics/<name>/*.pyx becomes railspec.mechanics.<name>.<stem>:
-the algorithms its engine.pyx.j2 cimports, such as the longest path's search); and lists
-the packages, every folder with an ``__init__.py`` under the folders pyproject.toml's
-``package-dir`` maps into the import name ``railspec`` (a new mechanic's folder is found,
-not listed).
+(with the .pxi parts it includes) the scripted agents' styles, engine/rl/_vector.pyx the
+batched games, and each mechanic's own compiled modules (every mechanics/<name>/*.pyx
+becomes railspec.mechanics.<name>.<stem>: the algorithms its engine.pyx.j2 cimports, such
+as the longest path's search); and lists the packages, every folder with an
+``__init__.py`` under the folders pyproject.toml's ``package-dir`` maps into the import
+name ``railspec`` (a new mechanic's folder is found, not listed).
 Everything else is in pyproject.toml."""
 import gzip
 import importlib.util
@@ -128,6 +128,10 @@ modules.append(Extension("railspec.playtest.agents._policy", ["engine/playtest/a
 modules += [Extension(f"{ROOTS['mechanics']}.{pyx.parent.name}.{pyx.stem}", [str(pyx.relative_to(HERE))],
                       extra_compile_args=["-O3", "-g0"])
             for pyx in sorted((HERE / "mechanics").glob("*/*.pyx"))]
+# The batched games of railspec.rl.vector: many games of any variant stepped in C, through
+# the same engine interface.
+modules.append(Extension("railspec.rl._vector", ["engine/rl/_vector.pyx"],
+                         include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
 setup(packages=packages(),
       ext_modules=cythonize(modules, language_level=3, quiet=True,
                             include_path=["compiler/templates", _pxd_folder.name],

@@ -23,6 +23,9 @@ from and most tickets at stake):
 and for USA:
   - games of the four scripted playing styles (4 players, one core): games/s and
     decisions/s on each engine; ISMCTS decisions/s at a stated number of iterations;
+  - batched games (railspec.rl.vector, 2 players, the observation and mask at every
+    decision): decisions per CPU second against the single-game loop, and on 2 and 4
+    threads;
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
 Each speed is the best CPU time of --repeat runs (as timeit reports): on a shared machine
@@ -448,6 +451,34 @@ def instructions_per_decision(name: str, players: int, games: int) -> float | No
     return int(collected.group(1)) / int(p.stdout.strip().splitlines()[-1])
 
 
+def vector_report(v, scale: float) -> None:
+    """Batched games (railspec.rl.vector, issue 33): USA, 2 players, the mover's observation
+    and mask at every decision, per CPU second, against the single-game loop; and the
+    threads' scaling (bench/rl_bench.py measures both)."""
+    try:
+        import rl_bench  # bench/, beside this script
+    except ImportError as err:  # numpy, which the batched games need, is an optional extra
+        print(f"batched games: skipped ({err})")
+        return
+    rl_bench.REPEAT = REPEAT
+    single = rl_bench.single_loop_rate(v, 2, max(10, int(100 * scale)), 1)
+    cpu, wall = rl_bench.batched_rates(v, 2, 256, max(40, int(800 * scale)), 1)
+    print(f"batched games, USA 2 players with observation and mask (best of {REPEAT}, CPU time of every thread):")
+    print(f"  single-game loop {single:12,.0f} decisions/s; VectorGame, 256 envs {cpu:12,.0f} "
+          f"({cpu / single:.1f}×; {wall:,.0f} per wall second)")
+    record("usa 2p batched decisions per CPU second, observation and mask", cpu, "decisions/s", goal=1_000_000)
+    record("usa 2p batched × the single-game loop, observation and mask", cpu / single, "×", goal=3)
+    # a thread's share of the CPU is what the threads cost (waiting for each other at the end
+    # of each step); the wall rate shows their scaling only on a machine with its cores free
+    for threads in (2, 4):
+        t_cpu, t_wall = rl_bench.batched_rates(v, 2, 256, max(40, int(800 * scale)), 1, threads=threads)
+        print(f"  {threads} threads: {t_cpu:12,.0f} per CPU second ({t_cpu / cpu:.2f}× one thread's), "
+              f"{t_wall:12,.0f} per wall second ({t_wall / wall:.2f}× one thread's)")
+        record(f"usa 2p batched, {threads} threads, decisions per CPU second", t_cpu, "decisions/s")
+        record(f"usa 2p batched, {threads} threads, decisions per wall second", t_wall, "decisions/s")
+    print()
+
+
 def agents_report(v, scale: float) -> None:
     """Scripted agents and ISMCTS on both engines (agents.play is the same loop for both)."""
     styles = ("one-step", "long-route", "route-focus", "destination-hungry")
@@ -551,6 +582,7 @@ def main() -> int:
     if "usa" in names:
         v = railspec.load("usa")
         agents_report(v, scale)
+        vector_report(v, scale)
         times = compile_times(USER_SPEC, REPEAT)
         new_code = compile_times(NEW_CODE_SPEC, REPEAT)["cold"]
         cold, cached = times["cold"], times["cached"]

@@ -26,7 +26,7 @@ seats; small sorts and heaps).
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 from engine_api cimport (RAILSPEC_ENGINE_API_NAME, RAILSPEC_ENGINE_API_VERSION, RAILSPEC_ENGINE_STATE_NAME,
                          RV_HEADER, RV_OFFER_N, RV_PLAYER, RV_PLAYERS, RV_TICKETS_N, RV_TRAINS,
@@ -275,6 +275,12 @@ cdef class Policy(Styles):
         seat.ready(self)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
+    def bind(self, Seat seat):
+        """Size ``seat``'s plan for this policy's variant, so that compiled code may decide
+        for it through :data:`SEAT_DECIDE` (any policy of the same variant may then decide
+        for it: a policy lends only its scratch arrays to a decision)."""
+        seat.ready(self)
+
     def decide_compiled(self, Seat seat, engine):
         """The action ``seat``'s style takes in a compiled game (its Engine), reading the
         view and the legal ids through the engine's C interface."""
@@ -390,6 +396,7 @@ cdef class Seat:
     cdef unsigned long long rng
     cdef Plan plan
     cdef object policy      # the Policy the plan's arrays are sized for
+    cdef int n_routes       # its routes (the borrowed flags' length), 0 while unbound
 
     def __cinit__(self, int style, unsigned long long seed):
         self.style = style
@@ -416,6 +423,7 @@ cdef class Seat:
             raise MemoryError()
         self.plan.valid = 0
         self.policy = policy
+        self.n_routes = policy.n_routes
 
     cdef void release(self) noexcept:
         free(self.plan.owner_seen)
@@ -428,6 +436,7 @@ cdef class Seat:
         free(self.plan.borrowed)
         memset(&self.plan, 0, sizeof(Plan))
         self.policy = None
+        self.n_routes = 0
 
     def forget(self):
         """Drop the cached plan and the borrowed routes (a new game)."""
@@ -437,6 +446,33 @@ cdef class Seat:
 
     def __dealloc__(self):
         self.release()
+
+
+# --- deciding from compiled code (railspec.rl's batched games) ----------------------------
+# A batch of games holds its seats' Seat objects and one Policy per thread, and asks for a
+# seat's action without the GIL through these two functions (their capsules below): the same
+# choice Policy.decide_compiled makes, so a seat played in a batch plays as the agent of the
+# same style and seed plays one game.
+
+cdef int seat_decide(void* policy, void* seat, const int* view, const int* legal, int n) noexcept nogil:
+    """The action the Seat at ``seat`` takes from an agent view and the legal ids (ascending,
+    ``n`` >= 1), with the scratch arrays of the Policy at ``policy`` (bound to the seat's
+    variant by :meth:`Policy.bind`; one thread at a time per policy)."""
+    return (<Policy>policy).choose((<Seat>seat).style, &(<Seat>seat).plan, view, legal, n, &(<Seat>seat).rng)
+
+
+cdef void seat_renew(void* seat, unsigned long long rng) noexcept nogil:
+    """Make the (bound) Seat at ``seat`` what a new Seat of its style seeded with ``rng``
+    (the seed already salted) is: the generator reset, no plan, no borrowed route."""
+    (<Seat>seat).rng = rng
+    (<Seat>seat).plan.valid = 0
+    (<Seat>seat).plan.claimed_seen = 0
+    memset((<Seat>seat).plan.borrowed, 0, (<Seat>seat).n_routes)
+
+
+#: Capsules of :func:`seat_decide` and :func:`seat_renew`, for compiled code that plays seats.
+SEAT_DECIDE = PyCapsule_New(<void*>seat_decide, b"railspec.agents.seat_decide", NULL)
+SEAT_RENEW = PyCapsule_New(<void*>seat_renew, b"railspec.agents.seat_renew", NULL)
 
 
 # --- small sorts and heaps (route lists are short) -----------------------------------------
