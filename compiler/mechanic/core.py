@@ -36,7 +36,7 @@ from .. import hooks, ir
 from ..base.limits import Limit
 from ..base.schema import Field
 from ..hooks import MechanicReference
-from ..lang.ast import ActionKind, DealPart, RouteAttr, Stmt, TicketForm
+from ..lang.ast import ActionKind, DealPart, EndPart, RouteAttr, Stmt, TicketForm
 from .capabilities import Caches
 from .parts import ScoreItem, Tables, TieBreak
 
@@ -171,6 +171,8 @@ class Mechanic:
                 out.append(f"ticket {node.written}" if node.written else f"ticket {node.form} CITY - CITY POINTS")
             elif issubclass(node, DealPart):
                 out.append(f"deal tickets N {node.form} keep K")
+            elif issubclass(node, EndPart):
+                out.append(f"end when trains <= N {node.form}")
         keyword_points = r'%extend\s+(returned_deck|return_place)\s*:\s*((?:"[^"]*"\s*)+)'
         for point, words in re.findall(keyword_points, cls.grammar()):
             word = " ".join(re.findall(r'"([^"]*)"', words))
