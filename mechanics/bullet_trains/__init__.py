@@ -121,7 +121,7 @@ class BulletTrainsReference(MechanicReference):
 
 class BulletTrains(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, HardCases, Sampled):
     name = "bullet_trains"
-    order = 260
+    order = 220
     title = "Bullet Train routes"
     sample = Sample(("bullet trains 3", "bullet ranking 2 players: 10 -10", "bullet ranking 3 players: 15 5 -10",
                      "bullet ranking 4 players: 20 10 0 -10", "bullet without contribution score -20"),

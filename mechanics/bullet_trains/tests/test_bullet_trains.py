@@ -371,3 +371,58 @@ def test_the_owner_of_a_route_taken_for_nobody_is_one_beyond_the_seats(japan):
     assert field.high == "players+0" and "taken by no player" in field.doc
     usa_field = {f.name: f for f in assemble(railspec.load("usa").ir).fields}["owner"]
     assert usa_field.high == "players-1"
+
+
+# --- a double route's track taken for nobody ------------------------------------------------
+
+DOUBLE_BULLET = """\
+variant "Bullet double"
+players 2..4
+trains 10
+hand 4
+card red 12
+card blue 12
+locomotives 14
+market 5 reset 3 locomotives
+deal tickets 1 keep 1
+returned tickets bottom
+action draw cards 2
+action claim route
+action draw tickets 3 keep 1
+tracks usable 1 for 2..3 players
+bullet trains 4
+bullet ranking 2 players: 10 -10
+bullet ranking 3 players: 15 5 -10
+bullet ranking 4 players: 20 10 0 -10
+end when trains <= 2
+route points 1:1 2:2 3:4
+city Alpha
+city Beta
+city Gamma
+route Alpha - Beta 2 gray bullet
+route Alpha - Beta 2 gray bullet
+route Beta - Gamma 3 gray
+ticket Alpha - Gamma 5
+ticket Alpha - Beta 2
+ticket Beta - Gamma 4
+ticket Alpha - Gamma 6
+"""
+
+
+@pytest.mark.parametrize("players,second_open", [(2, False), (4, True)])
+def test_a_track_taken_for_nobody_counts_among_its_routes_taken(tmp_path, engine, players, second_open):
+    """docs/rules.md #49: with one usable track (2 players), a bullet track taken for nobody
+    closes the other to everyone; with both usable (4 players) the other stays open, to the
+    claimer too, since no player owns the first."""
+    path = tmp_path / "double.rail"
+    path.write_text(DOUBLE_BULLET, encoding="utf-8")
+    v = railspec.load(str(path))
+    g = start_turns(v, players, engine=engine, keep="keep tickets 1")
+    g = Arranged(v, g).hand(0, red=4).faceup("blue", "blue", "blue", "blue", "blue").game(engine)
+    g.apply_name("claim Alpha-Beta/1 gray 2red")
+    assert g.state()["owner"][0] == players
+    for p in range(1, players):  # the others draw a blind card each
+        g.apply_name("draw blind")
+        g.apply_name("draw blind")
+    assert g.current_player == 0
+    assert bool([n for n in names(g) if n.startswith("claim Alpha-Beta/2 ")]) == second_open
