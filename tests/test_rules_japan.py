@@ -28,28 +28,28 @@ MARKET = ("pink", "white", "blue", "orange", "black")  # no locomotive: no marke
 
 
 @pytest.fixture(scope="module")
-def japan():
+def japan() -> railspec.Variant:
     return railspec.load("japan")
 
 
-def claim_game(v, engine, players=2, seed=1, **hand):
+def claim_game(v: railspec.Variant, engine: str, players: int = 2, seed: int = 1, **hand: int) -> Arranged:
     """Player 0 to move with ``hand`` and a market without locomotives."""
     g = start_turns(v, players, seed=seed, engine=engine, keep="keep tickets 1,2,3,4")
     return Arranged(v, g).hand(0, **hand).faceup(*MARKET)
 
 
-def claims(game, route: str) -> list[str]:
+def claims(game: railspec.Game, route: str) -> list[str]:
     """The legal claims of ``route`` (its name without a track suffix matches every track)."""
     return [n for n in names(game) if n.startswith(f"claim {route}")]
 
 
-def seat(routes=(), tickets=(), track=0) -> dict:
+def seat(routes: tuple[str, ...] | list[str] = (), tickets: tuple[str, ...] | list[str] = (), track: int = 0) -> dict:
     return {"routes": list(routes), "tickets": list(tickets), "bullet_track": track}
 
 
 # --- the game's parts and its set-up -------------------------------------------------------
 
-def test_the_components(japan):
+def test_the_components(japan) -> None:
     """GUIDE: "20 trains each", "16x white Bullet Train miniatures", "54x Destination Ticket
     cards", the base game's train cards; SUMMARY: "All players start with 20 trains instead
     of 45 trains"; 2 to 5 players. MAP: 48 cities, 114 routes of 277 cars (lengths 1:22 2:43
@@ -65,7 +65,7 @@ def test_the_components(japan):
     assert v.rule("bullet_trains").pieces == 16
 
 
-def test_the_bullet_train_routes(japan):
+def test_the_bullet_train_routes(japan) -> None:
     """MAP (routes.php bulletTrainSpaceIndex): 23 gray routes, 59 spaces, carry the icon;
     Ginza - Tokyo, in the Tokyo subway inset, does not in the newest version (docs/rules.md
     #48: the census counted 24 from an older one)."""
@@ -77,7 +77,7 @@ def test_the_bullet_train_routes(japan):
     assert [r.name for r in v.routes if r.colour < 0 and r not in bullet] == ["Ginza-Tokyo", "Kokura-Matsuyama"]
 
 
-def test_four_tickets_dealt_keep_two_and_the_others_go_under_the_deck(japan, engine):
+def test_four_tickets_dealt_keep_two_and_the_others_go_under_the_deck(japan, engine) -> None:
     """MAP (map.php getInitialDestinationPick: 4; the default least kept, 2;
     unusedInitialDestinationsGoToDeckBottom)."""
     g = japan.new_game(players=3, seed=4, engine=engine)
@@ -90,7 +90,7 @@ def test_four_tickets_dealt_keep_two_and_the_others_go_under_the_deck(japan, eng
     assert g.state()["ticket_deck"][-2:] == returned
 
 
-def test_the_route_table_no_longest_path_and_no_globetrotter(japan):
+def test_the_route_table_no_longest_path_and_no_globetrotter(japan) -> None:
     """MAP (map.php): route points 1:1 … 6:15; "There is no longest path bonus and no
     Globetrotter bonus" (SUMMARY)."""
     v = japan.ir
@@ -101,7 +101,7 @@ def test_the_route_table_no_longest_path_and_no_globetrotter(japan):
     assert rows[0]["routes"] == 7
 
 
-def test_ties_go_to_the_most_tickets(japan):
+def test_ties_go_to_the_most_tickets(japan) -> None:
     """The base game's first key, the map having no longest-path card; players still tied
     share the win (docs/rules.md #49). Player 0: Ikebukuro - Shinjuku and its ticket (4 + 4);
     player 1: two 3-space routes (8); neither placed a Bullet Train (-20 each)."""
@@ -115,7 +115,7 @@ def test_ties_go_to_the_most_tickets(japan):
 
 # --- doubles and the one pair that is no double -----------------------------------------------
 
-def test_doubles_only_with_four_or_five_players(japan, engine):
+def test_doubles_only_with_four_or_five_players(japan, engine) -> None:
     """MAP (the adaptation's default minimumPlayerForDoubleRoutes, 4; the base game's rule):
     with 2 or 3 players one track of a double is claimed at most; with 4, both."""
     for players, open_after in ((2, False), (3, False), (4, True)):
@@ -124,7 +124,7 @@ def test_doubles_only_with_four_or_five_players(japan, engine):
         assert bool(claims(a.game(engine), "Hiroshima-Masuda/1")) == open_after, players
 
 
-def test_aomori_hakodate_is_no_double(japan, engine):
+def test_aomori_hakodate_is_no_double(japan, engine) -> None:
     """SUMMARY: "The Aomori-Hakodate routes are of different length and are not considered a
     double route" (MAP: differentLengthRoutesAreDoubleRoutes = false): with 2 players the
     2-space bullet route stays open beside the 3-space white one, to its owner too."""
@@ -145,11 +145,12 @@ class RefusesBulletRoutes:
     """A scripted style that never claims a bullet route while pieces are left: it decides
     among the legal actions without those claims."""
 
-    def __init__(self, v, style: str, seed: int):
+    def __init__(self, v: railspec.Variant, style: str, seed: int) -> None:
         self.inner = agents.make(style, seed=seed)
-        self.refused = {a.id for a in v.ir.actions if a.kind == "claim" and a.route in v.ir.rule("bullet_trains").routes}
+        bullet = v.ir.rule("bullet_trains").routes
+        self.refused = {a.id for a in v.ir.actions if a.kind == "claim" and a.route in bullet}
 
-    def act(self, game) -> int:
+    def act(self, game: railspec.Game) -> int:
         legal = game.legal_actions()
         kept = [a for a in legal if a not in self.refused] if game.state()["bullet_pieces"] > 0 else legal
         if kept and len(kept) < len(legal):
@@ -158,7 +159,7 @@ class RefusesBulletRoutes:
 
 
 @pytest.mark.parametrize("style", BULLET_STYLES)
-def test_the_styles_take_bullet_routes_and_win_by_it(japan, style):
+def test_the_styles_take_bullet_routes_and_win_by_it(japan, style) -> None:
     """SUMMARY's bonus (the ranking, -20 without a piece) and its shared routes, as the agents
     play them: every style places Bullet Trains in every game, and beats the same style
     refusing bullet routes in most of 40 two-player games, seats alternating."""
@@ -174,7 +175,7 @@ def test_the_styles_take_bullet_routes_and_win_by_it(japan, style):
     assert placed == 40 and won >= 30, (placed, won)
 
 
-def test_the_agents_plan_through_routes_taken_for_nobody(japan):
+def test_the_agents_plan_through_routes_taken_for_nobody(japan) -> None:
     """SUMMARY: a bullet route someone else took joins the player's tickets. Player 1 holds
     only Sendai - Aomori, which the bullet routes Aomori - Morioka and Morioka - Sendai join:
     the one-step style sees it completed and draws tickets (it does so once every ticket is

@@ -14,6 +14,7 @@ kind); a :class:`ReferenceEngine` is a game, a ``Rules`` and a small
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from functools import lru_cache
 
 from ..compiler import ir
@@ -377,7 +378,7 @@ class Rules:
         return [r for r, who in enumerate(state.owner) if who == state.players]
 
     @staticmethod
-    def join_routes(network: list[int], routes) -> None:
+    def join_routes(network: list[int], routes: Iterable[ir.Route]) -> None:
         """Join ``routes`` (ir.Route objects) into ``network``, a component label per node,
         relabelling in place: what a mechanic's score_graph does to add routes to a
         player's network."""

@@ -38,6 +38,7 @@ from ...compiler import ir
 from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, MAX_POINTS, Limit, shown_number
 from ...compiler.base.schema import Field
+from ...compiler.check.context import CheckContext
 from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
 from ...compiler.mechanic import (
@@ -150,7 +151,7 @@ class BulletTrains(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing
               Limit("end when trains <= N and bullet trains <= M", "M 0 … the pieces",
                     "the last round needs the pieces left down to M"))
 
-    def check(self, ctx) -> BulletTrainsRule | None:
+    def check(self, ctx: CheckContext) -> BulletTrainsRule | None:
         """``bullet trains N`` with the bullet routes, a ranking for every player count, the
         penalty and the end condition: each needs the pieces, and the pieces need routes."""
         stmt = ctx.one(BulletPieces)
@@ -184,7 +185,7 @@ class BulletTrains(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing
                                 end_pieces=end_pieces, span=stmt.span)
 
     @staticmethod
-    def _ranking(ctx, stmt) -> list[tuple[int, tuple[int, ...]]]:
+    def _ranking(ctx: CheckContext, stmt: BulletPieces | None) -> list[tuple[int, tuple[int, ...]]]:
         """The ranking tables, one per player count of the game, none twice, no place
         beyond the players."""
         players = ctx.players
@@ -303,11 +304,8 @@ class BulletTrains(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing
                                 f"for nobody have {sum(r.length for r in taken)} spaces")
         fields["bullet_pieces"] = rule.pieces - len(taken)
 
-    def top_position(self, variant: ir.Variant, rule: BulletTrainsRule, state: dict) -> dict:
-        return {}
 
-
-def _signed_points(ctx, num: ast.Num, what: str) -> int:
+def _signed_points(ctx: CheckContext, num: ast.Num, what: str) -> int:
     """A points value that may be negative (a place that costs points): at most
     ``MAX_POINTS`` either way."""
     if abs(num.value) > MAX_POINTS:

@@ -26,8 +26,6 @@ from conftest import (
 
 import railspec
 from railspec.compiler.base.errors import PositionError, SpecCheckError, SpecSyntaxError
-from railspec.mechanics.bullet_trains import BulletTrains
-from railspec.testing import check_mechanic
 
 C = SpecCheckError
 
@@ -37,19 +35,19 @@ RANKING = ("bullet ranking 2 players: 10 -10", "bullet ranking 3 players: 15 5 -
 
 
 @pytest.fixture(scope="module")
-def japan():
+def japan() -> railspec.Variant:
     return railspec.load("japan")
 
 
-def rid(v, name: str) -> int:
+def rid(v: railspec.Variant, name: str) -> int:
     return v.ir.route_named(name).id
 
 
-def seat(routes=(), tickets=(), track=0) -> dict:
+def seat(routes: tuple[str, ...] | list[str] = (), tickets: tuple[str, ...] | list[str] = (), track: int = 0) -> dict:
     return {"routes": list(routes), "tickets": list(tickets), "bullet_track": track}
 
 
-def claim_game(japan, engine, players=2, seed=1, **hand):
+def claim_game(japan: railspec.Variant, engine: str, players: int = 2, seed: int = 1, **hand: int) -> Arranged:
     """Player 0 to move with ``hand`` and a market without locomotives."""
     g = start_turns(japan, players, seed=seed, engine=engine, keep="keep tickets 1,2,3,4")
     return Arranged(japan, g).hand(0, **hand).faceup(*MARKET)
@@ -109,32 +107,26 @@ BAD_SPECS = [
 
 
 @pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(BAD_SPECS))
-def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
+def test_bad_spec(tmp_path, text, kind, line, col, fragment, where) -> None:
     assert_located_error(tmp_path, text, kind, line, col, fragment, where)
 
 
-def test_pieces_without_a_bullet_route_warn(tmp_path):
+def test_pieces_without_a_bullet_route_warn(tmp_path) -> None:
     """Pieces no route can take do nothing: a located warning, as for goods cards."""
     text = add(17, "\n".join((PIECES,) + RANKING))
     assert_located_warning(tmp_path, text, 17, 1, "no route is a bullet route")
 
 
-def test_an_end_condition_that_always_holds_warns(tmp_path):
+def test_an_end_condition_that_always_holds_warns(tmp_path) -> None:
     """'and bullet trains <= M' with M at least the pieces never delays the last round."""
     text = edit(28, BULLET_ROUTE).replace("tracks usable", "\n".join((PIECES,) + RANKING) + "\ntracks usable")
     text = text.replace("end when trains <= 2", "end when trains <= 2 and bullet trains <= 3")
     assert_located_warning(tmp_path, text, 19, 22, "holds from the start")
 
 
-def test_the_mechanic_keeps_its_contract():
-    """railspec.testing.check_mechanic on its sample (every route a bullet route), both engines."""
-    report = check_mechanic(BulletTrains)
-    assert report.ok and report.games > 0
-
-
 # --- claiming a Bullet Train route (Japan) ----------------------------------------------------------
 
-def test_a_bullet_claim_places_a_shared_piece_and_no_trains(japan, engine):
+def test_a_bullet_claim_places_a_shared_piece_and_no_trains(japan, engine) -> None:
     """SUMMARY: "When claiming a Bullet Train route, place 1 Bullet Train miniature on it. It
     will not give you points, but make you progress on the Progression Marker of the Bullet
     Train Track"; REVIEW: "the player doesn't add their train pieces to the board, nor do they
@@ -152,7 +144,7 @@ def test_a_bullet_claim_places_a_shared_piece_and_no_trains(japan, engine):
     assert row["routes"] == 0 and row["bullet_track"] == 4
 
 
-def test_a_bullet_route_is_paid_like_a_gray_route(japan, engine):
+def test_a_bullet_route_is_paid_like_a_gray_route(japan, engine) -> None:
     """BLOG: "Building a shinkansen route is just like building any grey route. You must play
     cards of a single colour, but they can be of any colour you like"; PUBLISHER: "discard a
     number of cards equal to the length of the route with all the card being the same
@@ -163,7 +155,7 @@ def test_a_bullet_route_is_paid_like_a_gray_route(japan, engine):
                      "claim Akita-Morioka gray 1green+1loco"]
 
 
-def test_a_bullet_claim_needs_no_trains(japan, engine):
+def test_a_bullet_claim_needs_no_trains(japan, engine) -> None:
     """SUMMARY: the claimer places a Bullet Train, not their trains; MAP (ChooseAction.php
     actClaimRoute): the trains check is skipped for a bullet claim. With 1 train left a player
     may claim a 4-space bullet route, not a 4-space route of their own (docs/rules.md #45)."""
@@ -176,7 +168,7 @@ def test_a_bullet_claim_needs_no_trains(japan, engine):
     assert not any(n.startswith("claim Tottori-Tsuruga ") for n in legal)  # 4 blue, the player's own trains
 
 
-def test_every_players_tickets_may_use_a_bullet_route(japan):
+def test_every_players_tickets_may_use_a_bullet_route(japan) -> None:
     """SUMMARY: "To complete Destination Tickets players can use any mix of routes with wagons
     in their color or claimed Bullet Train Routes whether or not they claimed them
     themselves"; BLOG: "any player may use it for the purpose of completing tickets". Player 1
@@ -194,7 +186,7 @@ def test_every_players_tickets_may_use_a_bullet_route(japan):
     assert (rows[1]["tickets"], rows[1]["tickets_completed"]) == (-4, 0)
 
 
-def test_a_bullet_route_joins_tickets_in_play(japan, engine):
+def test_a_bullet_route_joins_tickets_in_play(japan, engine) -> None:
     """SUMMARY, as above, in play: player 0's bullet claim completes player 1's ticket, whose
     other route player 1 took for nobody too."""
     a = claim_game(japan, engine, blue=4)
@@ -216,7 +208,7 @@ def give_ticket(arranged: Arranged, player: int, ticket: int) -> None:
     s["tickets"][player].append(ticket)
 
 
-def test_with_no_piece_left_bullet_routes_are_gray_routes(japan, engine):
+def test_with_no_piece_left_bullet_routes_are_gray_routes(japan, engine) -> None:
     """SUMMARY: "If there is no Bullet Train miniature remaining, the Bullet Train routes
     become standard gray routes": the claim takes the player's trains, scores, and the route
     is theirs (docs/rules.md #45)."""
@@ -230,12 +222,12 @@ def test_with_no_piece_left_bullet_routes_are_gray_routes(japan, engine):
     assert s["bullet_track"][0] == 0
 
 
-def bullet_names(japan) -> list[str]:
+def bullet_names(japan: railspec.Variant) -> list[str]:
     """The bullet routes, in route order."""
     return [japan.ir.routes[r].name for r in japan.ir.rule("bullet_trains").routes]
 
 
-def routes_of_spaces(japan, spaces: int) -> list[str]:
+def routes_of_spaces(japan: railspec.Variant, spaces: int) -> list[str]:
     """At most 16 bullet routes (the pieces) of exactly ``spaces`` spaces, the longest first."""
     out = []
     for r in sorted((japan.ir.routes[r] for r in japan.ir.rule("bullet_trains").routes), key=lambda r: -r.length):
@@ -246,7 +238,7 @@ def routes_of_spaces(japan, spaces: int) -> list[str]:
     return out
 
 
-def test_the_last_round_needs_the_pieces_down_too(japan, engine):
+def test_the_last_round_needs_the_pieces_down_too(japan, engine) -> None:
     """SUMMARY: "Final turn is triggered when a player has 2 train cars or less AND there are
     2 Bullet Trains miniatures or less"; REVIEW: "on top of a player having two or fewer
     trains left, the bullet train pile must also be down to two or fewer for the end game to
@@ -264,7 +256,7 @@ def test_the_last_round_needs_the_pieces_down_too(japan, engine):
     assert s["bullet_pieces"] == 2 and s["final_turns"] == 2
 
 
-def test_two_pieces_left_alone_start_no_last_round(japan, engine):
+def test_two_pieces_left_alone_start_no_last_round(japan, engine) -> None:
     """SUMMARY: both conditions: 2 pieces left and every player above 2 trains is no end."""
     a = claim_game(japan, engine, blue=4)
     take_for_nobody(a, 1, *[n for n in bullet_names(japan) if n != "Aomori-Morioka"][:13])
@@ -274,7 +266,7 @@ def test_two_pieces_left_alone_start_no_last_round(japan, engine):
     assert s["bullet_pieces"] == 2 and s["final_turns"] == -1
 
 
-def test_a_state_waiting_for_the_last_round_is_refused(japan):
+def test_a_state_waiting_for_the_last_round_is_refused(japan) -> None:
     """SUMMARY's trigger, as the state check sees it: at the start of a turn, a player with 2
     trains or fewer and 2 pieces or fewer left mean the last round has started."""
     g = start_turns(japan, 2, keep="keep tickets 1,2,3,4")
@@ -299,7 +291,7 @@ def test_a_state_waiting_for_the_last_round_is_refused(japan):
     (3, [4, 0, 2], [15, -20, 5]),              # a marker still at 0: -20, whatever its place
     (2, [0, 0], [-20, -20]),
 ])
-def test_the_bullet_train_bonus_by_place(japan, players, track, bonus):
+def test_the_bullet_train_bonus_by_place(japan, players, track, bonus) -> None:
     """MAP (map.php bulletTrainBonusPoints): 2 players 10/-10, 3 players 15/5/-10, 4 players
     20/10/0/-10, 5 players 25/15/5/-5/-10; "Tied players share a rank and still occupy all
     their positions (for example: 1st, tied 2nd, tied 2nd, 4th)"; a player at position 0
@@ -315,7 +307,7 @@ def test_the_bullet_train_bonus_by_place(japan, players, track, bonus):
 
 # --- described positions and the state --------------------------------------------------------
 
-def test_a_described_position_holds_the_routes_taken_for_nobody(japan, engine):
+def test_a_described_position_holds_the_routes_taken_for_nobody(japan, engine) -> None:
     """The routes claims took for nobody are the position's ``nobody_routes``; a game's board
     described and scored gives the game's breakdown."""
     from railspec.runtime.position import position_of_state
@@ -339,12 +331,12 @@ def test_a_described_position_holds_the_routes_taken_for_nobody(japan, engine):
      "'bullet_track' is a place on the Bullet Train track"),
     ({"nobody_routes": "Aomori-Morioka", "players": [seat(), seat()]}, "must be a list of names"),
 ])
-def test_bad_described_positions(japan, position, fragment):
+def test_bad_described_positions(japan, position, fragment) -> None:
     with pytest.raises(PositionError, match=fragment):
         railspec.score(japan, {"variant": "japan", **position})
 
 
-def test_only_a_variant_taking_routes_for_nobody_has_them(usa):
+def test_only_a_variant_taking_routes_for_nobody_has_them(usa) -> None:
     with pytest.raises(PositionError, match="no claim of USA takes a route for nobody"):
         railspec.score(usa, {"variant": "usa", "nobody_routes": ["Atlanta-Miami"],
                              "players": [{"routes": []}, {"routes": []}]})
@@ -354,7 +346,7 @@ def test_only_a_variant_taking_routes_for_nobody_has_them(usa):
     (lambda s: s.update(bullet_pieces=s["bullet_pieces"] - 1), "the game has 16 pieces"),
     (lambda s: s["bullet_track"].__setitem__(0, 9), "the markers moved 9 spaces"),
 ])
-def test_the_state_check_counts_the_pieces_and_the_track(japan, engine, change, fragment):
+def test_the_state_check_counts_the_pieces_and_the_track(japan, engine, change, fragment) -> None:
     """The pieces placed are the bullet routes taken for nobody, and the markers moved as far
     as those routes' spaces: a state breaking either is refused by both engines."""
     a = take_for_nobody(claim_game(japan, engine), 0, "Aomori-Morioka")
@@ -363,7 +355,7 @@ def test_the_state_check_counts_the_pieces_and_the_track(japan, engine, change, 
         a.game(engine)
 
 
-def test_the_owner_of_a_route_taken_for_nobody_is_one_beyond_the_seats(japan):
+def test_the_owner_of_a_route_taken_for_nobody_is_one_beyond_the_seats(japan) -> None:
     """The state schema: a route's owner reaches ``players`` in a variant whose claims may take
     routes for nobody, and stays within the seats elsewhere."""
     from railspec.compiler.assembly import assemble
@@ -410,7 +402,7 @@ ticket Alpha - Gamma 6
 
 
 @pytest.mark.parametrize("players,second_open", [(2, False), (4, True)])
-def test_a_track_taken_for_nobody_counts_among_its_routes_taken(tmp_path, engine, players, second_open):
+def test_a_track_taken_for_nobody_counts_among_its_routes_taken(tmp_path, engine, players, second_open) -> None:
     """docs/rules.md #50: with one usable track (2 players), a bullet track taken for nobody
     closes the other to everyone; with both usable (4 players) the other stays open, to the
     claimer too, since no player owns the first."""
@@ -421,7 +413,7 @@ def test_a_track_taken_for_nobody_counts_among_its_routes_taken(tmp_path, engine
     g = Arranged(v, g).hand(0, red=4).faceup("blue", "blue", "blue", "blue", "blue").game(engine)
     g.apply_name("claim Alpha-Beta/1 gray 2red")
     assert g.state()["owner"][0] == players
-    for p in range(1, players):  # the others draw a blind card each
+    for _ in range(1, players):  # the others draw two blind cards each
         g.apply_name("draw blind")
         g.apply_name("draw blind")
     assert g.current_player == 0
