@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: 2d822506086706cf
+# source hash: 133ca4f8cdc81468
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -171,7 +171,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "2d822506086706cf";
+    static const char RS_SOURCE_HASH[] = "133ca4f8cdc81468";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -1663,6 +1663,11 @@ cdef inline void ferry_cards_after_claim(State* s, int p, int r) noexcept nogil:
     pass
 
 
+cdef inline void ferry_cards_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    """The claim completed, taking its route for no player: its ferry cards are spent too."""
+    ferry_cards_after_claim(s, p, r)
+
+
 cdef inline void ferry_cards_claim_withdrawn(State* s, int p, int r) noexcept nogil:
     """The claim was given up: the ferry cards committed to it go back to the hand."""
     pass
@@ -1799,9 +1804,10 @@ cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
     ferry_cards_after_claim(s, p, r)
 
-# after_nobody_claim (each): multi_track
+# after_nobody_claim (each): multi_track, ferry_cards
 cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_nobody_claim(s, p, r)
+    ferry_cards_after_nobody_claim(s, p, r)
 
 # claim_withdrawn (each): ferry_cards
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
