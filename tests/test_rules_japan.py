@@ -68,7 +68,7 @@ def test_the_components(japan) -> None:
 def test_the_bullet_train_routes(japan) -> None:
     """MAP (routes.php bulletTrainSpaceIndex): 23 gray routes, 59 spaces, carry the icon;
     Ginza - Tokyo, in the Tokyo subway inset, does not in the newest version (docs/rules.md
-    #48: the census counted 24 from an older one)."""
+    #53: the census counted 24 from an older one)."""
     v = japan.ir
     bullet = [v.routes[r] for r in v.rule("bullet_trains").routes]
     assert len(bullet) == 23 and sum(r.length for r in bullet) == 59
@@ -103,7 +103,7 @@ def test_the_route_table_no_longest_path_and_no_globetrotter(japan) -> None:
 
 def test_ties_go_to_the_most_tickets(japan) -> None:
     """The base game's first key, the map having no longest-path card; players still tied
-    share the win (docs/rules.md #49). Player 0: Ikebukuro - Shinjuku and its ticket (4 + 4);
+    share the win (docs/rules.md #54). Player 0: Ikebukuro - Shinjuku and its ticket (4 + 4);
     player 1: two 3-space routes (8); neither placed a Bullet Train (-20 each)."""
     assert japan.ir.tiebreaks == ("most_tickets",)
     rows = score_both(japan, {"variant": "japan", "players": [

@@ -39,7 +39,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, MAX_POINTS, Limit, shown_number
 from ...compiler.base.schema import Field
 from ...compiler.check.context import CheckContext
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import (
     AgentPlay,
@@ -56,6 +56,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
+from .state_view import BulletTrainsState
 from .syntax import BulletAttr, BulletEnd, BulletPieces, BulletRanking, BulletWithout
 
 
@@ -90,37 +91,38 @@ def track_bonus(rule: BulletTrainsRule, track: list[int]) -> list[int]:
     return out
 
 
-class BulletTrainsReference(MechanicReference):
+class BulletTrainsReference(MechanicReference[BulletTrainsState, BulletTrainsRule]):
     """Bullet Trains in plain Python."""
 
-    def __init__(self, rules, rule: BulletTrainsRule):
+    def __init__(self, rules: Services, rule: BulletTrainsRule):
         super().__init__(rules, rule)
         self.bullet = frozenset(rule.routes)
         self.end_pieces = rule.pieces if rule.end_pieces is None else rule.end_pieces
 
-    def takes_for_nobody(self, state, route: ir.Route, player: int) -> bool:
+    def takes_for_nobody(self, state: BulletTrainsState, route: ir.Route, player: int) -> bool:
         return route.id in self.bullet and state.bullet_pieces > 0
 
-    def after_nobody_claim(self, state, route: ir.Route, player: int) -> None:
+    def after_nobody_claim(self, state: BulletTrainsState, route: ir.Route, player: int) -> None:
         state.bullet_pieces -= 1
         state.bullet_track[player] += route.length
 
-    def end_gate(self, state) -> bool:
+    def end_gate(self, state: BulletTrainsState) -> bool:
         return state.bullet_pieces <= self.end_pieces
 
-    def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
+    def score_graph(self, state: BulletTrainsState, player: int, network: list[int], row: dict[str, int]) -> None:
         routes = self.rules.variant.routes
         self.rules.join_routes(network, [routes[r] for r in self.rules.nobody_routes(state) if r in self.bullet])
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: BulletTrainsState, player: int, row: dict[str, int], network: list[int]) -> None:
         row["bullet_track"] = state.bullet_track[player]
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: BulletTrainsState, rows: list[dict[str, int]]) -> None:
         for row, points in zip(rows, track_bonus(self.rule, list(state.bullet_track[:state.players]))):
             row["bullet_bonus"] = points
 
 
-class BulletTrains(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, HardCases, Sampled):
+class BulletTrains(Mechanic[BulletTrainsRule], DescribedPositions[BulletTrainsRule], Invariants[BulletTrainsRule],
+                   AgentRules[BulletTrainsRule], Drawing[BulletTrainsRule], HardCases[BulletTrainsRule], Sampled):
     name = "bullet_trains"
     order = 220
     title = "Bullet Train routes"

@@ -39,7 +39,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, PH_TURN, Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -52,6 +52,7 @@ from ...compiler.mechanic import (
     Sampled,
     Tables,
 )
+from .state_view import SubstitutesState
 from .syntax import SubstituteAttr, SubstituteLocomotive
 
 PH_SUBSTITUTE = "substitute"
@@ -102,22 +103,22 @@ def giveable(hand: list[int], given: list[int], left: int) -> list[int]:
     return out
 
 
-class SubstitutesReference(MechanicReference):
+class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule]):
     """Sets of any cards in plain Python."""
 
-    def __init__(self, rules, rule: SubstitutesRule):
+    def __init__(self, rules: Services, rule: SubstitutesRule):
         super().__init__(rules, rule)
         self.loco = rules.loco
         self.variant = rules.variant
         self.ids = [a.id for a in rules.variant.actions if a.kind == SUBSTITUTE_CARD]  # by card id
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: SubstitutesState, block: ir.PaymentBlock, player: int) -> bool:
         """A block paying sets is open to a player holding its any cards besides its colour
         cards and locomotives."""
         amount = self.variant.paid_by_block(block, COLUMN.name)
         return not amount or sum(state.hands[player]) - block.plain - block.base_locomotives >= amount
 
-    def before_claim_completes(self, state, action) -> bool:
+    def before_claim_completes(self, state: SubstitutesState, action: ir.Action) -> bool:
         """A claim paying sets waits, holding its colour cards and locomotives, for its any cards."""
         amount = self.variant.paid(action, COLUMN.name)
         if not amount:
@@ -130,11 +131,11 @@ class SubstitutesReference(MechanicReference):
         state.phase = PH_SUBSTITUTE
         return False
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: SubstitutesState) -> list[int]:
         hand = state.hands[state.current]
         return [self.ids[card] for card in giveable(hand, state.substitute_given, state.substitute_left)]
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: SubstitutesState, action: ir.Action) -> None:
         """One any card given; the last completes the claim."""
         card = self.ids.index(action.id)
         player = state.current
@@ -156,7 +157,8 @@ class SubstitutesReference(MechanicReference):
             self.rules.end_turn(state, passed=False)
 
 
-class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
+class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invariants[SubstitutesRule],
+                  AgentRules[SubstitutesRule], Drawing[SubstitutesRule], Sampled):
     name = "substitutes"
     order = 200
     title = "sets of any cards standing for one card"

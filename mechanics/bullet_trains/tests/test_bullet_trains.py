@@ -131,7 +131,7 @@ def test_a_bullet_claim_places_a_shared_piece_and_no_trains(japan, engine) -> No
     will not give you points, but make you progress on the Progression Marker of the Bullet
     Train Track"; REVIEW: "the player doesn't add their train pieces to the board, nor do they
     score points … the number of spaces moved equaling the cards used to claim the route".
-    The route is nobody's (owner = players), the cards are discarded (docs/rules.md #45)."""
+    The route is nobody's (owner = players), the cards are discarded (docs/rules.md #50)."""
     g = claim_game(japan, engine, blue=4).game(engine)
     g.apply_name("claim Aomori-Morioka gray 4blue")
     s = g.state()
@@ -158,7 +158,7 @@ def test_a_bullet_route_is_paid_like_a_gray_route(japan, engine) -> None:
 def test_a_bullet_claim_needs_no_trains(japan, engine) -> None:
     """SUMMARY: the claimer places a Bullet Train, not their trains; MAP (ChooseAction.php
     actClaimRoute): the trains check is skipped for a bullet claim. With 1 train left a player
-    may claim a 4-space bullet route, not a 4-space route of their own (docs/rules.md #45)."""
+    may claim a 4-space bullet route, not a 4-space route of their own (docs/rules.md #50)."""
     a = claim_game(japan, engine, blue=4, yellow=4)
     own = ["Akita-Niigata", "Aomori-Miyako", "Hiroshima-Masuda/1", "Kanazawa-Nagoya", "Nagano-Niigata"]
     a.own(0, *own)
@@ -173,7 +173,7 @@ def test_every_players_tickets_may_use_a_bullet_route(japan) -> None:
     in their color or claimed Bullet Train Routes whether or not they claimed them
     themselves"; BLOG: "any player may use it for the purpose of completing tickets". Player 1
     completes Sendai - Aomori over player 0's bullet routes and a route of their own;
-    player 0, who built them, completes Akita - Miyako over them too (docs/rules.md #45)."""
+    player 0, who built them, completes Akita - Miyako over them too (docs/rules.md #50)."""
     rows = score_both(japan, {"variant": "japan", "nobody_routes": ["Aomori-Morioka", "Morioka-Sendai"],
                               "players": [seat(["Miyako-Morioka"], ["Akita-Miyako"], track=8),
                                           seat([], ["Sendai-Aomori"])]})
@@ -211,7 +211,7 @@ def give_ticket(arranged: Arranged, player: int, ticket: int) -> None:
 def test_with_no_piece_left_bullet_routes_are_gray_routes(japan, engine) -> None:
     """SUMMARY: "If there is no Bullet Train miniature remaining, the Bullet Train routes
     become standard gray routes": the claim takes the player's trains, scores, and the route
-    is theirs (docs/rules.md #45)."""
+    is theirs (docs/rules.md #50)."""
     a = claim_game(japan, engine, blue=4)
     take_for_nobody(a, 1, *[n for n in bullet_names(japan) if n != "Aomori-Morioka"][:16])
     assert a.state["bullet_pieces"] == 0
@@ -244,7 +244,7 @@ def test_the_last_round_needs_the_pieces_down_too(japan, engine) -> None:
     trains left, the bullet train pile must also be down to two or fewer for the end game to
     trigger". Player 1 has 1 train with 3 pieces left: no last round; player 0's bullet claim
     leaves 2, and the last round starts at the end of that turn, though player 0 has 20
-    trains (docs/rules.md #46)."""
+    trains (docs/rules.md #51)."""
     a = claim_game(japan, engine, blue=4)
     a.own(1, "Akita-Niigata", "Aomori-Miyako", "Hiroshima-Masuda/1", "Kanazawa-Nagoya", "Nagano-Niigata")
     take_for_nobody(a, 1, *[n for n in bullet_names(japan) if n != "Aomori-Morioka"][:13])
@@ -297,7 +297,7 @@ def test_the_bullet_train_bonus_by_place(japan, players, track, bonus) -> None:
     their positions (for example: 1st, tied 2nd, tied 2nd, 4th)"; a player at position 0
     scores -20 (getBulletTrainBonuses). The published summary agrees on ties ("affected
     players earn points for their position; the next player earns points from the position
-    as if there were no tie") and says the least contributor is penalized (docs/rules.md #47)."""
+    as if there were no tie") and says the least contributor is penalized (docs/rules.md #52)."""
     rows = score_both(japan, {"variant": "japan", "nobody_routes": routes_of_spaces(japan, sum(track)),
                               "players": [seat(track=t) for t in track[:players]]})
     assert [r["bullet_bonus"] for r in rows] == bonus
@@ -403,7 +403,7 @@ ticket Alpha - Gamma 6
 
 @pytest.mark.parametrize("players,second_open", [(2, False), (4, True)])
 def test_a_track_taken_for_nobody_counts_among_its_routes_taken(tmp_path, engine, players, second_open) -> None:
-    """docs/rules.md #50: with one usable track (2 players), a bullet track taken for nobody
+    """docs/rules.md #55: with one usable track (2 players), a bullet track taken for nobody
     closes the other to everyone; with both usable (4 players) the other stays open, to the
     claimer too, since no player owns the first."""
     path = tmp_path / "double.rail"
