@@ -101,6 +101,10 @@ BAD_SPECS = [
                                                            + "\ntracks usable").replace(
         "end when trains <= 2", "end when trains <= 2 and bullet trains <= -1"), C, 19, 43,
      "the Bullet Train pieces the last round waits for must be zero or more, got -1"),
+    ("bullet-end-twice", edit(28, BULLET_ROUTE).replace("tracks usable", "\n".join((PIECES,) + RANKING)
+                                                        + "\ntracks usable").replace(
+        "end when trains <= 2", "end when trains <= 2 and bullet trains <= 1 and bullet trains <= 0"), C, 19, 45,
+     "the end condition 'and bullet trains <= N' is joined twice"),
     ("bullet-attribute-twice-word", edit(28, "route Delta - Epsilon 1 gray bullet 2"), SpecSyntaxError, 28, 37,
      "expected"),
 ]
