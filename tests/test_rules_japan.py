@@ -205,3 +205,54 @@ def test_the_agents_plan_through_routes_taken_for_nobody(japan) -> None:
         seat_b = kernel().Seat(kernel().STYLES["one-step"], 7)
         assert game.action_name(seeing.decide(seat_a, view, legal)) == "draw tickets"
         assert game.action_name(blind.decide(seat_b, view, legal)) != "draw tickets"
+
+
+def last_turn_without_contribution(japan: railspec.Variant, engine: str) -> railspec.Game:
+    """Player 0's last turn of a 2-player game (the last round started: 2 pieces left,
+    player 1 at 2 trains), player 0's marker never moved (-20) and player 1's far along;
+    player 0 holds 4 red cards, enough for the bullet routes Aomori - Morioka and Kyoto -
+    Osaka (still taken for nobody) or a route of their own."""
+    g = start_turns(japan, 2, keep="keep tickets 1,2,3,4")
+    a = Arranged(japan, g)
+    s = a.state
+    rule = japan.ir.rule("bullet_trains")
+    kept = {japan.ir.route_named(n).id for n in ("Kyoto-Osaka", "Aomori-Morioka")}
+    taken = [japan.ir.routes[r] for r in rule.routes if r not in kept][:14]
+    for r in taken:
+        s["owner"][r.id] = 2
+    s["bullet_pieces"] = rule.pieces - len(taken)
+    s["bullet_track"] = [0, sum(r.length for r in taken)]
+    for p in range(2):
+        s["ticket_deck"].extend(s["tickets"][p])
+        s["tickets"][p] = []
+    plain = [r for r in japan.ir.routes if r.id not in rule.routes and r.length == 3 and "/" not in r.name]
+    a.own(1, *[r.name for r in plain[:6]])          # 18 trains: 2 left
+    a.own(0, *[r.name for r in plain[6:9]]).hand(0, red=4).faceup(*MARKET)
+    s["final_turns"], s["current"] = 1, 0
+    return japan.game_from_state(s, engine=engine)
+
+
+def test_ismcts_places_a_bullet_train_where_its_bonus_pays(japan) -> None:
+    """SUMMARY's "-20 without contribution" as the search plays it: on its last turn, a player
+    whose marker never moved claims a bullet route (its marker moves, the -20 becomes the
+    second place's -10), which beats every route of its own (at most 7 points for 4 cards)
+    and every draw. The search judges its choices by the engine's scores, which hold the
+    bonus; both engines choose alike."""
+    choices = {}
+    for engine in ("compiled", "reference"):
+        game = last_turn_without_contribution(japan, engine)
+        assert game.scores()[0] == game.state()["route_score"][0] - 20
+        bot = agents.make("ismcts", seed=3, iterations=12)
+        choices[engine] = bot.act(game.clone())
+        after = game.clone()
+        after.apply(choices[engine])
+        assert after.is_over and after.state()["bullet_track"][0] > 0
+        finals = {}
+        for action in game.legal_actions():
+            trial = game.clone()
+            trial.apply(action)
+            if trial.is_over:  # a draw of one card leaves the second to draw
+                finals[action] = trial.scores()[0]
+        assert after.scores()[0] == max(finals.values()) == game.scores()[0] + 10
+    assert choices["compiled"] == choices["reference"]
+    assert japan.ir.actions[choices["compiled"]].route in japan.ir.rule("bullet_trains").routes
