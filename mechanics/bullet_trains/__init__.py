@@ -189,7 +189,7 @@ class BulletTrains(Mechanic[BulletTrainsRule], DescribedPositions[BulletTrainsRu
     @staticmethod
     def _ranking(ctx: CheckContext, stmt: BulletPieces | None) -> list[tuple[int, tuple[int, ...]]]:
         """The ranking tables, one per player count of the game, none twice, no place
-        beyond the players."""
+        beyond the players; a table for a count outside the game is left out (a warning)."""
         players = ctx.players
         ranking, seen = [], {}
         for br in ctx.many(BulletRanking):
@@ -199,8 +199,11 @@ class BulletTrains(Mechanic[BulletTrainsRule], DescribedPositions[BulletTrainsRu
                 continue
             seen[n] = br
             if players.ok and not players.low <= n <= players.high:
-                ctx.errors.add(br.players.span, f"bullet ranking for {n} players, but the game is for "
-                                                f"{players.low}..{players.high}")
+                # never read, and harmless: a spec extending Japan with fewer players keeps its
+                # parent's tables (a statement cannot be taken away)
+                ctx.warn(br.players.span, f"bullet ranking for {n} players, but the game is for "
+                                          f"{players.low}..{players.high}: never used")
+                continue
             if len(br.points) > n > 0:
                 ctx.errors.add(br.points[n].span, f"bullet ranking for {n} players has {len(br.points)} places; a "
                                                   f"place beyond the players is never reached")

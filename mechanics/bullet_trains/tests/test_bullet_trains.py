@@ -88,9 +88,6 @@ BAD_SPECS = [
                                                                                          + (RANKING[0],))
                                                             + "\ntracks usable"),
      C, 18, 1, "bullet ranking for 2 players is given twice"),
-    ("bullet-ranking-outside-the-game", edit(28, BULLET_ROUTE).replace(
-        "tracks usable", "\n".join((PIECES,) + RANKING + ("bullet ranking 5 players: 9 8 7 6 5",))
-        + "\ntracks usable"), C, 18, 16, "bullet ranking for 5 players, but the game is for 2..4"),
     ("bullet-ranking-too-many-places", edit(28, BULLET_ROUTE).replace(
         "tracks usable", "\n".join((PIECES, "bullet ranking 2 players: 10 -10 -20") + RANKING[1:])
         + "\ntracks usable"), C, 15, 34, "bullet ranking for 2 players has 3 places"),
@@ -119,6 +116,17 @@ def test_pieces_without_a_bullet_route_warn(tmp_path) -> None:
     """Pieces no route can take do nothing: a located warning, as for goods cards."""
     text = add(17, "\n".join((PIECES,) + RANKING))
     assert_located_warning(tmp_path, text, 17, 1, "no route is a bullet route")
+
+
+def test_a_ranking_outside_the_game_warns_and_is_left_out(tmp_path) -> None:
+    """A table for a player count the game does not have is never read: a located warning,
+    and the rule leaves it out (a spec extending Japan with 'players 2..4' keeps its parent's
+    5-player table)."""
+    text = edit(28, BULLET_ROUTE).replace(
+        "tracks usable", "\n".join((PIECES,) + RANKING + ("bullet ranking 5 players: 9 8 7 6 5",)) + "\ntracks usable")
+    assert_located_warning(tmp_path, text, 18, 16, "bullet ranking for 5 players, but the game is for 2..4: never used")
+    variant = railspec.compiler.check_file(str(tmp_path / "spec.rail"))  # the text the helper wrote
+    assert [n for n, _points in variant.rule("bullet_trains").ranking] == [2, 3, 4]
 
 
 def test_an_end_condition_that_always_holds_warns(tmp_path) -> None:
