@@ -381,9 +381,10 @@ def playable_variants() -> list[str]:
     return out
 
 
-def playouts(v, games: int, scale: float) -> dict:
-    """The playout figures of one variant, printed as a table; returns the summary."""
-    players = min(4, v.ir.max_players)
+def playouts(v, games: int, scale: float, players: int | None = None) -> dict:
+    """The playout figures of one variant, printed as a table; returns the summary.
+    ``players``: the player count played (default: the variant's largest, up to 4)."""
+    players = min(4, v.ir.max_players) if players is None else players
     v.module()
     ref_games = max(5, int(100 * scale))
     # the playout and the raw C loop it calls (module().playout, no winners named), one after
@@ -531,6 +532,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", action="append", help="a variant to measure (again for more); default all")
     parser.add_argument("--games", type=int, default=20000, help="games in the compiled batch loop")
+    parser.add_argument("--players", type=int, help="players in the playouts (default: each variant's largest "
+                                                    "count up to 4; a variant without it is skipped)")
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
     parser.add_argument("--json", default="bench/results.json", help="where to write every figure (JSON)")
@@ -546,7 +549,11 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0x{AGENT_SALT:016X}")
     print()
-    summary = [playouts(railspec.load(name), max(100, int(args.games * scale)), scale) for name in names]
+    loaded = [railspec.load(name) for name in names]
+    if args.players is not None:  # only the variants that take that many players
+        loaded = [v for v in loaded if v.ir.min_players <= args.players <= v.ir.max_players]
+        names = [v.key for v in loaded]
+    summary = [playouts(v, max(100, int(args.games * scale)), scale, args.players) for v in loaded]
     print(f"{'variant':14} {'players':>7} {'batch games/s':>14} {'× reference':>12} {'API decisions/s':>16} "
           f"{'× reference':>12}")
     for row in summary:

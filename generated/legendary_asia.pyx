@@ -1,7 +1,7 @@
 # generated from spec/legendary_asia.rail — do not edit
 # spec hash: c6c13594e484f1e5
 # mechanics: multi_track, long_tickets, removed_tickets, ferries, mountains, explorer
-# source hash: c5ec94d39d1f6971
+# source hash: ed29adb444694dcf
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -164,7 +164,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "legendary_asia";
     static const char RS_SPEC_HASH[] = "c6c13594e484f1e5";
-    static const char RS_SOURCE_HASH[] = "c5ec94d39d1f6971";
+    static const char RS_SOURCE_HASH[] = "ed29adb444694dcf";
     static const int T_ROUTE_LEN[101] = {
 2, 2, 2, 2, 2, 3, 3, 2, 3, 3, 3, 5, 1, 1, 3, 3, 3, 1, 1, 2,
 1, 1, 1, 1, 3, 3, 3, 3, 4, 4, 5, 2, 2, 1, 1, 2, 2, 2, 2, 5,
@@ -1136,6 +1136,17 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
+    """The routes claims took for no player (their owner is ``players``: the hook
+    takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
+    cdef int r, n = 0
+    for r in range(N_ROUTES):
+        if s.owner[r] == s.players:
+            routes[n] = r
+            n += 1
+    return n
+
+
 cdef void player_network(State* s, int p, int* parent) noexcept nogil:
     """``parent``: the union-find of player ``p``'s routes over the graph's nodes."""
     cdef int k, r, node, n
@@ -1152,13 +1163,16 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
     tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
     tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed."""
+    an owned track never becomes free again, so a track once closed stays closed. A track
+    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
+    in particular."""
     cdef int k, q, sibling, taken = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
-        s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
+        if p < s.players:
+            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
     if taken < s.tracks_usable:
@@ -1186,6 +1200,10 @@ cdef inline void multi_track_derive(State* s) noexcept nogil:
 
 cdef inline void multi_track_after_claim(State* s, int p, int r) noexcept nogil:
     close_tracks(s, r)
+
+
+cdef inline void multi_track_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    close_tracks(s, r)  # a track taken for no player still counts among the group's taken
 
 
 cdef inline bint multi_track_route_open(State* s, int r, int p) noexcept nogil:
@@ -1423,10 +1441,18 @@ cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
 cdef inline bint hook_before_claim_completes(State* s, int p, int r, int action) noexcept nogil:
     return True
 
+# takes_for_nobody (any): none
+cdef inline bint hook_takes_for_nobody(State* s, int r, int p) noexcept nogil:
+    return False
+
 # after_claim (each): multi_track, mountains
 cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
     mountains_after_claim(s, p, r)
+
+# after_nobody_claim (each): multi_track
+cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    multi_track_after_nobody_claim(s, p, r)
 
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
@@ -1439,6 +1465,10 @@ cdef inline void hook_end_of_turn(State* s) noexcept nogil:
 # end_triggered (any): none
 cdef inline bint hook_end_triggered(State* s, int p) noexcept nogil:
     return False
+
+# end_gate (all): none
+cdef inline bint hook_end_gate(State* s) noexcept nogil:
+    return True
 
 # game_over (each): none
 cdef inline void hook_game_over(State* s) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/switzerland.rail — do not edit
 # spec hash: 70aab850e3ee79d8
 # mechanics: multi_track, longest_path, removed_tickets, zones, tunnels, wild_locomotives, locomotive_draws, multi_target
-# source hash: c6db4b11d600b05f
+# source hash: a7b6b1d3c608e3d3
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -170,7 +170,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "switzerland";
     static const char RS_SPEC_HASH[] = "70aab850e3ee79d8";
-    static const char RS_SOURCE_HASH[] = "c6db4b11d600b05f";
+    static const char RS_SOURCE_HASH[] = "a7b6b1d3c608e3d3";
     static const int T_ROUTE_LEN[88] = {
 3, 4, 1, 1, 1, 1, 1, 2, 3, 1, 3, 3, 2, 1, 2, 3, 1, 1, 1, 1,
 1, 1, 1, 1, 3, 4, 4, 2, 2, 4, 2, 1, 1, 3, 3, 3, 4, 4, 6, 4,
@@ -1071,6 +1071,17 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
+    """The routes claims took for no player (their owner is ``players``: the hook
+    takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
+    cdef int r, n = 0
+    for r in range(N_ROUTES):
+        if s.owner[r] == s.players:
+            routes[n] = r
+            n += 1
+    return n
+
+
 cdef void player_network(State* s, int p, int* parent) noexcept nogil:
     """``parent``: the union-find of player ``p``'s routes over the graph's nodes."""
     cdef int k, r, node, n
@@ -1087,13 +1098,16 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
     tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
     tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed."""
+    an owned track never becomes free again, so a track once closed stays closed. A track
+    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
+    in particular."""
     cdef int k, q, sibling, taken = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
-        s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
+        if p < s.players:
+            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
     if taken < s.tracks_usable:
@@ -1121,6 +1135,10 @@ cdef inline void multi_track_derive(State* s) noexcept nogil:
 
 cdef inline void multi_track_after_claim(State* s, int p, int r) noexcept nogil:
     close_tracks(s, r)
+
+
+cdef inline void multi_track_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    close_tracks(s, r)  # a track taken for no player still counts among the group's taken
 
 
 cdef inline bint multi_track_route_open(State* s, int r, int p) noexcept nogil:
@@ -1454,9 +1472,17 @@ cdef inline bint hook_before_claim_completes(State* s, int p, int r, int action)
         return False
     return True
 
+# takes_for_nobody (any): none
+cdef inline bint hook_takes_for_nobody(State* s, int r, int p) noexcept nogil:
+    return False
+
 # after_claim (each): multi_track
 cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
+
+# after_nobody_claim (each): multi_track
+cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    multi_track_after_nobody_claim(s, p, r)
 
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
@@ -1469,6 +1495,10 @@ cdef inline void hook_end_of_turn(State* s) noexcept nogil:
 # end_triggered (any): none
 cdef inline bint hook_end_triggered(State* s, int p) noexcept nogil:
     return False
+
+# end_gate (all): none
+cdef inline bint hook_end_gate(State* s) noexcept nogil:
+    return True
 
 # game_over (each): none
 cdef inline void hook_game_over(State* s) noexcept nogil:

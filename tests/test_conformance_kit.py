@@ -232,6 +232,7 @@ HARD_CASES = {
     "italy": {"a double region reached"},
     "legendary_asia": {"explorer tied", "explorer tied after its keys"},
     "india": {"a grand tour ticket", "network with two or more cycles"},
+    "japan": {"a tie on the Bullet Train track", "a player without Bullet Train contribution"},
 }
 #: Random games scanned for them: a Grand Tour is rare in random play (the first of these
 #: seeds comes in the 62nd game scanned).

@@ -19,7 +19,7 @@ from railspec.tools import mapfacts
 from railspec.tools.cli import main
 
 STOCK = ["usa", "europe", "amsterdam", "pennsylvania", "italy", "india", "legendary_asia", "nordic_countries",
-         "switzerland", "united_kingdom"]
+         "switzerland", "japan", "united_kingdom"]
 _TOKEN = re.compile(r'"[^"]*"|[^\s"]+')
 
 

@@ -300,7 +300,12 @@ async def test_completion_in_context(client: LanguageClient, folder):
             assert cls.words in everything
     assert await complete("tiebreak most tickets, l") == ["longest path"]  # the keys the registry defines
     after_colour = await complete("route Denver - Omaha 4 red ")
-    assert "tunnel" in after_colour and "ferry" in after_colour
+    assert "tunnel" in after_colour and "ferry" in after_colour and "bullet" in after_colour
+    # Japan's statements, and the condition a mechanic joins to the end trigger
+    assert await complete("bul") == ["bullet ranking", "bullet trains", "bullet without"]
+    assert "and" in await complete("end when trains <= 2 ")
+    assert await complete("end when trains <= 2 and ") == ["bullet"]
+    assert await complete("end when trains <= 2 and bullet ") == ["trains"]
     await doc.edit(base)
     doc.close()
 

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from xml.sax.saxutils import quoteattr
 
 import pytest
 
@@ -171,6 +172,27 @@ def test_a_whole_europe_game_with_a_tunnel_and_a_station():
     assert {"build_station", "tunnel_pay"} <= kinds or {"build_station", "tunnel_decline"} <= kinds, kinds
     assert any(v.routes[v.actions[v.action_id(n)].route].name in tunnels for n in mine
                if v.actions[v.action_id(n)].route >= 0)
+
+
+def test_a_whole_japan_game_with_bullet_routes_taken_for_nobody() -> None:
+    """Japan in the browser's API: the person claims Bullet Train routes (preferred, as
+    tunnels above), which go to no player; the map draws them as nobody's, never in a seat's
+    colour, and the breakdown has the Bullet Train bonus (docs/rules.md #50)."""
+    v, app, c = client("japan", 3)
+    bullet = {v.routes[r].name for r in railspec.playtest.render.looks(v.ir).badges}
+    view, _ = play_through(c, app, v, tunnels=bullet)
+    game = app.state.store.sessions[view["id"]].game
+    nobody = [r for r, who in enumerate(game.state()["owner"]) if who == game.players]
+    mine = [e["action"] for e in view["log"] if e["seat"] == 0]
+    assert nobody and any(v.routes[r].name in bullet for r in nobody)
+    assert any(v.actions[v.action_id(n)].route in nobody for n in mine)
+    svg = c.get(f"/api/games/{view['id']}/map").text
+    drawn = {r for r in range(len(v.routes))
+             if f'<g class="route claimed nobody" data-route={quoteattr(v.routes[r].name)}' in svg}
+    assert drawn == set(nobody)
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert "bullet_bonus" in keys
+    assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
 
 
 def test_a_whole_united_kingdom_game_with_technologies():

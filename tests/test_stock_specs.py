@@ -30,7 +30,7 @@ from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
 STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india", "nordic_countries", "switzerland",
-         "united_kingdom"]
+         "japan", "united_kingdom"]
 
 # name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
 COUNTS = {
@@ -42,6 +42,7 @@ COUNTS = {
     "india": (39, 0, 108, 238, 58, 0, 28, 0, 30),
     "nordic_countries": (39, 0, 81, 207, 46, 0, 14, 0, 11),
     "switzerland": (34, 4, 88, 205, 46, 0, 12, 0, 14),
+    "japan": (48, 0, 114, 277, 54, 0, 22, 0, 25),
     "united_kingdom": (47, 1, 125, 274, 57, 0, 19, 0, 40),
 }
 

@@ -53,6 +53,7 @@ _PART_POINTS = {
     "route_attr": (ast.RouteAttr, " [{}]", ""),
     "ticket_form": (ast.TicketForm, "[{}] ", ""),
     "deal_part": (ast.DealPart, "[{}] ", ""),
+    "end_part": (ast.EndPart, " [{}]", ""),
     "action_kind": (ast.ActionKind, "{}", " | "),
 }
 #: The extension points filled by keywords (a ``!`` rule): a form lists their alternatives.

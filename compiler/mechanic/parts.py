@@ -158,6 +158,9 @@ class AgentPlay:
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
+    #: the routes its claims take for no player (``takes_for_nobody``) join every player's
+    #: network: the agents plan through them as through their own routes
+    nobody_routes_join: bool = False
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

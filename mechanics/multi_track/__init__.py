@@ -84,7 +84,7 @@ class MultiTrack(Mechanic[MultiTrackRule], Caches, Invariants[MultiTrackRule], S
                     Field("tracks_closed", "bit r set while route r's group rule bars the player from it "
                                            "(from owner and players)",
                           owner="multi_track", kind="u64", per_player=True, size="ROUTE_WORDS", derived=True))
-    upkeep_hooks = ("after_claim",)
+    upkeep_hooks = ("after_claim", "after_nobody_claim")
     closed_routes = "tracks_closed"  # route_open reads only it: legal claims drop a word at a time
     reference = MultiTrackReference
     statements = (TracksUsable, ApartAttr)
@@ -139,7 +139,8 @@ class MultiTrack(Mechanic[MultiTrackRule], Caches, Invariants[MultiTrackRule], S
         for owned in groups.values():
             by_player: dict[int, list[str]] = {}
             for r in owned:
-                by_player.setdefault(owner[r.id], []).append(repr(r.name))
+                if owner[r.id] < players:  # a track taken for no player (owner players) is nobody's
+                    by_player.setdefault(owner[r.id], []).append(repr(r.name))
             for p, names in sorted(by_player.items()):
                 if len(names) > 1:
                     problems.append(f"player {p}: owns {', '.join(names[:-1])} and {names[-1]}, tracks of one route "
@@ -171,7 +172,7 @@ class MultiTrack(Mechanic[MultiTrackRule], Caches, Invariants[MultiTrackRule], S
                 problems.append(f"state field 'owner': {len(who)} tracks of one route are owned ({names}), but "
                                 f"a {state['players']}-player game may use {usable}")
             for p in sorted(set(who)):
-                if who.count(p) > 1:
+                if p < state["players"] and who.count(p) > 1:  # tracks taken for nobody are no player's
                     problems.append(f"state field 'owner': player {p} owns {who.count(p)} tracks of one route "
                                     f"({names}), the rules allow one")
         return problems

@@ -194,7 +194,8 @@ cdef class Policy(Styles):
         for r in range(self.n_routes):
             self.est_open[r] = open[r] != 0
         for k in range(v[RV_TICKETS_N]):
-            cost = self.cheapest_path(owner, player, self.est_open, self.est_borrowed, tickets[k], self.list_b, &n)
+            cost = self.cheapest_path(owner, player, v[RV_PLAYERS], self.est_open, self.est_borrowed, tickets[k],
+                                      self.list_b, &n)
             if not self.live(cost):
                 continue  # complete (already counted) or out of reach (stays lost)
             points = self.ticket_points[tickets[k]]

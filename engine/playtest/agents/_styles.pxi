@@ -486,8 +486,8 @@ cdef class Styles(Planner):
                 for m in range(t.tickets_n):
                     ticket = t.tickets[m]
                     if (plan.cost[ticket] >= UNREACHABLE
-                            and self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed,
-                                                   ticket, self.list_b, &n) <= t.trains):
+                            and self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route,
+                                                   plan.borrowed, ticket, self.list_b, &n) <= t.trains):
                         gain += self.ticket_points[ticket]
                 plan.borrowed[r] = 0
                 if gain > best_gain:  # equal gains: the lowest id, then the first route, stays
@@ -527,8 +527,8 @@ cdef class Styles(Planner):
                 ticket = t.tickets[m]
                 if self.offer_cost[ticket] == 0:
                     continue
-                after = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed, ticket,
-                                           self.list_b, &n)
+                after = self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route,
+                                           plan.borrowed, ticket, self.list_b, &n)
                 if self.offer_cost[ticket] > t.trains and after <= t.trains:
                     gain += self.ticket_points[ticket]
                 elif self.offer_cost[ticket] <= t.trains and after < self.offer_cost[ticket]:
