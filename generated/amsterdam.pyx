@@ -1,7 +1,7 @@
 # generated from spec/amsterdam.rail — do not edit
 # spec hash: c31d30228ad22cb4
 # mechanics: multi_track, goods
-# source hash: 30860e52b3e6199e
+# source hash: c7a51c951869701e
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -162,7 +162,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "amsterdam";
     static const char RS_SPEC_HASH[] = "c31d30228ad22cb4";
-    static const char RS_SOURCE_HASH[] = "30860e52b3e6199e";
+    static const char RS_SOURCE_HASH[] = "c7a51c951869701e";
     static const int T_ROUTE_LEN[44] = {
 4, 2, 2, 3, 4, 3, 2, 2, 1, 1, 3, 3, 2, 2, 2, 1, 1, 1, 1, 2,
 2, 3, 4, 3, 2, 2, 1, 1, 2, 2, 3, 1, 1, 2, 2, 2, 2, 2, 1, 1,
@@ -1023,6 +1023,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -1562,6 +1566,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0
