@@ -108,6 +108,10 @@ HOOKS: tuple[Hook, ...] = (
     Hook("payment_ok", "all", "bint", (("int", "block"), ("int", "p")),
          "payment_ok(state, block, player) -> bool",
          "legal claims: whether a payment block of an open route (ir.PaymentBlock) is open to the player"),
+    Hook("claim_payable", "all", "bint", (("int", "action"), ("int", "p")),
+         "claim_payable(state, action, player) -> bool",
+         "legal claims: whether one claim of an open payment block, whose cards the hand holds, can be paid "
+         "(what it pays besides may depend on the colour the claim names)"),
     Hook("turn_actions", "thread", "int", (("int*", "out"), ("int", "n")), "turn_actions(state) -> legal ids",
          "the legal moves of a turn, after the ticket draw: more ids (ascending)", threaded="n"),
     Hook("phase_legal", "phase", "int", (("int", "phase"), ("int*", "out")), "phase_legal(state) -> legal ids",
@@ -193,6 +197,11 @@ class MechanicReference:
 
     def payment_ok(self, state, block, player: int) -> bool:
         """Whether a payment block (``ir.PaymentBlock``) of an open route is open to ``player``."""
+        return True
+
+    def claim_payable(self, state, action, player: int) -> bool:
+        """Legal claims: whether one claim (an ``ir.Action`` of an open block, whose colour
+        cards and locomotives the hand holds) can be paid."""
         return True
 
     def turn_actions(self, state) -> list[int]:

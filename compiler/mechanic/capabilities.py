@@ -61,6 +61,12 @@ class Payments(Capability):
     #: route's payment blocks (see :meth:`payment_shapes`).
     payment_columns: ClassVar[tuple[ir.PaymentColumn, ...]] = ()
 
+    def used_columns(self, rule: ir.Rule) -> tuple[ir.PaymentColumn, ...]:
+        """The payment columns of ``payment_columns`` a variant with this rule has (all of
+        them, unless the mechanic says otherwise): a column its spec's statements never
+        pay would be in every claim's ``paid`` and name for nothing, and in the spec hash."""
+        return self.payment_columns
+
     def payment_shapes(self, variant: ir.Variant, rule: ir.Rule, route: ir.Route,
                        shapes: list[ir.PaymentShape]) -> list[ir.PaymentShape]:
         """The ways to pay for ``route`` (one payment block each), given those the core and

@@ -1,0 +1,56 @@
+"""The language of bonus cards: ``bonus cards N``, ``bonus card "TITLE" P for MEASURE`` (or
+``by KEY``) and ``bonus group|country NAME: CITY, …``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...compiler.lang import ast
+
+
+@dataclass(frozen=True)
+class BonusDeal(ast.Stmt):
+    rule: ClassVar[str] = "bonus_cards"
+    words: ClassVar[str] = "bonus cards"
+    form: ClassVar[str] = "bonus cards N"
+    merge: ClassVar[str] = ast.SCALAR
+    dealt: ast.Num
+
+
+@dataclass(frozen=True)
+class BonusCard(ast.Stmt):
+    """A bonus card: its title, its points and its measure as written: the words, numbers
+    (``ast.Num``) and names (``ast.Name``) after the points."""
+
+    rule: ClassVar[str] = "bonus_card"
+    words: ClassVar[str] = "bonus card"
+    form: ClassVar[str] = 'bonus card "TITLE" P for most MEASURE | bonus card "TITLE" P by KEY'
+    merge: ClassVar[str] = ast.KEYED
+    title: str
+    points: ast.Num
+    measure: tuple
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, children[0], children[1], tuple(children[2:]))
+
+    def key(self) -> tuple:
+        return ("bonus card", self.title)
+
+
+@dataclass(frozen=True)
+class BonusGroup(ast.Stmt):
+    rule: ClassVar[str] = "bonus_group"
+    words: ClassVar[str] = "bonus group"
+    form: ClassVar[str] = "bonus group NAME: CITY, CITY, … | bonus country NAME: CITY, CITY, …"
+    merge: ClassVar[str] = ast.KEYED
+    country: bool
+    name: ast.Name
+    cities: tuple[ast.Name, ...]
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, children[0] == "country", children[1], tuple(children[2:]))
+
+    def key(self) -> tuple:
+        return ("bonus group", self.name.text)
