@@ -54,6 +54,8 @@ from .syntax import BonusCard, BonusDeal, BonusGroup
 
 #: The most bonus cards a spec may list.
 MOST_CARDS = 16
+#: The most countries a spec may declare.
+MOST_COUNTRIES = 30
 #: The measures, as the compiled engine numbers them (T_BONUS_KIND).
 KINDS = ("hand", "trains", "countries", "routes", "tickets", "key")
 
@@ -226,7 +228,10 @@ class BonusCards(Mechanic, Sampled):
                     country_of[city] = g.name.text
                 cities.add(city)
             named[g.name.text] = cities
-            if g.country:
+            if g.country and len(countries) == MOST_COUNTRIES:
+                ctx.errors.add(g.span, f"at most {MOST_COUNTRIES} countries (the engine keeps those a player "
+                                       f"reaches as bits of one number)")
+            elif g.country:
                 countries.append((g.name.text, cities))
         return named, countries
 
@@ -321,8 +326,8 @@ class BonusCards(Mechanic, Sampled):
             tb = variant.registry.tiebreak(card.key) if card.kind == "key" else None
             columns.append(f"B_{items[tb.column].enum}" if tb else "0")
             signs.append(tb.sign if tb else 0)
-        countries = [sum(1 << rule.city_country[c] for c in (r.a, r.b) if rule.city_country[c] >= 0)
-                     for r in variant.routes]
+        countries = [sum(1 << k for k in {rule.city_country[r.a], rule.city_country[r.b]} if k >= 0)
+                     for r in variant.routes]  # a bit per country at an end of the route
         return Tables(constants=[("BONUS_KEYS", int(any(c.kind == "key" for c in rule.cards)))],
                       arrays=[("T_BONUS_KIND", [KINDS.index(c.kind) for c in rule.cards]),
                               ("T_BONUS_POINTS", [c.points for c in rule.cards]),
