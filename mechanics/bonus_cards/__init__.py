@@ -201,7 +201,7 @@ class BonusCards(Mechanic, Sampled):
         if len(cards) != len(cards_written) or not dealt:
             return None
         city_country = [-1] * len(ctx.places.cities)
-        for index, (name, cities) in enumerate(countries):
+        for index, (_name, cities) in enumerate(countries):
             for city in cities:
                 city_country[city] = index
         return BonusCardsRule(dealt=dealt, cards=tuple(cards), city_country=tuple(city_country), span=deal.span)

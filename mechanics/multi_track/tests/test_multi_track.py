@@ -138,7 +138,7 @@ def test_tracks_usable_usa_double_routes_note():
 # (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
 BAD_SPECS = [
     ("tracks-usable-without-for", edit(14, "tracks usable 1 2..3 players"), S, 14, 17,
-     "unexpected '2', expected 'for'; the form is: tracks usable N for LOW..HIGH players"),
+     "unexpected '2', expected one of 'for', 'of'; the form is: tracks usable N for LOW..HIGH players"),
     ("tracks-misspelt", edit(14, "track usable 1 for 2..3 players"), S, 14, 1,
      "unknown statement 'track' (did you mean 'tracks'?)"),
     ("tracks-usable-outside-players", edit(14, "tracks usable 1 for 2..5 players"), C, 14, 1,
