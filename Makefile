@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -109,6 +109,13 @@ FUZZ_SEED ?= 0
 FUZZ_JOBS ?= 1
 fuzz: install
 	$(BIN)/python -m fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --jobs $(FUZZ_JOBS)
+
+# The language server under LSP_MESSAGES random and mutated messages (fuzz/README.md):
+# every readable request answered, the server alive after each; findings in
+# fuzz/lsp-report.json. The tests run 50 (tests/test_lsp_robustness.py).
+LSP_MESSAGES ?= 1000
+fuzz-lsp: install
+	$(BIN)/python -m fuzz.lsp --messages $(LSP_MESSAGES) --seed $(FUZZ_SEED)
 
 # Build the sdist, then the wheel from the sdist, and play games with it in a clean venv.
 dist-check: install

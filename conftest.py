@@ -252,14 +252,22 @@ def assert_located_error(tmp_path, text, kind, line, col, fragment, where=None) 
     assert re.fullmatch(r" {4}" + " " * (col - 1) + r"\^~*", caret), out
 
 
+#: The words of the warning a crowded map gets (more trains than its routes hold): the small
+#: test maps (tests/base.rail, mini) are crowded on purpose, so that games reach the end by
+#: nobody being able to act; a test of another warning looks past it.
+CROWDED = "before the last round can start"
+
+
 def assert_located_warning(tmp_path, text, line, col, fragment) -> None:
     """Content that checks but does nothing is a warning: the spec compiles, the warning is
-    located like an error, `railspec check` prints it, and `--strict` fails on it."""
+    located like an error, `railspec check` prints it, and `--strict` fails on it. (The
+    crowded map's warning of the small test maps is not the one looked for.)"""
     path = tmp_path / "spec.rail"
     path.write_text(text, encoding="utf-8")
     variant = check_file(str(path))
-    assert [(w.span.line, w.span.col) for w in variant.warnings] == [(line, col)], variant.warnings
-    shown = variant.warnings[0].format()
+    warnings = [w for w in variant.warnings if CROWDED not in w.message or CROWDED in fragment]
+    assert [(w.span.line, w.span.col) for w in warnings] == [(line, col)], variant.warnings
+    shown = warnings[0].format()
     assert shown.startswith(f"{path}:{line}:{col}: warning: ") and fragment in shown and "\n    " in shown
     assert cli_main(["check", str(path)]) == 0
     assert cli_main(["check", str(path), "--strict"]) == 1

@@ -109,4 +109,19 @@ def build(variant: ir.Variant, mechanic_entries: list[dict], shapers) -> tuple[t
     specs.extend(mechanic_entries)
     specs.append(dict(kind=ir.PASS, name="pass"))
     actions = tuple(ir.Action(id=i, **s) for i, s in enumerate(specs))
+    _refuse_twice_named(actions, shapers)
     return actions, ir.ClaimLayout(blocks=tuple(blocks), route_blocks=tuple(route_blocks_index))
+
+
+def _refuse_twice_named(actions: tuple[ir.Action, ...], shapers) -> None:
+    """Every action has its own name (the catalogue's promise): two claims of one name are
+    the same payment offered by two payment blocks, a fault of the mechanics' payment
+    shapes, which is refused here rather than left for ``action_id`` to settle."""
+    seen: dict[str, int] = {}
+    for action in actions:
+        if action.name in seen:
+            reshapers = ", ".join(m.name for m, _ in shapers) or "none"
+            raise ValueError(f"two actions are named {action.name!r} (ids {seen[action.name]} and {action.id}): "
+                             f"the payment shapes of its route offer one payment twice (mechanics that reshape "
+                             f"payments: {reshapers})")
+        seen[action.name] = action.id

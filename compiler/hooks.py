@@ -149,7 +149,7 @@ HOOKS: tuple[Hook, ...] = (
          "tickets are checked: a mechanic may join more of it, and fill its items of the row"),
     Hook("ticket_score", "first", "bint", (("int", "p"), ("int", "t"), ("int*", "network"), ("int*", "points"),
                                             ("int*", "completed")),
-         "ticket_score(state, player, ticket, network) -> (points, completed) or None",
+         "ticket_score(state, player, ticket, network) -> (points, completed[, place]) or None",
          "scoring one ticket a player holds against their network: a mechanic that scores it (a ticket of "
          "several destinations) says what it is worth and whether it counts as completed"),
     Hook("score_player", "each", "void", (("int", "p"), ("int*", "row"), ("int*", "parent"), ("int*", "network")),
@@ -256,7 +256,10 @@ class MechanicReference:
         player's own routes); relabel to join more of it for the tickets."""
 
     def ticket_score(self, state, player: int, ticket: int, network: list[int]):
-        """Scoring one ticket: (points, completed) when the mechanic scores it, else None."""
+        """Scoring one ticket: (points, completed) when the mechanic scores it, else None.
+        A third element may say which place (a city id, or None) the points are for: the
+        per-ticket detail of ``railspec.score(..., tickets=True)`` shows it (a ticket of
+        several destinations)."""
         return None
 
     def score_player(self, state, player: int, row: dict, network: list[int]) -> None:

@@ -32,13 +32,14 @@ from .runtime.state_format import StateError
 __version__ = "0.1.0"
 
 
-def score(variant: Variant | str, position: dict) -> list[dict]:
+def score(variant: Variant | str, position: dict, tickets: bool = False) -> list[dict]:
     """Score a described position: per player the core's items (routes, tickets,
-    tickets_completed), each mechanic's, total and winner. ``variant`` is a loaded variant
-    or a stock name or spec path."""
+    tickets_completed), each mechanic's, total and winner; with ``tickets``, also
+    ``ticket_results``: each ticket held, completed or not, its points and the place they
+    are for (docs/formats.md). ``variant`` is a loaded variant or a stock name or spec path."""
     if not isinstance(variant, Variant):
         variant = load(variant)
-    return variant.score(position)
+    return variant.score(position, tickets=tickets)
 
 
 __all__ = ["load", "score", "Game", "Variant", "RailspecError", "SpecError", "SpecSyntaxError",

@@ -14,7 +14,7 @@ import random
 import re
 
 import pytest
-from conftest import BASE, add, assert_located_error, bad_spec_params, child, edit
+from conftest import BASE, add, assert_located_error, assert_located_warning, bad_spec_params, child, edit
 
 from railspec.compiler import check_file, stock_names, stock_path
 from railspec.compiler.base.errors import SpecCheckError, SpecError, SpecSyntaxError
@@ -337,3 +337,26 @@ def test_mutated_stock_specs_fail_only_with_located_spec_errors(tmp_path, stock)
     regions, ferry cards) the USA spec does not reach; fewer mutations each."""
     outcomes = _mutants_fail_only_with_located_spec_errors(tmp_path, stock, 40, 7)
     assert outcomes["syntax"] + outcomes["check"] > 0, outcomes
+
+
+def test_a_map_too_small_for_the_players_trains_is_a_warning(tmp_path):
+    """docs/rules.md #44: 94 cars, 40 trains a player, up to 4 players: from 3 players the
+    players bring more trains than the routes hold before the end trigger (a player at 2 or
+    fewer), so most games end with nobody able to act. It checks and plays; it is warned."""
+    cities = [f"C{i}" for i in range(17)]
+    lines = ['variant "Crowded"', "players 2..4", "trains 40", "hand 4", "card red 60", "card blue 60",
+             "locomotives 14", "market 5 reset 3 locomotives", "deal tickets 2 keep 1", "returned tickets bottom",
+             "action draw cards 2", "action claim route", "end when trains <= 2",
+             "route points 1:1 2:2 3:4 4:7 5:10 6:15"]
+    lines += [f"city {c}" for c in cities]
+    lines += [f"route {a} - {b} {4 if i == 15 else 6} {'red' if i % 2 else 'blue'}"
+              for i, (a, b) in enumerate(zip(cities, cities[1:]))]
+    lines += [f"ticket C0 - C{k} {k}" for k in range(1, 9)]
+    assert_located_warning(tmp_path, "\n".join(lines) + "\n", 3, 1,
+                           "with 3 players or more the map's routes hold 94 cars, fewer than the 3 x 38 trains the "
+                           "players place before the last round can start")
+
+
+def test_no_stock_map_is_too_small_for_its_players():
+    for name in stock_names():
+        assert not [w for w in check_file(stock_path(name)).warnings if "last round" in w.message], name

@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -35,11 +36,16 @@ def recording_client() -> LanguageClient:
     then its child's)."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = []
+    client.traces = []
 
     @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def published(client: LanguageClient, params: lsp.PublishDiagnosticsParams):
         client.diagnostics[params.uri] = params.diagnostics
         client.published.append(params)
+
+    @client.feature(lsp.LOG_TRACE)
+    def traced(client: LanguageClient, params: lsp.LogTraceParams):
+        client.traces.append(params.message)
 
     return client
 
@@ -50,6 +56,8 @@ def recording_client() -> LanguageClient:
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("visual-studio-code")))
+    # the server's trace says which checks start and which are stopped
+    lsp_client.protocol.notify(lsp.SET_TRACE, lsp.SetTraceParams(value=lsp.TraceValues.Verbose))
     yield
     await lsp_client.shutdown_session()
 
@@ -65,7 +73,8 @@ def folder(tmp_path_factory):
     for name in ("italy", "pennsylvania"):
         shutil.copy(compiler.stock_path(name), where / f"{name}.rail")
     shutil.copy(HERE / "base.rail", where / "base.rail")
-    (where / "child.rail").write_text('extends "base.rail"\nvariant "Child"\nroute Alpha - Epsilon 4 red\n'
+    # fewer trains than the base's: its 16 cars hold what 4 players place (no warning of a crowded map)
+    (where / "child.rail").write_text('extends "base.rail"\nvariant "Child"\ntrains 6\nroute Alpha - Epsilon 4 red\n'
                                       "ticket Beta - Epsilon 12\n", encoding="utf-8")
     return where
 
@@ -392,6 +401,60 @@ async def test_a_base_that_cannot_be_read_is_said_as_railspec_check_says_it(tmp_
         compiler.check_file(spec)
     found = Analyzer().analyze(str(spec), spec.read_text(encoding="utf-8")).problems
     assert [(p.span.line, p.message) for p in found] == [(1, raised.value.message)]
+
+
+async def test_a_document_over_the_size_limit_is_not_parsed(client: LanguageClient, folder: Path) -> None:
+    """As railspec check refuses a spec file over 4 MB, the server refuses a document over
+    4 MB: one diagnostic, no parse (a parse would take about a minute)."""
+    text = "# " + "x" * compiler.base.limits.MAX_SPEC_BYTES + "\n"
+    path = folder / "huge.rail"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(compiler.base.errors.SpecError) as refused:
+        compiler.check_file(path)
+    doc = Doc(client, path)
+    (found,) = await doc.open()
+    size = f"{len(text.encode()):,} bytes, larger than the 4 MB a spec file may be"
+    assert size in found.message and size in refused.value.message
+    assert found.severity == lsp.DiagnosticSeverity.Error and found.range.start == lsp.Position(0, 0)
+    symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(text_document=doc.ident()))
+    assert symbols == []
+    assert await doc.edit('extends "usa.rail"\nvariant "Small"\n') == []  # under the limit: checked again
+    doc.close()
+
+
+async def test_a_long_check_holds_nothing_up_and_a_stale_one_stops(client: LanguageClient, folder: Path) -> None:
+    """A spec of a megabyte takes seconds to check: the check runs off the server's loop,
+    so a hover on another document is answered meanwhile, and a change stops it half-way
+    (the server's trace says so); only the new text's diagnostics are published."""
+    small = Doc(client, folder / "italy.rail")
+    await small.open()
+    usa = (folder / "usa.rail").read_text(encoding="utf-8")
+    routes = "\n".join(line for line in usa.split("\n") if line.startswith("route "))
+    big = folder / "big.rail"
+    big.write_text(usa + "\n" + "\n".join([routes] * (1024 * 1024 // len(routes))), encoding="utf-8")
+    doc = Doc(client, big)
+    doc.mark = mark = len(client.published)
+    traces = len(client.traces)
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+        uri=doc.uri, language_id="rail", version=1, text=doc.text)))
+    await until(lambda: f"railspec: checking {doc.uri} (version 1)" in client.traces[traces:])
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=small.ident(), position=small.at("city »Napoli")))
+    assert "**city Napoli**" in hover.contents.value
+    assert await doc.edit('extends "usa.rail"\nvariant "Small"\n') == []
+    stopped = f"railspec: stopped checking {doc.uri} (version 1): a newer text replaced it"
+    await until(lambda: stopped in client.traces[traces:])
+    assert [p.version for p in client.published[mark:] if p.uri == doc.uri] == [2]
+    doc.close()
+    small.close()
+
+
+async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
+    """Wait for ``condition()`` (a test fails after 30 s without)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited 30 s in vain"
+        await asyncio.sleep(0.005)
 
 
 async def test_a_change_to_the_largest_spec_is_answered_quickly(client: LanguageClient, folder, capsys):

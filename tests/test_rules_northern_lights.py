@@ -116,7 +116,7 @@ def test_a_pair_of_one_colour_for_a_ferry_locomotive(nl, engine, route, hand, pa
 
 def test_the_pair_is_given_after_the_claim(nl, engine):
     """SUMMARY, as test_a_pair_…: the claim pays its colour cards and locomotives, then the
-    same player gives each pair (docs/rules.md #45); the last pair completes the claim."""
+    same player gives each pair (docs/rules.md #46); the last pair completes the claim."""
     g = claim_game(nl, engine, red=2, blue=2, green=2).game(engine)
     legal = claims(g, "Ålborg-Oslo")
     assert "claim Ålborg-Oslo gray 2red+2same" in legal
@@ -172,7 +172,7 @@ def test_every_tied_player_scores_a_bonus_card(nl):
     """SUMMARY: "All players tied for a bonus receive its points"; MAP getBonusCardScores:
     Ferry Master 12 (ferry routes), Small steps strategist 10 (1-space routes), Call of the
     wild 5 (locomotive equivalents held), Cost efficiency 7 (trains left). A card nobody
-    has anything of scores for nobody (docs/rules.md #47)."""
+    has anything of scores for nobody (docs/rules.md #48)."""
     ferry_master, small_steps, call_of_the_wild, cost_efficiency = 9, 3, 0, 2
     # 4 players: both tracks of a double may be used
     seats = [{"routes": ["Ålborg-Göteborg/1"]}, {"routes": ["Ålborg-Göteborg/2"]}, {"routes": ["Boden-Tornio"]},

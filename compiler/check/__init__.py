@@ -63,6 +63,7 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
     variant = _variant(spec, variant_key, registry, rules, players, parts, turn, places, board, tickets,
                        end_trains, tiebreaks)
     check_score_bound(spec, variant)
+    _warn_if_trains_outlast_the_map(spec, variant)
     errors.raise_if_any()
     present = variant.present()
     entries = []
@@ -70,6 +71,24 @@ def check(files: list[ast.SpecFile], variant_key: str, registry: Registry | None
         entries.extend(mechanic.actions(variant, rule))
     actions, layout = catalogue.build(variant, entries, present)
     return _with_hash(replace(variant, actions=actions, claim_layout=layout, warnings=errors.sorted_warnings()))
+
+
+def _warn_if_trains_outlast_the_map(spec: Statements, variant: ir.Variant) -> None:
+    """A warning when, from some player count on, the players bring more trains than the
+    map's routes hold before the last round can start: the trigger (a player's trains at
+    most the end number) then needs one player to take an outsized share of the map, and
+    most games end instead with nobody able to act (docs/rules.md)."""
+    cars = sum(route.length for route in variant.routes)
+    placed = variant.trains - variant.end_trains  # what one player places before the last round
+    crowded = [n for n in range(variant.min_players, variant.max_players + 1) if n * placed > cars]
+    stmt = spec.one(ast.Trains)
+    if not crowded or stmt is None or placed <= 0:
+        return
+    n = crowded[0]
+    who = f"{n} players" if n == variant.max_players else f"{n} players or more"
+    spec.errors.warn(stmt.span, f"with {who} the map's routes hold {cars} cars, fewer than the {n} x {placed} trains "
+                                f"the players place before the last round can start: most games will end with "
+                                f"nobody able to act, not by the end trigger")
 
 
 def _mechanic_rules(registry: Registry, ctx: CheckContext) -> list[ir.Rule]:

@@ -506,10 +506,12 @@ class Variant:
             result["winners"] = playout_winners(self.ir, result, keys, result["winners"])
         return result
 
-    def score(self, position: dict) -> list[dict]:
+    def score(self, position: dict, tickets: bool = False) -> list[dict]:
         """Score a described position (see :func:`railspec.score`): each player's
-        breakdown plus ``winner``. The compiled engine scores it when its module is at hand
-        without compiling (a stock variant, or one built before); the reference otherwise."""
+        breakdown plus ``winner``, and with ``tickets`` each held ticket as scoring counts
+        it (``ticket_results``, docs/formats.md). The compiled engine scores it when its
+        module is at hand without compiling (a stock variant, or one built before); the
+        reference otherwise (and the tickets' detail always)."""
         fields = position_fields(self.ir, position)
         module = self.module(build_if_needed=False)
         if module is not None:
@@ -519,7 +521,22 @@ class Variant:
         best = set(_winners(self.ir, rows))
         for p, row in enumerate(rows):
             row["winner"] = p in best
+        if tickets:
+            for row, results in zip(rows, self.ticket_results(fields)):
+                row["ticket_results"] = results
         return rows
+
+    def ticket_results(self, fields: dict) -> list[list[dict]]:
+        """Per player, each ticket held as scoring counts it: its name, whether it is
+        completed, its points (plus or minus) and the place they are for (the destination
+        reached; for a ticket of several destinations, the one that scores; None when not
+        completed)."""
+        game = reference.for_scoring(self.ir, fields)
+        places = self.ir.cities
+        return [[{"ticket": self.ir.tickets[t].name, "completed": done, "points": points,
+                  "place": places[place].name if place is not None else None}
+                 for t, points, done, place in game.rules.ticket_details(game.state, p)]
+                for p in range(fields["players"])]
 
     def __repr__(self) -> str:
         return (f"<Variant {self.name}: {len(self.cities)} cities, {len(self.routes)} routes, "

@@ -103,9 +103,25 @@ class _Catalogue:
         self.what = what
         self.ids = {item.name: item.id for item in items}
         self.by_pair: dict[frozenset, list[str]] = {}
+        #: A name of several destinations (``A-B|C``) by its start and its set of ends, so
+        #: that the same ends in another order are found.
+        self.by_ends: dict[tuple[str, frozenset], list[str]] = {}
         for item in items:
             pair = frozenset((cities[item.a].name, cities[item.b].name))
             self.by_pair.setdefault(pair, []).append(item.name)
+            start = cities[item.a].name
+            bare = _bare(item.name)
+            if "|" in bare and bare.startswith(start + "-"):
+                ends = frozenset(bare[len(start) + 1:].split("|"))
+                self.by_ends.setdefault((start, ends), []).append(item.name)
+
+    def copies_hint(self, name: str) -> str:
+        """How to name the other copies of a component printed more than once ("" when it
+        is printed once): ``; its other copies are named 'A-B/2'``."""
+        others = sorted(n for n in self.ids if n != name and _bare(n) == _bare(name))
+        if not others:
+            return ""
+        return f"; its other cop{'y is' if len(others) == 1 else 'ies are'} named {_either(others)}"
 
     def lookup(self, name, where: str) -> int:
         if not isinstance(name, str):
@@ -127,11 +143,23 @@ class _Catalogue:
             for i, char in enumerate(text):
                 if char == "-":
                     found += self.by_pair.get(frozenset((text[:i].strip(), text[i + 1:].strip())), [])
+        if not found and "|" in bare:
+            # the same destinations in another order
+            for i, char in enumerate(bare):
+                if char == "-":
+                    ends = frozenset(part.strip() for part in bare[i + 1:].split("|"))
+                    found += self.by_ends.get((bare[:i].strip(), ends), [])
         if not found:
             # the closest spelling, with the other tracks of its route
             for close in difflib.get_close_matches(name, list(self.ids), n=1, cutoff=0.7):
                 found = next((names for names in self.by_pair.values() if close in names), [close])
         return sorted(set(found))
+
+
+def _bare(name: str) -> str:
+    """A name without its copy or track suffix (``A-B/2`` is ``A-B``)."""
+    head, slash, tail = name.rpartition("/")
+    return head if slash and tail.isdigit() else name
 
 
 def _either(names: list[str]) -> str:
@@ -299,7 +327,9 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
             owner[rid] = p
         held = [ticket_names.lookup(name, where) for name in names_in(seat, "tickets", where)]
         if len(set(held)) != len(held):
-            raise PositionError(f"{where}: a ticket is listed twice")
+            twice = next(t for t in held if held.count(t) > 1)
+            raise PositionError(f"{where}: ticket {variant.tickets[twice].name!r} is listed twice"
+                                + ticket_names.copies_hint(variant.tickets[twice].name))
         tickets.append(held)
     all_held = [t for held in tickets for t in held]
     if len(set(all_held)) != len(all_held):

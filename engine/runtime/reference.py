@@ -365,16 +365,30 @@ class Rules:
     def ticket_result(self, state, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]:
         """One of the player's tickets against ``network`` (component labels per node): its
         points (plus when completed, minus when not) and whether it is completed."""
+        points, done, _ = self.ticket_detail(state, player, ticket_id, network)
+        return points, done
+
+    def ticket_detail(self, state, player: int, ticket_id: int,
+                      network: list[int]) -> tuple[int, bool, int | None]:
+        """:meth:`ticket_result`, and the place whose points the ticket scores (its
+        destination when completed; a mechanic's ticket says, through a third element of
+        its ``ticket_score``; else None)."""
         for hook in self.hooks["ticket_score"]:
             scored = hook(state, player, ticket_id, network)
             if scored is not None:  # a mechanic's ticket
-                return scored[0], bool(scored[1])
+                return scored[0], bool(scored[1]), (scored[2] if len(scored) > 2 else None)
         v = self.variant
         ticket = v.tickets[ticket_id]
         ends_a = {network[n] for n in v.city_nodes[ticket.a]}  # a zone: a node per route end
         if any(network[n] in ends_a for n in v.city_nodes[ticket.b]):
-            return ticket.points, True
-        return -ticket.points, False
+            return ticket.points, True, ticket.b
+        return -ticket.points, False, None
+
+    def ticket_details(self, state, player: int) -> list[tuple[int, int, bool, int | None]]:
+        """Each ticket the player holds, as scoring counts it: (ticket id, points, completed,
+        place scored), on the network scoring builds."""
+        network = self.ticket_network(state, player, dict.fromkeys(self.assembly.breakdown_keys, 0))
+        return [(t, *self.ticket_detail(state, player, t, network)) for t in state.tickets[player]]
 
     def ticket_score(self, state, player: int, network: list[int]) -> tuple[int, int]:
         """The player's ticket points against ``network``: plus for each completed ticket,

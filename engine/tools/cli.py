@@ -194,7 +194,7 @@ def cmd_score(args) -> int:
     v = load_variant(args.variant)
     position = read(args.position)  # its errors name the file
     try:
-        rows = v.score(position)
+        rows = v.score(position, tickets=args.tickets)
     except PositionError as err:
         raise PositionError(f"{args.position}: {err}") from None
     items = v.assembly.score_items  # the core's items, the mechanics', total
@@ -209,6 +209,11 @@ def cmd_score(args) -> int:
     for mechanic, rule in v.assembly.present:
         for line in part(mechanic, Drawing).score_notes(v.ir, rule, rows):
             print(line)
+    if args.tickets:
+        for p, row in enumerate(rows):
+            for result in row["ticket_results"]:
+                done = f"completed at {result['place']}" if result["completed"] else "not completed"
+                print(f"player {p}: {result['ticket']}: {result['points']:+d} ({done})")
     if args.json:
         print(json.dumps(rows, indent=2))
     return 0
@@ -368,6 +373,8 @@ def _add_game_commands(sub, formatter) -> None:
     p.add_argument("variant", help=VARIANT_HELP)
     p.add_argument("position", help="the position file (docs/formats.md)")
     p.add_argument("--json", action="store_true", help="also print the breakdown as JSON")
+    p.add_argument("--tickets", action="store_true",
+                   help="also say, ticket by ticket, whether it is completed and what it scores")
     p.set_defaults(run=cmd_score)
 
     p = sub.add_parser("trace", help="record a seeded random game as JSON Lines", formatter_class=formatter)

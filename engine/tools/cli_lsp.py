@@ -25,13 +25,13 @@ def require_extra() -> None:
 
 
 def cmd_lsp(args) -> int:
-    """``lsp``: serve one editor until it exits the server."""
+    """``lsp``: serve one editor until it exits the server; 0 when it asked for a
+    shutdown first, 1 otherwise."""
     require_extra()
     # imported when the command runs: the lsp extra is optional (tests/test_layers.py, OPTIONAL)
     from .lsp import server
 
-    server.serve()
-    return 0
+    return server.serve()
 
 
 def add_commands(sub, formatter) -> None:

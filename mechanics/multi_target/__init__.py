@@ -44,13 +44,15 @@ class MultiTargetRule(ir.Rule):
         return dict(self.tickets).get(ticket, ())
 
 
-def ticket_result(targets, joined) -> tuple[int, bool]:
+def ticket_result(targets, joined) -> tuple[int, bool, int | None]:
     """A ticket of several destinations: the most points among those ``joined(place)``
-    says are reached (completed), else minus the fewest points of all."""
-    reached = [points for place, points in targets if joined(place)]
+    says are reached (completed), and the place that scores them (the first listed of
+    equal worth); else minus the fewest points of all, and no place."""
+    reached = [(points, -k, place) for k, (place, points) in enumerate(targets) if joined(place)]
     if reached:
-        return max(reached), True
-    return -min(points for _, points in targets), False
+        points, _, place = max(reached)
+        return points, True, place
+    return -min(points for _, points in targets), False, None
 
 
 class MultiTargetReference(MechanicReference):

@@ -297,7 +297,12 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
 
     def payment_shapes(self, variant, rule: SubstitutesRule, route, shapes):
         """A block per number of sets: ``j`` sets for required locomotives take ``j`` of them
-        (the statement), ``k`` sets for the colour take ``k`` of its cards (the attribute)."""
+        (the statement), ``k`` sets for the colour take ``k`` of its cards (the attribute).
+        Where locomotives are wild and both apply to one route, a set for a colour card
+        while a required locomotive is still paid by a locomotive is the same payment as a
+        set for that locomotive with the locomotive on the colour space: those blocks are
+        left out (``k`` sets only once every required locomotive is a set), so each payment
+        is offered once."""
         per_card = rule.per_card(route.id)
         if route.id in rule.excluded:
             return shapes
@@ -305,6 +310,8 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
         for s in shapes:
             for j in range(s.base_locomotives + 1 if rule.locomotive else 1):
                 for k in range(s.plain + 1 if per_card else 1):
+                    if k and s.wild and rule.locomotive and j < s.base_locomotives:
+                        continue  # offered by the block of j + 1, k - 1 sets
                     amount = j * rule.locomotive + k * per_card
                     out.append(replace(s, base_locomotives=s.base_locomotives - j, plain=s.plain - k,
                                        paid=_with_amount(s.paid, amount, rule.column.name)) if amount else s)

@@ -17,14 +17,16 @@ Positions here are the compiler's: 1-based lines and columns counted in characte
 from __future__ import annotations
 
 import ast as python_ast
+import copy
 import re
+import threading
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
 from ... import compiler
 from ...compiler import ir
 from ...compiler.base.errors import Span, SpecCheckError, SpecError, SpecSyntaxError
-from ...compiler.base.limits import shown
+from ...compiler.base.limits import MAX_SPEC_BYTES, shown
 from ...compiler.check import check
 from ...compiler.lang import ast
 from ...compiler.lang.parse import Language, parse
@@ -267,20 +269,45 @@ def fix_of(message: str) -> str | None:
         return None
 
 
+def oversize(text: str) -> str | None:
+    """Why a text is too large to check (over the size ``railspec check`` reads a spec
+    file at: ``limits.MAX_SPEC_BYTES`` of UTF-8), or None. Parsing such a text would take
+    minutes."""
+    if len(text) * 4 <= MAX_SPEC_BYTES:  # a character is at most 4 bytes: no need to count
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size <= MAX_SPEC_BYTES:
+        return None
+    return (f"{size:,} bytes, larger than the {MAX_SPEC_BYTES // (1024 * 1024)} MB a spec file may be: "
+            "not checked (railspec check refuses it too)")
+
+
 class ExtendsRefused(Exception):
     """An ``extends`` that names nothing readable: the message for its line."""
 
 
 class Analyzer:
     """Checks documents against the editor's texts. ``open_texts`` maps a path to the
-    text the editor holds for it (kept up to date by the server); a base that is not open
-    is read from disk (parsed once per change of its size and time)."""
+    text the editor holds for it; a base that is not open is read from disk (parsed once
+    per change of its size and time).
 
-    def __init__(self, registry: Registry | None = None):
+    The server checks documents in threads of their own (:mod:`.jobs`), each through a
+    view (:meth:`with_texts`) holding the editor's texts as they were when the check
+    began; the views share the caches, which a lock guards. A check may be interrupted
+    anywhere: the caches are only ever given whole entries."""
+
+    def __init__(self, registry: Registry | None = None) -> None:
         self.registry = registry or default_registry()
         self.open_texts: dict[str, str] = {}
         self._disk: dict[str, tuple[tuple, ast.SpecFile | SpecError]] = {}
         self._cache: dict[str, tuple[tuple, Analysis]] = {}
+        self._lock = threading.Lock()
+
+    def with_texts(self, texts: dict[str, str]) -> "Analyzer":
+        """A view of this analyzer reading ``texts`` as the editor's (the caches shared)."""
+        view = copy.copy(self)
+        view.open_texts = texts
+        return view
 
     @property
     def language(self) -> Language:
@@ -322,7 +349,8 @@ class Analyzer:
             stamp = (st.st_mtime_ns, st.st_size)
         except OSError:
             stamp = None
-        cached = self._disk.get(str(path))
+        with self._lock:
+            cached = self._disk.get(str(path))
         if cached is not None and stamp is not None and cached[0] == stamp:
             result = cached[1]
         else:
@@ -331,7 +359,8 @@ class Analyzer:
             except SpecError as err:
                 result = err
             if stamp is not None:
-                self._disk[str(path)] = (stamp, result)
+                with self._lock:
+                    self._disk[str(path)] = (stamp, result)
         if isinstance(result, SpecError):
             raise result
         return result
@@ -354,14 +383,17 @@ class Analyzer:
     def analyze(self, path: str, text: str) -> Analysis:
         """The analysis of the document ``path`` holding ``text`` (cached while neither it
         nor an open base changes)."""
-        cached = self._cache.get(path)
+        with self._lock:
+            cached = self._cache.get(path)
         if cached is not None and cached[0] == self._stamp(path, text, cached[1].chain_paths):
             return cached[1]
         result = self._analyze(path, text)
         if result.variant is None and cached is not None:
             last = cached[1] if cached[1].variant is not None else cached[1].previous
             result.previous = last
-        self._cache[path] = (self._stamp(path, text, result.chain_paths), result)
+        stamp = self._stamp(path, text, result.chain_paths)
+        with self._lock:
+            self._cache[path] = (stamp, result)
         return result
 
     def _stamp(self, path: str, text: str, chain: tuple[str, ...]) -> tuple:
@@ -371,17 +403,25 @@ class Analyzer:
 
     def forget(self, path: str) -> None:
         """Drop a closed document's analysis."""
-        self._cache.pop(path, None)
+        with self._lock:
+            self._cache.pop(path, None)
 
     def dependents(self, path: str) -> list[str]:
         """The analysed documents whose chain reads ``path`` as a base."""
-        return [other for other, (_, analysis) in self._cache.items()
+        with self._lock:
+            cached = list(self._cache.items())
+        return [other for other, (_, analysis) in cached
                 if other != path and any(same_file(path, base) for base in analysis.chain_paths[:-1])]
 
     def _analyze(self, path: str, text: str) -> Analysis:
         if text.startswith("\ufeff"):
             text = text[1:]
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+        too_large = oversize(text)
+        if too_large is not None:
+            empty = ast.SpecFile(path, text, ())
+            return Analysis(path, text, [empty], [Problem(Span(path, 1, 1, 1), too_large)], None, Index([empty]),
+                            (path,))
         main, syntax = self.parse_recovering(text, path)
         problems: list[Problem] = [self._problem(main, err) for err in syntax]
         files = [main]
@@ -405,6 +445,11 @@ class Analyzer:
                 break
             seen.append(_key(str(base)))
             editor = self.open_text(str(base))
+            if editor is not None and oversize(editor) is not None:
+                problems.append(self._problem(main, SpecError(
+                    f"extends {shown(ext.target)!r}: {base}: {oversize(editor)}", ext.span)))
+                complete = False
+                break
             if editor is not None:
                 spec, errors = self.parse_recovering(editor.replace("\r\n", "\n"), str(base))
             else:

@@ -136,3 +136,47 @@ def test_a_claim_waiting_for_its_any_cards_is_checked(nordic, engine):
     bad = dict(state, substitute_left=2)
     with pytest.raises(railspec.StateError, match="not one of its payments"):
         nordic.game_from_state(bad, engine=engine)
+
+
+ADAPTATION = """\
+extends "{nordic}"
+variant "Nordic Countries, any 3 cards for any card of a ferry"
+without route Ålborg - Kristiansand
+route Ålborg - Kristiansand 2 red ferry 1 substitute any 3
+"""
+
+
+def test_the_adaptations_reading_any_three_cards_for_any_card_of_a_ferry(tmp_path):
+    """docs/rules.md #37: thoun/tickettoride lets a set of any 3 cards stand for any card of a
+    ferry (routes.php canPayWithAnySetOfCards = 3, "number of any cards you can use to replace
+    a color card"), where the rule texts name only the locomotive. A spec says so by giving a
+    ferry the route attribute beside the statement. Each payment is offered once (a set for
+    the red card while the locomotive is paid by a locomotive is the same claim as a set for
+    the locomotive with a locomotive on the red space), and both engines play it alike."""
+    path = tmp_path / "nordic_adaptation.rail"
+    path.write_text(ADAPTATION.format(nordic=railspec.compiler.stock_path("nordic_countries")), encoding="utf-8")
+    v = railspec.load(path)
+    claims = [a.name.split(" ", 3)[3] for a in v.ir.actions if a.name.startswith("claim Ålborg-Kristiansand ")]
+    assert len(claims) == len(set(claims))
+    assert {"1red+1loco", "2loco", "1red+3any", "1loco+3any", "6any"} == set(claims)
+    report = railspec.tools.conformance.run(v, range(4), lambda seed: 2 + seed % 2)
+    assert report.ok, report.problems[:3]
+
+
+def test_two_claims_of_one_name_are_refused(tmp_path):
+    """Two payment blocks offering one payment would give two actions one name: the
+    catalogue refuses it, naming the action (a fault of a mechanic's payment shapes)."""
+    from railspec.compiler import catalogue, ir
+    from railspec.compiler.mechanic import Payments
+
+    variant = railspec.load("usa").ir
+    shapes = [ir.PaymentShape(base_locomotives=0, plain=1), ir.PaymentShape(base_locomotives=0, plain=1)]
+
+    class Twice(Payments):
+        name = "twice"
+
+        def payment_shapes(self, variant, rule, route, given):
+            return shapes if route.length == 1 else given
+
+    with pytest.raises(ValueError, match=r"two actions are named 'claim .*' .*mechanics that reshape payments: twice"):
+        catalogue.build(variant, [], [(Twice(), None)])
