@@ -19,6 +19,7 @@ import pytest
 from conftest import Arranged, names, score_both, start_turns
 
 import railspec
+from railspec.runtime.scoring import winners
 
 MARKET = ("pink", "white", "blue", "orange", "black")
 
@@ -44,7 +45,8 @@ def claims(game, route: str) -> list[str]:
 def test_the_components(nl):
     """MAP: 50 cities, 161 routes (350 cars; lengths 1:55 2:46 3:40 4:17 5:3; 48 doubles and
     2 triples; 53 ferries; 18 draw bonuses +1 x8, +2 x8, +3 x2), 55 tickets of 2 to 19 points;
-    SUMMARY: 40 trains, 12 cards of each colour and 18 locomotives, 2 to 5 players."""
+    SUMMARY: 40 trains, 12 cards of each colour and 18 locomotives, 2 to 5 players, the
+    market never flushed (docs/rules.md #45)."""
     v = nl.ir
     assert (len(v.cities), len(v.routes), len(v.tickets)) == (50, 161, 55)
     assert sum(r.length for r in v.routes) == 350
@@ -145,6 +147,19 @@ def test_the_draw_bonus(nl, engine):
     assert [s["hands"][0][c] for c in (1, 3, 4)] == [1, 1, 1]  # white, yellow, orange
 
 
+def test_the_draw_bonus_of_a_claim_held_for_its_pair(nl, engine):
+    """SUMMARY, as test_the_draw_bonus; docs/rules.md #47: a claim held while its pairs are
+    given draws its bonus as it completes (Åndalsnes - Trondheim +1, paid with a red pair)."""
+    g = claim_game(nl, engine, red=2).deck_top("yellow").game(engine)
+    g.apply_name("claim Åndalsnes-Trondheim/1 gray 2same")
+    assert g.state()["phase"] == "substitute" and g.state()["bonus_drawn"][0] == 0
+    g.apply_name("substitute set red")
+    s = g.state()
+    yellow = next(c.id for c in nl.ir.colours if c.name == "yellow")
+    assert s["owner"][nl.ir.route_named("Åndalsnes-Trondheim/1").id] == 0
+    assert s["hands"][0][yellow] == 1 and sum(s["hands"][0]) == 1 and s["bonus_drawn"][0] == 1
+
+
 def test_no_bonus_without_the_mark(nl, engine):
     """MAP: a route without drawingBonus draws nothing (Ålborg - Århus)."""
     g = claim_game(nl, engine, red=1).game(engine)
@@ -193,3 +208,28 @@ def test_the_nordic_express_reads_the_longest_path(nl):
     assert [r["bonus_card_1"] for r in rows] == [4, 3]
     assert [r["longest_bonus"] for r in rows] == [0, 0]
     assert rows[0]["bonus_cards"] >= 10 and rows[1]["bonus_cards"] < 10
+
+
+# --- ties -------------------------------------------------------------------------------------
+
+def test_ties_go_to_tickets_then_bonus_cards(nl):
+    """docs/rules.md #49: the adaptation's tie score (EndScore.php: 1000 x completed tickets +
+    bonus cards won) orders tied players by completed tickets, then by bonus cards won; the map
+    has no longest-path card. Players still tied share the win."""
+    assert nl.ir.tiebreaks == ("most_tickets", "most_bonus_cards")
+    assert winners(nl.ir, [dict(total=50, tickets_completed=3, bonus_cards_won=0),
+                           dict(total=50, tickets_completed=2, bonus_cards_won=4)]) == [0]
+    assert winners(nl.ir, [dict(total=50, tickets_completed=3, bonus_cards_won=1),
+                           dict(total=50, tickets_completed=3, bonus_cards_won=2)]) == [1]
+    assert winners(nl.ir, [dict(total=50, tickets_completed=3, bonus_cards_won=2),
+                           dict(total=50, tickets_completed=3, bonus_cards_won=2)]) == [0, 1]
+    # a described board tied at 30, no ticket: Ferry Master, Small steps strategist and Cost
+    # efficiency (1 + 12 + 10 + 7) against 30 route points (5 + 4 + 4 + 3 + 2 spaces)
+    ferry_master, small_steps, call_of_the_wild, cost_efficiency = 9, 3, 0, 2
+    seats = [{"routes": ["Åndalsnes-Trondheim/1"]},
+             {"routes": ["Karlstad-Östersund", "Karlstad-Sundsvall", "Kuopio-Vaasa", "Bergen-Lillehammer",
+                         "Apatity-Kemijärvi"]}]
+    rows = score_both(nl, _position([ferry_master, small_steps, call_of_the_wild, cost_efficiency], seats))
+    assert [r["total"] for r in rows] == [30, 30] and [r["tickets_completed"] for r in rows] == [0, 0]
+    assert [r["bonus_cards_won"] for r in rows] == [3, 0]
+    assert [r["winner"] for r in rows] == [True, False]

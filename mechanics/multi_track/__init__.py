@@ -135,10 +135,10 @@ class MultiTrack(Mechanic, Caches, Invariants, Sampled):
         for tu in ctx.many(TracksUsableSized):
             size = ctx.positive(tu.size, "the tracks of the routes it is for")
             if size and not 2 <= size <= MAX_TRACKS:
-                ctx.errors.add(tu.size.span, f"routes of {size} tracks: a double or triple route has 2 or "
-                                             f"{MAX_TRACKS} tracks")
+                ctx.errors.add(tu.size.span, f"routes of {size} track{'s' * (size != 1)}: a double or triple route "
+                                             f"has 2 or {MAX_TRACKS} tracks")
             elif size and size not in sizes:
-                ctx.warn(tu.span, f"'tracks usable … of {size}' does nothing here: no route has {size} tracks")
+                ctx.warn(tu.span, f"'tracks usable N of {size}' does nothing here: no route has {size} tracks")
             n = ctx.positive(tu.tracks, "the number of usable tracks")
             if size and n > size:
                 ctx.errors.add(tu.tracks.span, f"{n} usable tracks, but these routes have {size}")

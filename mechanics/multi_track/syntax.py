@@ -32,7 +32,7 @@ class TracksUsableSized(ast.Stmt):
     """``tracks usable N of S for LOW..HIGH players``: the routes of S tracks only."""
 
     rule: ClassVar[str] = "tracks_usable_sized"
-    words: ClassVar[str] = "tracks usable … of"
+    words: ClassVar[str] = "tracks usable N of S"
     form: ClassVar[str] = "tracks usable N of S for LOW..HIGH players"
     merge: ClassVar[str] = ast.KEYED
     tracks: ast.Num

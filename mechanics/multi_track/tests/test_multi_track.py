@@ -147,6 +147,21 @@ BAD_SPECS = [
      "4 usable tracks, but a route has at most 3"),
     ("four-tracks", add(26, "route Alpha - Beta 2 gray; route Alpha - Beta 2 gray"), C, 26, 28,
      "route Alpha - Beta has more than 3 tracks"),
+    # tracks usable N of S for LOW..HIGH players: the routes of S tracks only
+    ("tracks-usable-of-four", add(15, "tracks usable 1 of 4 for 2..3 players"), C, 15, 20,
+     "routes of 4 tracks: a double or triple route has 2 or 3 tracks"),
+    ("tracks-usable-of-one", add(15, "tracks usable 1 of 1 for 2..3 players"), C, 15, 20,
+     "routes of 1 track: a double or triple route has 2 or 3 tracks"),
+    ("tracks-usable-of-more-than-its-routes", add(15, "tracks usable 3 of 2 for 2..3 players"), C, 15, 15,
+     "3 usable tracks, but these routes have 2"),
+    ("tracks-usable-of-none", add(15, "tracks usable 0 of 2 for 2..3 players"), C, 15, 15,
+     "the number of usable tracks must be positive, got 0"),
+    ("tracks-usable-of-overlapping", add(15, "tracks usable 1 of 2 for 2..3 players; tracks usable 2 of 2 for 3..4 "
+                                             "players"), C, 15, 40, "'tracks usable' ranges overlap at 3 players"),
+    ("tracks-usable-of-outside-players", add(15, "tracks usable 1 of 2 for 2..5 players"), C, 15, 1,
+     "player range 2..5 is outside the game's 2..4"),
+    ("tracks-usable-of-without-players", add(15, "tracks usable 1 of 2 for 2..3"), S, 15, 30,
+     "unexpected end of line, expected 'players'; the form is: tracks usable N of S for LOW..HIGH players"),
 ]
 
 
@@ -160,6 +175,8 @@ def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
 WARNING_CASES = [
     ("apart-on-a-lone-route", edit(26, "route Beta - Gamma 3 gray apart"), 26, 27,
      "'apart' does nothing here: Beta-Gamma is the only route of its city pair"),
+    ("tracks-usable-of-a-size-no-route-has", add(15, "tracks usable 1 of 3 for 2..3 players"), 15, 1,
+     "'tracks usable N of 3' does nothing here: no route has 3 tracks"),
 ]
 
 

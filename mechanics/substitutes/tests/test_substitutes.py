@@ -50,6 +50,21 @@ BAD_SPECS = [
      "no set of any cards may pay for a tunnel"),
     ("substitute-without-a-number", add(9, "substitute any for a required locomotive"), S, 9, 16,
      "unexpected 'for', expected a number; the form is: substitute any N for a required locomotive"),
+    # substitute N of one colour for a required locomotive (Northern Lights' ferries)
+    ("substitute-of-one-colour-too-large", add(9, "substitute 13 of one colour for a required locomotive"), C, 9,
+     12, "a set has 2 to 12 cards, got 13"),
+    ("substitute-of-one-colour-single", add(9, "substitute 1 of one colour for a required locomotive"), C, 9, 12,
+     "a set has 2 to 12 cards, got 1"),
+    ("substitute-both-kinds-of-set", add(9, "substitute any 3 for a required locomotive\n"
+                                            "substitute 2 of one colour for a required locomotive"), C, 10, 1,
+     "a required locomotive takes sets of any cards or sets of one colour, not both"),
+    ("substitute-of-one-colour-beside-the-attribute",
+     add(9, "substitute 2 of one colour for a required locomotive").replace(
+         "route Gamma - Delta 4 blue", "route Gamma - Delta 4 blue substitute any 4"), C, 28, 28,
+     "sets of any cards for a route's colour do not go with sets of one colour for a required locomotive"),
+    ("substitute-of-a-colour", add(9, "substitute 2 of a colour for a required locomotive"), S, 9, 17,
+     "unexpected 'a', expected 'one'; the form is: substitute any N for a required locomotive | "
+     "substitute N of one colour for a required locomotive"),
 ]
 
 
