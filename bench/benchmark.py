@@ -1,12 +1,13 @@
 """railspec benchmark: speed of the compiled engine, as ratios against the reference
 interpreter measured in the same run. A script, not a test: nothing here asserts a time.
 
-    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3]
+    python bench/benchmark.py [--variant NAME …] [--players N] [--games 20000] [--quick] [--repeat 3]
                               [--json OUT] [--compare OLD.json] [--no-instructions]
 
 Prints the machine, the random generator, and, for every stock variant the engines play
 (or the ones named):
-  - random playouts at the variant's largest player count up to 4: games/s and
+  - random playouts at the variant's largest player count up to 4 (or --players N, within
+    the variant's range: the issue's goals for the family's maps are at 3): games/s and
     decisions/s in the batch loop (no GIL) and through the Python API (legal_actions()
     lists, and legal_actions_into() buffers), each as a ratio to the reference;
 then a summary line per variant; for each question a mechanic of the variant answers per
@@ -378,9 +379,10 @@ def playable_variants() -> list[str]:
     return out
 
 
-def playouts(v, games: int, scale: float) -> dict:
-    """The playout figures of one variant, printed as a table; returns the summary."""
-    players = min(4, v.ir.max_players)
+def playouts(v, games: int, scale: float, players: int | None = None) -> dict:
+    """The playout figures of one variant, printed as a table; returns the summary. At
+    ``players`` (kept within the variant's range), by default its largest count up to 4."""
+    players = min(max(players, v.ir.min_players), v.ir.max_players) if players else min(4, v.ir.max_players)
     v.module()
     ref_games = max(5, int(100 * scale))
     # the playout and the raw C loop it calls (module().playout, no winners named), one after
@@ -499,6 +501,8 @@ def main() -> int:
     global REPEAT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", action="append", help="a variant to measure (again for more); default all")
+    parser.add_argument("--players", type=int, help="the playouts' player count (within each variant's range); "
+                                                    "default the largest up to 4")
     parser.add_argument("--games", type=int, default=20000, help="games in the compiled batch loop")
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
@@ -515,7 +519,7 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0x{AGENT_SALT:016X}")
     print()
-    summary = [playouts(railspec.load(name), max(100, int(args.games * scale)), scale) for name in names]
+    summary = [playouts(railspec.load(name), max(100, int(args.games * scale)), scale, args.players) for name in names]
     print(f"{'variant':14} {'players':>7} {'batch games/s':>14} {'× reference':>12} {'API decisions/s':>16} "
           f"{'× reference':>12}")
     for row in summary:

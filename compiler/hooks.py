@@ -39,7 +39,9 @@ engine, these C functions (``State* s`` first where they take the state):
 derived state fields, which the reference does not have); a mechanic fills it exactly when
 it has derived fields. Such a mechanic may also keep its caches current as the game moves
 through other hooks chained ``each`` (``Mechanic.upkeep_hooks``: the compiled engine
-fills them, the reference does not need to).
+fills them, the reference does not need to). ``claim_routes`` is the compiled engine's alone
+too: with its caches, a mechanic may narrow the routes a turn looks for claims on to those
+its deciding hooks would let the player pay, which leaves the legal moves as they are.
 """
 from __future__ import annotations
 
@@ -112,6 +114,10 @@ HOOKS: tuple[Hook, ...] = (
          "claim_payable(state, action, player) -> bool",
          "legal claims: whether one claim of an open payment block, whose cards the hand holds, can be paid "
          "(what it pays besides may depend on the colour the claim names)"),
+    Hook("claim_routes", "each", "void", (("int", "p"), ("unsigned long long*", "candidates")), "",
+         "legal claims, in the compiled engine alone: the routes a turn looks for claims on (ROUTE_WORDS words, "
+         "those free, short enough and affordable), which a mechanic may narrow to the routes its payment_ok "
+         "and claim_payable could let the player pay (it decides nothing: the reference asks every route)"),
     Hook("turn_actions", "thread", "int", (("int*", "out"), ("int", "n")), "turn_actions(state) -> legal ids",
          "the legal moves of a turn, after the ticket draw: more ids (ascending)", threaded="n"),
     Hook("phase_legal", "phase", "int", (("int", "phase"), ("int*", "out")), "phase_legal(state) -> legal ids",

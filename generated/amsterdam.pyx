@@ -1,7 +1,7 @@
 # generated from spec/amsterdam.rail — do not edit
 # spec hash: c31d30228ad22cb4
 # mechanics: multi_track, goods
-# source hash: 4d055506f3149724
+# source hash: ab8a5d958ad3d7c1
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -164,7 +164,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "amsterdam";
     static const char RS_SPEC_HASH[] = "c31d30228ad22cb4";
-    static const char RS_SOURCE_HASH[] = "4d055506f3149724";
+    static const char RS_SOURCE_HASH[] = "ab8a5d958ad3d7c1";
     static const int T_ROUTE_LEN[44] = {
 4, 2, 2, 3, 4, 3, 2, 2, 1, 1, 3, 3, 2, 2, 2, 1, 1, 1, 1, 2,
 2, 3, 4, 3, 2, 2, 1, 1, 2, 2, 3, 1, 1, 2, 2, 2, 2, 2, 1, 1,
@@ -1030,6 +1030,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/europe.rail — do not edit
 # spec hash: e5e4817f8aabca88
 # mechanics: multi_track, longest_path, long_tickets, removed_tickets, ferries, tunnels, stations
-# source hash: 16f8928be1465a30
+# source hash: ac1827021f9624be
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -202,7 +202,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "europe";
     static const char RS_SPEC_HASH[] = "e5e4817f8aabca88";
-    static const char RS_SOURCE_HASH[] = "16f8928be1465a30";
+    static const char RS_SOURCE_HASH[] = "ac1827021f9624be";
     static const int T_ROUTE_LEN[101] = {
 1, 3, 2, 2, 2, 3, 3, 4, 4, 2, 3, 2, 4, 2, 4, 2, 3, 3, 4, 4,
 3, 2, 4, 3, 3, 2, 2, 2, 2, 2, 4, 3, 4, 4, 2, 6, 3, 1, 1, 2,
@@ -3516,6 +3516,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): stations
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

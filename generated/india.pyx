@@ -1,7 +1,7 @@
 # generated from spec/india.rail — do not edit
 # spec hash: 5e472e2a004d5731
 # mechanics: multi_track, longest_path, ferries, grand_tour
-# source hash: d2e72ad5653d3394
+# source hash: 8b709fcfa03dca69
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -158,7 +158,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.017241379310344827;
     static const char RS_VARIANT_KEY[] = "india";
     static const char RS_SPEC_HASH[] = "5e472e2a004d5731";
-    static const char RS_SOURCE_HASH[] = "d2e72ad5653d3394";
+    static const char RS_SOURCE_HASH[] = "8b709fcfa03dca69";
     static const int T_ROUTE_LEN[108] = {
 1, 1, 2, 1, 1, 2, 2, 3, 3, 3, 2, 1, 2, 2, 2, 2, 2, 4, 1, 1,
 4, 2, 2, 2, 1, 2, 2, 3, 3, 2, 2, 2, 2, 2, 2, 2, 4, 1, 1, 1,
@@ -2758,6 +2758,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

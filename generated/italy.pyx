@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: af921489c09591d6
+# source hash: 5f63d1ca463b7a89
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -173,7 +173,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "af921489c09591d6";
+    static const char RS_SOURCE_HASH[] = "5f63d1ca463b7a89";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -1757,6 +1757,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): ferry_cards
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

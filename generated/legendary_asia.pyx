@@ -1,7 +1,7 @@
 # generated from spec/legendary_asia.rail — do not edit
 # spec hash: c6c13594e484f1e5
 # mechanics: multi_track, long_tickets, removed_tickets, ferries, mountains, explorer
-# source hash: d2be4bbe2b382fe0
+# source hash: bac084ca94b3507d
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -166,7 +166,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "legendary_asia";
     static const char RS_SPEC_HASH[] = "c6c13594e484f1e5";
-    static const char RS_SOURCE_HASH[] = "d2be4bbe2b382fe0";
+    static const char RS_SOURCE_HASH[] = "bac084ca94b3507d";
     static const int T_ROUTE_LEN[101] = {
 2, 2, 2, 2, 2, 3, 3, 2, 3, 3, 3, 5, 1, 1, 3, 3, 3, 1, 1, 2,
 1, 1, 1, 1, 3, 3, 3, 3, 4, 4, 5, 2, 2, 1, 1, 2, 2, 2, 2, 5,
@@ -1411,6 +1411,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

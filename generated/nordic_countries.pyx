@@ -1,7 +1,7 @@
 # generated from spec/nordic_countries.rail — do not edit
 # spec hash: 1fd2ef9a3b4606ab
 # mechanics: multi_track, removed_tickets, ferries, tunnels, globetrotter, wild_locomotives, locomotive_draws, substitutes
-# source hash: f287ccf7af893a51
+# source hash: a1f7af7664cf9325
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -186,7 +186,7 @@ cdef extern from *:
     static const double OBS_27_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "nordic_countries";
     static const char RS_SPEC_HASH[] = "1fd2ef9a3b4606ab";
-    static const char RS_SOURCE_HASH[] = "f287ccf7af893a51";
+    static const char RS_SOURCE_HASH[] = "a1f7af7664cf9325";
     static const int T_ROUTE_LEN[81] = {
 1, 2, 2, 3, 1, 5, 2, 2, 4, 4, 2, 3, 3, 1, 3, 3, 2, 3, 2, 2,
 3, 1, 4, 4, 2, 1, 1, 2, 4, 2, 2, 2, 1, 2, 2, 2, 3, 3, 3, 5,
@@ -1467,6 +1467,16 @@ cdef inline bint substitutes_claim_payable(State* s, int action, int p) noexcept
     return True
 
 
+cdef inline void substitutes_derive(State* s) noexcept nogil:
+    """Nothing to derive: only sets of one colour keep a count of them."""
+    pass
+
+
+cdef inline void substitutes_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    """Sets of any cards: every route is looked at (only sets of one colour narrow them)."""
+    pass
+
+
 cdef inline int substitutes_phase_legal(State* s, int phase, int* out) noexcept nogil:
     return legal_substitute(s, out)
 
@@ -1485,9 +1495,10 @@ cdef inline void hook_setup_piles(State* s) noexcept nogil:
 cdef inline void hook_setup_offer(State* s, int p) noexcept nogil:
     pass
 
-# derive (each): multi_track
+# derive (each): multi_track, substitutes
 cdef inline void hook_derive(State* s) noexcept nogil:
     multi_track_derive(s)
+    substitutes_derive(s)
 
 # returned_tickets (thread): removed_tickets
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
@@ -1511,6 +1522,10 @@ cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     if not substitutes_claim_payable(s, action, p):
         return False
     return True
+
+# claim_routes (each): substitutes
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    substitutes_claim_routes(s, p, candidates)
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
@@ -1815,6 +1830,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
             available = MAX_LENGTH
         for w in range(ROUTE_WORDS):
             affordable[w] |= T_AFFORD[(c * (MAX_LENGTH + 1) + available) * ROUTE_WORDS + w]
+    hook_claim_routes(s, p, candidates)  # a mechanic's narrowing by what its payments allow
     for w in range(ROUTE_WORDS):
         bits = candidates[w] & affordable[w]
         while bits:

@@ -1,7 +1,7 @@
 # generated from spec/northern_lights.rail — do not edit
 # spec hash: 4eaa984e6f6c5be4
 # mechanics: multi_track, longest_path, ferries, substitutes, draw_bonus, bonus_cards
-# source hash: a782aa41ca4f6a97
+# source hash: 15e3932816756898
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -93,6 +93,8 @@ cdef extern from *:
         ACT_SUBSTITUTE_FIRST = 1703,
         SUBSTITUTE_MATCHING = 1,
         SUBSTITUTE_SET_SIZE = 2,
+        SUBSTITUTE_MOST_LOCOS = 2,
+        SUBSTITUTE_MOST_SETS = 2,
         BONUS_DEALT = 4,
         N_BONUS_CARDS = 11,
         BONUS_KEYS = 1,
@@ -189,7 +191,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.008771929824561403;
     static const char RS_VARIANT_KEY[] = "northern_lights";
     static const char RS_SPEC_HASH[] = "4eaa984e6f6c5be4";
-    static const char RS_SOURCE_HASH[] = "a782aa41ca4f6a97";
+    static const char RS_SOURCE_HASH[] = "15e3932816756898";
     static const int T_ROUTE_LEN[161] = {
 1, 1, 1, 1, 1, 1, 3, 4, 4, 2, 2, 1, 1, 1, 1, 2, 3, 3, 2, 2,
 3, 3, 3, 2, 2, 2, 2, 1, 1, 3, 3, 3, 2, 2, 2, 4, 4, 2, 2, 2,
@@ -1328,6 +1330,15 @@ cdef extern from *:
 281335171255400956ULL, 14916555493932531868ULL, 3241689100ULL, 281335171255400956ULL,
 14916555493932531868ULL, 3241689100ULL
     };
+    static const unsigned long long T_SUBSTITUTE_UNPAYABLE[27] = {
+281335171255400956ULL, 14916555493932531868ULL, 3241689100ULL, 270215977642230144ULL,
+1080863910568919040ULL, 0ULL, 0ULL, 0ULL,
+0ULL, 270215977642230144ULL, 1080863910568919040ULL, 0ULL,
+0ULL, 0ULL, 0ULL, 0ULL,
+0ULL, 0ULL, 0ULL, 0ULL,
+0ULL, 0ULL, 0ULL, 0ULL,
+0ULL, 0ULL, 0ULL
+    };
     static const double T_OBS_8_SCALE[9] = {
 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333,
 0.08333333333333333, 0.08333333333333333, 0.05555555555555555
@@ -1428,6 +1439,8 @@ cdef extern from *:
         ACT_SUBSTITUTE_FIRST
         SUBSTITUTE_MATCHING
         SUBSTITUTE_SET_SIZE
+        SUBSTITUTE_MOST_LOCOS
+        SUBSTITUTE_MOST_SETS
         BONUS_DEALT
         N_BONUS_CARDS
         BONUS_KEYS
@@ -1570,6 +1583,7 @@ cdef extern from *:
     const unsigned long long T_ALL_ROUTES[]
     const unsigned long long T_LEN_AT_MOST[]
     const unsigned long long T_AFFORD[]
+    const unsigned long long T_SUBSTITUTE_UNPAYABLE[]
     const double T_OBS_8_SCALE[]
     const double T_OBS_9_WEIGHTS[]
     const double T_OBS_14_SCALE[]
@@ -1684,6 +1698,8 @@ cdef struct State:
     int substitute_held[STORE_N_CARDS]
     int substitute_given[STORE_N_CARDS]
     int substitute_left
+    int substitute_sets_at[NP_MAX]
+    int substitute_sets[NP_MAX]
     int bonus_drawn[NP_MAX]
     int bonus_cards[STORE_BONUS_DEALT]
 
@@ -3360,6 +3376,21 @@ cdef inline int sets_from(int* hand, int first) noexcept nogil:
     return sets
 
 
+cdef inline int hand_sets(State* s, int p) noexcept nogil:
+    """The sets of one colour player ``p``'s hand makes, counted once a decision (the derived
+    fields substitute_sets and substitute_sets_at): the legal claims ask it of every block
+    and every claim paying sets. A hand changes only as an action is applied, which moves
+    s.decisions on before anything else, or as a state is loaded or a world drawn, after
+    which derive forgets every count; nothing asks it while an action is applied."""
+    cdef int c, sets = 0
+    if s.substitute_sets_at[p] != s.decisions + 1:
+        for c in range(LOCO):
+            sets += s.hands[p][c] // SUBSTITUTE_SET_SIZE
+        s.substitute_sets[p] = sets
+        s.substitute_sets_at[p] = s.decisions + 1
+    return s.substitute_sets[p]
+
+
 cdef int legal_substitute_set(State* s, int* out) noexcept nogil:
     """The next set of one colour: a colour from the floor up the hand holds a set of, with
     enough sets of it and the colours above for the rest (ascending ids: one action per colour)."""
@@ -3402,7 +3433,7 @@ cdef inline bint substitutes_payment_ok(State* s, int block, int p) noexcept nog
     cdef int c, held = 0
     if T_BLOCK_SUBSTITUTE[block] == 0:
         return True
-    return sets_from(&s.hands[p][0], 0) * SUBSTITUTE_SET_SIZE >= T_BLOCK_SUBSTITUTE[block]
+    return hand_sets(s, p) * SUBSTITUTE_SET_SIZE >= T_BLOCK_SUBSTITUTE[block]
     for c in range(N_CARDS):
         held += s.hands[p][c]
     return held - T_BLOCK_CARDS_PAID[block] >= T_BLOCK_SUBSTITUTE[block]
@@ -3424,13 +3455,34 @@ cdef inline bint substitutes_claim_payable(State* s, int action, int p) noexcept
     """A claim paying sets of one colour: the hand still makes them without its colour cards
     (T_ACT_CARD is the locomotive for a claim of locomotives alone, in no set)."""
     cdef int c = T_ACT_CARD[action], sets
-    cdef int* hand = &s.hands[p][0]
     if T_ACT_SUBSTITUTE[action] == 0:
         return True
-    sets = sets_from(hand, 0)
+    sets = hand_sets(s, p)
     if c < LOCO:
-        sets += (hand[c] - T_ACT_CARDS[action]) // SUBSTITUTE_SET_SIZE - hand[c] // SUBSTITUTE_SET_SIZE
+        sets -= s.hands[p][c] // SUBSTITUTE_SET_SIZE - (s.hands[p][c] - T_ACT_CARDS[action]) // SUBSTITUTE_SET_SIZE
     return sets * SUBSTITUTE_SET_SIZE >= T_ACT_SUBSTITUTE[action]
+
+
+cdef inline void substitutes_derive(State* s) noexcept nogil:
+    """Every hand's count of sets forgotten (a state loaded, a world drawn, a new game)."""
+    cdef int p
+    for p in range(NP_MAX):
+        s.substitute_sets_at[p] = 0
+
+
+cdef inline void substitutes_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    """The routes paying sets none of whose blocks the hand can pay dropped from a turn's
+    candidates (T_SUBSTITUTE_UNPAYABLE, by the locomotives and sets held, each capped at the
+    most a block asks): on a map of many ferries most of them, in most turns."""
+    cdef int w, locos = s.hands[p][LOCO], sets = hand_sets(s, p)
+    cdef const unsigned long long* row
+    if locos > SUBSTITUTE_MOST_LOCOS:
+        locos = SUBSTITUTE_MOST_LOCOS
+    if sets > SUBSTITUTE_MOST_SETS:
+        sets = SUBSTITUTE_MOST_SETS
+    row = &T_SUBSTITUTE_UNPAYABLE[(locos * (SUBSTITUTE_MOST_SETS + 1) + sets) * ROUTE_WORDS]
+    for w in range(ROUTE_WORDS):
+        candidates[w] &= ~row[w]
 
 
 cdef inline int substitutes_phase_legal(State* s, int phase, int* out) noexcept nogil:
@@ -3579,9 +3631,10 @@ cdef inline void hook_setup_piles(State* s) noexcept nogil:
 cdef inline void hook_setup_offer(State* s, int p) noexcept nogil:
     pass
 
-# derive (each): multi_track
+# derive (each): multi_track, substitutes
 cdef inline void hook_derive(State* s) noexcept nogil:
     multi_track_derive(s)
+    substitutes_derive(s)
 
 # returned_tickets (thread): none
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
@@ -3604,6 +3657,10 @@ cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     if not substitutes_claim_payable(s, action, p):
         return False
     return True
+
+# claim_routes (each): substitutes
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    substitutes_claim_routes(s, p, candidates)
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
@@ -3902,6 +3959,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
             available = MAX_LENGTH
         for w in range(ROUTE_WORDS):
             affordable[w] |= T_AFFORD[(c * (MAX_LENGTH + 1) + available) * ROUTE_WORDS + w]
+    hook_claim_routes(s, p, candidates)  # a mechanic's narrowing by what its payments allow
     for w in range(ROUTE_WORDS):
         bits = candidates[w] & affordable[w]
         while bits:

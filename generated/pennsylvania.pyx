@@ -1,7 +1,7 @@
 # generated from spec/pennsylvania.rail — do not edit
 # spec hash: 023a4cd6df965c65
 # mechanics: multi_track, zones, ferries, shares, globetrotter
-# source hash: 28be4355c3c47da7
+# source hash: 58c08461e7382582
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -188,7 +188,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.02;
     static const char RS_VARIANT_KEY[] = "pennsylvania";
     static const char RS_SPEC_HASH[] = "023a4cd6df965c65";
-    static const char RS_SOURCE_HASH[] = "28be4355c3c47da7";
+    static const char RS_SOURCE_HASH[] = "58c08461e7382582";
     static const int T_ROUTE_LEN[95] = {
 6, 6, 6, 6, 6, 3, 3, 2, 3, 3, 2, 2, 5, 5, 1, 1, 2, 6, 6, 2,
 2, 7, 3, 4, 4, 2, 3, 3, 3, 2, 2, 2, 4, 5, 5, 1, 1, 5, 5, 4,
@@ -1436,6 +1436,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

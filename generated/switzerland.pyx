@@ -1,7 +1,7 @@
 # generated from spec/switzerland.rail — do not edit
 # spec hash: 70aab850e3ee79d8
 # mechanics: multi_track, longest_path, removed_tickets, zones, tunnels, wild_locomotives, locomotive_draws, multi_target
-# source hash: 83259a79852b2a76
+# source hash: d9af223c12986807
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -172,7 +172,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "switzerland";
     static const char RS_SPEC_HASH[] = "70aab850e3ee79d8";
-    static const char RS_SOURCE_HASH[] = "83259a79852b2a76";
+    static const char RS_SOURCE_HASH[] = "d9af223c12986807";
     static const int T_ROUTE_LEN[88] = {
 3, 4, 1, 1, 1, 1, 1, 2, 3, 1, 3, 3, 2, 1, 2, 3, 1, 1, 1, 1,
 1, 1, 1, 1, 3, 4, 4, 2, 2, 4, 2, 1, 1, 3, 3, 3, 4, 4, 6, 4,
@@ -2726,6 +2726,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

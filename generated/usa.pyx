@@ -1,7 +1,7 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 8edb9112615febc5
 # mechanics: multi_track, longest_path
-# source hash: 2288fdb99805ef07
+# source hash: 822132c8707b7ece
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -155,7 +155,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.03333333333333333;
     static const char RS_VARIANT_KEY[] = "usa";
     static const char RS_SPEC_HASH[] = "8edb9112615febc5";
-    static const char RS_SOURCE_HASH[] = "2288fdb99805ef07";
+    static const char RS_SOURCE_HASH[] = "822132c8707b7ece";
     static const int T_ROUTE_LEN[100] = {
 2, 5, 1, 4, 4, 2, 2, 2, 2, 2, 2, 4, 4, 3, 6, 4, 2, 3, 4, 3,
 3, 2, 2, 4, 4, 1, 1, 2, 2, 2, 4, 4, 4, 4, 4, 5, 3, 3, 2, 6,
@@ -2638,6 +2638,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 # claim_payable (all): none
 cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
     return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:

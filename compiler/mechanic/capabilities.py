@@ -93,7 +93,8 @@ class Caches(Capability):
     purpose = "caches the compiled engine keeps current"
 
     #: Hooks its compiled engine fills only to keep its derived state fields current as
-    #: the game moves (``after_claim``): they decide nothing, so the reference, which keeps
+    #: the game moves (``after_claim``), or to narrow a search with them as its deciding
+    #: hooks would (``claim_routes``): they decide nothing, so the reference, which keeps
     #: no caches, does not fill them. Each must be a hook chained ``each``.
     upkeep_hooks: ClassVar[tuple[str, ...]] = ()
     #: When its compiled ``route_open`` only reads a bit of one of its derived state fields

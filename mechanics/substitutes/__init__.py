@@ -61,6 +61,7 @@ from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
+    Caches,
     Drawing,
     Invariants,
     Looks,
@@ -79,6 +80,8 @@ SUBSTITUTE_SET = "substitute_set"
 COLUMN = ir.PaymentColumn("substitute_cards", "substitutes", "any")
 #: The payment column of the cards a claim gives in sets of one colour.
 MATCHED = ir.PaymentColumn("substitute_matched", "substitutes", "same")
+#: The compiled engine's cache of each hand's sets of one colour (derived fields).
+SETS_AT, SETS = "substitute_sets_at", "substitute_sets"
 #: The fewest and the most cards of one set: a set of one card would be a wild card.
 SET_LEAST, SET_MOST = 2, 12
 #: Route attributes on whose routes no set may pay: the Nordic rules' "You may not use any
@@ -228,7 +231,7 @@ class SubstitutesReference(MechanicReference):
             self.rules.end_turn(state, passed=False)
 
 
-class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
+class Substitutes(Mechanic, Payments, Caches, Invariants, AgentRules, Drawing, Sampled):
     name = "substitutes"
     order = 200
     title = "sets of any cards standing for one card"
@@ -244,7 +247,20 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
               owner="substitutes", size="N_CARDS", high="CARD_TOTAL", pile=CARD_COUNTS),
         Field("substitute_left", "the any cards still to give for that claim", owner="substitutes",
               high="SUBSTITUTE_MOST"),
+        # the compiled engine's count of sets of one colour in each hand, once a decision (only
+        # with sets of one colour: variant_state_fields): the legal claims ask it of every block
+        # and every claim paying sets, and counting the hand each time was a third of a random
+        # game's time; an action moves `decisions` on, and a state loaded or a world drawn is
+        # derived, so a count made at another decision is simply made again
+        Field(SETS_AT, "the decision (plus 1) at which substitute_sets counted each hand; 0: not counted",
+              owner="substitutes", per_player=True, high="1000000001", derived=True),
+        Field(SETS, "the sets of one colour the player's hand made at that decision", owner="substitutes",
+              per_player=True, high="CARD_TOTAL", derived=True),
     )
+    # with sets of one colour, a turn's candidate routes lose those the hand cannot pay (by
+    # its count of sets, a derived field): a third of the turns' routes were ferries looked at
+    # for nothing (the compiled engine's alone; the reference asks every route)
+    upkeep_hooks = ("claim_routes",)
     phases = (PH_SUBSTITUTE,)
     kinds = (SUBSTITUTE_CARD, SUBSTITUTE_SET)
     reference = SubstitutesReference
@@ -328,6 +344,12 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
         out.append(dict(kind=SUBSTITUTE_CARD, name="substitute loco", colour=ir.NO_COLOUR, locomotives=1))
         return out
 
+    def variant_state_fields(self, variant, rule: SubstitutesRule) -> tuple[Field, ...]:
+        """The count of sets of one colour in each hand only where sets are of one colour: the
+        other variants' states are as they were before it existed."""
+        return self.state_fields if rule.matching else tuple(f for f in self.state_fields
+                                                            if f.name not in (SETS_AT, SETS))
+
     def dimensions(self, variant, rule) -> dict[str, int]:
         column = rule.column.name
         most = max((variant.paid_by_block(b, column) for b in variant.claim_layout.blocks), default=0)
@@ -338,13 +360,41 @@ class Substitutes(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
         column = rule.column.name
         first = next(a.id for a in variant.actions if a.kind in (SUBSTITUTE_CARD, SUBSTITUTE_SET))
         constants = [("ACT_SUBSTITUTE_FIRST", first)]
+        bitsets = []
         if rule.matching:  # only specs with sets of one colour: the others' numbers stay as they were
-            constants += [("SUBSTITUTE_MATCHING", 1), ("SUBSTITUTE_SET_SIZE", rule.locomotive)]
+            locos, sets, unpayable = self._unpayable(variant, rule)
+            constants += [("SUBSTITUTE_MATCHING", 1), ("SUBSTITUTE_SET_SIZE", rule.locomotive),
+                          ("SUBSTITUTE_MOST_LOCOS", locos), ("SUBSTITUTE_MOST_SETS", sets)]
+            bitsets.append(("T_SUBSTITUTE_UNPAYABLE", unpayable))
         return Tables(constants=constants,
                       arrays=[("T_ACT_SUBSTITUTE", [variant.paid(a, column) for a in variant.actions]),
                               ("T_BLOCK_SUBSTITUTE", [variant.paid_by_block(b, column) for b in blocks]),
                               ("T_BLOCK_CARDS_PAID", [b.plain + b.base_locomotives for b in blocks])],
-                      context={"substitute_matching": rule.matching})
+                      bitsets=bitsets, context={"substitute_matching": rule.matching})
+
+    @staticmethod
+    def _unpayable(variant: ir.Variant, rule: SubstitutesRule) -> tuple[int, int, list[int]]:
+        """For the claim_routes hook: the most locomotives and the most sets any block of a
+        route paying sets asks, and a bitset per (locomotives, sets) held, each capped at
+        those: the routes paying sets none of whose blocks a hand holding that many can pay
+        (a block asking more locomotives than the hand holds lists no claim, one asking more
+        sets is refused by payment_ok). Routes no set pays for are never in it."""
+        layout, column = variant.claim_layout, rule.column.name
+        paying = [r for r in variant.routes if any(variant.paid_by_block(b, column) for b in layout.blocks_of(r.id))]
+        asks = {r.id: [(b.base_locomotives, variant.paid_by_block(b, column) // rule.locomotive)
+                       for b in layout.blocks_of(r.id)] for r in paying}
+        most_locos = max((locos for needs in asks.values() for locos, _ in needs), default=0)
+        most_sets = max((sets for needs in asks.values() for _, sets in needs), default=0)
+        words = (len(variant.routes) + 63) // 64
+        table = []
+        for locos in range(most_locos + 1):
+            for sets in range(most_sets + 1):
+                row = [0] * words
+                for r in paying:
+                    if all(need_locos > locos or need_sets > sets for need_locos, need_sets in asks[r.id]):
+                        row[r.id >> 6] |= 1 << (r.id & 63)
+                table.extend(row)
+        return most_locos, most_sets, table
 
     def agent_play(self, variant, rule) -> AgentPlay:
         """The any cards, and the sets of one colour: the fewest locomotives, then the colour held most."""
