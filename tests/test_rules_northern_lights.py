@@ -13,13 +13,18 @@ tests on described positions, checked in both scorers.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
 from conftest import Arranged, names, score_both, start_turns
 
 import railspec
+from railspec.compiler import stock_path
+from railspec.compiler.mechanic import stock_registry
+from railspec.runtime.position import position_of_state
 from railspec.runtime.scoring import winners
+from railspec.testing import check_mechanic
 
 MARKET = ("pink", "white", "blue", "orange", "black")
 
@@ -180,7 +185,9 @@ def test_four_of_eleven_bonus_cards_dealt(nl, engine):
 
 
 def _position(cards, seats):
-    return {"variant": "northern_lights", "players": seats, "bonus_cards": cards}
+    """A described position dealing the bonus cards of these ids (in the spec's order)."""
+    titles = [card.title for card in railspec.load("northern_lights").ir.rule("bonus_cards").cards]
+    return {"variant": "northern_lights", "players": seats, "bonus_cards": [titles[c] for c in cards]}
 
 
 def test_every_tied_player_scores_a_bonus_card(nl):
@@ -197,6 +204,33 @@ def test_every_tied_player_scores_a_bonus_card(nl):
                                                                         [0, 1, 0, 39], [0, 1, 0, 39]]
     assert [r["bonus_cards"] for r in rows] == [12 + 10 + 7, 12 + 10 + 7, 10 + 7, 10 + 7]
     assert [r["bonus_cards_won"] for r in rows] == [3, 3, 2, 2]
+
+
+def test_call_of_the_wild_counts_the_hand(nl):
+    """MAP getBonusCardScores: Call of the wild 5 to the most locomotives held, a pair of one
+    colour counting as one (the spec's 'counting 2 of one colour as one'). A described
+    position gives each seat's hand (its key 'hand'), which the card reads: 2 locomotives
+    and 3 reds (one pair) make 3, against 3 locomotives."""
+    call_of_the_wild = 0
+    seats = [{"routes": [], "hand": {"loco": 2, "red": 3}}, {"routes": [], "hand": {"loco": 3}},
+             {"routes": [], "hand": {"blue": 1}}]
+    rows = score_both(nl, _position([call_of_the_wild, 1, 2, 3], seats))
+    assert [r["bonus_card_1"] for r in rows] == [3, 3, 0]
+    # and Cost efficiency's 7 to all three (40 trains each); nobody has a capital or a route
+    assert [r["bonus_cards"] for r in rows] == [5 + 7, 5 + 7, 7]
+    g = start_turns(nl, 2, seed=4, engine="compiled")
+    assert position_of_state(nl.ir, g.state())["players"][0]["hand"] == {
+        name: n for name, n in zip([c.name for c in nl.ir.colours] + ["loco"], g.state()["hands"][0]) if n}
+
+
+@pytest.mark.parametrize("bad,message", [
+    ({"hand": {"purple": 1}}, "'hand' names no train card of Northern Lights: 'purple'"),
+    ({"hand": {"loco": 19}}, "'hand' holds 0 to 18 loco cards, got 19"),
+    ({"hand": ["loco"]}, "'hand' counts cards by name"),
+])
+def test_a_bad_hand_is_a_position_error(nl, bad, message):
+    with pytest.raises(railspec.PositionError, match=re.escape(message)):
+        railspec.score(nl, _position([0, 1, 2, 3], [{"routes": [], **bad}, {"routes": []}]))
 
 
 def test_the_nordic_express_reads_the_longest_path(nl):
@@ -233,3 +267,14 @@ def test_ties_go_to_tickets_then_bonus_cards(nl):
     assert [r["total"] for r in rows] == [30, 30] and [r["tickets_completed"] for r in rows] == [0, 0]
     assert [r["bonus_cards_won"] for r in rows] == [3, 0]
     assert [r["winner"] for r in rows] == [True, False]
+
+
+# --- the map under the mechanic contract ------------------------------------------------------
+
+def test_the_map_keeps_the_contract():
+    """railspec.testing.check_mechanic on the map itself, for its bonus cards beside the draw
+    bonus, sets of one colour and the sized track limits: both engines decision by decision,
+    every tenth board described and scored as the game scored it (which found a described
+    position without the hands that Call of the wild reads)."""
+    report = check_mechanic(stock_registry().by_name["bonus_cards"], stock_path("northern_lights"), games=1)
+    assert report.ok and report.decisions > 100

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ...compiler import ir
-from ...compiler.base.errors import Span
+from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import Field
@@ -43,7 +43,9 @@ from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
 from ...compiler.mechanic import (
     CORE_SCORE_ITEMS,
+    DescribedPositions,
     Mechanic,
+    PositionKey,
     Sample,
     Sampled,
     ScoreItem,
@@ -148,7 +150,19 @@ class BonusCardsReference(MechanicReference):
         award(rows, self.rule, state.bonus_cards)
 
 
-class BonusCards(Mechanic, Sampled):
+#: The seat key of a described position holding the player's train cards (read only where a
+#: card measures the locomotives held: nothing else scored reads a hand).
+HAND = "hand"
+#: The top key naming the bonus cards dealt.
+DEALT = "bonus_cards"
+
+
+def card_names(variant: ir.Variant) -> list[str]:
+    """The train cards by id, as positions name them: the colours, then ``loco``."""
+    return [c.name for c in variant.colours] + ["loco"]
+
+
+class BonusCards(Mechanic, DescribedPositions, Sampled):
     name = "bonus_cards"
     order = 230
     title = "bonus cards (end-game awards drawn at set-up)"
@@ -174,6 +188,65 @@ class BonusCards(Mechanic, Sampled):
                  unavailable="tie-break on bonus cards, but the variant has no bonus cards",
                  column="bonus_cards_won"),
     )
+
+    position_keys = (PositionKey(HAND, "the train cards the player holds, a count by card name ({\"red\": 2, "
+                                       "\"loco\": 1}): what a bonus card of locomotives held counts"),)
+
+    @staticmethod
+    def _reads_hands(rule: BonusCardsRule) -> bool:
+        return any(card.kind == "hand" for card in rule.cards)
+
+    def seat_position(self, variant, rule: BonusCardsRule, state: dict, player: int) -> dict:
+        """The player's hand, by card name, where a card measures locomotives held."""
+        if not self._reads_hands(rule):
+            return {}
+        names = card_names(variant)
+        return {HAND: {names[card]: n for card, n in enumerate(state["hands"][player]) if n}}
+
+    def position(self, variant, rule: BonusCardsRule, player: int, seat: dict, fields: dict) -> None:
+        """A seat's ``hand`` into ``hands``: known card names, counts from 0 to the cards of
+        that kind the game has (absent: no card)."""
+        cards = seat.get(HAND, {})
+        if not isinstance(cards, dict):
+            raise PositionError(f"player {player}: '{HAND}' counts cards by name, as {{\"red\": 2}}, got "
+                                f"{type(cards).__name__}")
+        names = card_names(variant)
+        counts = [c.count for c in variant.colours] + [variant.locomotives]
+        hands = fields.setdefault("hands", [[0] * len(names) for _ in range(fields["players"])])
+        for name, n in cards.items():
+            if name not in names:
+                raise PositionError(f"player {player}: '{HAND}' names no train card of {variant.name}: {name!r} "
+                                    f"(the cards: {', '.join(names)})")
+            card = names.index(name)
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= counts[card]:
+                raise PositionError(f"player {player}: '{HAND}' holds 0 to {counts[card]} {name} cards, got {n!r}")
+            hands[player][card] = n
+        for card, total in enumerate(counts):
+            if sum(hand[card] for hand in hands) > total:
+                raise PositionError(f"the players hold {sum(hand[card] for hand in hands)} {names[card]} cards, the "
+                                    f"game has {total}")
+
+    def top_position(self, variant, rule: BonusCardsRule, state: dict) -> dict:
+        """The bonus cards dealt, by title."""
+        return {DEALT: [rule.cards[card].title for card in state["bonus_cards"]]}
+
+    def position_top(self, variant, rule: BonusCardsRule, position: dict, fields: dict) -> None:
+        """``bonus_cards``: the titles of the cards dealt, as many as the spec deals, none
+        twice (absent: the first the spec lists)."""
+        titles = [card.title for card in rule.cards]
+        dealt = position.get(DEALT)
+        if dealt is None:
+            fields["bonus_cards"] = list(range(rule.dealt))
+            return
+        if not isinstance(dealt, list) or len(dealt) != rule.dealt:
+            raise PositionError(f"'{DEALT}' lists the titles of the {rule.dealt} bonus cards dealt, got {dealt!r}")
+        for title in dealt:
+            if title not in titles:
+                raise PositionError(f"'{DEALT}': {variant.name} has no bonus card {title!r} (its cards: "
+                                    f"{', '.join(titles)})")
+        if len(set(dealt)) != len(dealt):
+            raise PositionError(f"'{DEALT}': a bonus card is dealt once, got {dealt!r}")
+        fields["bonus_cards"] = [titles.index(title) for title in dealt]
 
     def variant_score_items(self, variant, rule: BonusCardsRule) -> tuple[ScoreItem, ...]:
         """The two totals, then one measure column per dealt card."""

@@ -29,6 +29,8 @@ from conftest import (
 
 import railspec
 from railspec.compiler.base.errors import PositionError, ProvisionalSpecWarning, SpecCheckError, SpecSyntaxError
+from railspec.compiler.mechanic import stock_registry
+from railspec.testing import check_mechanic, sample_spec
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -384,3 +386,15 @@ def test_a_full_double_route_is_closed_in_the_view(usa, engine):
     flags = g.agent_view()[front:front + len(usa.ir.routes)]
     assert flags[sibling.id] == 0 and flags[twin.id] == 0
     assert sum(flags) == sum(1 for o in owner if o == -1) - 1
+
+
+def test_tracks_usable_by_size_keep_the_contract():
+    """The contract check (railspec.testing) on the sized form the sample does not write: the
+    small map's double route opens one track at 2 players and both at 3 and 4 (the form
+    without a size says one up to 3); both engines, every decision."""
+    mechanic = stock_registry().by_name["multi_track"]
+    text = sample_spec(mechanic) + "tracks usable 1 of 2 for 2..2 players\ntracks usable 2 of 2 for 3..4 players\n"
+    rule = checked(text).rule("multi_track")
+    assert [rule.usable(p, 2) for p in (2, 3, 4)] == [1, 2, 2] and rule.usable(3) == 1
+    report = check_mechanic(mechanic, spec_text=text, games=4)
+    assert report.ok and report.decisions > 100

@@ -9,10 +9,12 @@ thoun/tickettoride modules/maps/nordiccountries.
 from __future__ import annotations
 
 import pytest
-from conftest import Arranged, add, assert_located_error, bad_spec_params, edit, names, start_turns
+from conftest import Arranged, add, assert_located_error, bad_spec_params, checked, edit, names, start_turns
 
 import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.compiler.mechanic import stock_registry
+from railspec.testing import check_mechanic, sample_spec
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -195,3 +197,16 @@ def test_two_claims_of_one_name_are_refused(tmp_path):
 
     with pytest.raises(ValueError, match=r"two actions are named 'claim .*' .*mechanics that reshape payments: twice"):
         catalogue.build(variant, [], [(Twice(), None)])
+
+
+# --- sets of one colour (Northern Lights), under the contract ------------------------------------
+
+def test_sets_of_one_colour_keep_the_contract():
+    """The contract check (railspec.testing) on the form the sample does not write: the small
+    map with a ferry of one symbol on every route, each symbol paid by a locomotive or two
+    cards of one colour; both engines, every decision."""
+    registry = stock_registry()
+    text = sample_spec(registry.by_name["ferries"]) + "substitute 2 of one colour for a required locomotive\n"
+    assert checked(text).rule("substitutes").matching
+    report = check_mechanic(registry.by_name["substitutes"], spec_text=text, games=4)
+    assert report.ok and report.decisions > 100
