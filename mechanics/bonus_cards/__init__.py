@@ -312,13 +312,13 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
         """A card's measure, resolved; None after an error."""
         points = ctx.points(stmt.points, "a bonus card's points")
         words = list(stmt.measure)
-        if words[0] == "by":
-            keys = ctx.tiebreaks([words[1]], stmt.span)
+        if stmt.by is not None:
+            keys = ctx.tiebreaks([stmt.by], stmt.span)
             if not keys:
                 return None
             if not keys[0].column:  # a key holding the best of all reads its column, raw
-                ctx.errors.add(words[1].span, f"tie-break '{keys[0].words}' cannot measure a bonus card: it reads "
-                                              f"no column of the score breakdown")
+                ctx.errors.add(stmt.by.span, f"tie-break '{keys[0].words}' cannot measure a bonus card: it reads "
+                                             f"no column of the score breakdown")
                 return None
             return Card(stmt.title, points, "key", key=keys[0].name)
         what = words[2]  # after "for" "most"

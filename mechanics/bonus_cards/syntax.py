@@ -20,7 +20,9 @@ class BonusDeal(ast.Stmt):
 @dataclass(frozen=True)
 class BonusCard(ast.Stmt):
     """A bonus card: its title, its points and its measure as written: the words, numbers
-    (``ast.Num``) and names (``ast.Name``) after the points."""
+    (``ast.Num``) and names (``ast.Name``: the places ``touching`` names) after the points;
+    or, for ``by KEY``, ``("by",)`` and the key in ``by`` (a field of its own, so that the
+    language server completes tie-break keys there and places after ``touching``)."""
 
     rule: ClassVar[str] = "bonus_card"
     words: ClassVar[str] = "bonus card"
@@ -29,10 +31,14 @@ class BonusCard(ast.Stmt):
     title: str
     points: ast.Num
     measure: tuple
+    by: ast.Name | None = None
 
     @classmethod
     def parsed(cls, span, children):
-        return cls(span, children[0], children[1], tuple(children[2:]))
+        rest = tuple(children[2:])
+        if rest[:1] == ("by",):
+            return cls(span, children[0], children[1], rest[:1], rest[1])
+        return cls(span, children[0], children[1], rest)
 
     def key(self) -> tuple:
         return ("bonus card", self.title)
