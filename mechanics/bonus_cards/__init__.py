@@ -52,7 +52,7 @@ from ...compiler.mechanic import (
     Tables,
     TieBreak,
 )
-from .syntax import BonusCard, BonusDeal, BonusGroup
+from .syntax import BonusCard, BonusCountry, BonusDeal, BonusGroup
 
 #: The most bonus cards a spec may list.
 MOST_CARDS = 16
@@ -170,7 +170,7 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
                      'bonus card "Short" 4 for most routes of length 1'))
     rule = BonusCardsRule
     reference = BonusCardsReference
-    statements = (BonusDeal, BonusCard, BonusGroup)
+    statements = (BonusDeal, BonusCard, BonusGroup, BonusCountry)
     state_fields = (Field("bonus_cards", "the bonus cards dealt at set-up, face up (ids in the spec's order of "
                                          "'bonus card' lines)", owner="bonus_cards", size="BONUS_DEALT",
                           high="N_BONUS_CARDS-1"),)
@@ -288,6 +288,9 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
         country_of: dict[int, str] = {}
         for g in groups:
             kind = "country" if g.country else "group"
+            if g.name.text in named:
+                ctx.errors.add(g.name.span, f"'{g.name.text}' is already a bonus group or country: name each once")
+                continue
             cities = set()
             for name in g.cities:
                 city = ctx.places.ref(name, f"bonus {kind} {g.name.text}")

@@ -1,5 +1,5 @@
 """The language of bonus cards: ``bonus cards N``, ``bonus card "TITLE" P for MEASURE`` (or
-``by KEY``) and ``bonus group|country NAME: CITY, …``."""
+``by KEY``), ``bonus group NAME: CITY, …`` and ``bonus country NAME: CITY, …``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,17 +46,30 @@ class BonusCard(ast.Stmt):
 
 @dataclass(frozen=True)
 class BonusGroup(ast.Stmt):
+    """``bonus group NAME: CITY, …``: places a measure's ``touching`` may name."""
+
     rule: ClassVar[str] = "bonus_group"
     words: ClassVar[str] = "bonus group"
-    form: ClassVar[str] = "bonus group NAME: CITY, CITY, … | bonus country NAME: CITY, CITY, …"
+    form: ClassVar[str] = "bonus group NAME: CITY, CITY, …"
     merge: ClassVar[str] = ast.KEYED
-    country: bool
+    country: ClassVar[bool] = False
     name: ast.Name
     cities: tuple[ast.Name, ...]
 
     @classmethod
     def parsed(cls, span, children):
-        return cls(span, children[0] == "country", children[1], tuple(children[2:]))
+        return cls(span, children[0], tuple(children[1:]))
 
     def key(self) -> tuple:
-        return ("bonus group", self.name.text)
+        return ("bonus group", self.name.text)  # one namespace with the countries: a country is a group too
+
+
+@dataclass(frozen=True)
+class BonusCountry(BonusGroup):
+    """``bonus country NAME: CITY, …``: a group that ``countries reached`` counts as one
+    country (a city is in one country at most)."""
+
+    rule: ClassVar[str] = "bonus_country"
+    words: ClassVar[str] = "bonus country"
+    form: ClassVar[str] = "bonus country NAME: CITY, CITY, …"
+    country: ClassVar[bool] = True

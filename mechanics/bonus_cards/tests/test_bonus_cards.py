@@ -42,6 +42,9 @@ BAD_SPECS = [
                                     'bonus country X: Alpha\nbonus country Y: Alpha'), C, 21, 18,
      "city 'Alpha' is in two countries"),
     ("bonus-card-no-measure", add(18, 'bonus cards 1\nbonus card "A" 5'), S, 19, 17, "expected one of"),
+    ("bonus-group-and-country-of-one-name", add(18, 'bonus cards 1\nbonus card "A" 5 for most countries reached\n'
+                                                   'bonus group X: Alpha\nbonus country X: Beta'), C, 21, 15,
+     "'X' is already a bonus group or country"),
 ]
 
 
