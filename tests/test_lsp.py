@@ -492,7 +492,7 @@ async def test_completion_of_the_northern_lights_statements(client: LanguageClie
                                                                                  position=position))
         return [item.label for item in found.items]
 
-    assert await complete("bonus") == ["bonus card", "bonus cards", "bonus group"]
+    assert await complete("bonus") == ["bonus card", "bonus cards", "bonus country", "bonus group"]
     assert "tracks usable N of S" in await complete("tr") and "substitute N of one colour" in await complete("sub")
     assert await complete("tracks usable 1 ") == ["for", "of"]
     assert await complete('bonus card "Far north" 8 by l') == ["longest path"]
