@@ -48,7 +48,8 @@ contract-pairs: install
 generate: install
 	$(BIN)/python -m railspec.compiler.emit
 
-# Re-write the state table of docs/engine.md from the state schema (commit the result).
+# Re-write the tables of docs/ made from the code, and the typed state views (compiler/base/state_view.py,
+# mechanics/*/state_view.py), from the state schema and the mechanics (commit the result).
 docs: install
 	$(BIN)/python -m railspec.compiler.docs
 

@@ -268,8 +268,6 @@ def _set_result(kind: str) -> None:
     global last_build_was_cached, last_build_kind
     last_build_kind = kind
     last_build_was_cached = kind != "compiled"
-    build.last_build_was_cached = last_build_was_cached
-    build.last_build_kind = kind
 
 
 def stock_module(variant, source: str):
@@ -316,6 +314,7 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
             return None
         root.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".tmp-{key[:12]}-", dir=root))
+        moved = False  # the work folder became the entry
         try:
             _compile(source, module_name, work, suffix, root)
             try:
@@ -326,11 +325,11 @@ def build(variant, source: str, cache_dir=None, compile_if_missing: bool = True)
                 if not library.is_file():
                     shutil.rmtree(final, ignore_errors=True)
                     os.rename(work, final)
-                    work = None
+                    moved = True
             else:
-                work = None
+                moved = True
         finally:
-            if work is not None:
+            if not moved:
                 shutil.rmtree(work, ignore_errors=True)
         module = _import(module_name, library)
         _set_result("compiled")
@@ -498,6 +497,3 @@ def _build_ext(c_file: Path, module_name: str, work: Path) -> None:
     except Exception as err:  # distutils raises its own error types
         raise RailspecError(f"building the engine: the C compiler failed: {err}\n{_tail(out.getvalue())}") from None
 
-
-build.last_build_was_cached = False
-build.last_build_kind = ""

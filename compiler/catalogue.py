@@ -54,7 +54,7 @@ def route_blocks(variant: ir.Variant, route: ir.Route, shapers):
         if shape.plain < 0 or shape.base_locomotives < 0:
             raise ValueError(f"{route.name}: a payment shape with {shape.plain} plain spaces and "
                              f"{shape.base_locomotives} locomotives")
-        payments = []
+        payments: list[tuple[int, int, int]] = []
         for extra in range(shape.plain + 1 if shape.wild else 1):
             cards = shape.plain - extra
             if cards:

@@ -3,17 +3,22 @@ docs/engine.md's state table (from the state schema and the mechanics' fields),
 docs/language.md's limits table (the core's bounds and each mechanic's) and its table of
 the statements each mechanic adds, docs/architecture.md's hook table (compiler/hooks.py),
 and docs/formats.md's table of each stock map's score breakdown.
-``make docs`` rewrites them; tests/test_docs.py and tests/test_spec_bounds.py compare them."""
+``make docs`` rewrites them; tests/test_docs.py and tests/test_spec_bounds.py compare them.
+
+It also writes the typed views of the state the type checker reads (:func:`state_views`):
+the core's ``compiler/base/state_view.py`` and each stock mechanic's ``state_view.py``;
+tests/test_types.py compares them."""
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from . import hooks
 from .assembly import assemble
 from .base.limits import LIMITS
-from .base.schema import CORE_FIELDS, Field, markdown_table
+from .base.schema import CORE_FIELDS, Field, exported, markdown_table, view_source
 from .check import check
-from .mechanic import Registry, stock_registry
+from .mechanic import STOCK_PACKAGE, Mechanic, Registry, stock_registry
 from .specs import resolve, stock_names, stock_path, variant_key
 
 
@@ -125,9 +130,41 @@ PARTS = (
 )
 
 
+_CORE_VIEW_DOC = """The state of a game in the reference interpreter as the type checker sees it: one
+attribute per exported field of the core's state schema (compiler/base/schema.py,
+``CORE_FIELDS``), of the type ``schema.python_type`` gives. The object is always the
+interpreter's ``PlainState``, a subclass whose attributes are set from the variant's schema.
+
+A mechanic's fields are not declared here: each stock mechanic's are in its folder
+(``state_view.py``, a subclass of this class), so that the core names no mechanic
+(tests/test_naming.py). There is no ``__getattr__`` fallback either, so that a misspelt field
+is an error. A reference class that extends ``MechanicReference`` without naming a state view
+sees its state untyped (``Any``): a mechanic from elsewhere can write a view of its own with
+``schema.view_source``."""
+
+
+def view_class(mechanic: Mechanic) -> str:
+    """The name of a mechanic's state view class: ``TunnelsState`` for ``tunnels``."""
+    return "".join(word.title() for word in mechanic.name.split("_")) + "State"
+
+
+def state_views(registry: Registry) -> dict[str, str]:
+    """The typed views of the state, by file under the repository: the core's, and one for
+    each stock mechanic of ``registry`` with exported state fields, extending it."""
+    views = {"compiler/base/state_view.py": view_source(CORE_FIELDS, "StateView", _CORE_VIEW_DOC)}
+    for mechanic in registry:
+        if mechanic.__module__.startswith(STOCK_PACKAGE + ".") and exported(mechanic.state_fields):
+            doc = textwrap.fill(f"The state of a game with {mechanic.title} (mechanic ``{mechanic.name}``) as the "
+                                f"type checker sees it: the core's fields and the mechanic's own. The object is the "
+                                f"reference interpreter's ``PlainState``.", 92)
+            views[f"mechanics/{mechanic.name}/state_view.py"] = view_source(
+                mechanic.state_fields, view_class(mechanic), doc, ("...compiler.base.state_view", "StateView"))
+    return views
+
+
 def rewrite(root: Path, registry: Registry) -> list[Path]:
-    """Rewrite every generated part of the docs under ``root`` (the repository); return the
-    files changed."""
+    """Rewrite every generated part of the docs under ``root`` (the repository), and the
+    state views; return the files changed."""
     changed = []
     for name, rewrite_text in PARTS:
         path = root / "docs" / name
@@ -137,6 +174,11 @@ def rewrite(root: Path, registry: Registry) -> list[Path]:
             path.write_text(new, encoding="utf-8")
             if path not in changed:
                 changed.append(path)
+    for name, new in state_views(registry).items():
+        path = root / name
+        if not path.exists() or path.read_text(encoding="utf-8") != new:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
     return changed
 
 

@@ -35,6 +35,7 @@ import re
 import sys
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from . import hooks, ir, numbers_block, observation
 from .assembly import Assembly, assemble, refuse_unsupported
@@ -42,7 +43,7 @@ from .base import schema
 from .base.errors import SpecError, UnsupportedMechanicError
 from .base.rng import AGENT_SALT, WORLD_SALT
 from .check import check
-from .mechanic import Caches, default_registry, part
+from .mechanic import Caches, Mechanic, default_registry, part
 from .specs import resolve, stock_names, stock_path, variant_key
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -236,7 +237,9 @@ def _claim_tables(variant: ir.Variant) -> list:
 def _ticket_tables(variant: ir.Variant) -> list:
     """Each ticket's end cities and points, each city's graph nodes (a city is one node, a
     dead-end place one node per route end), and the regular deck's tickets."""
-    city_nodes, city_node_first, city_node_end = [], [], []
+    city_nodes: list[int] = []
+    city_node_first: list[int] = []
+    city_node_end: list[int] = []
     for node_ids in variant.city_nodes:
         city_node_first.append(len(city_nodes))
         city_nodes.extend(node_ids)
@@ -391,7 +394,7 @@ _RF_PILES = {None: "RF_NO_PILE", schema.CARD_COUNTS: "RF_CARD_COUNTS", schema.CA
 def _bound_parts(expr: str) -> tuple[str, int]:
     """A bound as engine_api.h's field table holds it: a C expression, and 1 when the
     number of players is added to it (a bound ``players`` or ``players-1``)."""
-    _number, name, offset = schema.parsed_bound(expr)
+    name, offset = schema.parsed_bound(expr)
     if name == "players":
         return str(offset), 1
     return schema.bound_c(expr), 0
@@ -695,7 +698,7 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
     and per hook whether any mechanic fills it. A mechanic fills the hooks its reference
     class overrides (and ``derive`` when it has derived state fields); its engine text must
     define each one's function, and no other hook function."""
-    filled_by = {h.name: [] for h in hooks.HOOKS}
+    filled_by: dict[str, list[Mechanic[Any]]] = {h.name: [] for h in hooks.HOOKS}
     for (mechanic, _rule), text in zip(assembly.present, engines):
         filled = mechanic.filled_hooks()
         for h in hooks.HOOKS:
@@ -711,13 +714,15 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
                 filled_by[h.name].append(mechanic)
     chains = []
     for h in hooks.HOOKS:
+        mechanics: list[dict[str, str]] | list[str]
         if h.protocol in ("phase", "kind"):
-            mechanics = []
+            tested = []
             for m in filled_by[h.name]:
                 names = [f"PH_{x.upper()}" for x in m.phases] if h.protocol == "phase" else \
                     [f"K_{x.upper()}" for x in m.kinds]
                 var = "phase" if h.protocol == "phase" else "kind"
-                mechanics.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+                tested.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
+            mechanics = tested
         else:
             mechanics = [m.name for m in filled_by[h.name]]
         called = [m["name"] if isinstance(m, dict) else m for m in mechanics]

@@ -45,7 +45,12 @@ its deciding hooks would let the player pay, which leaves the legal moves as the
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from . import ir
+from .base.state_view import StateView
 
 #: How the emitter chains the mechanics' functions of one hook (``hook_<name>``):
 #: ``each``: called in turn; ``all``: True unless one says False (the rest are not asked);
@@ -171,116 +176,160 @@ SCORING_HOOKS = ("score_graph", "ticket_score", "score_player", "score_awards")
 BY_NAME = {h.name: h for h in HOOKS}
 
 
-class MechanicReference:
+class Breakdown(Protocol):
+    """What a reference class may read of the variant's assembly: the keys of a score
+    breakdown row, in order."""
+
+    @property
+    def breakdown_keys(self) -> tuple[str, ...]: ...
+
+
+class Services(Protocol):
+    """The reference interpreter's services to the mechanics (the methods of its ``Rules``,
+    railspec.runtime.reference, which sits above this layer): the variant, the locomotive's
+    card id, the deck and the market, claims held and completed, the end of a turn, a
+    player's network and their tickets on it."""
+
+    variant: ir.Variant
+    loco: int
+    assembly: Breakdown
+
+    def draw_from_deck(self, state: StateView) -> int: ...
+    def refill_market(self, state: StateView) -> None: ...
+    def discard_payment(self, state: StateView, colour: int, colour_cards: int, locomotives: int) -> None: ...
+    def complete_claim(self, state: StateView, route: ir.Route, player: int) -> None: ...
+    def withdraw_claim(self, state: StateView, route: ir.Route, player: int) -> None: ...
+    def end_turn(self, state: StateView, passed: bool) -> None: ...
+    def route_claimable(self, state: StateView, route: ir.Route, player: int) -> bool: ...
+    def network(self, state: StateView, player: int) -> list[int]: ...
+    def ticket_network(self, state: StateView, player: int, row: dict[str, int]) -> list[int]: ...
+    def ticket_result(self, state: StateView, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]: ...
+    def ticket_score(self, state: StateView, player: int, network: list[int]) -> tuple[int, int]: ...
+
+
+#: The state a reference class reads: the core's view, or a mechanic's (its ``state_view.py``).
+StateT = TypeVar("StateT", bound=StateView)
+#: The mechanic's record in the IR.
+RuleT = TypeVar("RuleT", bound=ir.Rule)
+
+
+class MechanicReference(Generic[StateT, RuleT]):
     """A mechanic's rules in the reference interpreter. Subclass it and override the hooks
     the mechanic fills; each method here is the hook's default, which changes nothing.
 
     ``rules`` is the variant's :class:`railspec.runtime.reference.Rules`, whose services a
-    mechanic uses: ``variant``, ``loco`` (the locomotive's card id), ``draw_from_deck``,
-    ``discard_payment``, ``complete_claim``, ``withdraw_claim``, ``end_turn``, ``refill_market``, ``network``,
-    ``ticket_network``, ``ticket_result``, ``ticket_score`` and ``route_claimable`` (a free
-    route the player may claim, whatever their cards and trains). ``rule`` is the
-    mechanic's record in the IR."""
+    mechanic uses (:class:`Services`): ``variant``, ``loco`` (the locomotive's card id),
+    ``draw_from_deck``, ``discard_payment``, ``complete_claim``, ``withdraw_claim``,
+    ``end_turn``, ``refill_market``, ``network``, ``ticket_network``, ``ticket_result``,
+    ``ticket_score`` and ``route_claimable`` (a free route the player may claim, whatever
+    their cards and trains). ``rule`` is the mechanic's record in the IR.
 
-    def __init__(self, rules, rule):
+    The two type parameters say what the hooks read: the state (``StateView``, or the
+    mechanic's own view from its ``state_view.py``, which ``make docs`` writes) and the
+    rule's class: ``class TunnelsReference(MechanicReference[TunnelsState, TunnelsRule])``.
+    The state object is always the interpreter's ``PlainState``; the view only tells the
+    type checker which fields it holds."""
+
+    def __init__(self, rules: Services, rule: RuleT):
         self.rules = rules
         self.rule = rule
 
-    def setup_piles(self, state) -> None:
+    def setup_piles(self, state: StateT) -> None:
         """Set-up, after the train and ticket decks are shuffled."""
 
-    def setup_offer(self, state, player: int) -> None:
+    def setup_offer(self, state: StateT, player: int) -> None:
         """Set-up, after ``player`` is dealt their regular tickets."""
 
-    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+    def returned_tickets(self, state: StateT, tickets: list[int], at_setup: bool) -> list[int]:
         """The tickets a player did not keep, about to go under the deck in this order: the
         ones still going there (a mechanic may reorder them or take some)."""
         return tickets
 
-    def route_open(self, state, route, player: int) -> bool:
+    def route_open(self, state: StateT, route: ir.Route, player: int) -> bool:
         """Whether a free route is open to ``player``."""
         return True
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: StateT, block: ir.PaymentBlock, player: int) -> bool:
         """Whether a payment block (``ir.PaymentBlock``) of an open route is open to ``player``."""
         return True
 
-    def claim_payable(self, state, action, player: int) -> bool:
+    def claim_payable(self, state: StateT, action: ir.Action, player: int) -> bool:
         """Legal claims: whether one claim (an ``ir.Action`` of an open block, whose colour
         cards and locomotives the hand holds) can be paid."""
         return True
 
-    def turn_actions(self, state) -> list[int]:
+    def turn_actions(self, state: StateT) -> list[int]:
         """More legal ids of a turn, ascending."""
         return []
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: StateT) -> list[int]:
         """The legal ids in one of the mechanic's own phases (``Mechanic.phases``)."""
         raise NotImplementedError(f"{type(self).__name__} declares phases but no phase_legal")
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: StateT, action: ir.Action) -> None:
         """Play one of the mechanic's own action kinds (``Mechanic.kinds``)."""
         raise NotImplementedError(f"{type(self).__name__} declares action kinds but no apply")
 
-    def faceup_cost(self, state, card: int, cost: int) -> int:
+    def faceup_cost(self, state: StateT, card: int, cost: int) -> int:
         """What taking face-up ``card`` costs of a two-card draw (``cost``: what the core
         and the mechanics before this one say)."""
         return cost
 
-    def market_resets(self, state, resets: bool) -> bool:
+    def market_resets(self, state: StateT, resets: bool) -> bool:
         """Whether the market is discarded and dealt again (``resets``: what the core and
         the mechanics before this one say); False once a reset cannot change it."""
         return resets
 
-    def claim_pay(self, state, action) -> None:
+    def claim_pay(self, state: StateT, action: ir.Action) -> None:
         """A claim, after its colour cards and locomotives leave the hand."""
 
-    def before_claim_completes(self, state, action) -> bool:
+    def before_claim_completes(self, state: StateT, action: ir.Action) -> bool:
         """A claim, after payment and before the paid cards are discarded: False leaves it
         pending in a phase of the mechanic, which then holds the payment."""
         return True
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: StateT, route: ir.Route, player: int) -> None:
         """After ``route`` is owned by ``player``; may open a phase."""
 
-    def claim_withdrawn(self, state, route, player: int) -> None:
+    def claim_withdrawn(self, state: StateT, route: ir.Route, player: int) -> None:
         """A claim of ``route`` that a mechanic held is given up by ``player`` (the
         ``withdraw_claim`` service): give back what :meth:`claim_pay` took."""
 
-    def end_of_turn(self, state) -> None:
+    def end_of_turn(self, state: StateT) -> None:
         """The end of a turn, before the market is refilled."""
 
-    def end_triggered(self, state, player: int) -> bool:
+    def end_triggered(self, state: StateT, player: int) -> bool:
         """Whether ``player``'s turn starts the last round (besides the core's trigger)."""
         return False
 
-    def game_over(self, state) -> None:
+    def game_over(self, state: StateT) -> None:
         """As the game ends."""
 
-    def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
+    def score_graph(self, state: StateT, player: int, network: list[int], row: dict[str, int]) -> None:
         """Scoring: ``network[node]`` labels the component of each graph node (the
         player's own routes); relabel to join more of it for the tickets."""
 
-    def ticket_score(self, state, player: int, ticket: int, network: list[int]):
+    def ticket_score(self, state: StateT, player: int, ticket: int,
+                     network: list[int]) -> tuple[int, bool] | tuple[int, bool, int | None] | None:
         """Scoring one ticket: (points, completed) when the mechanic scores it, else None.
         A third element may say which place (a city id, or None) the points are for: the
         per-ticket detail of ``railspec.score(..., tickets=True)`` shows it (a ticket of
         several destinations)."""
         return None
 
-    def score_player(self, state, player: int, row: dict, network: list[int]) -> None:
+    def score_player(self, state: StateT, player: int, row: dict[str, int], network: list[int]) -> None:
         """Scoring: the player's own items, after their routes and tickets."""
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: StateT, rows: list[dict[str, int]]) -> None:
         """Scoring: bonuses comparing the players."""
 
-    def methods(self) -> dict:
+    def methods(self) -> dict[str, Callable[..., Any]]:
         """Methods the game offers for the mechanic: name -> callable(state, *args) (the
         compiled engine's are in the mechanic's ``methods.pyx.j2``)."""
         return {}
 
 
-def filled(reference: type) -> frozenset[str]:
+def filled(reference: type[MechanicReference[Any, Any]]) -> frozenset[str]:
     """The hooks a reference class fills: the methods of :class:`MechanicReference` it overrides."""
     return frozenset(h.name for h in HOOKS if not h.compiled_only
                      and getattr(reference, h.name) is not getattr(MechanicReference, h.name))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .base.errors import Span
 
@@ -218,13 +218,14 @@ class Variant:
     rules: tuple[Rule, ...]
     #: The mechanics the spec was checked with (a ``compiler.mechanic.Registry``): every
     #: later stage (the assembly, both engines, the tools) asks this one, so a variant
-    #: never meets another set of mechanics than its own. Not part of the spec hash.
-    registry: object = field(default=None, compare=False, repr=False)
+    #: never meets another set of mechanics than its own. Not part of the spec hash. (Typed
+    #: Any: the registry's module is a layer above the IR, which does not import it.)
+    registry: Any = field(default=None, compare=False, repr=False)
     #: What the checker found that checks but does nothing (``base.errors.SpecWarning``),
     #: in source order. Not part of the spec hash.
     warnings: tuple = field(default=(), compare=False, repr=False)
 
-    def present(self) -> list:
+    def present(self) -> list[tuple[Any, Rule]]:
         """(mechanic, its rule record) for each mechanic the variant uses, in registry order."""
         return self.registry.present(self)
 

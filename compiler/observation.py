@@ -49,16 +49,18 @@ import math
 import operator
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .base import schema
 from .base.errors import RailspecError
 
 
-def numpy():
+def numpy() -> Any:
     """numpy, imported on first use (filling vectors in Python needs it; the layout does not,
     and the core install has none), or None when it is not installed."""
     global _numpy
     if _numpy is False:
+        module: Any
         try:
             import numpy as module
         except ImportError:  # the core install
@@ -67,7 +69,7 @@ def numpy():
     return _numpy
 
 
-_numpy = False  # not looked for yet
+_numpy: Any = False  # not looked for yet
 
 #: Lists of ids at most this long are written slot by slot; longer ones as a multi-hot.
 SLOT_LIMIT = 8
@@ -167,11 +169,17 @@ class _Categories:
     """A categorical value: ``count`` categories, and ``table(player, players)``, what
     maps a value to its category (-1: nothing written, an empty slot)."""
 
-    weights = None  # in a count per category, what one value adds (cards: one over their copies)
+    #: in a count per category, what one value adds (cards: one over their copies)
+    weights: list[float] | None = None
 
     def __init__(self, count: int, labels: str):
         self.count = count
         self.labels = labels
+
+    def table(self, player: int, players: int) -> list[int]:
+        """The category of value ``v`` at index ``v + 1`` (v from -1), for the observer
+        ``player``; the phases are written by their index instead."""
+        raise NotImplementedError
 
 
 class _Seats(_Categories):
@@ -197,7 +205,7 @@ class _Seats(_Categories):
 
 
 class _Ids(_Categories):
-    def __init__(self, count: int, what: str, none: bool, weights: list | None = None):
+    def __init__(self, count: int, what: str, none: bool, weights: list[float] | None = None):
         self.ids, self.none = count, none
         self.weights = weights
         super().__init__(count + (1 if none else 0), f"{what} ids 0..{count - 1}" + (", then none" if none else ""))
@@ -251,18 +259,19 @@ class _CategoricalPart(_Part):
         self.per_player, self.take_own = per_player, take_own
         self.block = entries * cats.count if shape_kind in ("scalar", "row", "slots") else cats.count
         self.phases = isinstance(cats, _Phases)
+        self.phase_index = cats.index if isinstance(cats, _Phases) else None
         self.offsets = [sl.start + r * cats.count for r in range(entries)]
         # a long row (a route's owner, a city's station) is written with numpy, straight
         # into the output: cheaper than a Python position per entry
         self.direct = shape_kind == "row" and not per_player and entries >= DIRECT_ROW
         if self.direct:
-            self.offsets_np = None  # made at the first fill (the layout needs no numpy)
+            self.offsets_np: Any = None  # made at the first fill (the layout needs no numpy)
             self.entries = entries
             self._np_tables: dict = {}
 
     def _one(self, value, table, base: int, idx: list, val: list) -> None:
-        if self.phases:
-            idx.append(base + self.cats.index[value])
+        if self.phase_index is not None:
+            idx.append(base + self.phase_index[value])
             val.append(1.0)
             return
         kind = self.kind
@@ -504,6 +513,8 @@ class _Builder:
 
     def _summary_part(self, field: schema.Field) -> _Part:
         view = field.view
+        if view.summary is None:
+            raise ValueError(f"field {field.name}: no summary to show")
         seats = (self.seats,) if field.per_player else ()
         if view.summary_of == "len":
             bound = self.dims[field.cap] if field.cap else self.dims[field.size]
@@ -606,13 +617,14 @@ def assembly_plan(assembly) -> list[dict]:
     plan = []
     for part in layout_of(assembly).parts:
         decider = isinstance(part, _DeciderPart)
-        inner = part.inner if decider else part
+        inner = part.inner if isinstance(part, _DeciderPart) else part
+        assert isinstance(inner, (_CategoricalPart, _NumberPart))  # the parts the layout makes
         sl = inner.slice
         entry = {"slice": sl.name, "field": inner.key, "start": sl.start, "length": sl.length,
                  "per_player": inner.per_player, "shape": inner.kind}
         if decider:
             entry["source"] = "decider"
-        elif getattr(inner, "summary", None):
+        elif isinstance(inner, _NumberPart) and inner.summary:
             entry["source"], entry["summary_of"] = "summary", inner.summary
         else:
             entry["source"] = "own" if inner.take_own else "value"
@@ -625,6 +637,7 @@ def assembly_plan(assembly) -> list[dict]:
             elif isinstance(cats, _Seats):
                 entry.update(encoding="seat", seats=cats.seats, extras=cats.extras, none=cats.none)
             else:
+                assert isinstance(cats, _Ids)  # the third kind of categories
                 entry.update(encoding="id", ids=cats.ids, none=cats.none)
                 if cats.weights is not None:
                     entry["weights"] = list(cats.weights)

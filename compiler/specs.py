@@ -73,7 +73,7 @@ def resolve(path: str | Path, language: Language) -> list[ast.SpecFile]:
             key = str(current.resolve())
         except (OSError, RuntimeError, ValueError):
             key = str(current.absolute())
-        if key in seen:
+        if key in seen and via is not None:  # the first file is never seen before
             raise _located(chain[0], via, f"extends cycle: {' -> '.join(seen + [key])}")
         seen.append(key)
         if via is None:

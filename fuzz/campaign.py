@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from railspec.playtest import lifeline
+
 from . import targets
 from .strategies import Case
 from .targets import BAD, CRASH, HANG, OUTCOMES, signature
@@ -108,11 +110,13 @@ class _Worker:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.log = self.dir / "stderr.log"
         env = dict(os.environ, RAILSPEC_CACHE=str(workdir / "cache"), PYTHONHASHSEED="0")
+        parent = lifeline.worker_end().fileno()  # the worker ends with this process, even one SIGKILLed
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "fuzz.worker", "--workdir", str(self.dir), "--memory-gb", str(memory_gb)],
+                [sys.executable, "-m", "fuzz.worker", "--workdir", str(self.dir), "--memory-gb", str(memory_gb),
+                 "--lifeline", str(parent)],
                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env,
-                start_new_session=True)
+                start_new_session=True, pass_fds=(parent,))
         self.buffer = b""
         self.batch: Batch | None = None
         self.current: int | None = None

@@ -32,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 
+from railspec.playtest import lifeline
+
 from . import targets
 from .strategies import STRATEGIES
 
@@ -128,7 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--memory-gb", type=float, default=3.0)
+    parser.add_argument("--lifeline", type=int, default=None,
+                        help="the descriptor of the campaign's lifeline: this worker ends when the campaign does")
     args = parser.parse_args(argv)
+    if args.lifeline is not None:
+        # a campaign killed outright (SIGKILL) cannot stop its workers: each ends itself
+        lifeline.watch(args.lifeline)
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     # the protocol keeps the real standard output; everything else printed goes to stderr

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -240,6 +241,49 @@ def test_a_campaign_stops_at_once_with_its_workers_reaped(tmp_path, command, sig
     assert "Traceback" not in stderr and stdout == ""
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")], "a worker outlived the campaign"
     assert not out.exists(), "a stopped balance left files behind"
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie nobody has reaped yet)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
+def _wait_until_gone(pids: list[int], seconds: float = 30.0) -> list[int]:
+    """The processes of ``pids`` still running after waiting up to ``seconds`` for them
+    to end (a liveness bound, not a timing measure: they end within milliseconds)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not all(_gone(pid) for pid in pids):
+        time.sleep(0.05)
+    return [pid for pid in pids if not _gone(pid)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_workers_end_when_the_campaign_is_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL leaves the parent no chance to stop its workers: a 2-worker balance of
+    200,000 games killed so once left both workers playing on, children of init. Now
+    each worker watches its lifeline and ends with the parent, in the middle of a chunk."""
+    argv = [sys.executable, "-m", "railspec", "balance", "usa", "--players", "2", "--games", "200000",
+            "--workers", "2", "--quiet", "--out", str(tmp_path / "report")]
+    child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            workers = _children(child.pid)
+        assert len(workers) >= 2, "the campaign never started its workers"
+        time.sleep(0.5)  # games are being played
+        child.kill()
+        child.wait(timeout=30)
+        assert _wait_until_gone(workers) == [], "a worker outlived its killed parent"
+    finally:
+        for pid in workers:
+            if not _gone(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def _fail_in_worker(plan, games):

@@ -25,6 +25,8 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
+from test_play_server import europe_at_a_tunnel, saved, usa_with_a_full_hand  # noqa: E402
+
 import railspec  # noqa: E402
 from railspec.playtest.render import looks  # noqa: E402
 from railspec.tools import trace  # noqa: E402
@@ -183,9 +185,13 @@ def click_a_decision(page, tunnels: set[str], lengths: dict[str, int], done: set
 
 def save_and_list_by_clicks(page) -> str:
     """Click Save, wait for the name it shows; open the saves' list by Load and close it.
-    The name saved."""
+    The name saved. (The name shown before is waited past: taken for the new one, the
+    Load click could land while the save was still being made, and a busy page ignores
+    it; a loaded machine once showed it.)"""
+    before = page.get_attribute("#saved", "data-name")
     page.click("#save")
-    page.wait_for_function("document.getElementById('saved').dataset.name")
+    page.wait_for_function("(before) => { const name = document.getElementById('saved').dataset.name;"
+                           " return name && name !== before; }", arg=before)
     name = page.get_attribute("#saved", "data-name")
     page.click("#load")
     page.wait_for_selector(f'#saves-list button[data-name="{name}"]')
@@ -328,3 +334,112 @@ def test_undo_save_and_load_by_clicks(browser, tmp_path):
         assert store.sessions[loaded].game.to_json() == before
         assert not watch.problems and watch.saves == 2, watch.problems[:3]
         page.close()
+
+
+def open_saved(browser: sync_api.Browser, game: railspec.Game, folder: Path, viewport: dict) -> tuple:
+    """A server whose saves' folder holds ``game`` (seat 0), and a page loaded on it; the
+    server (a context manager, entered), the page and the game's session."""
+    v = game.variant
+    name = saved(folder, game)
+    app = create_app(v, sessions.Defaults(game.players, 0, ("one-step",), 1, 0.0), saves=SaveFolder(folder, v))
+    server = Server(app).__enter__()
+    page = browser.new_page(viewport=viewport)
+    page.goto(server.url)
+    wait_for_turn(page, None)
+    first = page.evaluate("location.hash")
+    page.evaluate("(name) => newGame({save: name})", name)
+    page.wait_for_function("(first) => document.body.dataset.ready === '0' && location.hash !== first", arg=first)
+    session = next(s for s in app.state.store.sessions.values() if s.game.to_json() == game.to_json())
+    return server, page, session
+
+
+def test_a_picked_card_marks_the_routes_it_can_claim(browser: sync_api.Browser, tmp_path: Path) -> None:
+    """With some 80 routes claimable, outlining them all says nothing: none is outlined
+    until a card of the hand is picked; then exactly the routes a claim with that card
+    reaches are, and the others fade. Hovering a claimable route names its choices."""
+    game = usa_with_a_full_hand()
+    v = game.variant
+    server, page, session = open_saved(browser, game, tmp_path / "saves", {"width": 1280, "height": 860})
+    try:
+        legal = [v.actions[a] for a in game.legal_actions()]
+        claimable = {v.routes[a.route].name for a in legal if a.route >= 0}
+        shown = set(page.eval_on_selector_all("#map g.route.choosable", "ns => ns.map(n => n.dataset.route)"))
+        assert shown == claimable and len(claimable) > 40
+        # nothing outlined: a claimable route is drawn as one that is not
+        width = "(sel) => getComputedStyle(document.querySelector(sel + ' polygon')).strokeWidth"
+        plain = next(r.name for r in v.routes if r.name not in claimable and game.state()["owner"][r.id] < 0)
+        some = sorted(claimable)[0]
+        assert page.evaluate(width, f'#map g.route[data-route="{some}"]') == \
+            page.evaluate(width, f'#map g.route[data-route="{plain}"]')
+        assert page.locator("#map g.route.for-card").count() == 0
+        hint = page.inner_text("#map-hint")
+        assert hint.startswith(f"You can claim {len(claimable)} routes now: pick one of your cards")
+        cards = [c.name for c in v.colours] + ["loco"]
+        for card in ("loco", next(cards[i] for i, n in enumerate(game.observation(0)["hand"][:-1]) if n)):
+            page.click(f'#mine li.card[data-card="{card}"] button.card-pick')
+            index = cards.index(card)
+            reach = {v.routes[a.route].name for a in legal if a.route >= 0 and (
+                (index == len(cards) - 1 and a.locomotives) or (a.colour == index and a.colour_cards))}
+            marked = set(page.eval_on_selector_all("#map g.route.for-card", "ns => ns.map(n => n.dataset.route)"))
+            assert marked == reach and reach, card
+            assert page.get_attribute(f'#mine li.card[data-card="{card}"] button', "aria-pressed") == "true"
+            assert page.evaluate(width, f'#map g.route[data-route="{sorted(reach)[0]}"]') != \
+                page.evaluate(width, f'#map g.route[data-route="{plain}"]')
+            faded = page.evaluate("(sel) => getComputedStyle(document.querySelector(sel)).opacity",
+                                  f'#map g.route[data-route="{plain}"]')
+            assert float(faded) < 1
+            assert page.inner_text("#map-hint").startswith(f"{card} can claim {len(reach)} of the {len(claimable)}")
+        # the same card again: nothing marked
+        page.click(f'#mine li.card[data-card="{card}"] button.card-pick')
+        assert page.locator("#map g.route.for-card").count() == 0
+        assert "filtering" not in (page.get_attribute("#map", "class") or "")
+        # hovering a claimable route names its choices
+        page.dispatch_event(f'#map g.route[data-route="{some}"] polygon', "mouseover")
+        ways = [a.name for a in legal if a.route >= 0 and v.routes[a.route].name == some]
+        text = page.inner_text("#map-hint")
+        assert text.startswith(f"{some}: {len(ways)} choice") and ways[0] in text, text
+        page.close()
+    finally:
+        server.__exit__(None, None, None)
+
+
+def test_a_tunnel_decision_says_why_only_decline_is_offered(browser: sync_api.Browser, tmp_path: Path) -> None:
+    game = europe_at_a_tunnel(only_decline=True)
+    v = game.variant
+    server, page, session = open_saved(browser, game, tmp_path / "saves", {"width": 1280, "height": 860})
+    try:
+        assert page.eval_on_selector_all("#decide button.choice", "ns => ns.map(n => n.dataset.action)") == [
+            "tunnel decline"]
+        about = page.inner_text("#decide .about")
+        state = game.state()
+        names = [c.name for c in v.colours] + ["loco"]
+        assert "tunnel revealed" in about and ", ".join(names[c] for c in state["tunnel_revealed"]) in about
+        wanting = session.view()["decision"]["wanting"]
+        assert wanting and page.inner_text("#decide .about .wanting") == (
+            f"Not offered, for want of the cards in your hand: {', '.join(wanting)}.")
+        page.close()
+    finally:
+        server.__exit__(None, None, None)
+
+
+def test_the_map_fills_its_column_and_nothing_is_cut(browser: sync_api.Browser, tmp_path: Path) -> None:
+    """At 1280 x 860: the map takes the width the side column leaves (its legend under it,
+    not beside it inside the picture), as tall as the window allows; a station marker is
+    read at a glance (it was 6 px); the players' table is whole (it was cut: "ticl…")."""
+    game = europe_at_a_tunnel(only_decline=True)  # stations are built by then
+    assert max(max(game.state()["station_owner"]), -1) >= 0
+    server, page, session = open_saved(browser, game, tmp_path / "saves", {"width": 1280, "height": 860})
+    try:
+        box = page.evaluate("(() => { const b = document.querySelector('#map svg').getBoundingClientRect();"
+                            " return [b.width, b.height]; })()")
+        # it was 836 x 426 px, a third of the window: now 889 x 574
+        assert box[0] >= 0.68 * 1280 and box[0] * box[1] >= 0.4 * 1280 * 860, box
+        assert page.locator("#map g.legend-entry").count() == 0 and page.locator("#legend li").count() >= 4
+        markers = page.eval_on_selector_all("#map path.marker", "ns => ns.map(n => n.getBoundingClientRect().width)")
+        assert markers and min(markers) >= 14, markers
+        widths = page.evaluate("(() => { const s = document.querySelector('#table .scroll');"
+                               " return [s.scrollWidth, s.clientWidth]; })()")
+        assert widths[0] <= widths[1], widths
+        page.close()
+    finally:
+        server.__exit__(None, None, None)

@@ -6,9 +6,11 @@ server's side (saved, listed, loaded by name only; traversal and corrupted saves
 trace replays, idle games dropped, and 1,000 random and malformed requests."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -24,9 +26,14 @@ from starlette.testclient import TestClient  # noqa: E402
 import railspec  # noqa: E402
 from railspec.tools import trace  # noqa: E402
 from railspec.tools.cli import main  # noqa: E402
-from railspec.tools.web import sessions  # noqa: E402
+from railspec.tools.web import guard, sessions  # noqa: E402
 from railspec.tools.web.saves import SaveFolder  # noqa: E402
 from railspec.tools.web.server import MAX_BODY, create_app  # noqa: E402
+
+#: Where the test client says the server is: one of the names it answers to.
+BASE = "http://127.0.0.1:8000"
+#: The type a POST body must have.
+JSON = {"content-type": "application/json"}
 
 
 def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None, saves=None, agents=("one-step",)):
@@ -35,7 +42,7 @@ def client(variant: str = "usa", players: int = 2, seed: int = 3, store=None, sa
     v = railspec.load(variant)
     folder = SaveFolder(saves, v) if saves is not None else None
     app = create_app(v, sessions.Defaults(players, 0, tuple(agents), seed, 0.0), store=store, saves=folder)
-    return v, app, TestClient(app)
+    return v, app, TestClient(app, base_url=BASE)
 
 
 def person_choice(view: dict, tunnels: set[str], rng: random.Random) -> str:
@@ -61,6 +68,44 @@ def other_tickets(game, seat: int) -> set[str]:
     mine = set(state["tickets"][seat]) | set(state["setup_offer"][seat]) | set(state["offer"])
     held = {t for p in range(game.players) if p != seat for t in state["tickets"][p] + state["setup_offer"][p]}
     return {names[t] for t in held - mine}
+
+
+def europe_at_a_tunnel(only_decline: bool) -> railspec.Game:
+    """A 3-player Europe game at seat 0's tunnel decision, found by seeded random play
+    (claims preferred): one where only "tunnel decline" is offered, or one where a
+    payment is offered too."""
+    v = railspec.load("europe")
+    for seed in range(200):
+        game, rng = v.new_game(players=3, seed=seed), random.Random(seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            if game.current_player == 0 and game.observation(0)["phase"] == "tunnel" \
+                    and (len(legal) == 1) == only_decline:
+                return game
+            claims = [a for a in legal if v.actions[a].kind == "claim"]
+            game.apply(rng.choice(claims) if claims and rng.random() < 0.7 else rng.choice(legal))
+    raise AssertionError("no such game in 200 seeds")
+
+
+def usa_with_a_full_hand() -> railspec.Game:
+    """A 3-player USA game at seat 0's turn with at least 14 cards in hand (many routes to
+    claim), found by seeded play that mostly draws."""
+    v = railspec.load("usa")
+    game, rng = v.new_game(players=3, seed=9), random.Random(3)
+    while not (game.current_player == 0 and game.observation(0)["phase"] == "turn"
+               and sum(game.observation(0)["hand"]) >= 14):
+        legal = game.legal_actions()
+        draws = [a for a in legal if v.actions[a].kind in ("draw_blind", "keep_tickets", "keep_setup")]
+        game.apply(rng.choice(draws) if draws and rng.random() < 0.9 else rng.choice(legal))
+    return game
+
+
+def saved(folder: Path, game: railspec.Game, seat: int = 0, tag: str = "000000") -> str:
+    """``game`` written as a save of ``seat`` in ``folder``; the save's name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{game.variant.key}-20260101-000000-seat{seat}-{tag}.json"
+    (folder / name).write_text(game.to_json(), encoding="utf-8")
+    return name
 
 
 def play_through(c, app, v, tunnels=frozenset(), check_every: int = 7) -> tuple[dict, list[str]]:
@@ -369,6 +414,196 @@ def test_a_bad_trace_is_refused():
     assert c.post("/api/replays", json={"trace": 3}).status_code == 400
 
 
+def test_a_claim_says_which_cards_it_spends() -> None:
+    v, app, c = client("usa", 3)
+    session = sessions.PlaySession(v, usa_with_a_full_hand(), 0, ["you", "one-step", "one-step"], 1)
+    store = app.state.store
+    store.add(session)
+    view = c.get(f"/api/games/{session.id}").json()
+    cards = [colour.name for colour in v.colours] + ["loco"]
+    claims = [choice for choice in view["choices"] if choice["route"] is not None]
+    assert len(claims) > 40
+    for choice in view["choices"]:
+        action = v.actions[choice["id"]]
+        expected = ([cards[action.colour]] if action.colour_cards else []) + (["loco"] if action.locomotives else [])
+        assert choice["cards"] == expected, choice
+    assert any(choice["cards"] == ["loco"] for choice in claims) and any(len(ch["cards"]) == 2 for ch in claims)
+    assert view["decision"] is None  # the core's turn: nothing to explain
+
+
+@pytest.mark.parametrize("only_decline", [True, False])
+def test_a_tunnel_decision_says_what_it_is_about_and_what_more_cards_would_allow(only_decline: bool) -> None:
+    """In the tunnel's phase the view says what the decision is about (the tunnel
+    mechanic's fields, in words) and which payments only cards the person lacks would
+    allow; with "decline" alone offered, that is why. Nothing hidden is told: the view is
+    the same in every world resampled from what the person sees."""
+    game = europe_at_a_tunnel(only_decline)
+    v = game.variant
+    session = sessions.PlaySession(v, game, 0, ["you", "one-step", "one-step"], 1)
+    view = session.view()
+    offered = [choice["name"] for choice in view["choices"]]
+    decision = view["decision"]
+    assert decision["title"] == "tunnels" and decision["phase"] == "tunnel"
+    facts = {fact["key"]: fact["text"] for fact in decision["facts"]}
+    state = game.state()
+    names = [colour.name for colour in v.colours] + ["loco"]
+    assert facts["tunnel_revealed"] == ", ".join(names[card] for card in state["tunnel_revealed"])
+    assert facts["tunnel_route"] == v.routes[state["tunnel_route"]].name
+    # what the engine would offer with more cards, and only that
+    assert decision["wanting"] and all(name.startswith("tunnel pay ") for name in decision["wanting"])
+    assert not set(decision["wanting"]) & set(offered)
+    hand = state["hands"][0]
+    for name in decision["wanting"]:
+        action = v.actions[v.action_id(name)]
+        colour = next(card for card in range(len(v.colours)) if state["tunnel_committed"][card]) \
+            if action.colour_cards else None
+        lacking = (action.locomotives > hand[-1]) or (colour is not None and action.colour_cards > hand[colour])
+        assert lacking, (name, hand)
+    if only_decline:
+        assert offered == ["tunnel decline"]
+    else:
+        assert len(offered) > 1
+    for seed in range(4):
+        other = sessions.PlaySession(v, game.resample(0, seed=seed), 0, ["you", "one-step", "one-step"], 1)
+        assert other.view() == view
+
+
+def test_at_the_limit_the_least_recently_used_idle_game_is_dropped() -> None:
+    """The 65th game used to be refused for up to an hour (429); now the game used least
+    lately makes room, unless a request is using it (its lock held) or it is the pinned
+    replay. Only when every game is in use is a new one refused (503), and a request for
+    a dropped game says why it is gone."""
+    now = [0.0]
+    store = sessions.Store(limit=3, clock=lambda: now[0])
+    v, app, c = client("usa", 2, store=store)
+    replay = store.add(sessions.new_replay(v, trace.dumps(trace.record(v, 2, seed=4))))
+    replay.pinned = True
+    ids = []
+    for seed in range(2):
+        now[0] += 1
+        ids.append(c.post("/api/games", json={"seed": seed}).json()["id"])
+    now[0] += 1
+    assert c.get(f"/api/games/{ids[0]}").status_code == 200  # ids[1] is now the least recently used
+    now[0] += 1
+    third = c.post("/api/games", json={"seed": 7})
+    assert third.status_code == 201, third.text
+    assert set(store.sessions) == {replay.id, ids[0], third.json()["id"]}
+    gone = c.get(f"/api/games/{ids[1]}")
+    assert gone.status_code == 404 and "least recently used" in gone.json()["error"]
+    # a game in use is not dropped: the other one is
+    store.sessions[ids[0]].lock.acquire()
+    try:
+        now[0] += 1
+        fourth = c.post("/api/games", json={}).json()["id"]
+        assert ids[0] in store.sessions and third.json()["id"] not in store.sessions
+        store.sessions[fourth].lock.acquire()
+        try:
+            full = c.post("/api/games", json={})
+            assert full.status_code == 503 and "in use" in full.json()["error"]
+            assert set(store.sessions) == {replay.id, ids[0], fourth}
+        finally:
+            store.sessions[fourth].lock.release()
+    finally:
+        store.sessions[ids[0]].lock.release()
+
+
+def test_sixty_five_games_open_with_the_default_limit() -> None:
+    v, app, c = client("usa", 2)
+    made = [c.post("/api/games", json={"seed": k}) for k in range(sessions.MAX_SESSIONS + 1)]
+    assert [r.status_code for r in made] == [201] * (sessions.MAX_SESSIONS + 1)
+    kept = app.state.store.sessions
+    assert len(kept) == sessions.MAX_SESSIONS and made[0].json()["id"] not in kept
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "localhost.",
+                                  "[::1", "a:b:c", "", "127.0.0.1:8000@evil.example"])
+def test_a_host_the_server_is_not_served_under_is_refused(host: str) -> None:
+    """A DNS-rebinding page reaches the server under its own name: refused before the app
+    sees it, for reads and for actions alike, and nothing changes."""
+    v, app, c = client("usa", 2)
+    gid = c.post("/api/games", json={}).json()["id"]
+    before = app.state.store.sessions[gid].game.to_json()
+    for method, path, body in [("GET", "/", None), ("GET", "/api/config", None), ("GET", f"/api/games/{gid}", None),
+                               ("POST", "/api/games", {}), ("POST", f"/api/games/{gid}/act", {"action": "draw blind"})]:
+        response = c.request(method, path, json=body, headers={"host": host})
+        assert response.status_code == 421, (host, path, response.text)
+        assert "answers to" in response.json()["error"]
+    assert len(app.state.store.sessions) == 1 and app.state.store.sessions[gid].game.to_json() == before
+
+
+def test_the_hosts_a_server_answers_to() -> None:
+    local = guard.Hosts.serving("127.0.0.1", 8000)
+    for host in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000"):
+        assert local.allows(host), host
+    for host in ("127.0.0.1:8001", "127.0.0.1", "evil.example:8000", "192.168.1.5:8000", "[::1]", "localhost:80000"):
+        assert not local.allows(host), host
+    everywhere = guard.Hosts.serving("0.0.0.0", 80, also=["mybox.lan"])
+    assert everywhere.allows("192.168.1.5") and everywhere.allows("[fe80::1]:80") and everywhere.allows("mybox.lan")
+    assert not everywhere.allows("evil.example") and not everywhere.allows("192.168.1.5:81")
+    named = guard.Hosts.serving("mybox.lan", 8000)
+    assert named.allows("mybox.lan:8000") and not named.allows("10.0.0.1:8000")
+    # an app made outside `railspec play` answers to the local names on any port
+    assert guard.LOCAL.allows("localhost:1234") and guard.LOCAL.allows("127.0.0.1") and not guard.LOCAL.allows("x:1")
+    assert local.allows_origin("http://localhost:8000") and not local.allows_origin("https://localhost:8000")
+    assert not local.allows_origin("null") and not local.allows_origin("http://evil.example:8000")
+
+
+def test_the_guard_refuses_two_hosts_and_a_rebound_websocket() -> None:
+    """Below the HTTP server (which may itself refuse some): two Host headers, and a
+    websocket from a foreign host (the app has none; one added later is covered)."""
+    async def app(scope: dict, receive: object, send: object) -> None:
+        raise AssertionError("reached the app")
+
+    def sent_for(scope: dict) -> list[dict]:
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+        asyncio.run(guard.Guard(app)(scope, None, send))
+        return sent
+    two = sent_for({"type": "http", "method": "GET", "path": "/",
+                    "headers": [(b"host", b"127.0.0.1:8000"), (b"host", b"evil.example")]})
+    assert two[0]["status"] == 400 and json.loads(two[1]["body"])["error"] == "more than one Host header"
+    socket_ = sent_for({"type": "websocket", "path": "/ws", "headers": [(b"host", b"evil.example:8000")]})
+    assert socket_ == [{"type": "websocket.close", "code": 1008}]
+
+
+@pytest.mark.parametrize("headers, status", [
+    ({"content-type": "text/plain"}, 415), ({"content-type": "application/x-www-form-urlencoded"}, 415),
+    ({"content-type": "multipart/form-data; boundary=x"}, 415), ({}, 415), ({"content-type": "application/jsonp"}, 415),
+    ({"content-type": "application/json"}, 200), ({"content-type": "Application/JSON; charset=utf-8"}, 200),
+    ({"content-type": "application/json", "origin": "http://evil.example"}, 403),
+    ({"content-type": "application/json", "origin": "null"}, 403),
+    ({"content-type": "application/json", "origin": "http://127.0.0.1:8000"}, 200),
+])
+def test_a_post_body_must_be_json_from_the_servers_own_page(headers: dict, status: int) -> None:
+    """A cross-site form or no-cors fetch can only send a text, form or multipart body,
+    and says where it comes from: refused, and the game is as it was."""
+    v, app, c = client("usa", 2)
+    view = c.post("/api/games", json={}).json()
+    session = app.state.store.sessions[view["id"]]
+    before = session.game.to_json()
+    body = json.dumps({"action": view["choices"][0]["name"]}).encode()
+    response = c.post(f"/api/games/{view['id']}/act", content=body, headers=headers)
+    assert response.status_code == status, response.text
+    if status != 200:
+        assert response.json()["error"] and session.game.to_json() == before and session.log == []
+    else:
+        assert session.log
+
+
+def test_a_post_without_a_body_needs_no_type() -> None:
+    """`curl -X POST .../agent`: no body, no type; but an empty body of another type is
+    refused (a form)."""
+    v, app, c = client("usa", 2)
+    view = c.post("/api/games", json={}).json()
+    gid = view["id"]
+    view = c.post(f"/api/games/{gid}/act", json={"action": view["choices"][0]["name"]}).json()
+    assert c.post(f"/api/games/{gid}/agent").status_code == 200
+    assert c.post(f"/api/games/{gid}/undo", headers={"content-type": "application/x-www-form-urlencoded"}
+                  ).status_code == 415
+
+
 def test_games_are_apart_and_an_idle_one_is_dropped():
     now = [0.0]
     store = sessions.Store(idle_seconds=3600, clock=lambda: now[0])
@@ -402,10 +637,12 @@ def test_bad_requests_get_a_clear_error():
         ("post", "/api/games", {"json": {"save": "../../etc/passwd"}}, 400),
     ]
     for method, path, kwargs, status in cases:
+        if "content" in kwargs:  # a body that is not JSON, said to be JSON
+            kwargs = {**kwargs, "headers": JSON}
         response = getattr(c, method)(path, **kwargs) if kwargs else getattr(c, method)(path)
         assert response.status_code == status, (path, kwargs, response.text)
         assert response.json()["error"]
-    response = c.post("/api/games", content=b"{}", headers={"content-length": str(MAX_BODY + 10)})
+    response = c.post("/api/games", content=b"{}", headers={**JSON, "content-length": str(MAX_BODY + 10)})
     assert response.status_code in (400, 413)
 
 
@@ -457,7 +694,8 @@ def test_the_server_survives_a_thousand_random_and_malformed_requests(tmp_path):
     for _ in range(1000):
         method, path, body = _fuzz_request(rng, ids, names, saved)
         before = snapshot()
-        kwargs = {} if body is None else {"json": body} if isinstance(body, dict) else {"content": body}
+        kwargs = {} if body is None else {"json": body} if isinstance(body, dict) else {"content": body,
+                                                                                        "headers": JSON}
         response = c.request(method, path, **kwargs)  # a server error would raise here (TestClient's default)
         assert response.status_code < 500, (method, path, body, response.text)
         if response.status_code >= 400:
@@ -484,21 +722,73 @@ def test_play_on_the_command_line_refuses_bad_choices(capsys):
     assert "trace" in capsys.readouterr().err
 
 
-def test_play_serves_on_the_address_it_prints(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "railspec", "play", "usa", "--port", "0", "--seed", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _raw(address: str, request: bytes, read: bool = True) -> bytes:
+    """Send ``request`` as it is to the server at ``address`` (http://HOST:PORT/); its
+    answer (or nothing, when not ``read``: the connection is closed at once)."""
+    host, port = address[len("http://"):-1].rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        if not read:
+            return b""
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+
+
+def test_play_serves_on_the_address_it_prints_and_logs_one_line_per_event(tmp_path: Path) -> None:
+    """The real server: the page at the printed address, and under a name --allow-host
+    adds; another name for it refused; and a refused action, a foreign host, a text body
+    and a connection closed mid-request each log one line on stderr (a closed connection
+    used to print a whole traceback)."""
+    proc = subprocess.Popen([sys.executable, "-m", "railspec", "play", "usa", "--port", "0", "--seed", "1",
+                             "--allow-host", "board.example"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         line = proc.stdout.readline()
         assert line.startswith("railspec play: USA, 2 players at http://127.0.0.1:"), line
         address = line.split(" at ")[1].split()[0]
+        port = address.rsplit(":", 1)[1].rstrip("/")
         with urllib.request.urlopen(address + "api/config", timeout=10) as answer:
             config = json.loads(answer.read())
         assert config["variant"]["name"] == "USA" and config["replay"] is None
         with urllib.request.urlopen(address, timeout=10) as answer:
             assert answer.read().decode("utf-8").startswith("<!doctype html>")
+        with urllib.request.urlopen(f"http://localhost:{port}/api/config", timeout=10) as answer:
+            assert answer.status == 200
+        for host, status in [(f"board.example:{port}", b"200"), ("board.example:1", b"421")]:
+            answer = _raw(address, f"GET /api/config HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+            assert answer.startswith(b"HTTP/1.1 " + status), (host, answer[:100])
+        new = urllib.request.Request(address + "api/games", data=b"{}", headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(new, timeout=10) as answer:
+            gid = json.loads(answer.read())["id"]
+        head = f"Host: 127.0.0.1:{port}\r\nConnection: close\r\n"
+        refused = _raw(address, (f"POST /api/games/{gid}/act HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                                 f"Content-Length: 22\r\n\r\n" + '{"action": "nonsense"}').encode())
+        assert refused.startswith(b"HTTP/1.1 422 "), refused[:100]
+        rebound = _raw(address, f"GET /api/games/{gid} HTTP/1.1\r\nHost: evil.example:{port}\r\n"
+                                f"Connection: close\r\n\r\n".encode())
+        assert rebound.startswith(b"HTTP/1.1 421 ") and b'"error"' in rebound, rebound[:200]
+        text = _raw(address, (f"POST /api/games HTTP/1.1\r\n{head}Content-Type: text/plain\r\n"
+                              f"Content-Length: 2\r\n\r\n{{}}").encode())
+        assert text.startswith(b"HTTP/1.1 415 "), text[:100]
+        _raw(address, (f"POST /api/games/{gid}/act HTTP/1.1\r\n{head}Content-Type: application/json\r\n"
+                       f"Content-Length: 100\r\n\r\n{{\"act").encode(), read=False)
+        # the server is still there, and answers
+        with urllib.request.urlopen(address + "api/config", timeout=10) as answer:
+            assert answer.status == 200
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        _, stderr = proc.communicate(timeout=10)
+    assert "Traceback" not in stderr, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 5, stderr
+    assert lines.pop(0).startswith("railspec play: refused GET /api/config: 421 Host 'board.example:1'")
+    assert lines[0] == f"railspec play: refused POST /api/games/{gid}/act: 422 USA has no action named 'nonsense'"
+    assert lines[1].startswith(f"railspec play: refused GET /api/games/{gid}: 421 Host 'evil.example:{port}'")
+    assert lines[2].startswith("railspec play: refused POST /api/games: 415 ")
+    assert lines[3] == (f"railspec play: POST /api/games/{gid}/act: the connection was closed before the request "
+                        f"was read")
 
 
 def test_a_mechanic_from_outside_railspec_is_played_with_no_code_of_its_own(tmp_path, monkeypatch):

@@ -209,24 +209,24 @@ def test_every_tied_player_scores_a_bonus_card(nl):
 def test_call_of_the_wild_counts_the_hand(nl):
     """MAP getBonusCardScores: Call of the wild 5 to the most locomotives held, a pair of one
     colour counting as one (the spec's 'counting 2 of one colour as one'). A described
-    position gives each seat's hand (its key 'hand'), which the card reads: 2 locomotives
+    position gives each seat's hand (its key 'cards_held'), which the card reads: 2 locomotives
     and 3 reds (one pair) make 3, against 3 locomotives."""
     call_of_the_wild = 0
-    seats = [{"routes": [], "hand": {"loco": 2, "red": 3}}, {"routes": [], "hand": {"loco": 3}},
-             {"routes": [], "hand": {"blue": 1}}]
+    seats = [{"routes": [], "cards_held": {"loco": 2, "red": 3}}, {"routes": [], "cards_held": {"loco": 3}},
+             {"routes": [], "cards_held": {"blue": 1}}]
     rows = score_both(nl, _position([call_of_the_wild, 1, 2, 3], seats))
     assert [r["bonus_card_1"] for r in rows] == [3, 3, 0]
     # and Cost efficiency's 7 to all three (40 trains each); nobody has a capital or a route
     assert [r["bonus_cards"] for r in rows] == [5 + 7, 5 + 7, 7]
     g = start_turns(nl, 2, seed=4, engine="compiled")
-    assert position_of_state(nl.ir, g.state())["players"][0]["hand"] == {
+    assert position_of_state(nl.ir, g.state())["players"][0]["cards_held"] == {
         name: n for name, n in zip([c.name for c in nl.ir.colours] + ["loco"], g.state()["hands"][0]) if n}
 
 
 @pytest.mark.parametrize("bad,message", [
-    ({"hand": {"purple": 1}}, "'hand' names no train card of Northern Lights: 'purple'"),
-    ({"hand": {"loco": 19}}, "'hand' holds 0 to 18 loco cards, got 19"),
-    ({"hand": ["loco"]}, "'hand' counts cards by name"),
+    ({"cards_held": {"purple": 1}}, "'cards_held' names no train card of Northern Lights: 'purple'"),
+    ({"cards_held": {"loco": 19}}, "'cards_held' holds 0 to 18 loco cards, got 19"),
+    ({"cards_held": ["loco"]}, "'cards_held' counts cards by name"),
 ])
 def test_a_bad_hand_is_a_position_error(nl, bad, message):
     with pytest.raises(railspec.PositionError, match=re.escape(message)):

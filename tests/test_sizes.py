@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The folders of railspec's own Python code the limit holds for.
 FOLDERS = ("compiler", "engine", "mechanics")
 MAX_LINES = 80
-#: Known to be longer, and being split elsewhere: the play server's setup, a list of
-#: nested handlers. (The lead removes this list when the branch that splits it is merged.)
-KNOWN = {"engine/tools/web/server.py:create_app"}
+#: Known to be longer, and being split elsewhere: none now (the language server's and the
+#: play server's setups, the last two, are split). A function added here must still be long.
+KNOWN: set[str] = set()
 
 
 def long_functions(root: Path = ROOT, most: int = MAX_LINES) -> list[str]:

@@ -11,7 +11,9 @@ them in registry order. Everything else follows from the list:
   (:class:`PlainState` below);
 - the generic part of the state validator (shapes and ranges), and ``observation()``
   (``engine/state_format.py``);
-- the state table of docs/engine.md (a test compares it with :func:`markdown_table`).
+- the state table of docs/engine.md (a test compares it with :func:`markdown_table`);
+- the typed view of the state the type checker reads (:func:`view_source`): the core's
+  ``compiler/base/state_view.py`` and each mechanic's ``state_view.py`` in its folder.
 
 The key order of ``to_json()`` is the order of this list: the three header keys
 (``format``, ``variant``, ``spec_hash``), then every exported field.
@@ -20,7 +22,12 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from .state_view import StateView
 
 #: The state format's name, written as the ``format`` key of every state.
 FORMAT = "railspec-state/1"
@@ -153,32 +160,40 @@ class Field:
         return f"{base}{text}" if text else base
 
 
-@functools.cache
-def parsed_bound(expr: str) -> tuple[int | None, str | None, int]:
-    """A bound expression as (an integer, or None and a name, with its offset)."""
+def _bound_match(expr: str) -> re.Match[str]:
     m = _BOUND.match(expr)
+    if m is None:  # Field checks its bounds when it is made
+        raise ValueError(f"bad bound {expr!r}")
+    return m
+
+
+@functools.cache
+def parsed_bound(expr: str) -> tuple[str | None, int]:
+    """A bound expression as a name (None for an integer) and a number: the integer, or the
+    name's offset."""
+    m = _bound_match(expr)
     if m.group("int") is not None:
-        return int(m.group("int")), None, 0
+        return None, int(m.group("int"))
     offset = int(m.group("offset")) * (1 if m.group("sign") == "+" else -1) if m.group("sign") else 0
-    return None, m.group("name"), offset
+    return m.group("name"), offset
 
 
 def bound_value(expr: str, dims: dict[str, int], players: int | None = None) -> int:
     """The value of a bound expression for one variant (and player count)."""
-    number, name, offset = parsed_bound(expr)
+    name, number = parsed_bound(expr)
     if name is None:
         return number
     if name == "players":
         if players is None:
             raise ValueError("this bound depends on the number of players")
-        return players + offset
-    return dims[name] + offset
+        return players + number
+    return dims[name] + number
 
 
 def bound_c(expr: str) -> str:
     """A bound expression as C (dimension names are the module's constants; ``players``
     is a local variable of the loader)."""
-    m = _BOUND.match(expr)
+    m = _bound_match(expr)
     if m.group("int") is not None:
         return m.group("int")
     text = m.group("name")
@@ -228,34 +243,38 @@ CORE_FIELDS: tuple[Field, ...] = (
 )
 
 
-def exported(fields) -> list[Field]:
+def exported(fields: Iterable[Field]) -> list[Field]:
     """The fields a state export holds, in key order."""
     return [f for f in fields if not f.derived]
 
 
-def state_keys(fields) -> tuple[str, ...]:
+def state_keys(fields: Iterable[Field]) -> tuple[str, ...]:
     """Every key of an exported state, in order."""
     return HEADER_KEYS + tuple(f.name for f in exported(fields))
 
 
 # --- the plain-Python state (reference interpreter, validator) ------------------------
 
-def initial_value(field: Field, dims: dict[str, int], players: int):
+#: A field's value in the plain-Python state: an int (the phase's name), or lists of ints.
+Value = Any
+
+
+def initial_value(field: Field, dims: dict[str, int], players: int) -> Value:
     """A field's value before set-up: scalars, fixed rows of ``initial`` and empty lists."""
     initial = field.initial if isinstance(field.initial, int) else dims[field.initial]
 
-    def one():
-        if field.is_scalar:
-            return initial
+    def one() -> int | list[int]:
+        if field.size is not None:
+            return [initial] * dims[field.size]
         if field.is_list:
             return []
-        return [initial] * dims[field.size]
+        return initial
     if field.per_player:
         return [one() for _ in range(players)]
     return one()
 
 
-def copy_value(field: Field, value):
+def copy_value(field: Field, value: Value) -> Value:
     """An independent copy of one field's value."""
     if field.is_scalar and not field.per_player:
         return value
@@ -264,38 +283,40 @@ def copy_value(field: Field, value):
     return list(value)
 
 
-class PlainState:
+class PlainState(StateView):
     """A state as plain Python values: one attribute per exported field. The reference
-    interpreter plays on it; export, import and copy follow the schema."""
+    interpreter plays on it; export, import and copy follow the schema. Its attributes are
+    set from the schema; :class:`StateView` declares the core's with their types (and each
+    mechanic's ``state_view.py`` its own) for the type checker."""
 
-    def __init__(self, fields, values: dict):
+    def __init__(self, fields: Sequence[Field], values: dict[str, Value]):
         self.__dict__.update(values)
         self._fields = fields
 
     @classmethod
-    def blank(cls, fields, dims: dict[str, int], players: int) -> "PlainState":
+    def blank(cls, fields: Sequence[Field], dims: dict[str, int], players: int) -> PlainState:
         values = {f.name: initial_value(f, dims, players) for f in exported(fields)}
         values["players"] = players
         return cls(fields, values)
 
     @classmethod
-    def from_export(cls, fields, state: dict) -> "PlainState":
+    def from_export(cls, fields: Sequence[Field], state: dict[str, Value]) -> PlainState:
         return cls(fields, {f.name: copy_value(f, state[f.name]) for f in exported(fields)})
 
-    def export(self, header: dict) -> dict:
+    def export(self, header: dict[str, Value]) -> dict[str, Value]:
         out = dict(header)
         for f in exported(self._fields):
             out[f.name] = copy_value(f, getattr(self, f.name))
         return out
 
-    def copy(self) -> "PlainState":
+    def copy(self) -> PlainState:
         return PlainState(self._fields, {f.name: copy_value(f, getattr(self, f.name))
                                          for f in exported(self._fields)})
 
 
 # --- documentation ----------------------------------------------------------------------
 
-def markdown_table(fields) -> str:
+def markdown_table(fields: Iterable[Field]) -> str:
     """The state table of docs/engine.md ("State as JSON"), one row per exported field."""
     rows = ["| key | shape | values | owner | visibility | pile | holds |", "|---|---|---|---|---|---|---|"]
     pile_text = {None: "", CARD_COUNTS: "cards (counts)", CARD_IDS: "cards (ids)", TICKETS: "tickets"}
@@ -314,3 +335,37 @@ def markdown_table(fields) -> str:
         rows.append(f"| `{f.name}` | {f.shape_text()} | {values} | {f.owner} | {view} | {pile_text[f.pile]} | "
                     f"{f.doc} |")
     return "\n".join(rows) + "\n"
+
+
+# --- the typed view of the state ----------------------------------------------------------
+
+def python_type(field: Field) -> str:
+    """The type of a field's value in the reference interpreter's state, as Python writes it:
+    ``int`` (``str`` for the phase, held by name), a ``list`` of those for a row or a list,
+    a list of such lists for one per player."""
+    text = "str" if field.kind == "phase" else "int"
+    if not field.is_scalar:
+        text = f"list[{text}]"
+    if field.per_player:
+        text = f"list[{text}]"
+    return text
+
+
+def view_source(fields: Iterable[Field], name: str, doc: str, base: tuple[str, str] | None = None) -> str:
+    """The text of a module declaring class ``name``: one annotated attribute per exported
+    field of ``fields``, its line of documentation above it (``doc``: the class's docstring;
+    ``base``: the module and the class it extends, else none). ``make docs`` writes the
+    core's and the stock mechanics' (compiler/docs.py)."""
+    lines = ['"""The reference interpreter\'s state as the type checker sees it (see the class).',
+             "",
+             "Made by ``make docs`` (compiler/docs.py) from the state schema: do not edit; a test",
+             'compares."""',
+             "from __future__ import annotations", ""]
+    if base is not None:
+        lines += [f"from {base[0]} import {base[1]}", ""]
+    lines += ["", f"class {name}{f'({base[1]})' if base else ''}:"]
+    body = "\n".join(f"    {line}" if line else "" for line in doc.strip().split("\n"))
+    lines += ['    """' + body.lstrip() + '"""', ""]
+    for f in exported(fields):
+        lines += [f"    #: {line}" for line in textwrap.wrap(f.doc, 100)] + [f"    {f.name}: {python_type(f)}"]
+    return "\n".join(lines) + "\n"

@@ -93,11 +93,11 @@ def _warn_if_trains_outlast_the_map(spec: Statements, variant: ir.Variant) -> No
 
 def _mechanic_rules(registry: Registry, ctx: CheckContext) -> list[ir.Rule]:
     """Each mechanic's stage, in registry order: the rule records of those the spec uses."""
-    rules = []
+    rules: list[ir.Rule] = []
     for mechanic in registry:
         rule = mechanic.check(ctx)
         if rule is not None:
-            if type(rule) is not mechanic.rule:
+            if type(rule) is not mechanic.rule or not isinstance(rule, ir.Rule):
                 raise TypeError(f"mechanic {mechanic.name}: check() returned a {type(rule).__name__}, "
                                 f"not its rule {mechanic.rule.__name__}")
             rules.append(rule)
@@ -118,10 +118,12 @@ def _variant(spec: Statements, variant_key: str, registry: Registry, rules: list
     """The IR of a spec that checked, before its action catalogue and hash."""
     cities = tuple(ir.City(i, c["name"], c["dead_end"], c["span"], c["at"]) for i, c in enumerate(places.cities))
     used = {type(rule): rule for rule in rules}
+    variant_name, provisional = spec.one(ast.VariantName), spec.one(ast.Provisional)
+    assert variant_name is not None  # a required statement: its absence stops the check before here
     return ir.Variant(
-        key=variant_key, name=spec.one(ast.VariantName).name, spec_path=spec.main.path, spec_hash="",
+        key=variant_key, name=variant_name.name, spec_path=spec.main.path, spec_hash="",
         sources=tuple(s.text for s in spec.many(ast.Source)),
-        provisional=spec.one(ast.Provisional).text if spec.one(ast.Provisional) else "",
+        provisional=provisional.text if provisional else "",
         min_players=players.low, max_players=players.high, trains=parts.trains, hand=parts.hand,
         colours=parts.colours, locomotives=parts.locomotives, market_size=parts.market_size,
         market_reset_locomotives=parts.reset_locomotives,

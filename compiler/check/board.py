@@ -280,11 +280,12 @@ def check_tickets(spec: Statements, places: Places, links, players: Players, tur
     for stmt in spec.many(ast.Ticket):
         ends = stmt.ends()
         a = places.ref(stmt.a, "ticket")
-        refs = [places.ref(name, "ticket") for name, _ in ends]
+        maybe_refs = [places.ref(name, "ticket") for name, _ in ends]
         worth = [spec.points(num, "ticket points", allow_zero=False) for _, num in ends]
         copies = spec.positive(stmt.copies, "the copies of a ticket", most=limits.MAX_TICKETS) \
             if stmt.copies is not None else 1
-        if a is None or None in refs or not copies or not _ends_differ(errors, stmt, a, refs):
+        refs = [ref for ref in maybe_refs if ref is not None]
+        if a is None or len(refs) < len(maybe_refs) or not copies or not _ends_differ(errors, stmt, a, refs):
             continue
         if not any(components[a] & components[b] for b in refs):
             _never_completed(errors, stmt, a, refs, cities, through_dead_ends)
@@ -342,6 +343,7 @@ def _ticket_key(stmt: ast.Ticket, worth: list[int]) -> tuple[tuple, str]:
     """What makes two ticket statements the same ticket (their cities either way round,
     points and deck), and how a message shows it."""
     ends = stmt.ends()
+    key: tuple
     if len(ends) == 1:
         key = (*pair(stmt.a.text, stmt.b.text), worth[0], stmt.deck)
         shown = f"{stmt.a.text} - {stmt.b.text} {worth[0]}"

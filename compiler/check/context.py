@@ -82,7 +82,7 @@ class CheckContext:
         return keys
 
     @staticmethod
-    def line_of(earlier: Span, here: Span) -> str:
+    def line_of(earlier: Span | None, here: Span) -> str:
         """Where an earlier declaration is, seen from a later one ("line 12", "usa.rail:12")."""
         return line_of(earlier, here)
 

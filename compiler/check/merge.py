@@ -2,13 +2,27 @@
 the lookups every stage reads that list with (:class:`Statements`)."""
 from __future__ import annotations
 
+from typing import Protocol, TypeVar
+
 from ..base import limits
 from ..base.errors import Span
 from ..lang import ast
 from .report import Errors, pair
 
+#: A kind of statement.
+S = TypeVar("S", bound=ast.Stmt)
 
-def merge(files: list[ast.SpecFile], errors: Errors) -> list[ast.Stmt]:
+
+class Problems(Protocol):
+    """Where merging reports: the checker's :class:`Errors`, or a sink that ignores what
+    it is told (a tool reading a spec that checked already)."""
+
+    removed_cities: dict[str, Span]
+
+    def add(self, span: Span, message: str) -> None: ...
+
+
+def merge(files: list[ast.SpecFile], errors: Problems) -> list[ast.Stmt]:
     """Flatten an extends chain (base first) into one statement list, as each statement's
     class says (``Stmt.merge``): a scalar given again in a later file replaces the earlier
     value; a keyed statement (an action, a card colour, a returned-ticket rule, a
@@ -48,7 +62,7 @@ def merge(files: list[ast.SpecFile], errors: Errors) -> list[ast.Stmt]:
     return merged
 
 
-def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: Errors) -> list[ast.Stmt]:
+def _remove(merged: list[ast.Stmt], stmt: ast.Without, errors: Problems) -> list[ast.Stmt]:
     def matches(s: ast.Stmt) -> bool:
         if stmt.what == "city":
             return isinstance(s, ast.PlaceDecl) and s.name.text == stmt.names[0].text
@@ -70,19 +84,19 @@ class Statements:
     """The merged statements of a spec, with the lookups every stage uses, and the list
     of required statements found missing (reported together at line 1)."""
 
-    def __init__(self, stmts: list[ast.Stmt], errors: Errors, main: ast.SpecFile, required: list[type]):
+    def __init__(self, stmts: list[ast.Stmt], errors: Errors, main: ast.SpecFile, required: list[type[ast.Stmt]]):
         self.stmts = stmts
         self.errors = errors
         self.main = main
         self.top = Span(main.path, 1, 1, 2)
         self.missing: list[str] = [f"'{kind.words}'" for kind in required if self.one(kind) is None]
 
-    def one(self, kind):
+    def one(self, kind: type[S]) -> S | None:
         """The statement of this (scalar) kind in force, or None."""
         found = [s for s in self.stmts if isinstance(s, kind)]
         return found[-1] if found else None
 
-    def many(self, kind) -> list:
+    def many(self, kind: type[S]) -> list[S]:
         """Every statement of this kind, in source order."""
         return [s for s in self.stmts if isinstance(s, kind)]
 

@@ -60,8 +60,8 @@ def check_components(spec: Statements, players: Players) -> Components:
     """Trains, hand, card colours, locomotives and the market: each within its bound, and
     a deck big enough for every hand and then the market at the most players."""
     errors = spec.errors
-    trains = spec.positive(spec.one(ast.Trains).count, "trains per player", most=limits.MAX_TRAINS) \
-        if spec.one(ast.Trains) else 0
+    trains_stmt = spec.one(ast.Trains)
+    trains = spec.positive(trains_stmt.count, "trains per player", most=limits.MAX_TRAINS) if trains_stmt else 0
     hand_stmt = spec.one(ast.Hand)
     hand = spec.positive(hand_stmt.count, "the starting hand", allow_zero=True) if hand_stmt else 0
 
@@ -115,7 +115,7 @@ def check_components(spec: Statements, players: Players) -> Components:
                                                "always cause a redeal while a market with fewer can be dealt "
                                                "(docs/rules.md); remove 'max N'")
         if market_size and reset_locos > market_size:
-            errors.add(market.reset_locomotives.span,
+            errors.add(market.reset_locomotives.span if market.reset_locomotives else market.span,
                        f"a reset at {reset_locos} locomotives can never happen with {market_size} face-up cards")
         left = total - dealt
         if market_size and colours and players.ok and total <= limits.MAX_CARDS and dealt <= total \

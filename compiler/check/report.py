@@ -43,7 +43,9 @@ class Errors:
 
     def sorted_warnings(self) -> tuple[SpecWarning, ...]:
         """The warnings in source order."""
-        return tuple(sorted(self.warnings, key=lambda w: (w.span.file, w.span.line, w.span.col)))
+        # every warning the report adds is located (add takes a span)
+        return tuple(sorted(self.warnings, key=lambda w: (w.span.file, w.span.line, w.span.col) if w.span
+                            else ("", 0, 0)))
 
     def full(self, file: str) -> bool:
         """Whether the file has as many errors as are shown: further ones are only counted,
@@ -82,9 +84,12 @@ def suggest(name: str, known) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def line_of(earlier: Span, here: Span) -> str:
+def line_of(earlier: Span | None, here: Span) -> str:
     """Where an earlier declaration is, from the point of view of a later one: "line 12",
-    or "usa.rail:12" when it is in another file of the extends chain."""
+    or "usa.rail:12" when it is in another file of the extends chain (an IR record made
+    without a span: "an earlier line")."""
+    if earlier is None:
+        return "an earlier line"
     if earlier.file == here.file:
         return f"line {earlier.line}"
     return f"{earlier.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{earlier.line}"

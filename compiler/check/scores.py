@@ -6,6 +6,7 @@ from .. import ir
 from ..base import limits
 from ..base.errors import Span
 from ..lang import ast
+from ..mechanic import TieBreak
 from .merge import Statements
 from .report import Errors, suggest
 
@@ -15,7 +16,7 @@ def resolve_tiebreaks(names, span: Span, registry, errors: Errors) -> list:
     them: an unknown key or one given twice is an error; whether each key's mechanic is
     used is checked once every mechanic has been (:func:`tiebreaks_available`)."""
     known = registry.tiebreak_words()
-    keys = []
+    keys: list[TieBreak] = []
     for name in names:
         tb = known.get(name.text)
         if tb is None:
@@ -67,9 +68,10 @@ def check_score_bound(spec: Statements, variant: ir.Variant) -> None:
         return
     name, _ = max(parts, key=lambda part: part[1])
     if name == "routes":
-        where = spec.one(ast.RoutePoints).span
+        points = spec.one(ast.RoutePoints)
+        where = points.span if points else spec.top
     elif name == "tickets":
-        where = max(variant.tickets, key=lambda t: t.points).span
+        where = max(variant.tickets, key=lambda t: t.points).span or spec.top
     else:
         where = getattr(variant.rule(name), "span", None) or spec.top
     spec.errors.add(where, f"the largest score a player could reach is {total:,} "

@@ -14,7 +14,7 @@ written (``form``, which ends a syntax error inside it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..base.errors import Span
 from ..base.text import canonical
@@ -56,6 +56,10 @@ class Node:
 
     rule: ClassVar[str] = ""
     form: ClassVar[str] = ""
+
+    if TYPE_CHECKING:
+        # every node is a dataclass whose fields are its span, then its children
+        def __init__(self, span: Span, *children: Any) -> None: ...
 
     @classmethod
     def parsed(cls, span: Span, children: list):

@@ -159,7 +159,7 @@ def _aligned(rows: list[list[tuple[tuple[str, ...], str]]]) -> list[str]:
             ids.append(last_id)
         prefix.append(ids)
     groups: list[list[int | None]] = [[None] * len(row) for row in rows]
-    previous = [0] * len(rows)  # each row's run in the column before (one run before column 0)
+    previous: list[int | None] = [0] * len(rows)  # each row's run in the column before (one run before column 0)
     for j in range(max((len(row) for row in rows), default=0) - 1):
         last, run = None, -1
         for i, row in enumerate(rows):
@@ -181,10 +181,13 @@ def _aligned(rows: list[list[tuple[tuple[str, ...], str]]]) -> list[str]:
                 widths[run_j] = max(widths.get(run_j, 0), _width(row[j][1]))
         for i, row in enumerate(rows):
             if len(row) > j + 1:
-                groups[i][j] = widths[groups[i][j]]  # from here on, the cell's padded width
+                row_run = groups[i][j]
+                assert row_run is not None  # every cell but a row's last is in a run
+                groups[i][j] = widths[row_run]  # from here on, the cell's padded width
     lines = []
     for i, row in enumerate(rows):
-        parts = [text + " " * (groups[i][j] - _width(text)) for j, (_, text) in enumerate(row[:-1])]
+        # every cell but a row's last has its padded width (``or 0``: a width, never None)
+        parts = [text + " " * ((groups[i][j] or 0) - _width(text)) for j, (_, text) in enumerate(row[:-1])]
         lines.append(" ".join(parts + [row[-1][1]]))
     return lines
 
@@ -243,7 +246,7 @@ def _layout(text: str, grammar: str) -> tuple[str, tuple]:
     """The canonical layout of ``text`` (which parses), and what it must keep (:func:`_kept`)."""
     tree, comments, spelt = _read(text, grammar)
     statements = [child for child in tree.children if isinstance(child, Tree)]
-    on_line: dict[int, list[Tree]] = {}
+    on_line: dict[int | None, list[Tree]] = {}
     for stmt in statements:
         on_line.setdefault(_tokens(stmt)[0].line, []).append(stmt)
     comment_on = {tok.line: str(tok).rstrip() for tok in comments}

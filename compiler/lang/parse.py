@@ -13,8 +13,10 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import (
@@ -65,7 +67,7 @@ class Language:
     messages: the mechanics' names, in order."""
 
     grammar: str
-    nodes: tuple[type, ...]
+    nodes: tuple[type[ast.Node], ...]
     owners: tuple[str, ...] = ()
     #: each statement's written form, by the words that begin it ("tunnels reveal": …)
     forms: dict = field(default_factory=dict)
@@ -76,12 +78,12 @@ class Language:
         return sorted({words.split()[0] for words in self.forms})
 
 
-def language(fragments: list[tuple[str, str]], nodes: list[tuple[str, type]]) -> Language:
+def language(fragments: list[tuple[str, str]], nodes: list[tuple[str, type[ast.Node]]]) -> Language:
     """The core language with ``fragments`` ((owner, grammar text), appended in order) and
     ``nodes`` ((owner, node class)) added. Two node classes for one rule, or a statement
     without its words and form, are refused here (a ValueError naming the owners), not by
     a traceback from the parser."""
-    all_nodes = [("core", cls) for cls in ast.CORE_NODES] + list(nodes)
+    all_nodes: list[tuple[str, type[ast.Node]]] = [("core", cls) for cls in ast.CORE_NODES] + list(nodes)
     rules: dict[str, str] = {}
     forms: dict[str, str] = {}
     for owner, cls in all_nodes:
@@ -180,7 +182,7 @@ class _CoreTransformer(Transformer):
             # refused before int() is asked (Python refuses over 4,300 digits, slowly)
             raise SpecSyntaxError(f"a number of {digits} digits is more than any count or points value may be "
                                   f"(docs/language.md, \"Limits\")", _span(self.path, tok),
-                                  _line_at(self.text, tok.start_pos))
+                                  _line_at(self.text, tok.start_pos or 0))
         return ast.Num(int(tok), _span(self.path, tok))
 
     def WORD(self, tok: Token) -> ast.Name:
@@ -190,9 +192,10 @@ class _CoreTransformer(Transformer):
         text = _unquote(str(tok))
         if isinstance(text, int):  # an escape the language does not have, at this offset
             escape = str(tok)[text:text + 2]
-            span = Span(self.path, tok.line, tok.column + text, tok.column + text + len(escape))
+            at = _span(self.path, tok)
+            span = Span(self.path, at.line, at.col + text, at.col + text + len(escape))
             raise SpecSyntaxError(f"unknown escape '{escape}' in a quoted string: the escapes are \\\" (a quote) "
-                                  f"and \\\\ (a backslash)", span, _line_at(self.text, tok.start_pos))
+                                  f"and \\\\ (a backslash)", span, _line_at(self.text, tok.start_pos or 0))
         return text
 
     # --- helper rules -----------------------------------------------------------------------
@@ -230,15 +233,16 @@ class _CoreTransformer(Transformer):
 
 
 @functools.lru_cache(maxsize=8)
-def _transformer(nodes: tuple[type, ...]) -> type:
+def _transformer(nodes: tuple[type[ast.Node], ...]) -> type[_CoreTransformer]:
     """The transformer class of a language: the core's callbacks, and one per node class,
     which builds the node from the rule's span and children."""
-    def callback(cls):
-        def build(self, meta, children):
+    def callback(cls: type[ast.Node]) -> Callable[[_CoreTransformer, Any, list[Any]], ast.Node]:
+        def build(self: _CoreTransformer, meta: Any, children: list[Any]) -> ast.Node:
             return cls.parsed(self.span(meta), [str(c) if isinstance(c, Token) else c for c in children])
         build.__name__ = cls.rule
         return build
-    return v_args(meta=True)(type("SpecTransformer", (_CoreTransformer,), {cls.rule: callback(cls) for cls in nodes}))
+    made = type("SpecTransformer", (_CoreTransformer,), {cls.rule: callback(cls) for cls in nodes})
+    return cast("type[_CoreTransformer]", v_args(meta=True)(made))  # v_args gives back the class it decorates
 
 
 def _describe_expected(expected) -> str:
@@ -329,9 +333,10 @@ def _syntax_error(language: Language, path: str, text: str, err: UnexpectedInput
         col = len(lines[-1]) + 1 if lines else 1
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
     if isinstance(err, UnexpectedCharacters):
-        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        pos = err.pos_in_stream if err.pos_in_stream is not None else len(text)  # the lexer always sets it
+        char = text[pos] if pos < len(text) else "?"
         message = f"unexpected character {char!r}"
-        before = text[err.pos_in_stream - 1] if err.pos_in_stream > 0 else ""
+        before = text[pos - 1] if pos > 0 else ""
         if char.isdigit() and (before.isalpha() or before == "_"):
             message += ": put a space between a word and a number"
         width = 1
@@ -388,8 +393,8 @@ def _explain(language: Language, lines: list[str], err: UnexpectedInput, message
             return _unknown_statement(language, word), line, start + 1, end - start
         message = f"unexpected {shown(word)!r}" + message[len(f"unexpected {shown(str(err.token))!r}"):]
         col, width = start + 1, end - start
-    starts_statement = col == stmt_col and isinstance(err, UnexpectedToken) \
-        and err.token.type not in ("$END", "_NL")
+    token = err.token if isinstance(err, UnexpectedToken) else None
+    starts_statement = col == stmt_col and token is not None and token.type not in ("$END", "_NL")
     if starts_statement and expected <= {"SEMICOLON", "_NL", "$END"}:
         # "trains 12;" then a statement on the next line: the ';' expects one on its own line
         semi = _stray_semicolon(lines, line, col)
@@ -398,7 +403,7 @@ def _explain(language: Language, lines: list[str], err: UnexpectedInput, message
                     "or twice: remove this ';'"), semi[0], semi[1], 1
     if starts_statement and "ROUTE" in expected and "CITY" in expected:
         # the first word of a statement is not one the language knows
-        return _unknown_statement(language, str(err.token)), line, col, width
+        return _unknown_statement(language, str(token)), line, col, width
     if "MINUS" in expected and first in ("route", "ticket", "without"):
         # route Alpha-Beta 2 red: a dash between letters makes one name (Wilkes-Barre)
         joined = list(_HYPHENATED.finditer(stmt, 0, max(0, col - stmt_col)))

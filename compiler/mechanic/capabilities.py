@@ -22,19 +22,25 @@ own and does not describe them gets keys derived from the state schema
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from .. import ir
+from ..hooks import RuleT
 from .parts import AgentPlay, Looks, PositionKey, Query, Sample
 
 if TYPE_CHECKING:
     import random
 
 
-class Capability:
+class Capability(Generic[RuleT]):
     """An optional part of a mechanic. A subclass lists its members in its body (each with
     its documented default) and says which of them a mechanic naming it must define itself:
-    every name of ``required``, and at least one of ``any_of`` when that is given."""
+    every name of ``required``, and at least one of ``any_of`` when that is given.
+
+    The type parameter is the mechanic's rule class, for the capabilities whose methods take
+    the rule (a mechanic names it: ``Drawing[TunnelsRule]``). Every capability is generic, so
+    that ``typing.Generic`` comes after all of them in any mechanic's method resolution order,
+    whichever capabilities a class or its subclasses add."""
 
     #: The members a mechanic with the capability must define itself.
     required: ClassVar[tuple[str, ...]] = ()
@@ -50,24 +56,24 @@ class Capability:
                      and name not in ("required", "any_of", "purpose", "members"))
 
 
-class Payments(Capability):
+class Payments(Capability[RuleT]):
     """What its claims pay besides colour cards and locomotives, and the trains a claim takes
     besides one per space."""
 
-    any_of = ("payment_columns", "payment_shapes", "extra_trains")
+    any_of: ClassVar[tuple[str, ...]] = ("payment_columns", "payment_shapes", "extra_trains")
     purpose = "claims that pay more than cards"
 
     #: The payment columns its claims add: each column's amounts are laid out in the
     #: route's payment blocks (see :meth:`payment_shapes`).
     payment_columns: ClassVar[tuple[ir.PaymentColumn, ...]] = ()
 
-    def used_columns(self, rule: ir.Rule) -> tuple[ir.PaymentColumn, ...]:
+    def used_columns(self, rule: RuleT) -> tuple[ir.PaymentColumn, ...]:
         """The payment columns of ``payment_columns`` a variant with this rule has (all of
         them, unless the mechanic says otherwise): a column its spec's statements never
         pay would be in every claim's ``paid`` and name for nothing, and in the spec hash."""
         return self.payment_columns
 
-    def payment_shapes(self, variant: ir.Variant, rule: ir.Rule, route: ir.Route,
+    def payment_shapes(self, variant: ir.Variant, rule: RuleT, route: ir.Route,
                        shapes: list[ir.PaymentShape]) -> list[ir.PaymentShape]:
         """The ways to pay for ``route`` (one payment block each), given those the core and
         the mechanics before this one made: a mechanic reshapes the routes its rules touch
@@ -77,7 +83,7 @@ class Payments(Capability):
         built; what depends on the state goes in the ``payment_ok`` hook."""
         return shapes
 
-    def extra_trains(self, variant: ir.Variant, rule: ir.Rule, route: ir.Route) -> int:
+    def extra_trains(self, variant: ir.Variant, rule: RuleT, route: ir.Route) -> int:
         """The trains a claim of ``route`` takes from its owner's supply besides one per
         space (a mountain's crossings): the core's invariants and described positions
         count them (``Assembly.route_trains``). The mechanic's own hooks take them in play
@@ -89,7 +95,7 @@ class Caches(Capability):
     """Derived state fields (``Field(derived=True)``): caches the compiled engine keeps,
     recomputed by its ``derive`` hook after a load, and kept current as the game moves."""
 
-    any_of = ("upkeep_hooks", "closed_routes")
+    any_of: ClassVar[tuple[str, ...]] = ("upkeep_hooks", "closed_routes")
     purpose = "caches the compiled engine keeps current"
 
     #: Hooks its compiled engine fills only to keep its derived state fields current as
@@ -107,47 +113,47 @@ class Caches(Capability):
     closed_routes: ClassVar[str] = ""
 
 
-class DescribedPositions(Capability):
+class DescribedPositions(Capability[RuleT]):
     """The keys it adds to a described position (DESIGN.md, "Positions and traces"), read
     and written. Without this capability, a mechanic whose scoring hooks may read its own
     state fields gets one key per field, derived from the state schema."""
 
-    required = ("position_keys", "position", "seat_position")
+    required: ClassVar[tuple[str, ...]] = ("position_keys", "position", "seat_position")
     purpose = "its own keys of a described position"
 
     position_keys: ClassVar[tuple[PositionKey, ...]] = ()
 
-    def position(self, variant: ir.Variant, rule: ir.Rule, player: int, seat: dict, fields: dict) -> None:
+    def position(self, variant: ir.Variant, rule: RuleT, player: int, seat: dict, fields: dict) -> None:
         """Write a seat's position keys into the state ``fields`` being scored (a
         ``PositionError`` for a value it cannot hold)."""
 
-    def seat_position(self, variant: ir.Variant, rule: ir.Rule, state: dict, player: int) -> dict:
+    def seat_position(self, variant: ir.Variant, rule: RuleT, state: dict, player: int) -> dict:
         """The keys of a described position that show ``player``'s part of a state (the
         inverse of :meth:`position`): e.g. ``{"stations": [city names]}``."""
         return {}
 
-    def position_top(self, variant: ir.Variant, rule: ir.Rule, position: dict, fields: dict) -> None:
+    def position_top(self, variant: ir.Variant, rule: RuleT, position: dict, fields: dict) -> None:
         """Read the keys it adds at the top of a described position (beside ``players``)
         into ``fields``."""
 
-    def top_position(self, variant: ir.Variant, rule: ir.Rule, state: dict) -> dict:
+    def top_position(self, variant: ir.Variant, rule: RuleT, state: dict) -> dict:
         """The keys at the top of a described position that show a state's part held by no
         player (the inverse of :meth:`position_top`)."""
         return {}
 
 
-class Invariants(Capability):
+class Invariants(Capability[RuleT]):
     """What its rules say a state, or the board of a described position, may not be."""
 
-    any_of = ("state_problems", "position_problems")
+    any_of: ClassVar[tuple[str, ...]] = ("state_problems", "position_problems")
     purpose = "invariants of states and boards"
 
-    def state_problems(self, variant: ir.Variant, rule: ir.Rule, state: dict) -> list[str]:
+    def state_problems(self, variant: ir.Variant, rule: RuleT, state: dict) -> list[str]:
         """What is wrong with a (shape-checked) state by its rules: the state validator and
         so the conformance suite check it at every decision."""
         return []
 
-    def position_problems(self, variant: ir.Variant, rule: ir.Rule, fields: dict) -> list[str]:
+    def position_problems(self, variant: ir.Variant, rule: RuleT, fields: dict) -> list[str]:
         """What is wrong, by its rules, with the board of a described position: ``fields``
         holds ``players``, ``owner`` (each route's owner) and ``tickets``. Each problem is a
         message naming the routes or cities by name."""
@@ -158,49 +164,49 @@ class Questions(Capability):
     """Questions a game answers for it on both engines, offered by ``Game`` as methods
     (``game.longest_path(player)``)."""
 
-    required = ("queries",)
+    required: ClassVar[tuple[str, ...]] = ("queries",)
     purpose = "questions a game answers"
 
     queries: ClassVar[tuple[Query, ...]] = ()
 
 
-class AgentRules(Capability):
+class AgentRules(Capability[RuleT]):
     """How the scripted agents play its decisions (docs/agents.md). Without it, its action
     kinds are taken only when nothing else is legal."""
 
-    required = ("agent_play",)
+    required: ClassVar[tuple[str, ...]] = ("agent_play",)
     purpose = "how the scripted agents play it"
 
-    def agent_play(self, variant: ir.Variant, rule: ir.Rule) -> AgentPlay:
+    def agent_play(self, variant: ir.Variant, rule: RuleT) -> AgentPlay:
         """The agents' generic rule for each of its action kinds, and the routes each action
         is about."""
         return AgentPlay()
 
 
-class Drawing(Capability):
+class Drawing(Capability[RuleT]):
     """How the tools show it: marks on a drawn map and lines under a score table."""
 
-    any_of = ("looks", "score_notes")
+    any_of: ClassVar[tuple[str, ...]] = ("looks", "score_notes")
     purpose = "how maps and score tables show it"
 
-    def looks(self, variant: ir.Variant, rule: ir.Rule) -> Looks:
+    def looks(self, variant: ir.Variant, rule: RuleT) -> Looks:
         """How a drawn map shows what the mechanic adds."""
         return Looks()
 
-    def score_notes(self, variant: ir.Variant, rule: ir.Rule, rows: list[dict]) -> list[str]:
+    def score_notes(self, variant: ir.Variant, rule: RuleT, rows: list[dict]) -> list[str]:
         """Lines ``railspec score`` prints under the breakdown (what a column of numbers
         cannot say, e.g. the routes stations used)."""
         return []
 
 
-class HardCases(Capability):
+class HardCases(Capability[RuleT]):
     """Positions its scoring makes slow or easy to get wrong: the benchmark times them, the
     conformance vectors keep them."""
 
-    any_of = ("hard_position", "hard_cases")
+    any_of: ClassVar[tuple[str, ...]] = ("hard_position", "hard_cases")
     purpose = "positions hard to score"
 
-    def hard_position(self, variant: ir.Variant, rule: ir.Rule, rng: random.Random) -> dict | None:
+    def hard_position(self, variant: ir.Variant, rule: RuleT, rng: random.Random) -> dict | None:
         """A described position (the notation ``railspec.score`` reads, with this
         mechanic's position keys) whose scoring is slow because of the mechanic, such as
         a choice among many assignments; ``rng`` is a ``random.Random``, so each draw may
@@ -209,7 +215,7 @@ class HardCases(Capability):
         its part of scoring is never slow."""
         return None
 
-    def hard_cases(self, variant: ir.Variant, rule: ir.Rule, state: dict, rows: list[dict]) -> tuple[str, ...]:
+    def hard_cases(self, variant: ir.Variant, rule: RuleT, state: dict, rows: list[dict]) -> tuple[str, ...]:
         """Why a position is a hard case for its scoring, as short labels (a tie in its
         ranking, a choice between routes), given the state and its breakdown rows: the
         conformance test vectors (``railspec suite export``) keep positions of each label."""
@@ -221,7 +227,7 @@ class Sampled(Capability):
     routes: the fuzzer writes it into specs, and the contract check
     (``railspec.testing.check_mechanic``) plays it, alone and beside every other."""
 
-    required = ("sample",)
+    required: ClassVar[tuple[str, ...]] = ("sample",)
     purpose = "a small use of it for tools that write specs"
 
     sample: ClassVar[Sample | None] = None
@@ -241,9 +247,9 @@ def part(mechanic: object, capability: type[C]) -> C:
     if isinstance(mechanic, capability):
         return mechanic
     default = _DEFAULTS.get(capability)
-    if default is None:
+    if not isinstance(default, capability):  # not made yet
         default = _DEFAULTS[capability] = capability()
-    return default  # type: ignore[return-value]
+    return default
 
 
 def capabilities_of(mechanic: object) -> tuple[type[Capability], ...]:

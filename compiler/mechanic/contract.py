@@ -15,8 +15,10 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import inspect
+from typing import Any
 
 from .. import hooks, ir
+from ..base.schema import Field
 from ..hooks import MechanicReference
 from ..lang.ast import Node
 from .capabilities import CAPABILITIES, Caches, Capability, DescribedPositions
@@ -96,7 +98,7 @@ def _shown(function) -> str:
     return "(" + ", ".join(params) + ")"
 
 
-def _identity_problems(cls: type) -> list[str]:
+def _identity_problems(cls: type[Mechanic[Any]]) -> list[str]:
     problems = []
     for required in ("name", "title", "rule"):
         if not isinstance(getattr(cls, required, None), (str, type)):
@@ -110,14 +112,14 @@ def _identity_problems(cls: type) -> list[str]:
     if not (isinstance(cls.reference, type) and issubclass(cls.reference, MechanicReference)):
         problems.append("its reference is not a MechanicReference subclass")
     for node in cls.statements:
-        if not (isinstance(node, type) and issubclass(node, Node) and getattr(node, "rule", "")):
+        if not (isinstance(node, type) and issubclass(node, Node) and node.rule):
             problems.append(f"statement {node!r} is not a lang.ast node class naming its grammar rule")
     if cls.statements and not cls.grammar():
         problems.append("it has statements but no grammar.lark beside it")
     return problems
 
 
-def _capability_problems(cls: type) -> list[str]:
+def _capability_problems(cls: type[Mechanic[Any]]) -> list[str]:
     problems = []
     for capability in CAPABILITIES:
         has = issubclass(cls, capability)
@@ -144,7 +146,7 @@ def _capability_problems(cls: type) -> list[str]:
     return problems
 
 
-def _misspelling_problems(cls: type) -> list[str]:
+def _misspelling_problems(cls: type[Mechanic[Any]]) -> list[str]:
     known = set(_core_members()).union(*(c.members() for c in CAPABILITIES))
     problems = []
     for name in sorted(_own_public_names(cls) - known):
@@ -154,7 +156,7 @@ def _misspelling_problems(cls: type) -> list[str]:
     return problems
 
 
-def _reference_problems(cls: type) -> list[str]:
+def _reference_problems(cls: type[Mechanic[Any]]) -> list[str]:
     reference = cls.reference
     if not (isinstance(reference, type) and issubclass(reference, MechanicReference)):
         return []
@@ -182,7 +184,7 @@ def _reference_problems(cls: type) -> list[str]:
     return problems
 
 
-def _cache_problems(cls: type) -> list[str]:
+def _cache_problems(cls: type[Mechanic[Any]]) -> list[str]:
     if not issubclass(cls, Caches):
         return []
     problems = []
@@ -206,7 +208,7 @@ def _cache_problems(cls: type) -> list[str]:
     return problems
 
 
-def derived_position_fields(cls: type) -> tuple:
+def derived_position_fields(cls: type[Mechanic[Any]]) -> tuple[Field, ...]:
     """The state fields a described position carries for a mechanic without the
     :class:`DescribedPositions` capability: when its scoring hooks may read its state
     (``Mechanic.scoring_hooks``), every field of its own that is not a cache
@@ -217,7 +219,7 @@ def derived_position_fields(cls: type) -> tuple:
     return tuple(f for f in cls.state_fields if not f.derived and not f.pending_claim)
 
 
-def _position_problems(cls: type) -> list[str]:
+def _position_problems(cls: type[Mechanic[Any]]) -> list[str]:
     if issubclass(cls, DescribedPositions):
         keys = [key.name for key in cls.position_keys]
     else:
@@ -228,7 +230,7 @@ def _position_problems(cls: type) -> list[str]:
     return []
 
 
-def contract_problems(cls: type) -> list[str]:
+def contract_problems(cls: type[Mechanic[Any]]) -> list[str]:
     """Everything wrong with a mechanic class by its contract, as messages that name the
     part (empty when it keeps it)."""
     if not (isinstance(cls, type) and issubclass(cls, Mechanic)):

@@ -30,13 +30,13 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar, Generic
 
 from .. import hooks, ir
 from ..base.limits import Limit
 from ..base.schema import Field
-from ..hooks import MechanicReference
-from ..lang.ast import ActionKind, DealPart, RouteAttr, Stmt, TicketForm
+from ..hooks import MechanicReference, RuleT
+from ..lang.ast import ActionKind, DealPart, Node, RouteAttr, Stmt, TicketForm
 from .capabilities import Caches
 from .parts import ScoreItem, Tables, TieBreak
 
@@ -44,7 +44,7 @@ from .parts import ScoreItem, Tables, TieBreak
 STOCK_PACKAGE = "railspec.mechanics"
 
 
-class Mechanic:
+class Mechanic(Generic[RuleT]):
     """A mechanic: subclass it in a folder of its own, declare what it adds (each part has a
     default that adds nothing), and it is found by the registry (``registry.discover``).
 
@@ -55,7 +55,11 @@ class Mechanic:
     needs in the reference interpreter, and its ``engine.pyx.j2`` the same hooks in the
     compiled engine. ``implemented`` is False while the engines lack the mechanic: a spec
     using it checks, and ``load`` refuses it by name. The optional parts are capabilities
-    (``railspec.compiler.mechanic.capabilities``), named among the class's bases."""
+    (``railspec.compiler.mechanic.capabilities``), named among the class's bases.
+
+    The type parameter is the class of its rule, which the methods taking ``rule`` receive;
+    the capabilities with such methods take it too: ``class Tunnels(Mechanic[TunnelsRule],
+    Drawing[TunnelsRule], Sampled)``. Without it, ``rule`` is untyped."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -68,43 +72,43 @@ class Mechanic:
     state_fields: ClassVar[tuple[Field, ...]] = ()
     phases: ClassVar[tuple[str, ...]] = ()
     kinds: ClassVar[tuple[str, ...]] = ()
-    reference: ClassVar[type[MechanicReference]] = MechanicReference
+    reference: ClassVar[type[MechanicReference[Any, Any]]] = MechanicReference
     score_items: ClassVar[tuple[ScoreItem, ...]] = ()
     tiebreaks: ClassVar[tuple[TieBreak, ...]] = ()
     #: Its language: the node classes (``lang.ast.Node`` subclasses) of its statements and
     #: of the parts it adds to the core's extension points (route attributes, ticket forms,
     #: deal parts, action kinds); their grammar rules are ``grammar.lark`` in its folder.
-    statements: ClassVar[tuple[type, ...]] = ()
+    statements: ClassVar[tuple[type[Node], ...]] = ()
     #: The bounds its statements' numbers keep, as docs/language.md's "Limits" lists them;
     #: each is checked where the statement is checked.
     limits: ClassVar[tuple[Limit, ...]] = ()
 
-    def check(self, ctx) -> ir.Rule | None:
+    def check(self, ctx: Any) -> RuleT | None:
         """The mechanic's checker stage: its record when the spec uses the mechanic, else
         None. ``ctx`` is the checker's ``CheckContext``: read statements with ``ctx.one``,
         ``ctx.all``, ``ctx.action``, ``ctx.routes_with``; report problems with
         ``ctx.errors.add(span, message)``."""
         raise NotImplementedError
 
-    def actions(self, variant: ir.Variant, rule: ir.Rule) -> list[dict]:
+    def actions(self, variant: ir.Variant, rule: RuleT) -> list[dict]:
         """Catalogue entries (``dict(kind=…, name=…, …)`` of ``ir.Action`` fields)."""
         return []
 
-    def tables(self, variant: ir.Variant, rule: ir.Rule) -> Tables:
+    def tables(self, variant: ir.Variant, rule: RuleT) -> Tables:
         """The constants and tables its ``engine.pyx.j2`` reads."""
         return Tables()
 
-    def variant_state_fields(self, variant: ir.Variant, rule: ir.Rule) -> tuple[Field, ...]:
+    def variant_state_fields(self, variant: ir.Variant, rule: RuleT) -> tuple[Field, ...]:
         """Its state fields in this variant: ``state_fields``, less any it needs only beside
         other mechanics (ferry cards paid towards a claim another mechanic may hold). The
         class's ``state_fields`` lists them all (the documentation's state table)."""
         return self.state_fields
 
-    def dimensions(self, variant: ir.Variant, rule: ir.Rule) -> dict[str, int]:
+    def dimensions(self, variant: ir.Variant, rule: RuleT) -> dict[str, int]:
         """Sizes the mechanic's state fields use (names of C constants)."""
         return {}
 
-    def score_bound(self, variant: ir.Variant, rule: ir.Rule) -> int | None:
+    def score_bound(self, variant: ir.Variant, rule: RuleT) -> int | None:
         """The most its score items that count in the total can add to, or take from, one
         player's total in any game of the variant. The checker adds up the core's and every
         mechanic's bound and refuses a spec whose sum a score could not hold
@@ -112,7 +116,7 @@ class Mechanic:
         must override it (None: not known, and then nothing is guaranteed)."""
         return 0 if not any(item.in_total for item in self.variant_score_items(variant, rule)) else None
 
-    def variant_score_items(self, variant: ir.Variant, rule: ir.Rule) -> tuple[ScoreItem, ...]:
+    def variant_score_items(self, variant: ir.Variant, rule: RuleT) -> tuple[ScoreItem, ...]:
         """The breakdown columns for this variant: ``score_items``, and any that depend on the
         variant (one per company, say)."""
         return self.score_items

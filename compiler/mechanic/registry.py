@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable, Iterator
 from importlib import metadata
+from typing import Any
 
 from .. import ir
 from ..lang.parse import Language, language
@@ -24,8 +26,8 @@ class Registry:
     """An ordered set of mechanics. The order fixes the catalogue order of their actions,
     the key order of their state fields, and the order in which hooks run."""
 
-    def __init__(self, mechanics):
-        self.mechanics: tuple[Mechanic, ...] = tuple(mechanics)
+    def __init__(self, mechanics: Iterable[Mechanic[Any]]):
+        self.mechanics: tuple[Mechanic[Any], ...] = tuple(mechanics)
         names = [m.name for m in self.mechanics]
         if len(set(names)) != len(names):
             raise ValueError(f"a mechanic is registered twice: {names}")
@@ -42,7 +44,7 @@ class Registry:
                                       [(m.name, cls) for m in self.mechanics for cls in m.statements])
         return self._language
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Mechanic[Any]]:
         return iter(self.mechanics)
 
     def __contains__(self, name: str) -> bool:
@@ -117,7 +119,7 @@ class Registry:
 ENTRY_POINT_GROUP = "railspec.mechanics"
 
 
-def _stock_mechanics() -> list[type]:
+def _stock_mechanics() -> list[type[Mechanic[Any]]]:
     """The ``Mechanic`` subclass each folder of the stock package defines (found by a scan of
     its subpackages, so that a new stock mechanic is a new folder, not a line in a list)."""
     package = importlib.import_module(STOCK_PACKAGE)
@@ -134,7 +136,7 @@ def _stock_mechanics() -> list[type]:
     return found
 
 
-def _installed_mechanics() -> list[type]:
+def _installed_mechanics() -> list[type[Mechanic[Any]]]:
     """The ``Mechanic`` subclasses other distributions register under :data:`ENTRY_POINT_GROUP`."""
     found = []
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
@@ -146,17 +148,17 @@ def _installed_mechanics() -> list[type]:
     return found
 
 
-_PROBLEMS: dict[type, list[str]] = {}
+_PROBLEMS: dict[type[Mechanic[Any]], list[str]] = {}
 
 
-def _problems_of(cls: type) -> list[str]:
+def _problems_of(cls: type[Mechanic[Any]]) -> list[str]:
     """A class's contract problems, found once per process."""
     if cls not in _PROBLEMS:
         _PROBLEMS[cls] = contract_problems(cls)
     return _PROBLEMS[cls]
 
 
-def _ordered(classes) -> Registry:
+def _ordered(classes: Iterable[type[Mechanic[Any]]]) -> Registry:
     return Registry(cls() for cls in sorted(classes, key=lambda cls: (cls.order, cls.name)))
 
 

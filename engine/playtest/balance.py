@@ -20,12 +20,15 @@ import socket
 import sys
 import threading
 import warnings
+from collections.abc import Generator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..compiler.base.rng import SplitMix64
 from ..runtime.game import load
 from . import agents as agents_module
+from . import lifeline
 
 #: Salts the campaign seed when deriving each game's seeds.
 CAMPAIGN_SALT = 0xA0761D6478BD642F
@@ -194,6 +197,9 @@ class Campaign:
     :func:`run_campaign`; the plan and the workers are checked here, before any process
     starts."""
 
+    #: a command's progress bar (``railspec play`` sets it; None without one)
+    bar: Any
+
     def __init__(self, plan: CampaignPlan, workers: int | None = None, ray_address: str | None = None,
                  progress=None):
         with warnings.catch_warnings():
@@ -205,7 +211,7 @@ class Campaign:
             raise ValueError(f"workers must be a positive integer, not {workers!r}")
         self.plan, self.workers, self.ray_address, self.progress = plan, workers, ray_address, progress
         self.played = 0  # records handed on
-        self._batches = None
+        self._batches: Generator[list[dict], None, None] | None = None
         self._signals = _terminate_as_interrupt()
 
     def __enter__(self) -> Campaign:
@@ -323,9 +329,12 @@ class WorkerDied(RailspecError):
     in native code)."""
 
 
-def _work(connection) -> None:
+def _work(connection: mp_connection.Connection, parent: mp_connection.Connection) -> None:
     """A worker's loop: play each chunk sent on ``connection`` and send back its records
-    (or the error it raised), until the parent sends None or goes away."""
+    (or the error it raised), until the parent sends None or goes away. ``parent``: the
+    parent's lifeline (:mod:`.lifeline`): the worker ends the moment the parent does,
+    even in the middle of a chunk and even when the parent was killed with SIGKILL."""
+    lifeline.watch(parent)
     _ignore_interrupts()
     while True:
         try:
@@ -335,6 +344,7 @@ def _work(connection) -> None:
         if message is None:
             return
         job, plan, chunk = message
+        answer: tuple[int, bool, Any]
         try:
             answer = (job, True, play_chunk(plan, chunk))
         except Exception as error:  # handed to the parent, which raises it
@@ -358,7 +368,8 @@ class _Workers:
     workers and closes the pipes without reading anything more."""
 
     def __init__(self, count: int):
-        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else \
+            multiprocessing.get_context("spawn")
         self.processes, self.connections = [], []
         self.jobs: dict[int, int] = {}   # job -> worker index, for the jobs sent and not answered
         self.load = [0] * count          # jobs sent to each worker and not answered
@@ -366,7 +377,7 @@ class _Workers:
         try:
             for _ in range(count):
                 ours, theirs = context.Pipe(duplex=True)
-                process = context.Process(target=_work, args=(theirs,), daemon=True)
+                process = context.Process(target=_work, args=(theirs, lifeline.worker_end()), daemon=True)
                 process.start()
                 theirs.close()  # so a worker's death reads as end-of-file on ours
                 self.processes.append(process)
@@ -407,10 +418,11 @@ class _Workers:
                     if not answered:
                         self._died(worker)
                     continue
+                pipe = cast(mp_connection.Connection, ready)  # not a sentinel: one of our pipes
                 try:
-                    job, ok, result = ready.recv()
+                    job, ok, result = pipe.recv()
                 except (EOFError, OSError):
-                    self._died(self.connections.index(ready))
+                    self._died(self.connections.index(pipe))
                 worker = self.jobs.pop(job)
                 self.load[worker] -= 1
                 if not ok:
@@ -513,7 +525,7 @@ def _on_ray(plan: CampaignPlan, workers: int, address: str):
         return ref
 
     def wait_any(refs):
-        ready = []
+        ready: list = []
         while not ready:
             stop_if_asked()
             ready, _ = ray.wait(refs, num_returns=1, timeout=0.2)

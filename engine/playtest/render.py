@@ -199,7 +199,8 @@ def _fill_in(variant: ir.Variant, given: list) -> list[tuple[float, float]]:
     to (a city added to an extended map): each takes the mean place of its placed
     neighbours, nudged aside so it does not sit on a route, repeated until every city
     joined to a placed one has a place; the rest go by the first placed city."""
-    places = [tuple(map(float, p)) if p is not None else None for p in given]
+    places: list[tuple[float, float] | None] = [(float(p[0]), float(p[1])) if p is not None else None
+                                                 for p in given]
     neighbours: list[set[int]] = [set() for _ in variant.cities]
     for r in variant.routes:
         neighbours[r.a].add(r.b)
@@ -211,7 +212,7 @@ def _fill_in(variant: ir.Variant, given: list) -> list[tuple[float, float]]:
         for c, place in enumerate(places):
             if place is not None:
                 continue
-            known = [places[n] for n in sorted(neighbours[c]) if places[n] is not None]
+            known = [p for p in (places[n] for n in sorted(neighbours[c])) if p is not None]
             if known:
                 x = sum(p[0] for p in known) / len(known) + nudge
                 y = sum(p[1] for p in known) / len(known) + nudge
@@ -265,8 +266,9 @@ def _raw_places(variant: ir.Variant) -> list[tuple[float, float]]:
     placed among their neighbours), or the computed layout when no city has one or all
     the places are one point (a spec that drew nothing would be one dot)."""
     given = [getattr(c, "at", None) for c in variant.cities]
+    raw: list[tuple[float, float]]
     if all(p is not None for p in given):
-        raw = [tuple(map(float, p)) for p in given]
+        raw = [(float(p[0]), float(p[1])) for p in given if p is not None]
     elif any(p is not None for p in given):
         raw = _fill_in(variant, given)
     else:
@@ -311,7 +313,11 @@ def looks(variant: ir.Variant) -> Looks:
     """What the variant's mechanics ask a drawn map to show, together: dashed routes,
     route badges (joined by a space), city groups, city markers and route groups, in
     registry order. The legend's words are per mechanic: see :func:`legend_entries`."""
-    dashed, badges, groups, markers, route_groups = set(), {}, [], [], []
+    dashed: set[int] = set()
+    badges: dict[int, str] = {}
+    groups: list[tuple[str, tuple[int, ...]]] = []
+    markers: list[str] = []
+    route_groups: list[tuple[str, tuple[int, ...]]] = []
     for mechanic, rule in variant.present():
         seen = part(mechanic, Drawing).looks(variant, rule)
         dashed |= seen.dashed
@@ -455,7 +461,7 @@ class _Track:
 
 def _tracks(variant: ir.Variant, places, shown: Looks, city_size) -> list[_Track]:
     """Each route's drawn line, badge and dots."""
-    group_colour = {}
+    group_colour: dict[int, list[tuple[str, int]]] = {}
     for i, (_, routes) in enumerate(shown.route_groups):
         for r in routes:
             group_colour.setdefault(r, []).append((GROUP_COLOURS[i % len(GROUP_COLOURS)], i))
@@ -611,9 +617,10 @@ def _place_labels(variant: ir.Variant, places, city_size, tracks: list[_Track],
             if best_cost < 1000.0 and best_cost <= (ring_index + 1) * 6.0:
                 break  # nothing further out can be better
         clear = clear and best_cost < 1000.0
+        assert best is not None  # every box costs less than infinity
         labels[c] = _Label(c, lines, best)
         hard.add(best)
-    return labels, clear
+    return [label for label in labels if label is not None], clear  # every city has one
 
 
 # --- the picture ------------------------------------------------------------------------

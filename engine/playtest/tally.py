@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the tally only reads the variant it is given
+    from ..runtime.game import Variant
 
 
 @dataclass
@@ -52,7 +56,7 @@ class CampaignTally:
     """Sums and counts of a campaign's records. ``variant`` is the loaded variant
     (:class:`railspec.Variant`); it names the tickets, routes, score items and action kinds."""
 
-    variant: object
+    variant: Variant
     games: int = 0
     players: int = 0
     by_seat: dict = field(default_factory=dict)        # seat -> Rates

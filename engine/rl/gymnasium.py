@@ -33,6 +33,7 @@ from gymnasium import spaces
 
 from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..playtest import agents
+from ..runtime.game import Game
 from . import tensor
 from .common import check_reward, final_rewards, load_variant, render_game, stock_variants
 
@@ -85,7 +86,7 @@ class RailspecEnv(gymnasium.Env):
         self.encoder = tensor.ObservationEncoder(self.variant)
         self.observation_space = spaces.Box(0.0, 1.0, shape=(self.encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self.variant.actions))
-        self.game = None
+        self.game: Game | None = None
         self._done = False  # the episode ended (the game is over, or the learner forfeited)
         self.seat = 0 if seat == "random" else seat
         self._seated: list = []
@@ -151,10 +152,18 @@ class RailspecEnv(gymnasium.Env):
         info = {"action_mask": self.action_mask(), "seat": self.seat}
         if illegal_action:
             info["illegal_action"] = True
-        if self.game.is_over:
-            info["scores"] = self.game.scores()
-            info["winners"] = self.game.winners()
+        game = self._playing
+        if game.is_over:
+            info["scores"] = game.scores()
+            info["winners"] = game.winners()
         return info
+
+    @property
+    def _playing(self) -> Game:
+        """The game being played (a RailspecError before reset())."""
+        if self.game is None:
+            raise RailspecError("there is no game yet: call reset()")
+        return self.game
 
     def _final_reward(self) -> float:
         return final_rewards(self.game, self.reward_kind)[self.seat]
@@ -170,6 +179,6 @@ def register() -> list[str]:
     for v in stock_variants():
         env_id = f"railspec/{v.key}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=make, kwargs={"variant": v.key})
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:make", kwargs={"variant": v.key})
         ids.append(env_id)
     return ids

@@ -35,12 +35,14 @@ from) and ``reward`` (``"score"``, the default: each player's final score; or ``
 from __future__ import annotations
 
 import json
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.rng import SplitMix64
+from ..runtime.game import Variant
 from . import tensor
 from .common import check_reward, final_rewards, load_variant, stock_variants
 
@@ -54,7 +56,7 @@ BONUS_BOUND = 1000
 #: ``max_game_length``; random games of the stock variants stay well below it).
 DECISIONS_PER_TRAIN = 12
 
-_REGISTERED: dict[str, object] = {}  # short name -> the Variant registered under it
+_REGISTERED: dict[str, Variant] = {}  # short name -> the Variant registered under it
 
 
 def game_name(variant) -> str:
@@ -127,8 +129,9 @@ def utility_bounds(v) -> tuple[float, float]:
 class RailspecGame(pyspiel.Game):
     """One railspec variant at one table size, as an OpenSpiel game."""
 
-    variant = None    # set on the subclass registered for each variant
-    game_type = None
+    # set on the subclass registered for each variant (:func:`_factory`)
+    variant: ClassVar[Variant]
+    game_type: ClassVar[Any]
 
     def __init__(self, params: dict | None = None):
         variant, game_type, params = self.variant, self.game_type, params or {}

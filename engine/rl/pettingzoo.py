@@ -35,6 +35,7 @@ from pettingzoo import AECEnv
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.rng import SplitMix64
+from ..runtime.game import Game
 from . import tensor
 from .common import check_reward, final_rewards, load_variant, render_game
 
@@ -76,7 +77,7 @@ class RailspecEnv(AECEnv):
         self._observation_spaces = {a: space for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self._seeds = SplitMix64(0)
-        self.game = None
+        self.game: Game | None = None
 
     # --- spaces ------------------------------------------------------------------------
     def observation_space(self, agent):
@@ -94,20 +95,20 @@ class RailspecEnv(AECEnv):
             game_seed = int(seed)
         else:
             game_seed = self._seeds.next()
-        self.game = self.variant.new_game(players=self.players, seed=game_seed)
+        game = self.game = self.variant.new_game(players=self.players, seed=game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[game.current_player]
 
     def observe(self, agent):
         """``agent``'s observation: its vector and its action mask (zeros unless it is to
         decide)."""
         seat = self._seat[agent]
-        game = self.game
+        game = self._playing
         mask = np.zeros(len(self.variant.actions), dtype=np.int8)
         if not game.is_over and game.current_player == seat:
             self.encoder.action_mask(game, mask)
@@ -122,17 +123,25 @@ class RailspecEnv(AECEnv):
         if action is None:
             raise RailspecError(f"{agent} is to decide: None is an action only once the game is over")
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(int(action))
+        game = self._playing
+        game.apply(int(action))
         for a in self.agents:
             self.rewards[a] = 0.0
-        if self.game.is_over:
-            returns = final_rewards(self.game, self.reward_kind)
+        if game.is_over:
+            returns = final_rewards(game, self.reward_kind)
             for p, a in enumerate(self.possible_agents):
                 self.rewards[a] = returns[p]
                 self.terminations[a] = True
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player]
+            self.agent_selection = self.possible_agents[game.current_player]
         self._accumulate_rewards()
+
+    @property
+    def _playing(self) -> Game:
+        """The game being played (a RailspecError before reset())."""
+        if self.game is None:
+            raise RailspecError("there is no game yet: call reset()")
+        return self.game
 
     def render(self):
         """The position as text (``ansi``) or as the SVG map (``svg``); None without a

@@ -5,13 +5,16 @@ Needs numpy: the RL extras (openspiel, pettingzoo, gymnasium) all bring it.
 """
 from __future__ import annotations
 
+from typing import Any
+
+from ..compiler import observation
+from ..compiler.observation import ObservationError, ObservationSpec, Slice
+
+np: Any  # numpy, or None
 try:
     import numpy as np
 except ImportError:  # the core install: the layout works, filling vectors needs numpy
     np = None
-
-from ..compiler import observation
-from ..compiler.observation import ObservationError, ObservationSpec, Slice
 
 __all__ = ["ObservationEncoder", "ObservationError", "ObservationSpec", "Slice", "encoder", "observation_spec",
            "layout_plan", "observation_tensor", "action_mask"]

@@ -16,7 +16,9 @@ import sys
 import threading
 import warnings
 from array import array
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
 from .. import compiler
 from ..compiler import ir, observation
@@ -89,7 +91,8 @@ def _items_of(codes: str, itemsize: int):
     return lambda fmt, size: size == itemsize and _byte_format(fmt, codes)
 
 
-def _typed_buffer(buffer, needed: int, method: str, hint: str, fits, code: str, unit: str) -> memoryview:
+def _typed_buffer(buffer: Any, needed: int, method: str, hint: str, fits: Callable[[str, int], bool],
+                  code: Literal["i", "f", "B"], unit: str) -> memoryview[Any]:
     """``buffer`` as a flat writable view of its items (``code``: the C int of
     legal_actions_into, a float, a byte) with room for ``needed`` of them, or the named
     error saying what is wrong with it; ``fits(format, itemsize)`` says whether its items
@@ -325,19 +328,22 @@ def _query_method(name: str, doc: str, per_player: bool):
 
     # the common case first and flat: the game's variant uses the mechanic (a query may be
     # asked in a search's inner loop)
+    ask: Callable[..., Any]
     if per_player:
-        def ask(self, player):
+        def ask_of_player(self, player):
             player = self._player(player)
             found = self.variant.query_table.get(name)
             if found is not None and found[1]:
                 return getattr(self._e, name)(player)
             return unanswered(self, found)
+        ask = ask_of_player
     else:
-        def ask(self):
+        def ask_of_game(self):
             found = self.variant.query_table.get(name)
             if found is not None and found[1]:
                 return getattr(self._e, name)()
             return unanswered(self, found)
+        ask = ask_of_game
     ask.__name__ = ask.__qualname__ = name
     ask.__doc__ = doc
     return ask

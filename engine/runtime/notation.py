@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from typing import Any
 
 from ..compiler import ir
 from ..compiler.assembly import assemble
@@ -66,7 +67,8 @@ def value_names(field: schema.Field) -> str | None:
     numbers."""
     if field.names:
         return field.names
-    return {schema.TICKETS: "ticket", schema.CARD_IDS: "card"}.get(field.pile)
+    by_pile: dict[str | None, str] = {schema.TICKETS: "ticket", schema.CARD_IDS: "card"}
+    return by_pile.get(field.pile)
 
 
 @functools.lru_cache(maxsize=64)
@@ -299,7 +301,7 @@ def loads_line(variant: ir.Variant, line: str) -> dict:
     words = line.strip().split(" ")
     if len(words) < 3 or words[0] != FORMAT:
         raise NotationError(f"a position line starts with {FORMAT} VARIANT SPEC_HASH")
-    position = {"format": FORMAT, "variant": _unescape(words[1]), "spec_hash": words[2]}
+    position: dict[str, Any] = {"format": FORMAT, "variant": _unescape(words[1]), "spec_hash": words[2]}
     fields = {f.name: f for f in _fields(variant)}
     for word in words[3:]:
         key, eq, text = word.partition("=")

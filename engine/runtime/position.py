@@ -28,6 +28,7 @@ import functools
 import json
 import reprlib
 from pathlib import Path
+from typing import Any
 
 from ..compiler import ir
 from ..compiler.assembly import assemble
@@ -37,6 +38,7 @@ from ..compiler.base.text import canonical
 from ..compiler.mechanic import (
     DescribedPositions,
     Invariants,
+    Mechanic,
     PositionKey,
     derived_position_fields,
     kind_of,
@@ -242,13 +244,18 @@ def _read(variant: ir.Variant, field: schema.Field, value, where: str):
         raise PositionError(str(err)) from None
 
 
-@functools.lru_cache(maxsize=None)
-def _schema_positions(cls: type) -> SchemaPositions | None:
-    fields = derived_position_fields(cls)
-    return SchemaPositions(fields) if fields else None
+_SCHEMA_POSITIONS: dict[type[Mechanic[Any]], SchemaPositions | None] = {}
 
 
-def describer(mechanic) -> DescribedPositions | SchemaPositions | None:
+def _schema_positions(cls: type[Mechanic[Any]]) -> SchemaPositions | None:
+    """The keys derived from a mechanic class's state fields (made once per class)."""
+    if cls not in _SCHEMA_POSITIONS:
+        fields = derived_position_fields(cls)
+        _SCHEMA_POSITIONS[cls] = SchemaPositions(fields) if fields else None
+    return _SCHEMA_POSITIONS[cls]
+
+
+def describer(mechanic: Mechanic[Any]) -> DescribedPositions[Any] | SchemaPositions | None:
     """Who writes and reads a mechanic's keys of a described position: the mechanic itself
     when it has the ``DescribedPositions`` capability, else the keys derived from its state
     fields when its scoring may read them (:class:`SchemaPositions`), else None (it adds

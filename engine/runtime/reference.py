@@ -14,13 +14,16 @@ kind); a :class:`ReferenceEngine` is a game, a ``Rules`` and a small
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from ..compiler import ir
 from ..compiler.assembly import assemble, refuse_unsupported
 from ..compiler.base.errors import IllegalActionError
 from ..compiler.base.rng import agent_for, shuffle_in_state
 from ..compiler.base.schema import FORMAT, PH_KEEP, PH_OVER, PH_SECOND_DRAW, PH_SETUP_KEEP, PH_TURN, PlainState
+from ..compiler.base.state_view import StateView
 from ..compiler.hooks import HOOKS
 
 EMPTY = -1
@@ -47,15 +50,17 @@ class Rules:
         # registry order (a mechanic fills the hooks its reference class overrides; the
         # compiled engine chains the same ones)
         self.parts = [(mech, mech.reference(self, rule)) for mech, rule in self.assembly.present]
-        self.hooks = {hook.name: [getattr(part, hook.name) for mech, part in self.parts
-                                  if hook.name in mech.filled_hooks()]
-                      for hook in HOOKS if not hook.compiled_only}
+        self.hooks: dict[str, list[Callable[..., Any]]] = {
+            hook.name: [getattr(part, hook.name) for mech, part in self.parts if hook.name in mech.filled_hooks()]
+            for hook in HOOKS if not hook.compiled_only}
+        self.phase_legal: dict[str, Callable[[StateView], list[int]]]
+        self.kind_apply: dict[str, Callable[[StateView, ir.Action], None]]
         self.phase_legal = {PH_TURN: self.legal_turn, PH_SECOND_DRAW: self.legal_second_draw,
                             PH_KEEP: self.legal_keep, PH_SETUP_KEEP: self.legal_keep}
         self.kind_apply = {ir.DRAW_BLIND: self.apply_draw_blind, ir.DRAW_FACEUP: self.apply_draw_faceup,
                            ir.CLAIM: self.apply_claim, ir.DRAW_TICKETS: self.apply_draw_tickets,
                            ir.KEEP_TICKETS: self.apply_keep_tickets, ir.PASS: self.apply_pass}
-        self.methods = {}
+        self.methods: dict[str, Callable[..., Any]] = {}
         for mech, part in self.parts:
             self.phase_legal.update({phase: part.phase_legal for phase in mech.phases})
             self.kind_apply.update({kind: part.apply for kind in mech.kinds})
@@ -93,22 +98,22 @@ class Rules:
         return state
 
     # --- piles ---------------------------------------------------------------------
-    def reshuffle_discards(self, state) -> None:
+    def reshuffle_discards(self, state: StateView) -> None:
         """An empty deck takes the discards, thoroughly shuffled (USA: Train Car Cards)."""
         state.deck = [card for card in range(self.loco + 1) for _ in range(state.discard[card])]
         state.discard = [0] * (self.loco + 1)
         shuffle_in_state(state, state.deck)
 
-    def draw_from_deck(self, state) -> int:
+    def draw_from_deck(self, state: StateView) -> int:
         if not state.deck and any(state.discard):
             self.reshuffle_discards(state)
         return state.deck.pop() if state.deck else EMPTY
 
     @staticmethod
-    def can_draw_blind(state) -> bool:
+    def can_draw_blind(state: StateView) -> bool:
         return bool(state.deck) or any(state.discard)
 
-    def market_can_change(self, state) -> bool:
+    def market_can_change(self, state: StateView) -> bool:
         """Whether the cards outside the players' hands (deck, discards, market) can make
         a market with fewer than the reset number of locomotives."""
         outside = state.deck + [c for c in state.faceup if c != EMPTY]
@@ -116,7 +121,7 @@ class Rules:
         plain = sum(1 for c in outside if c != self.loco) + sum(state.discard[:self.loco])
         return min(self.variant.market_size, total) - plain < self.variant.market_reset_locomotives
 
-    def market_resets(self, state) -> bool:
+    def market_resets(self, state: StateView) -> bool:
         """Three face-up locomotives, and a market with fewer can be dealt (the mechanics'
         market_resets hooks may say otherwise); never with 'market N no reset' (a reset
         number of 0)."""
@@ -126,7 +131,7 @@ class Rules:
             resets = hook(state, resets)
         return resets
 
-    def faceup_cost(self, state, card: int) -> int:
+    def faceup_cost(self, state: StateView, card: int) -> int:
         """What taking a face-up card costs of a two-card draw: 2 (the whole draw) for a
         locomotive, else 1, as the mechanics' faceup_cost hooks leave it."""
         cost = 2 if card == self.loco else 1
@@ -134,7 +139,7 @@ class Rules:
             cost = hook(state, card, cost)
         return cost
 
-    def reset_market_if_needed(self, state) -> None:
+    def reset_market_if_needed(self, state: StateView) -> None:
         """Three face-up locomotives: discard all five and turn five new ones (USA: Train
         Car Cards), again and again, unless no market with fewer can be dealt."""
         v = self.variant
@@ -146,7 +151,7 @@ class Rules:
             for slot in range(v.market_size):
                 state.faceup[slot] = self.draw_from_deck(state)
 
-    def refill_market(self, state) -> None:
+    def refill_market(self, state: StateView) -> None:
         """After cards come back to the discards, and at the end of a turn: empty slots are
         refilled in order, then the reset check (a market stuck with locomotives may change)."""
         for slot, card in enumerate(state.faceup):
@@ -154,20 +159,20 @@ class Rules:
                 state.faceup[slot] = self.draw_from_deck(state)
         self.reset_market_if_needed(state)
 
-    def take_faceup(self, state, card: int) -> None:
+    def take_faceup(self, state: StateView, card: int) -> None:
         slot = state.faceup.index(card)
         state.hands[state.current][card] += 1
         state.faceup[slot] = self.draw_from_deck(state)
         self.reset_market_if_needed(state)
 
     # --- legal actions, by phase ---------------------------------------------------
-    def legal(self, state) -> list[int]:
+    def legal(self, state: StateView) -> list[int]:
         """Ids of every legal action, ascending."""
         if state.phase == PH_OVER:
             return []
         return self.phase_legal[state.phase](state)
 
-    def legal_draws(self, state, second: bool) -> list[int]:
+    def legal_draws(self, state: StateView, second: bool) -> list[int]:
         """USA rulebook, Train Car Cards: with no card in the deck and no discards, "a
         player cannot draw Train Car cards" (face-up ones included, docs/rules.md)."""
         if not self.can_draw_blind(state):
@@ -183,25 +188,25 @@ class Rules:
                     out.append(a.id)
         return out
 
-    def legal_second_draw(self, state) -> list[int]:
+    def legal_second_draw(self, state: StateView) -> list[int]:
         """The second card: blind, or any face-up card but a locomotive."""
         return self.legal_draws(state, second=True)
 
-    def route_claimable(self, state, route: ir.Route, player: int) -> bool:
+    def route_claimable(self, state: StateView, route: ir.Route, player: int) -> bool:
         """A free route that no mechanic closes to the player (whatever their cards and trains)."""
         return state.owner[route.id] == -1 and all(hook(state, route, player) for hook in self.hooks["route_open"])
 
-    def route_open(self, state, route: ir.Route, player: int) -> bool:
+    def route_open(self, state: StateView, route: ir.Route, player: int) -> bool:
         """A claimable route the player has the trains for."""
         return state.trains[player] >= route.length and self.route_claimable(state, route, player)
 
-    def can_pay(self, state, action: ir.Action, player: int) -> bool:
+    def can_pay(self, state: StateView, action: ir.Action, player: int) -> bool:
         hand = state.hands[player]
         if hand[self.loco] < action.locomotives:
             return False
         return not action.colour_cards or hand[action.colour] >= action.colour_cards
 
-    def legal_turn(self, state) -> list[int]:
+    def legal_turn(self, state: StateView) -> list[int]:
         """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
         else is legal. A claim is legal when its route is open to the player, its payment
         block too (the payment_ok hooks), the hand holds its cards, and the claim_payable
@@ -222,7 +227,7 @@ class Rules:
             out.extend(hook(state))
         return out or [self.pass_id]
 
-    def legal_keep(self, state) -> list[int]:
+    def legal_keep(self, state: StateView) -> list[int]:
         """Keep-ticket choices: every set of offered slots with at least enough tickets."""
         if state.phase == PH_SETUP_KEEP:
             offer, keep = state.setup_offer[state.current], self.variant.deal_keep
@@ -231,21 +236,21 @@ class Rules:
         return [a.id for a in self.keeps if a.mask < (1 << len(offer)) and bin(a.mask).count("1") >= keep]
 
     # --- transitions, by kind ------------------------------------------------------
-    def apply(self, state, action: ir.Action) -> None:
+    def apply(self, state: StateView, action: ir.Action) -> None:
         state.decisions += 1
         self.kind_apply[action.kind](state, action)
 
-    def apply_draw_blind(self, state, action) -> None:
+    def apply_draw_blind(self, state: StateView, action: ir.Action) -> None:
         state.hands[state.current][self.draw_from_deck(state)] += 1
         self.after_card_drawn(state, locomotive_from_market=False)
 
-    def apply_draw_faceup(self, state, action) -> None:
+    def apply_draw_faceup(self, state: StateView, action: ir.Action) -> None:
         card = self.loco if action.colour == ir.NO_COLOUR else action.colour
         cost = self.faceup_cost(state, card)  # as the market is before the card is taken
         self.take_faceup(state, card)
         self.after_card_drawn(state, locomotive_from_market=cost >= 2)
 
-    def apply_claim(self, state, action) -> None:
+    def apply_claim(self, state: StateView, action: ir.Action) -> None:
         """Take the payment from the hand, then (unless a mechanic holds the claim pending,
         and the payment with it) discard it and own the route."""
         route = self.variant.routes[action.route]
@@ -262,7 +267,7 @@ class Rules:
         if state.phase == PH_TURN:
             self.end_turn(state, passed=False)
 
-    def discard_payment(self, state, colour: int, colour_cards: int, locomotives: int) -> None:
+    def discard_payment(self, state: StateView, colour: int, colour_cards: int, locomotives: int) -> None:
         """Paid cards go to the discards, and the market is refilled at once (a market
         stuck with locomotives may change "at any time")."""
         if colour_cards:
@@ -270,26 +275,26 @@ class Rules:
         state.discard[self.loco] += locomotives
         self.refill_market(state)
 
-    def withdraw_claim(self, state, route: ir.Route, player: int) -> None:
+    def withdraw_claim(self, state: StateView, route: ir.Route, player: int) -> None:
         """``player`` gives up the claim of ``route`` a mechanic held: the mechanics whose
         payment columns it paid give them back (hook ``claim_withdrawn``)."""
         for hook in self.hooks["claim_withdrawn"]:
             hook(state, route, player)
 
-    def complete_claim(self, state, route: ir.Route, player: int) -> None:
+    def complete_claim(self, state: StateView, route: ir.Route, player: int) -> None:
         state.owner[route.id] = player
         state.trains[player] -= route.length
         state.route_score[player] += self.variant.route_points[route.length]
         for hook in self.hooks["after_claim"]:
             hook(state, route, player)
 
-    def apply_draw_tickets(self, state, action) -> None:
+    def apply_draw_tickets(self, state: StateView, action: ir.Action) -> None:
         count = min(self.variant.draw_tickets, len(state.ticket_deck))
         state.offer = [state.ticket_deck.pop(0) for _ in range(count)]
         state.offer_keep = min(self.variant.draw_tickets_keep, count)
         state.phase = PH_KEEP
 
-    def apply_keep_tickets(self, state, action) -> None:
+    def apply_keep_tickets(self, state: StateView, action: ir.Action) -> None:
         setup = state.phase == PH_SETUP_KEEP
         offer = state.setup_offer[state.current] if setup else state.offer
         state.tickets[state.current].extend(t for slot, t in enumerate(offer) if action.mask >> slot & 1)
@@ -309,10 +314,10 @@ class Rules:
             state.offer_keep = 0
             self.end_turn(state, passed=False)
 
-    def apply_pass(self, state, action) -> None:
+    def apply_pass(self, state: StateView, action: ir.Action) -> None:
         self.end_turn(state, passed=True)
 
-    def after_card_drawn(self, state, locomotive_from_market: bool) -> None:
+    def after_card_drawn(self, state: StateView, locomotive_from_market: bool) -> None:
         """A face-up locomotive is the whole draw; otherwise a second card follows unless
         it is the second already or no card can be drawn."""
         if state.phase == PH_SECOND_DRAW or locomotive_from_market or not self.can_draw_blind(state):
@@ -320,7 +325,7 @@ class Rules:
             return
         state.phase = PH_SECOND_DRAW
 
-    def end_turn(self, state, passed: bool) -> None:
+    def end_turn(self, state: StateView, passed: bool) -> None:
         for hook in self.hooks["end_of_turn"]:
             hook(state)
         self.refill_market(state)
@@ -348,7 +353,7 @@ class Rules:
             state.phase = PH_TURN
 
     # --- scoring ---------------------------------------------------------------------
-    def network(self, state, player: int) -> list[int]:
+    def network(self, state: StateView, player: int) -> list[int]:
         """The player's network: for each graph node, the root of its component."""
         parent = list(range(self.variant.node_count))
 
@@ -362,7 +367,7 @@ class Rules:
                 parent[find(r.node_a)] = find(r.node_b)
         return [find(n) for n in range(self.variant.node_count)]
 
-    def ticket_result(self, state, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]:
+    def ticket_result(self, state: StateView, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]:
         """One of the player's tickets against ``network`` (component labels per node): its
         points (plus when completed, minus when not) and whether it is completed."""
         points, done, _ = self.ticket_detail(state, player, ticket_id, network)
@@ -390,7 +395,7 @@ class Rules:
         network = self.ticket_network(state, player, dict.fromkeys(self.assembly.breakdown_keys, 0))
         return [(t, *self.ticket_detail(state, player, t, network)) for t in state.tickets[player]]
 
-    def ticket_score(self, state, player: int, network: list[int]) -> tuple[int, int]:
+    def ticket_score(self, state: StateView, player: int, network: list[int]) -> tuple[int, int]:
         """The player's ticket points against ``network``: plus for each completed ticket,
         minus for each other; and how many are completed."""
         points = completed = 0
@@ -400,7 +405,7 @@ class Rules:
             completed += done
         return points, completed
 
-    def ticket_network(self, state, player: int, row: dict) -> list[int]:
+    def ticket_network(self, state: StateView, player: int, row: dict[str, int]) -> list[int]:
         """The network the player's tickets are scored on: their routes' components, joined
         further by the score_graph hooks (which write their items into ``row``)."""
         network = self.network(state, player)  # a fresh list: the hooks may relabel it
@@ -408,13 +413,13 @@ class Rules:
             hook(state, player, network, row)
         return network
 
-    def completed_tickets(self, state, player: int) -> list[int]:
+    def completed_tickets(self, state: StateView, player: int) -> list[int]:
         """The tickets the player holds that their network completes now, as scoring counts
         them, in the order held."""
         network = self.ticket_network(state, player, dict.fromkeys(self.assembly.breakdown_keys, 0))
         return [t for t in state.tickets[player] if self.ticket_result(state, player, t, network)[1]]
 
-    def score(self, state) -> list[dict]:
+    def score(self, state: StateView) -> list[dict[str, int]]:
         """Each player's breakdown (docs/engine.md "Scoring"), keys as the assembly's items."""
         v = self.variant
         keys = self.assembly.breakdown_keys
@@ -447,6 +452,9 @@ class ReferenceEngine:
     # _legal caches the legal ids of the state after ``decisions`` decisions: apply()
     # checks an id against the list legal_actions() has just computed
     __slots__ = ("rules", "state", "_legal")
+    rules: Rules
+    state: PlainState
+    _legal: tuple[int, list[int]]
 
     def __init__(self, variant: ir.Variant, players: int, seed: int):
         rules = rules_for(variant)
@@ -540,7 +548,7 @@ class ReferenceEngine:
             raise IllegalActionError(index, f"'{actions[index].name}' is not legal now (phase {self.state.phase})")
         self.rules.apply(self.state, actions[index])
 
-    def score_breakdown(self) -> list[dict]:
+    def score_breakdown(self) -> list[dict[str, int]]:
         return self.rules.score(self.state)
 
     def export_state(self) -> dict:
@@ -548,7 +556,7 @@ class ReferenceEngine:
         v = self.rules.variant
         return self.state.export({"format": FORMAT, "variant": v.key, "spec_hash": v.spec_hash})
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Callable[..., Any]:
         # a mechanic's engine methods (e.g. longest_path), as the compiled Engine has them
         methods = object.__getattribute__(self, "rules").methods
         if name in methods:
@@ -571,7 +579,7 @@ def for_scoring(variant: ir.Variant, fields: dict) -> ReferenceEngine:
     return game
 
 
-def score_fields(variant: ir.Variant, fields: dict) -> list[dict]:
+def score_fields(variant: ir.Variant, fields: dict) -> list[dict[str, int]]:
     """Score the fields of a described position (``players`` and those scoring reads);
     every other field at its value before set-up."""
     return for_scoring(variant, fields).score_breakdown()

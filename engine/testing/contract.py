@@ -48,6 +48,7 @@ import tempfile
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..compiler import check_file, format_text
 from ..compiler.base.errors import RailspecError
@@ -139,7 +140,7 @@ class ContractReport:
         return "\n".join(lines)
 
 
-def _class_of(mechanic) -> type:
+def _class_of(mechanic: Any) -> type[Mechanic[Any]]:
     cls = mechanic if isinstance(mechanic, type) else type(mechanic)
     if not (isinstance(cls, type) and issubclass(cls, Mechanic)):
         raise TypeError(f"check_mechanic takes a Mechanic subclass or instance, not {mechanic!r}")
@@ -212,7 +213,14 @@ class _Run:
                  wanted: tuple[str, ...]):
         self.report, self.registry, self.path, self.text, self.engines = report, registry, path, text, engines
         self.wanted = wanted
-        self.variant: game_api.Variant | None = None
+        self.loaded: game_api.Variant | None = None  # once the spec check has loaded it
+
+    @property
+    def variant(self) -> game_api.Variant:
+        """The spec's variant: the checks after the spec check run only when it loaded."""
+        if self.loaded is None:
+            raise RuntimeError("the spec is not loaded")
+        return self.loaded
 
     def problem(self, check: str, what: str) -> None:
         self.report.problems.append(f"{check}: {what}")
@@ -283,11 +291,12 @@ def _combined_text(mechanics, registry: Registry) -> str | None:
     if whole is None or _checks(whole, registry):
         return whole
     apart = combined_spec(mechanics, shared_route=False)
-    if not _checks(apart, registry):
+    if apart is None or not _checks(apart, registry):  # (None only when ``whole`` is)
         return None
     kept: list[str] = []
     for attr in dict.fromkeys(s.route for s in map(_sample_of, mechanics) if s.route):
-        if _checks(combined_spec(mechanics, shared=kept + [attr]), registry):
+        with_attr = combined_spec(mechanics, shared=kept + [attr])
+        if with_attr is not None and _checks(with_attr, registry):
             kept.append(attr)
     return combined_spec(mechanics, shared=kept) if len(kept) > 1 else apart
 
@@ -303,7 +312,8 @@ def _checks(text: str, registry: Registry) -> bool:
     return True
 
 
-def _spec_file(cls: type, spec, spec_text: str | None, scratch: Path) -> tuple[Path, str]:
+def _spec_file(cls: type[Mechanic[Any]], spec: str | os.PathLike | None, spec_text: str | None,
+               scratch: Path) -> tuple[Path, str]:
     if spec is not None and spec_text is not None:
         raise ValueError("give the spec as a path or as text, not both")
     if spec is not None:
@@ -318,7 +328,7 @@ def _spec_file(cls: type, spec, spec_text: str | None, scratch: Path) -> tuple[P
     return path, text
 
 
-def _run_checks(run: _Run, classes: list[type], games: int, seed: int) -> None:
+def _run_checks(run: _Run, classes: list[type[Mechanic[Any]]], games: int, seed: int) -> None:
     """Run the wanted checks in :data:`CHECKS` order and record each one's outcome (a check's
     problems begin with its name)."""
     if "spec" not in run.wanted:
@@ -327,7 +337,7 @@ def _run_checks(run: _Run, classes: list[type], games: int, seed: int) -> None:
     for name in CHECKS:
         if name not in run.wanted:
             continue
-        if name not in ("contract", "spec") and run.variant is None:
+        if name not in ("contract", "spec") and run.loaded is None:
             notes[name] = "skipped: the spec did not load"
             continue
         note = _CHECK_FUNCTIONS[name](run, classes, games, seed)
@@ -349,7 +359,7 @@ def _check_contract(run: _Run, classes, games, seed) -> str | None:
 
 def _check_spec(run: _Run, classes, games, seed) -> str | None:
     try:
-        run.variant = game_api.load(run.path, registry=run.registry)
+        run.loaded = game_api.load(run.path, registry=run.registry)
     except RailspecError as err:
         run.problem("spec", f"{run.path.name} does not load: {err}")
         return None

@@ -29,6 +29,7 @@ import json
 import statistics
 import sys
 import time
+from typing import Any
 
 from ..compiler import build as build_stage
 from ..compiler import check_file
@@ -110,7 +111,7 @@ def cmd_mechanics(args) -> int:
     """``mechanics``: every mechanic installed, railspec's own and those other distributions
     register (the railspec.mechanics entry-point group), with how its statements are
     written and where it is documented."""
-    listed = []
+    listed: list[dict[str, Any]] = []
     for mechanic in default_registry():
         listed.append({"name": mechanic.name, "title": mechanic.title, "order": mechanic.order,
                        "implemented": mechanic.implemented, "statements": type(mechanic).written_forms(),

@@ -1,22 +1,27 @@
 """The command line's ``play``: a variant played in the browser against the agents, or a
 trace replayed (docs/play.md).
 
-    railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--trace FILE] [--saves DIR]
+    railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--allow-host NAME]
+                          [--trace FILE] [--saves DIR]
 
 Kept apart from :mod:`railspec.tools.cli`, which registers it with :func:`add_commands`;
 the web server's libraries (the ``play`` extra) are imported only when the command runs.
 """
 from __future__ import annotations
 
+import logging
 import socket
+import sys
 
 from ..compiler.base import files
 from ..compiler.base.errors import RailspecError
 from . import trace, web
 from .args import UsageError, agent_list, integer, load_variant, whole
 from .web import sessions
+from .web.guard import Hosts
 from .web.saves import DEFAULT_FOLDER, SaveFolder, SaveFolderError
 from .web.server import create_app
+from .web.server import log as server_log
 
 DEFAULT_AGENTS = ("one-step",)
 
@@ -40,6 +45,18 @@ def _replay(variant, path: str) -> sessions.ReplaySession:
         return sessions.new_replay(variant, files.read_text(path, "trace file"))
     except sessions.RequestError as err:
         raise trace.TraceError(f"{path}: {err.message}") from None
+
+
+def _log_lines() -> None:
+    """The server's lines (a refused request, a closed connection: one line each) on
+    stderr, each after ``railspec play:``."""
+    logger = logging.getLogger(server_log.name)
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("railspec play: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 def cmd_play(args) -> int:
@@ -66,12 +83,16 @@ def cmd_play(args) -> int:
         raise UsageError(f"play: --saves: {err}") from None
     replay = _replay(variant, args.trace) if args.trace else None
     defaults = sessions.Defaults(players, args.seat, args.agents or DEFAULT_AGENTS, args.seed, args.delay)
-    app = create_app(variant, defaults, replay=replay, saves=saves)
     sock = _listening(args.host, args.port)
     host, port = sock.getsockname()[:2]
+    # the names the page may be reached by: where it listens, this machine's local names
+    # and those --allow-host adds; any other Host is refused (a DNS-rebinding page's)
+    app = create_app(variant, defaults, replay=replay, saves=saves,
+                     hosts=Hosts.serving(args.host, port, args.allow_host or ()))
     shown = f"[{host}]" if ":" in host else host
     what = f"the replay of {args.trace}" if replay is not None else f"{variant.name}, {players} players"
     print(f"railspec play: {what} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    _log_lines()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])
@@ -104,6 +125,9 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--delay", type=_delay, default=0.7, help="seconds the page waits before each agent's decision")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     p.add_argument("--port", type=whole(0), default=8000, help="the port to listen on (0: any free port)")
+    p.add_argument("--allow-host", metavar="NAME", action="append", default=None,
+                   help="a name the page may also be reached by (repeatable); besides it, the server answers "
+                        "only to --host, localhost, 127.0.0.1 and [::1] (and any address with --host 0.0.0.0)")
     p.add_argument("--trace", metavar="FILE", default=None,
                    help="open on the replay of this trace (railspec trace) instead of a new game")
     p.add_argument("--saves", metavar="DIR", default=DEFAULT_FOLDER,

@@ -19,10 +19,13 @@ import selectors
 import subprocess
 import time
 from collections import Counter, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import IO, Any, cast
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
+from ..playtest import lifeline
 from ..runtime import notation
 
 PROTOCOL = "railspec-driver/1"
@@ -46,19 +49,29 @@ class EngineFailure(RailspecError):
         self.stderr = stderr or []
 
 
+def _piped(stream: IO[bytes] | None) -> IO[bytes]:
+    """A stream of a process started with it piped (never None then)."""
+    if stream is None:
+        raise ValueError("the stream is not piped")
+    return stream
+
+
 class EngineProcess:
     """An engine started from ``command`` (a list), spoken to over its standard input and
     output. Use it as a ``with`` block: leaving it ends the process."""
 
     def __init__(self, command: list[str], timeout: float = TIMEOUT, max_line: int = MAX_LINE):
         self.command, self.timeout, self.max_line = list(command), timeout, max_line
+        # the engine ends with this process, even one killed outright (on Linux)
         self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, bufsize=0)
-        for stream in (self.process.stdout, self.process.stderr):
+                                        stderr=subprocess.PIPE, bufsize=0, **lifeline.foreign_options())
+        self._stdin, self._stdout, self._stderr = (_piped(self.process.stdin), _piped(self.process.stdout),
+                                                   _piped(self.process.stderr))
+        for stream in (self._stdout, self._stderr):
             os.set_blocking(stream.fileno(), False)
         self._selector = selectors.DefaultSelector()
-        self._selector.register(self.process.stdout, selectors.EVENT_READ, "out")
-        self._selector.register(self.process.stderr, selectors.EVENT_READ, "err")
+        self._selector.register(self._stdout, selectors.EVENT_READ, "out")
+        self._selector.register(self._stderr, selectors.EVENT_READ, "err")
         self._out = bytearray()
         self._err = bytearray()
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
@@ -73,8 +86,8 @@ class EngineProcess:
         """Ask the engine to quit; end it if it does not within a second."""
         if self.process.poll() is None:
             try:
-                self.process.stdin.write(b'{"cmd":"quit"}\n')
-                self.process.stdin.flush()
+                self._stdin.write(b'{"cmd":"quit"}\n')
+                self._stdin.flush()
             except OSError:
                 pass
             try:
@@ -83,7 +96,7 @@ class EngineProcess:
                 self.process.kill()
                 self.process.wait()
         self._selector.close()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+        for stream in (self._stdin, self._stdout, self._stderr):
             try:
                 stream.close()
             except OSError:
@@ -100,7 +113,7 @@ class EngineProcess:
         if self.process.poll() is not None:  # gone: what it wrote last on stderr is the clue
             for _ in range(64):
                 try:
-                    data = self.process.stderr.read(65536)
+                    data = self._stderr.read(65536)
                 except OSError:
                     break
                 if not data:
@@ -117,8 +130,8 @@ class EngineProcess:
         a line over ``max_line`` bytes, or a line that is not a JSON object."""
         wait = self.timeout if timeout is None else timeout
         try:
-            self.process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            self.process.stdin.flush()
+            self._stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            self._stdin.flush()
         except OSError:
             raise self._fail("crashed", f"its input closed (exit status {self.process.wait()})") from None
         deadline = time.monotonic() + wait
@@ -135,7 +148,7 @@ class EngineProcess:
             if left <= 0:
                 raise self._fail("hung", f"no answer to {message['cmd']!r} within {wait:g} s")
             for key, _ in self._selector.select(timeout=min(left, 0.5)):
-                data = key.fileobj.read(65536)
+                data = cast(IO[bytes], key.fileobj).read(65536)  # one of the two pipes registered
                 if key.data == "err":
                     if data:
                         self._keep_stderr(data)
@@ -216,7 +229,8 @@ def _cards(field_, value) -> tuple[Counter, list[int]]:
     """The train cards a card field holds (card id -> how many) and, per player for a
     per-player field, how many each holds."""
     rows = value if field_.per_player else [value]
-    total, sizes = Counter(), []
+    total: Counter[int] = Counter()
+    sizes: list[int] = []
     for row in rows:
         held = Counter({c: n for c, n in enumerate(row) if n}) if field_.pile == CARD_COUNTS \
             else Counter(c for c in row if c >= 0)
@@ -239,7 +253,7 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
         return f"its position does not read: {err}"
     ours = notation.from_position(variant.ir, expected)
     fields = {f.name: f for f in variant.assembly.exported_fields}
-    cards = [Counter(), Counter()]
+    cards: list[Counter[int]] = [Counter(), Counter()]
     for key, value in ours.items():
         field_ = fields.get(key)
         if shuffled and field_ is not None and field_.pile in (CARD_IDS, CARD_COUNTS):
@@ -255,9 +269,8 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
             rows = zip(value, theirs[key]) if field_.per_player else [(value, theirs[key])]
             if all(isinstance(b, list) and Counter(a) == Counter(b) for a, b in rows):
                 continue
-        mine = notation.to_position(variant.ir, ours)[key] if key in expected else value
-        other = got.get(key)
-        return f"'{key}' differs: railspec {_short(mine, 200)}, engine {_short(other, 200)}"
+        shown_mine = notation.to_position(variant.ir, ours)[key] if key in expected else value
+        return f"'{key}' differs: railspec {_short(shown_mine, 200)}, engine {_short(got.get(key), 200)}"
     if cards[0] != cards[1]:
         names = notation.component_names(variant.ir)["card"]
         more = [{names[c]: n for c, n in sorted((a - b).items())} for a, b in (cards, cards[::-1])]
@@ -354,7 +367,7 @@ class _Session:
                                       _short({k: theirs.get(k) for k in wrong[:5]})))
 
 
-def run(variant, command: list[str], cases: dict[str, object], checks=CHECKS, timeout: float = TIMEOUT,
+def run(variant, command: list[str], cases: dict[str, Iterable[Any]], checks=CHECKS, timeout: float = TIMEOUT,
         max_line: int = MAX_LINE, perft_timeout: float | None = None, progress=None) -> Report:
     """Drive the engine ``command`` through ``cases`` (kind -> iterable of records: games,
     scores, perft, as :mod:`.vectors` makes them) and report. ``checks`` limits the run;

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import heapq
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .. import compiler
 from ..compiler import ir
-from ..compiler.base.errors import RailspecError
+from ..compiler.base.errors import RailspecError, Span
 from ..compiler.check import merge
 from ..compiler.lang import ast
 from ..compiler.mechanic import Payments, part
@@ -48,10 +49,10 @@ class _Quiet:
     """An error sink for :func:`compiler.check.merge` on a spec that already checked: it
     has nothing to report, and a file changed since is no business of the facts."""
 
-    def __init__(self):
-        self.removed_cities: dict = {}
+    def __init__(self) -> None:
+        self.removed_cities: dict[str, Span] = {}
 
-    def add(self, span, message) -> None:
+    def add(self, span: Span, message: str) -> None:
         """Ignore a problem (the spec was checked when its IR was made)."""
 
 
@@ -311,7 +312,8 @@ def bridges(variant: ir.Variant) -> list[dict]:
         here: list[tuple[tuple[int, int], set[int]]] = []
         order[root] = low[root] = counter
         counter += 1
-        stack = [(root, None, iter(adjacent[root]))]
+        stack: list[tuple[int, tuple[int, int] | None, Iterator[tuple[int, tuple[int, int]]]]] = \
+            [(root, None, iter(adjacent[root]))]
         while stack:  # iterative, so a long chain of cities never meets the recursion limit
             node, via, it = stack[-1]
             step = next(it, None)
@@ -323,7 +325,7 @@ def bridges(variant: ir.Variant) -> list[dict]:
                     parent = stack[-1][0]
                     low[parent] = min(low[parent], low[node])
                     below[parent] |= below[node]
-                    if low[node] > order[parent]:
+                    if low[node] > order[parent] and via is not None:  # (only the root has no edge in)
                         here.append((via, below[node]))
                 continue
             nxt, edge = step
@@ -439,7 +441,7 @@ def summary(variant: ir.Variant, facts: Written | None = None) -> dict:
     gray_cars = sum(r.length for r in routes if r.colour == ir.GRAY)
 
     cars = fewest_cars(variant, facts)
-    measured = [(cars[t.id], t) for t in variant.tickets if cars[t.id] is not None]
+    measured = [(fewest, t) for t in variant.tickets if (fewest := cars[t.id]) is not None]
     longest = sorted(measured, key=lambda pair: (-pair[0], pair[1].id))[:LONGEST_SHOWN]
     decks = _counted(t.deck for t in variant.tickets)
 

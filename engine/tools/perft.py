@@ -137,7 +137,7 @@ def loads(text: str) -> list[dict]:
     """Parse a perft file's JSON Lines text (split at "\\n" only, a byte order mark
     skipped) and check its shape: a header, then records with ``name``, ``state`` and
     ``counts``. Any problem is a :class:`PerftError` naming the line."""
-    lines = []
+    lines: list[dict] = []
     for number, line in jsonl.loads(text, PerftError, "perft file"):
         if not isinstance(line, dict):
             raise PerftError(f"line {number}: a perft line is a JSON object")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass
+from typing import cast
 
 from ..compiler.base.errors import ArgumentError, IllegalActionError, RailspecError
 from ..compiler.base.rng import agent_for
@@ -75,7 +76,7 @@ def loads(text: str) -> list[dict]:
     records = jsonl.loads(text, TraceError, "trace")
     lines = [record for _, record in records]
     check(lines, [number for number, _ in records])
-    return lines
+    return cast("list[dict]", lines)  # check() raises unless each record is an object
 
 
 def _kind(value) -> str:

@@ -39,7 +39,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import (
     CORE_SCORE_ITEMS,
@@ -52,6 +52,7 @@ from ...compiler.mechanic import (
     Tables,
     TieBreak,
 )
+from .state_view import BonusCardsState
 from .syntax import BonusCard, BonusCountry, BonusDeal, BonusGroup
 
 #: The most bonus cards a spec may list.
@@ -119,19 +120,21 @@ def award(rows: list[dict], rule: BonusCardsRule, dealt: list[int]) -> None:
                 row["bonus_cards_won"] += 1
 
 
-class BonusCardsReference(MechanicReference):
+class BonusCardsReference(MechanicReference[BonusCardsState, BonusCardsRule]):
     """Bonus cards in plain Python."""
 
-    def __init__(self, rules, rule: BonusCardsRule):
+    def __init__(self, rules: Services, rule: BonusCardsRule):
         super().__init__(rules, rule)
         self.keys = {c.key: rules.variant.registry.tiebreak(c.key) for c in rule.cards if c.kind == "key"}
 
-    def setup_piles(self, state) -> None:
+    def setup_piles(self, state: BonusCardsState) -> None:
+        """The cards shuffled with the game's generator; the first ``dealt`` face up."""
         order = list(range(len(self.rule.cards)))
         shuffle_in_state(state, order)
         state.bonus_cards = order[:self.rule.dealt]
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: BonusCardsState, player: int, row: dict[str, int], network: list[int]) -> None:
+        """Each dealt card's measure in its slot's column (a ``by KEY`` card's in score_awards)."""
         variant = self.rules.variant
         owned = [r for r in variant.routes if state.owner[r.id] == player]
         completed = {t for t in state.tickets[player] if self.rules.ticket_result(state, player, t, network)[1]}
@@ -140,7 +143,8 @@ class BonusCardsReference(MechanicReference):
             row[slot_item(k)] = 0 if card.kind == "key" else measure(
                 variant, card, self.rule, state.hands[player], state.trains[player], owned, completed)
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: BonusCardsState, rows: list[dict[str, int]]) -> None:
+        """The ``by KEY`` cards' measures from their columns, then every card's points."""
         for k, card_id in enumerate(state.bonus_cards):
             card = self.rule.cards[card_id]
             if card.kind == "key":
@@ -152,7 +156,7 @@ class BonusCardsReference(MechanicReference):
 
 #: The seat key of a described position holding the player's train cards (read only where a
 #: card measures the locomotives held: nothing else scored reads a hand).
-HAND = "hand"
+HAND = "cards_held"
 #: The top key naming the bonus cards dealt.
 DEALT = "bonus_cards"
 
@@ -162,7 +166,7 @@ def card_names(variant: ir.Variant) -> list[str]:
     return [c.name for c in variant.colours] + ["loco"]
 
 
-class BonusCards(Mechanic, DescribedPositions, Sampled):
+class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], Sampled):
     name = "bonus_cards"
     order = 230
     title = "bonus cards (end-game awards drawn at set-up)"
@@ -196,15 +200,15 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
     def _reads_hands(rule: BonusCardsRule) -> bool:
         return any(card.kind == "hand" for card in rule.cards)
 
-    def seat_position(self, variant, rule: BonusCardsRule, state: dict, player: int) -> dict:
+    def seat_position(self, variant: ir.Variant, rule: BonusCardsRule, state: dict, player: int) -> dict:
         """The player's hand, by card name, where a card measures locomotives held."""
         if not self._reads_hands(rule):
             return {}
         names = card_names(variant)
         return {HAND: {names[card]: n for card, n in enumerate(state["hands"][player]) if n}}
 
-    def position(self, variant, rule: BonusCardsRule, player: int, seat: dict, fields: dict) -> None:
-        """A seat's ``hand`` into ``hands``: known card names, counts from 0 to the cards of
+    def position(self, variant: ir.Variant, rule: BonusCardsRule, player: int, seat: dict, fields: dict) -> None:
+        """A seat's ``cards_held`` into ``hands``: known card names, counts from 0 to the cards of
         that kind the game has (absent: no card)."""
         cards = seat.get(HAND, {})
         if not isinstance(cards, dict):
@@ -226,11 +230,11 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
                 raise PositionError(f"the players hold {sum(hand[card] for hand in hands)} {names[card]} cards, the "
                                     f"game has {total}")
 
-    def top_position(self, variant, rule: BonusCardsRule, state: dict) -> dict:
+    def top_position(self, variant: ir.Variant, rule: BonusCardsRule, state: dict) -> dict:
         """The bonus cards dealt, by title."""
         return {DEALT: [rule.cards[card].title for card in state["bonus_cards"]]}
 
-    def position_top(self, variant, rule: BonusCardsRule, position: dict, fields: dict) -> None:
+    def position_top(self, variant: ir.Variant, rule: BonusCardsRule, position: dict, fields: dict) -> None:
         """``bonus_cards``: the titles of the cards dealt, as many as the spec deals, none
         twice (absent: the first the spec lists)."""
         titles = [card.title for card in rule.cards]
@@ -248,7 +252,7 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
             raise PositionError(f"'{DEALT}': a bonus card is dealt once, got {dealt!r}")
         fields["bonus_cards"] = [titles.index(title) for title in dealt]
 
-    def variant_score_items(self, variant, rule: BonusCardsRule) -> tuple[ScoreItem, ...]:
+    def variant_score_items(self, variant: ir.Variant, rule: BonusCardsRule) -> tuple[ScoreItem, ...]:
         """The two totals, then one measure column per dealt card."""
         return self.score_items + tuple(
             ScoreItem(slot_item(k), f"the player's measure for the bonus card dealt {k + 1}{'st' if k == 0 else 'th'}"
@@ -379,11 +383,11 @@ class BonusCards(Mechanic, DescribedPositions, Sampled):
         city = ctx.places.ref(name, "a bonus card (neither a city nor a 'bonus group')")
         return None if city is None else {city}
 
-    def score_bound(self, variant, rule: BonusCardsRule) -> int:
+    def score_bound(self, variant: ir.Variant, rule: BonusCardsRule) -> int:
         """The dealt cards worth the most, all won."""
         return sum(sorted((c.points for c in rule.cards), reverse=True)[:rule.dealt])
 
-    def dimensions(self, variant, rule: BonusCardsRule) -> dict[str, int]:
+    def dimensions(self, variant: ir.Variant, rule: BonusCardsRule) -> dict[str, int]:
         return {"BONUS_DEALT": rule.dealt, "N_BONUS_CARDS": len(rule.cards)}
 
     def tables(self, variant: ir.Variant, rule: BonusCardsRule) -> Tables:

@@ -24,8 +24,9 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import Drawing, Looks, Mechanic, Sample, Sampled, ScoreItem, Tables
+from .state_view import DrawBonusState
 from .syntax import DrawAttr
 
 #: The most cards one route's bonus draws (more would empty a deck in one claim).
@@ -43,14 +44,14 @@ class DrawBonusRule(ir.Rule):
         return dict(self.bonuses).get(route, 0)
 
 
-class DrawBonusReference(MechanicReference):
+class DrawBonusReference(MechanicReference[DrawBonusState, DrawBonusRule]):
     """The draw bonus in plain Python."""
 
-    def __init__(self, rules, rule: DrawBonusRule):
+    def __init__(self, rules: Services, rule: DrawBonusRule):
         super().__init__(rules, rule)
         self.bonus = dict(rule.bonuses)
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: DrawBonusState, route: ir.Route, player: int) -> None:
         """The route's cards from the top of the deck, one at a time, while the piles have one."""
         for _ in range(self.bonus.get(route.id, 0)):
             card = self.rules.draw_from_deck(state)
@@ -59,11 +60,12 @@ class DrawBonusReference(MechanicReference):
             state.hands[player][card] += 1
             state.bonus_drawn[player] += 1
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: DrawBonusState, player: int, row: dict[str, int], network: list[int]) -> None:
+        """The cards the player drew for draw bonuses (a statistic, no points)."""
         row["bonus_drawn"] = state.bonus_drawn[player]
 
 
-class DrawBonus(Mechanic, Drawing, Sampled):
+class DrawBonus(Mechanic[DrawBonusRule], Drawing[DrawBonusRule], Sampled):
     name = "draw_bonus"
     order = 220
     title = "the draw bonus (train cards drawn after a claim)"
@@ -95,7 +97,7 @@ class DrawBonus(Mechanic, Drawing, Sampled):
         bonus = dict(rule.bonuses)
         return Tables(arrays=[("T_ROUTE_DRAW_BONUS", [bonus.get(r.id, 0) for r in variant.routes])])
 
-    def looks(self, variant, rule: DrawBonusRule) -> Looks:
+    def looks(self, variant: ir.Variant, rule: DrawBonusRule) -> Looks:
         """A bonus route's badge: + and the cards it draws."""
         return Looks(badges={route: f"+{n}" for route, n in rule.bonuses},
                      legend={"badges": "+ and a number: claiming the route draws that many train cards from the "

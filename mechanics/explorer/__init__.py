@@ -25,7 +25,8 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import CORE_SCORE_ITEMS, HardCases, Mechanic, Sample, Sampled, ScoreItem, Tables
 from .syntax import Explorer as ExplorerStmt
 from .syntax import ExplorerTies
@@ -71,23 +72,23 @@ def explorer_winners(rows: list[dict], keys) -> list[int]:
     return tied
 
 
-class ExplorerReference(MechanicReference):
+class ExplorerReference(MechanicReference[StateView, ExplorerRule]):
     """The explorer bonus in plain Python."""
 
-    def __init__(self, rules, rule: ExplorerRule):
+    def __init__(self, rules: Services, rule: ExplorerRule):
         super().__init__(rules, rule)
         self.keys = [rules.variant.registry.tiebreak(name) for name in rule.ties]
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: StateView, player: int, row: dict, network) -> None:
         row["explorer_cities"] = network_cities(self.rules.variant, state.owner, player)
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: StateView, rows: list[dict]) -> None:
         winners = explorer_winners(rows, self.keys)
         for p, row in enumerate(rows):
             row["explorer"] = self.rule.bonus if p in winners else 0
 
 
-class Explorer(Mechanic, HardCases, Sampled):
+class Explorer(Mechanic[ExplorerRule], HardCases[ExplorerRule], Sampled):
     name = "explorer"
     order = 170
     title = "the explorer bonus (the largest network)"

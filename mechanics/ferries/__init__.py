@@ -34,7 +34,7 @@ class FerriesRule(ir.Rule):
         return dict(self.locomotives).get(route, 0)
 
 
-class Ferries(Mechanic, Payments, Drawing, Sampled):
+class Ferries(Mechanic[FerriesRule], Payments[FerriesRule], Drawing[FerriesRule], Sampled):
     name = "ferries"
     order = 70
     title = "ferries"

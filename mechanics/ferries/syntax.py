@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...compiler.lang import ast
 
@@ -12,6 +12,8 @@ class FerryAttr(ast.RouteAttr):
     rule: ClassVar[str] = "ferry_attr"
     form: ClassVar[str] = "ferry N"
     name: ClassVar[str] = "ferry"
+    if TYPE_CHECKING:
+        value: ast.Num  # its grammar rule always gives the number (the dataclass field is RouteAttr's)
 
     def spaces(self) -> int:
         return self.value.value

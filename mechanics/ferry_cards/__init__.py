@@ -23,7 +23,7 @@ from ...compiler.assembly import assemble
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -36,6 +36,7 @@ from ...compiler.mechanic import (
     Sampled,
     Tables,
 )
+from .state_view import FerryCardsState
 from .syntax import DrawFerryCard, FerrySpent, WavesAttr
 from .syntax import FerryCards as FerryCardsStmt
 
@@ -66,31 +67,31 @@ class FerryCardsRule(ir.Rule):
         return dict(self.waves).get(route, 0)
 
 
-class FerryCardsReference(MechanicReference):
+class FerryCardsReference(MechanicReference[FerryCardsState, FerryCardsRule]):
     """Ferry cards in plain Python: a count per player and a pile (the cards are alike)."""
 
-    def __init__(self, rules, rule: FerryCardsRule):
+    def __init__(self, rules: Services, rule: FerryCardsRule):
         super().__init__(rules, rule)
         self.draw = next(a.id for a in rules.variant.actions if a.kind == DRAW_FERRY)
         self.held = claims_held(rules.variant)
 
-    def turn_actions(self, state) -> list[int]:
+    def turn_actions(self, state: FerryCardsState) -> list[int]:
         """Comprar 1 carta de Balsa: while the pile has one and the hand fewer than the limit."""
         if state.ferry_pile > 0 and state.ferry_cards[state.current] < self.rule.hand_limit:
             return [self.draw]
         return []
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: FerryCardsState, action: ir.Action) -> None:
         """Comprar 1 carta de Balsa: the whole turn."""
         state.ferry_pile -= 1
         state.ferry_cards[state.current] += 1
         self.rules.end_turn(state, passed=False)
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: FerryCardsState, block: ir.PaymentBlock, player: int) -> bool:
         """A payment block paying ferry cards is open to a player holding that many."""
         return self.rules.variant.paid_by_block(block, FERRY_COLUMN.name) <= state.ferry_cards[player]
 
-    def claim_pay(self, state, action) -> None:
+    def claim_pay(self, state: FerryCardsState, action: ir.Action) -> None:
         """The claim's ferry cards leave the hand: spent at once, or, where a mechanic may
         hold the claim, committed until it completes or is given up."""
         spent = self.rules.variant.paid(action, FERRY_COLUMN.name)
@@ -100,27 +101,28 @@ class FerryCardsReference(MechanicReference):
         else:
             self.spend(state, spent)
 
-    def spend(self, state, spent: int) -> None:
+    def spend(self, state: FerryCardsState, spent: int) -> None:
         """Spent ferry cards go back to the pile, or out of the game ('ferry cards spent')."""
         if self.rule.spent == "return":
             state.ferry_pile += spent
         else:
             state.ferry_removed += spent
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
         """The claim completed: the ferry cards committed to it are spent."""
         if self.held and state.ferry_committed:
             self.spend(state, state.ferry_committed)
             state.ferry_committed = 0
 
-    def claim_withdrawn(self, state, route, player: int) -> None:
+    def claim_withdrawn(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
         """The claim was given up: the ferry cards committed to it go back to the hand."""
         if self.held:
             state.ferry_cards[player] += state.ferry_committed
             state.ferry_committed = 0
 
 
-class FerryCards(Mechanic, Payments, Invariants, AgentRules, Drawing, Sampled):
+class FerryCards(Mechanic[FerryCardsRule], Payments[FerryCardsRule], Invariants[FerryCardsRule],
+                 AgentRules[FerryCardsRule], Drawing[FerryCardsRule], Sampled):
     name = "ferry_cards"
     order = 80
     title = "ferry cards and wave spaces"

@@ -3,7 +3,7 @@ the action ``draw ferry card`` and the route attribute ``waves N``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...compiler.lang import ast
 
@@ -39,6 +39,8 @@ class WavesAttr(ast.RouteAttr):
     rule: ClassVar[str] = "waves_attr"
     form: ClassVar[str] = "waves N"
     name: ClassVar[str] = "waves"
+    if TYPE_CHECKING:
+        value: ast.Num  # its grammar rule always gives the number (the dataclass field is RouteAttr's)
 
     def spaces(self) -> int:
         return self.value.value

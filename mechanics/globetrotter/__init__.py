@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.base.state_view import StateView
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import HardCases, Mechanic, Sample, Sampled, ScoreItem, Tables
 from .syntax import Globetrotter as GlobetrotterStmt
@@ -30,13 +31,13 @@ def globetrotter_bonus(rule: GlobetrotterRule, completed: list[int]) -> list[int
     return [rule.bonus if best > 0 and n == best else 0 for n in completed]
 
 
-class GlobetrotterReference(MechanicReference):
-    def score_awards(self, state, rows: list[dict]) -> None:
+class GlobetrotterReference(MechanicReference[StateView, GlobetrotterRule]):
+    def score_awards(self, state: StateView, rows: list[dict]) -> None:
         for row, bonus in zip(rows, globetrotter_bonus(self.rule, [r["tickets_completed"] for r in rows])):
             row["globetrotter"] = bonus
 
 
-class Globetrotter(Mechanic, HardCases, Sampled):
+class Globetrotter(Mechanic[GlobetrotterRule], HardCases[GlobetrotterRule], Sampled):
     name = "globetrotter"
     order = 130
     title = "the Globetrotter bonus"

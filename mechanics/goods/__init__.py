@@ -19,7 +19,7 @@ from ...compiler import ir
 from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, Limit
 from ...compiler.base.schema import Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     DescribedPositions,
     Drawing,
@@ -33,6 +33,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
+from .state_view import GoodsState
 from .syntax import GoodsAttr, GoodsCards, GoodsRanking, GoodsTies, GoodsWithout
 
 
@@ -68,25 +69,26 @@ def goods_points(rule: GoodsRule, cards: list[int]) -> list[int]:
     return out
 
 
-class GoodsReference(MechanicReference):
-    def __init__(self, rules, rule: GoodsRule):
+class GoodsReference(MechanicReference[GoodsState, GoodsRule]):
+    def __init__(self, rules: Services, rule: GoodsRule):
         super().__init__(rules, rule)
         self.goods_routes = set(rule.routes)
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: GoodsState, route: ir.Route, player: int) -> None:
         if route.id in self.goods_routes and state.goods_pile > 0:
             state.goods[player] += 1
             state.goods_pile -= 1
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: GoodsState, player: int, row: dict, network) -> None:
         row["goods_cards"] = state.goods[player]
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: GoodsState, rows: list[dict]) -> None:
         for row, points in zip(rows, goods_points(self.rule, list(state.goods[:state.players]))):
             row["goods"] = points
 
 
-class Goods(Mechanic, DescribedPositions, Invariants, Drawing, HardCases, Sampled):
+class Goods(Mechanic[GoodsRule], DescribedPositions[GoodsRule], Invariants[GoodsRule], Drawing[GoodsRule],
+            HardCases[GoodsRule], Sampled):
     name = "goods"
     order = 110
     title = "goods cards"

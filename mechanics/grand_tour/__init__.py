@@ -24,6 +24,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.base.state_view import StateView
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import HardCases, Mechanic, Query, Questions, Sample, Sampled, ScoreItem, Tables
 from .syntax import GrandTour as GrandTourStmt
@@ -110,13 +111,13 @@ def dense_board(variant: ir.Variant, rng) -> tuple[list[int], list[int]]:
     return chosen, tickets
 
 
-class GrandTourReference(MechanicReference):
+class GrandTourReference(MechanicReference[StateView, GrandTourRule]):
     """The Grand Tour in plain Python."""
 
     def methods(self) -> dict:
         return {"grand_tours": self.checked_grand_tours}
 
-    def tours(self, state, player: int, network: list[int]) -> int:
+    def tours(self, state: StateView, player: int, network: list[int]) -> int:
         """How many of the player's tickets qualify: completed on ``network`` (the network
         tickets are scored on) and joined twice by the player's own routes."""
         v = self.rules.variant
@@ -129,20 +130,20 @@ class GrandTourReference(MechanicReference):
             count += joined_twice(edges, set(v.city_nodes[ticket.a]), set(v.city_nodes[ticket.b]))
         return count
 
-    def checked_grand_tours(self, state, player: int) -> int:
+    def checked_grand_tours(self, state: StateView, player: int) -> int:
         """``Engine.grand_tours(player)``, as the compiled engine has it."""
         if not isinstance(player, int) or not 0 <= player < state.players:
             raise ValueError(f"no player {player!r} in a {state.players}-player game")
         row = dict.fromkeys(self.rules.assembly.breakdown_keys, 0)
         return self.tours(state, player, self.rules.ticket_network(state, player, row))
 
-    def score_player(self, state, player: int, row: dict, network: list[int]) -> None:
+    def score_player(self, state: StateView, player: int, row: dict, network: list[int]) -> None:
         tours = self.tours(state, player, network)
         row["grand_tours"] = tours
         row["grand_tour"] = self.rule.bonus(tours)
 
 
-class GrandTour(Mechanic, Questions, HardCases, Sampled):
+class GrandTour(Mechanic[GrandTourRule], Questions, HardCases[GrandTourRule], Sampled):
     name = "grand_tour"
     order = 150
     title = "the Grand Tour bonus"

@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
+from ...compiler.base.state_view import StateView
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Sample, Sampled
 from .syntax import MarketLocomotive
@@ -31,13 +32,13 @@ class LocomotiveDrawsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class LocomotiveDrawsReference(MechanicReference):
-    def faceup_cost(self, state, card: int, cost: int) -> int:
+class LocomotiveDrawsReference(MechanicReference[StateView, LocomotiveDrawsRule]):
+    def faceup_cost(self, state: StateView, card: int, cost: int) -> int:
         """A face-up locomotive is one card of the draw."""
         return 1 if card == self.rules.loco else cost
 
 
-class LocomotiveDraws(Mechanic, Sampled):
+class LocomotiveDraws(Mechanic[LocomotiveDrawsRule], Sampled):
     name = "locomotive_draws"
     order = 190
     title = "a face-up locomotive counts as one card"

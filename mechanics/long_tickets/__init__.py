@@ -22,9 +22,10 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import TICKETS, Field, hidden
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import Invariants, Mechanic, Tables
+from .state_view import LongTicketsState
 from .syntax import DECK, LongDeal, LongTicket
 
 REMOVED = "removed"
@@ -38,31 +39,31 @@ class LongTicketsRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class LongTicketsReference(MechanicReference):
+class LongTicketsReference(MechanicReference[LongTicketsState, LongTicketsRule]):
     """The long deck in plain Python."""
 
-    def __init__(self, rules, rule: LongTicketsRule):
+    def __init__(self, rules: Services, rule: LongTicketsRule):
         super().__init__(rules, rule)
         self.long = [t.id for t in rules.variant.tickets if t.deck == DECK]
         self.is_long = {t.id: t.deck == DECK for t in rules.variant.tickets}
 
-    def setup_piles(self, state) -> None:
+    def setup_piles(self, state: LongTicketsState) -> None:
         state.long_deck = list(self.long)
         shuffle_in_state(state, state.long_deck)
 
-    def setup_offer(self, state, player: int) -> None:
+    def setup_offer(self, state: LongTicketsState, player: int) -> None:
         count = min(self.rule.deal, len(state.long_deck))
         state.setup_offer[player].extend(state.long_deck[:count])
         del state.long_deck[:count]
 
-    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+    def returned_tickets(self, state: LongTicketsState, tickets: list[int], at_setup: bool) -> list[int]:
         if self.rule.returned != REMOVED:
             return tickets
         state.long_deck.extend(t for t in tickets if self.is_long[t])
         return [t for t in tickets if not self.is_long[t]]
 
 
-class LongTickets(Mechanic, Invariants):
+class LongTickets(Mechanic[LongTicketsRule], Invariants[LongTicketsRule]):
     name = "long_tickets"
     order = 40
     title = "long tickets"

@@ -13,7 +13,8 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import HardCases, Mechanic, Query, Questions, Sample, Sampled, ScoreItem, Tables, TieBreak
 from .syntax import LongestPath as LongestPathStmt
 
@@ -79,7 +80,8 @@ def dense_network(routes, trains: int, rng) -> list[int]:
     shortest that fit (more routes, more cycles, more cities of odd degree), one track of
     each double route, until none fits. For the benchmark and the tests."""
     start = rng.choice(sorted({r.a for r in routes}))
-    reached, groups, chosen = {start}, set(), []
+    reached, groups = {start}, set()
+    chosen: list[int] = []
     while True:
         fits = [r for r in routes
                 if r.group not in groups and r.length <= trains and (r.a in reached or r.b in reached)]
@@ -107,35 +109,35 @@ def cycle_rank(routes) -> int:
     return len(routes) - len(parent) + len({root(c) for c in parent})
 
 
-class LongestPathReference(MechanicReference):
+class LongestPathReference(MechanicReference[StateView, LongestPathRule]):
     """Scoring the longest path in plain Python."""
 
-    def __init__(self, rules, rule: LongestPathRule):
+    def __init__(self, rules: Services, rule: LongestPathRule):
         super().__init__(rules, rule)
         self.routes = rules.variant.routes
 
     def methods(self) -> dict:
         return {"longest_path": self.checked_longest_path}
 
-    def longest_path(self, state, player: int) -> int:
+    def longest_path(self, state: StateView, player: int) -> int:
         return longest_trail([(r.node_a, r.node_b, r.length) for r in self.routes if state.owner[r.id] == player])
 
-    def checked_longest_path(self, state, player: int) -> int:
+    def checked_longest_path(self, state: StateView, player: int) -> int:
         """``Engine.longest_path(player)``, as the compiled engine has it."""
         if not isinstance(player, int) or not 0 <= player < state.players:
             raise ValueError(f"no player {player!r} in a {state.players}-player game")
         return self.longest_path(state, player)
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: StateView, player: int, row: dict, network) -> None:
         row["longest_path"] = self.longest_path(state, player)
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: StateView, rows: list[dict]) -> None:
         best = max(row["longest_path"] for row in rows)
         for row in rows:
             row["longest_bonus"] = self.rule.bonus if best > 0 and row["longest_path"] == best else 0
 
 
-class LongestPath(Mechanic, Questions, HardCases, Sampled):
+class LongestPath(Mechanic[LongestPathRule], Questions, HardCases[LongestPathRule], Sampled):
     name = "longest_path"
     order = 20
     title = "the longest-path bonus"

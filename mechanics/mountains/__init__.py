@@ -27,7 +27,8 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import Drawing, Looks, Mechanic, Payments, Sample, Sampled, ScoreItem, Tables, TieBreak
 from .syntax import MountainAttr, MountainPoints
 
@@ -53,29 +54,29 @@ def mountain_rows(rule: MountainsRule, owner: list[int], player: int) -> tuple[i
     return len(owned), sum(owned)
 
 
-class MountainsReference(MechanicReference):
+class MountainsReference(MechanicReference[StateView, MountainsRule]):
     """Mountains in plain Python."""
 
-    def __init__(self, rules, rule: MountainsRule):
+    def __init__(self, rules: Services, rule: MountainsRule):
         super().__init__(rules, rule)
         crossings = dict(rule.crossings)
         self.crossings = crossings
         self.need = {route: rules.variant.routes[route].length + n for route, n in crossings.items()}
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: StateView, block: ir.PaymentBlock, player: int) -> bool:
         return state.trains[player] >= self.need.get(block.route, 0)
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: StateView, route: ir.Route, player: int) -> None:
         state.trains[player] -= self.crossings.get(route.id, 0)
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: StateView, player: int, row: dict, network) -> None:
         routes, crossings = mountain_rows(self.rule, state.owner, player)
         row["mountain_routes"] = routes
         row["mountain_trains"] = crossings
         row["mountain_points"] = self.rule.points * crossings
 
 
-class Mountains(Mechanic, Payments, Drawing, Sampled):
+class Mountains(Mechanic[MountainsRule], Payments[MountainsRule], Drawing[MountainsRule], Sampled):
     name = "mountains"
     order = 160
     title = "mountain routes"

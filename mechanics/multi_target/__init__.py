@@ -26,7 +26,8 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.errors import Span
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import HardCases, Mechanic, Sample, Sampled, Tables
 from .syntax import EitherTicket
@@ -55,16 +56,16 @@ def ticket_result(targets, joined) -> tuple[int, bool, int | None]:
     return -min(points for _, points in targets), False, None
 
 
-class MultiTargetReference(MechanicReference):
+class MultiTargetReference(MechanicReference[StateView, MultiTargetRule]):
     """Tickets of several destinations in plain Python."""
 
-    def __init__(self, rules, rule: MultiTargetRule):
+    def __init__(self, rules: Services, rule: MultiTargetRule):
         super().__init__(rules, rule)
         self.targets = dict(rule.tickets)
         self.nodes = rules.variant.city_nodes
         self.origins = {t.id: t.a for t in rules.variant.tickets}
 
-    def ticket_score(self, state, player: int, ticket: int, network: list[int]):
+    def ticket_score(self, state: StateView, player: int, ticket: int, network: list[int]):
         targets = self.targets.get(ticket)
         if not targets:
             return None
@@ -72,7 +73,7 @@ class MultiTargetReference(MechanicReference):
         return ticket_result(targets, lambda place: any(network[n] in start for n in self.nodes[place]))
 
 
-class MultiTarget(Mechanic, HardCases, Sampled):
+class MultiTarget(Mechanic[MultiTargetRule], HardCases[MultiTargetRule], Sampled):
     name = "multi_target"
     order = 210
     title = "tickets to one of several destinations"
@@ -96,7 +97,10 @@ class MultiTarget(Mechanic, HardCases, Sampled):
         return MultiTargetRule(tickets=tuple(tickets), span=next(iter(written.values())).span)
 
     def tables(self, variant: ir.Variant, rule: MultiTargetRule) -> Tables:
-        first, end, places, points = [], [], [], []
+        first: list[int] = []
+        end: list[int] = []
+        places: list[int] = []
+        points: list[int] = []
         targets = dict(rule.tickets)
         for t in variant.tickets:
             first.append(len(places))

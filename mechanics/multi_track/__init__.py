@@ -26,7 +26,8 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.limits import MAX_TRACKS, Limit
 from ...compiler.base.schema import Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import Caches, Invariants, Mechanic, Sample, Sampled, Tables
 from .syntax import ApartAttr, TracksUsable, TracksUsableSized
 
@@ -79,15 +80,15 @@ class MultiTrackRule(ir.Rule):
         return MAX_TRACKS
 
 
-class MultiTrackReference(MechanicReference):
+class MultiTrackReference(MechanicReference[StateView, MultiTrackRule]):
     """The group rule in plain Python (docs/engine.md, "A turn": claim)."""
 
-    def __init__(self, rules, rule: MultiTrackRule):
+    def __init__(self, rules: Services, rule: MultiTrackRule):
         super().__init__(rules, rule)
         routes = rules.variant.routes
         self.other_tracks = {r.id: [o.id for o in routes if o.group == r.group and o.id != r.id] for r in routes}
 
-    def route_open(self, state, route: ir.Route, player: int) -> bool:
+    def route_open(self, state: StateView, route: ir.Route, player: int) -> bool:
         others = self.other_tracks[route.id]
         if any(state.owner[r] == player for r in others):
             return False
@@ -95,7 +96,7 @@ class MultiTrackReference(MechanicReference):
         return taken < self.rule.usable(state.players, len(others) + 1)
 
 
-class MultiTrack(Mechanic, Caches, Invariants, Sampled):
+class MultiTrack(Mechanic[MultiTrackRule], Caches, Invariants[MultiTrackRule], Sampled):
     name = "multi_track"
     order = 10
     title = "double and triple routes"
@@ -199,9 +200,9 @@ class MultiTrack(Mechanic, Caches, Invariants, Sampled):
                                     f"(a player may claim only one of them)")
             usable = rule.usable(players, sizes[owned[0].group])
             if len(owned) > usable:
-                names = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
+                owners = " and ".join(f"{r.name!r} (player {owner[r.id]})" for r in owned)
                 problems.append(f"in a {players}-player game only {usable} track{'s' * (usable > 1)} of a double "
-                                f"or triple route may be used, but {names} are owned")
+                                f"or triple route may be used, but {owners} are owned")
         return problems
 
     def state_problems(self, variant: ir.Variant, rule: MultiTrackRule, state: dict) -> list[str]:

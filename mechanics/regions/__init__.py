@@ -16,7 +16,8 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
-from ...compiler.hooks import MechanicReference
+from ...compiler.base.state_view import StateView
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import Drawing, HardCases, Looks, Mechanic, Sample, Sampled, ScoreItem, Tables
 from .syntax import DoubleRegions, RegionPoints, RegionScoring
 from .syntax import Region as RegionStmt
@@ -60,10 +61,10 @@ def points_table(rule: RegionsRule) -> list[int]:
     return out
 
 
-class RegionsReference(MechanicReference):
+class RegionsReference(MechanicReference[StateView, RegionsRule]):
     """The region bonus in plain Python."""
 
-    def __init__(self, rules, rule: RegionsRule):
+    def __init__(self, rules: Services, rule: RegionsRule):
         super().__init__(rules, rule)
         self.region_of = {city: g.id for g in rule.regions for city in g.cities}
         self.table = points_table(rule)
@@ -79,7 +80,7 @@ class RegionsReference(MechanicReference):
                     count += 1
         return count
 
-    def score_player(self, state, player: int, row: dict, network) -> None:
+    def score_player(self, state: StateView, player: int, row: dict, network) -> None:
         own = self.rules.network(state, player)  # the player's own routes, never joined further
         on_routes = {n for r in self.rules.variant.routes if state.owner[r.id] == player for n in (r.node_a, r.node_b)}
         if self.rule.per_network:
@@ -94,7 +95,7 @@ class RegionsReference(MechanicReference):
         row["regions"] = total
 
 
-class Regions(Mechanic, Drawing, HardCases, Sampled):
+class Regions(Mechanic[RegionsRule], Drawing[RegionsRule], HardCases[RegionsRule], Sampled):
     name = "regions"
     order = 140
     title = "regions and the region bonus"
@@ -164,7 +165,9 @@ class Regions(Mechanic, Drawing, HardCases, Sampled):
         for city, nodes in enumerate(variant.city_nodes):
             for node in nodes:
                 node_region[node] = region_of.get(city, -1)
-        cities, first, end = [], [], []
+        cities: list[int] = []
+        first: list[int] = []
+        end: list[int] = []
         for g in rule.regions:
             first.append(len(cities))
             cities.extend(variant.city_nodes[c][0] for c in g.cities)

@@ -20,6 +20,7 @@ from ...compiler.base.schema import TICKETS, Field, hidden
 from ...compiler.hooks import MechanicReference
 from ...compiler.lang import ast
 from ...compiler.mechanic import Invariants, Mechanic, Sample, Sampled, Tables
+from .state_view import RemovedTicketsState
 
 REMOVED = "removed"
 
@@ -35,15 +36,15 @@ class RemovedTicketsRule(ir.Rule):
         return self.setup if at_setup else self.draws
 
 
-class RemovedTicketsReference(MechanicReference):
-    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+class RemovedTicketsReference(MechanicReference[RemovedTicketsState, RemovedTicketsRule]):
+    def returned_tickets(self, state: RemovedTicketsState, tickets: list[int], at_setup: bool) -> list[int]:
         if not self.rule.removes(at_setup):
             return tickets
         state.tickets_out.extend(tickets)
         return []
 
 
-class RemovedTickets(Mechanic, Invariants, Sampled):
+class RemovedTickets(Mechanic[RemovedTicketsRule], Invariants[RemovedTicketsRule], Sampled):
     name = "removed_tickets"
     order = 50
     title = "returned tickets removed from the game"

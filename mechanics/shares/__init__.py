@@ -20,6 +20,7 @@ state; only those count in the majorities, and the neutral player scores nothing
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -28,7 +29,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.rng import shuffle_in_state
 from ...compiler.base.schema import PH_OVER, PH_TURN, Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -44,6 +45,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
+from .state_view import SharesState
 from .syntax import Company, NeutralShareholder, SharesAttr, ShareTies
 
 #: Companies: a route's companies are a bit mask in the compiled engine.
@@ -142,17 +144,17 @@ def majorities(rule: SharesRule, owner: list[int], players: int) -> tuple[list[i
     return points, places
 
 
-class SharesReference(MechanicReference):
+class SharesReference(MechanicReference[SharesState, SharesRule]):
     """Shares in plain Python."""
 
-    def __init__(self, rules, rule: SharesRule):
+    def __init__(self, rules: Services, rule: SharesRule):
         super().__init__(rules, rule)
         actions = rules.variant.actions
         self.take = {a.param: a.id for a in actions if a.kind == TAKE_SHARE}
         self.decline = next(a.id for a in actions if a.kind == DECLINE_SHARE)
         self.give = {a.param: a.id for a in actions if a.kind == NEUTRAL_SHARE}
 
-    def top(self, state, company: int) -> int:
+    def top(self, state: SharesState, company: int) -> int:
         """The index of a company's top share (the lowest number left), or -1."""
         first = self.rule.first_share(company)
         for index in range(first, first + self.rule.companies[company].shares):
@@ -160,23 +162,25 @@ class SharesReference(MechanicReference):
                 return index
         return -1
 
-    def offered(self, state, neutral: bool) -> list[int]:
+    def offered(self, state: SharesState, neutral: bool) -> list[int]:
         """The companies a share may be taken from now, in id order."""
-        if neutral and self.rule.neutral.takes == "any":
+        rule_neutral = self.rule.neutral
+        on_route: Iterable[int]
+        if neutral and rule_neutral is not None and rule_neutral.takes == "any":
             on_route = range(len(self.rule.companies))
         else:
             on_route = self.rule.companies_of(state.share_route)
         return [c for c in sorted(set(on_route)) if self.top(state, c) >= 0]
 
-    def after_claim(self, state, route, player: int) -> None:
+    def after_claim(self, state: SharesState, route: ir.Route, player: int) -> None:
         if any(self.top(state, c) >= 0 for c in self.rule.companies_of(route.id)):
             state.share_route = route.id
             state.phase = PH_SHARE
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: SharesState) -> list[int]:
         return self.legal_take(state) if state.phase == PH_SHARE else self.legal_give(state)
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: SharesState, action: ir.Action) -> None:
         if action.kind == TAKE_SHARE:
             self.take_share(state, action)
         elif action.kind == DECLINE_SHARE:  # no share, and none for the neutral either
@@ -184,15 +188,15 @@ class SharesReference(MechanicReference):
         else:
             self.give_share(state, action)
 
-    def legal_take(self, state) -> list[int]:
+    def legal_take(self, state: SharesState) -> list[int]:
         """A share of each company offered, or none ("può anche prendere": may take)."""
         offered = [self.take[c] for c in self.offered(state, neutral=False)]
         return offered + [self.decline] if offered else []
 
-    def legal_give(self, state) -> list[int]:
+    def legal_give(self, state: SharesState) -> list[int]:
         return [self.give[c] for c in self.offered(state, neutral=True)]
 
-    def take_share(self, state, action) -> None:
+    def take_share(self, state: SharesState, action: ir.Action) -> None:
         state.share_owner[self.top(state, action.param)] = state.current
         neutral = self.rule.neutral
         if neutral is not None and neutral.seats(state.players) and self.offered(state, neutral=True):
@@ -200,16 +204,16 @@ class SharesReference(MechanicReference):
             return
         self.done(state)
 
-    def give_share(self, state, action) -> None:
+    def give_share(self, state: SharesState, action: ir.Action) -> None:
         state.share_owner[self.top(state, action.param)] = state.players
         self.done(state)
 
-    def done(self, state) -> None:
+    def done(self, state: SharesState) -> None:
         state.share_route = -1
         state.phase = PH_TURN
         self.rules.end_turn(state, passed=False)
 
-    def game_over(self, state) -> None:
+    def game_over(self, state: SharesState) -> None:
         """Regole per 2 giocatori: half the neutral's shares, drawn at random, are revealed."""
         neutral = self.rule.neutral
         if neutral is None or not neutral.seats(state.players):
@@ -219,7 +223,7 @@ class SharesReference(MechanicReference):
         for index in held[:neutral.counted(len(held))]:
             state.share_owner[index] = state.players + 1
 
-    def score_awards(self, state, rows: list[dict]) -> None:
+    def score_awards(self, state: SharesState, rows: list[dict]) -> None:
         points, places = majorities(self.rule, state.share_owner, state.players)
         for player, row in enumerate(rows):
             row["shares"] = points[player]
@@ -227,7 +231,8 @@ class SharesReference(MechanicReference):
                 row[place_item(company)] = row_places[player]
 
 
-class Shares(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, HardCases, Sampled):
+class Shares(Mechanic[SharesRule], DescribedPositions[SharesRule], Invariants[SharesRule], AgentRules[SharesRule],
+             Drawing[SharesRule], HardCases[SharesRule], Sampled):
     name = "shares"
     order = 120
     title = "stock shares"
@@ -407,8 +412,8 @@ class Shares(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, Hard
                        ("SHARE_TIES_LOWEST", int(rule.ties == "lowest_number")),
                        ("NEUTRAL_LOW", neutral.low if neutral else 0),
                        ("NEUTRAL_HIGH", neutral.high if neutral else -1),
-                       ("NEUTRAL_ANY", int(bool(neutral) and neutral.takes == "any")),
-                       ("NEUTRAL_ROUND_UP", int(bool(neutral) and neutral.rounding == "up"))],
+                       ("NEUTRAL_ANY", int(neutral is not None and neutral.takes == "any")),
+                       ("NEUTRAL_ROUND_UP", int(neutral is not None and neutral.rounding == "up"))],
             arrays=[("T_ROUTE_COMPANIES", [sum(1 << c for c in set(rule.companies_of(r.id))) for r in variant.routes]
                      or [0]),
                     ("T_COMPANY_FIRST", [rule.first_share(c.id) for c in rule.companies]),
@@ -462,7 +467,8 @@ class Shares(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, Hard
             problems.append(f"state field 'phase': 'neutral_share', but a {players}-player game has no neutral "
                             f"shareholder")
             return problems
-        companies = range(len(rule.companies)) if neutral and rule.neutral.takes == "any" else set(shown)
+        companies = range(len(rule.companies)) if neutral and rule.neutral is not None and rule.neutral.takes == "any" \
+            else set(shown)
         left = [c for c in companies
                 if any(owner[rule.first_share(c) + n] == -1 for n in range(rule.companies[c].shares))]
         if shown and not left:

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ...compiler import ir
 from ...compiler.base.rng import shuffle_in_state
+from ...compiler.base.state_view import StateView
 from ...compiler.hooks import MechanicReference
 from ...compiler.mechanic import Mechanic, Sample, Sampled, Tables
 
@@ -26,14 +27,14 @@ class ShuffledReturnsRule(ir.Rule):
     setup: bool  # tickets returned at set-up are shuffled
 
 
-class ShuffledReturnsReference(MechanicReference):
-    def returned_tickets(self, state, tickets: list[int], at_setup: bool) -> list[int]:
+class ShuffledReturnsReference(MechanicReference[StateView, ShuffledReturnsRule]):
+    def returned_tickets(self, state: StateView, tickets: list[int], at_setup: bool) -> list[int]:
         if self.rule.setup if at_setup else self.rule.draws:
             shuffle_in_state(state, tickets)
         return tickets
 
 
-class ShuffledReturns(Mechanic, Sampled):
+class ShuffledReturns(Mechanic[ShuffledReturnsRule], Sampled):
     name = "shuffled_returns"
     order = 30
     title = "returned tickets shuffled under the deck"

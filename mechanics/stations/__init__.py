@@ -30,7 +30,7 @@ from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_ROUTE_LENGTH, Limit
 from ...compiler.base.schema import PH_TURN, Field
 from ...compiler.catalogue import payment_text
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -49,6 +49,7 @@ from ...compiler.mechanic import (
     lookup_name,
     names_in,
 )
+from .state_view import StationsState
 from .syntax import BuildStation, StationBonus, StationKey, StationUse
 from .syntax import Stations as StationsStmt
 
@@ -147,10 +148,10 @@ def crowded_stations(variant: ir.Variant, count: int, rng) -> dict:
     return {"variant": variant.key, "players": seats}
 
 
-class StationsReference(MechanicReference):
+class StationsReference(MechanicReference[StationsState, StationsRule]):
     """Stations in plain Python; the use of stations by trying every assignment."""
 
-    def __init__(self, rules, rule: StationsRule):
+    def __init__(self, rules: Services, rule: StationsRule):
         super().__init__(rules, rule)
         self.loco = rules.loco
         v = rules.variant
@@ -159,12 +160,12 @@ class StationsReference(MechanicReference):
         self.pays = [a for a in v.actions if a.kind == STATION_PAY]
         self.routes_at = {c.id: [r for r in v.routes if c.id in (r.a, r.b)] for c in v.cities}
 
-    def next_cost(self, state, player: int) -> int | None:
+    def next_cost(self, state: StationsState, player: int) -> int | None:
         """The cost of the player's next station, None when all are built."""
         built = state.station_owner.count(player)
         return self.rule.costs[built] if built < self.rule.count else None
 
-    def turn_actions(self, state) -> list[int]:
+    def turn_actions(self, state: StationsState) -> list[int]:
         """Costruire una Stazione: a free city, a station left, and cards of one colour (or
         locomotives) for its cost."""
         player = state.current
@@ -174,23 +175,23 @@ class StationsReference(MechanicReference):
             return []
         return [self.build[c] for c in sorted(self.build) if state.station_owner[c] == -1]
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: StationsState) -> list[int]:
         return self.legal_pay(state)
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: StationsState, action: ir.Action) -> None:
         (self.choose_city if action.kind == BUILD_STATION else self.pay)(state, action)
 
-    def choose_city(self, state, action) -> None:
+    def choose_city(self, state: StationsState, action: ir.Action) -> None:
         state.station_city = action.city
         state.phase = PH_STATION
 
-    def legal_pay(self, state) -> list[int]:
+    def legal_pay(self, state: StationsState) -> list[int]:
         hand = state.hands[state.current]
         cost = self.next_cost(state, state.current)
         return [a.id for a in self.pays if a.colour_cards + a.locomotives == cost and hand[self.loco] >= a.locomotives
                 and (not a.colour_cards or hand[a.colour] >= a.colour_cards)]
 
-    def pay(self, state, action) -> None:
+    def pay(self, state: StationsState, action: ir.Action) -> None:
         hand = state.hands[state.current]
         if action.colour_cards:
             hand[action.colour] -= action.colour_cards
@@ -201,14 +202,14 @@ class StationsReference(MechanicReference):
         state.phase = PH_TURN
         self.rules.end_turn(state, passed=False)
 
-    def options(self, state, player: int, city: int) -> list:
+    def options(self, state: StationsState, player: int, city: int) -> list:
         """What one station may use: no route, or a route of another player at its city."""
         return [None] + [r for r in self.routes_at[city] if state.owner[r.id] not in (-1, player)]
 
-    def score_graph(self, state, player: int, network: list[int], row: dict) -> None:
+    def score_graph(self, state: StationsState, player: int, network: list[int], row: dict) -> None:
         """Calcolo dei punteggi: the use of the player's stations that scores best."""
         cities = [c for c, owner in enumerate(state.station_owner) if owner == player]
-        best = None
+        best: tuple[tuple[tuple[int, ...], tuple[int, ...]], list[int]] | None = None
         for choice in product(*(self.options(state, player, c) for c in cities)):
             labels = list(network)
             for route in choice:
@@ -220,6 +221,7 @@ class StationsReference(MechanicReference):
             key = (tuple(-value[k] for k in self.rule.choose), ids)
             if best is None or key < best[0]:
                 best = (key, labels)
+        assert best is not None  # product() makes at least one choice (none, for no station)
         (_, ids), labels = best
         network[:] = labels
         row["stations"] = self.rule.bonus * (self.rule.count - len(cities))
@@ -228,7 +230,8 @@ class StationsReference(MechanicReference):
             row[route_item(k + 1)] = ids[k] if k < len(ids) else NO_ROUTE
 
 
-class Stations(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, HardCases, Sampled):
+class Stations(Mechanic[StationsRule], DescribedPositions[StationsRule], Invariants[StationsRule],
+               AgentRules[StationsRule], Drawing[StationsRule], HardCases[StationsRule], Sampled):
     name = "stations"
     order = 100
     title = "train stations"
@@ -362,7 +365,9 @@ class Stations(Mechanic, DescribedPositions, Invariants, AgentRules, Drawing, Ha
             if a.kind == BUILD_STATION:
                 build[a.city] = a.id
         pays = [a.id for a in variant.actions if a.kind == STATION_PAY]
-        city_routes, first, end = [], [], []
+        city_routes: list[int] = []
+        first: list[int] = []
+        end: list[int] = []
         for c in variant.cities:
             first.append(len(city_routes))
             city_routes.extend(r.id for r in variant.routes if c.id in (r.a, r.b))

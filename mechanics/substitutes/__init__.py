@@ -57,7 +57,7 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, PH_TURN, Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
@@ -71,6 +71,7 @@ from ...compiler.mechanic import (
     Sampled,
     Tables,
 )
+from .state_view import SubstitutesState
 from .syntax import SubstituteAttr, SubstituteLocomotive, SubstituteMatching
 
 PH_SUBSTITUTE = "substitute"
@@ -155,10 +156,10 @@ def set_colours(hand: list[int], given: list[int], left: int, size: int) -> list
     return out
 
 
-class SubstitutesReference(MechanicReference):
+class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule]):
     """Sets of any cards in plain Python."""
 
-    def __init__(self, rules, rule: SubstitutesRule):
+    def __init__(self, rules: Services, rule: SubstitutesRule):
         super().__init__(rules, rule)
         self.loco = rules.loco
         self.variant = rules.variant
@@ -167,7 +168,7 @@ class SubstitutesReference(MechanicReference):
         self.column = rule.column.name
         self.size = rule.locomotive
 
-    def payment_ok(self, state, block, player: int) -> bool:
+    def payment_ok(self, state: SubstitutesState, block: ir.PaymentBlock, player: int) -> bool:
         """A block paying any cards is open to a player holding them besides its colour
         cards and locomotives; one paying sets of one colour, to a hand making that many
         (which of its claims, claim_payable says)."""
@@ -178,7 +179,7 @@ class SubstitutesReference(MechanicReference):
             return sets_from(state.hands[player], self.size) * self.size >= amount
         return sum(state.hands[player]) - block.plain - block.base_locomotives >= amount
 
-    def claim_payable(self, state, action, player: int) -> bool:
+    def claim_payable(self, state: SubstitutesState, action: ir.Action, player: int) -> bool:
         """A claim paying sets of one colour: the hand still makes them without its colour cards."""
         amount = self.variant.paid(action, self.column)
         if not amount or not self.rule.matching:
@@ -186,7 +187,7 @@ class SubstitutesReference(MechanicReference):
         colour = action.colour if action.colour_cards else -1
         return claim_sets(state.hands[player], self.size, colour, action.colour_cards) * self.size >= amount
 
-    def before_claim_completes(self, state, action) -> bool:
+    def before_claim_completes(self, state: SubstitutesState, action: ir.Action) -> bool:
         """A claim paying sets waits, holding its colour cards and locomotives, for its sets."""
         amount = self.variant.paid(action, self.column)
         if not amount:
@@ -199,14 +200,14 @@ class SubstitutesReference(MechanicReference):
         state.phase = PH_SUBSTITUTE
         return False
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: SubstitutesState) -> list[int]:
         hand = state.hands[state.current]
         if self.rule.matching:
             return [self.set_ids[colour] for colour in set_colours(hand, state.substitute_given,
                                                                     state.substitute_left, self.size)]
         return [self.ids[card] for card in giveable(hand, state.substitute_given, state.substitute_left)]
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: SubstitutesState, action: ir.Action) -> None:
         """One any card, or one set of one colour, given; the last completes the claim."""
         if self.rule.matching:
             card, count = self.set_ids.index(action.id), self.size
@@ -231,7 +232,8 @@ class SubstitutesReference(MechanicReference):
             self.rules.end_turn(state, passed=False)
 
 
-class Substitutes(Mechanic, Payments, Caches, Invariants, AgentRules, Drawing, Sampled):
+class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Caches,
+                  Invariants[SubstitutesRule], AgentRules[SubstitutesRule], Drawing[SubstitutesRule], Sampled):
     name = "substitutes"
     order = 200
     title = "sets of any cards standing for one card"

@@ -27,8 +27,9 @@ from ...compiler import ir
 from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import CARD_COUNTS, CARD_IDS, CORE_PHASES, PH_TURN, Field
-from ...compiler.hooks import MechanicReference
+from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import AgentPlay, AgentRules, Drawing, Invariants, Looks, Mechanic, Sample, Sampled, Tables
+from .state_view import TunnelsState
 from .syntax import TunnelAttr, TunnelReveal
 
 TUNNEL_PAY = "tunnel_pay"
@@ -75,10 +76,10 @@ def _is_payment_of(variant: ir.Variant, route: ir.Route, committed: list[int]) -
     return False
 
 
-class TunnelsReference(MechanicReference):
+class TunnelsReference(MechanicReference[TunnelsState, TunnelsRule]):
     """Tunnels in plain Python."""
 
-    def __init__(self, rules, rule: TunnelsRule):
+    def __init__(self, rules: Services, rule: TunnelsRule):
         super().__init__(rules, rule)
         self.loco = rules.loco
         actions = rules.variant.actions
@@ -86,7 +87,7 @@ class TunnelsReference(MechanicReference):
         self.pays = [a for a in actions if a.kind == TUNNEL_PAY]
         self.decline = next(a.id for a in actions if a.kind == TUNNEL_DECLINE)
 
-    def before_claim_completes(self, state, action) -> bool:
+    def before_claim_completes(self, state: TunnelsState, action: ir.Action) -> bool:
         route = self.rules.variant.routes[action.route]
         if route.id not in self.tunnels:
             return True
@@ -105,13 +106,13 @@ class TunnelsReference(MechanicReference):
         state.phase = PH_TUNNEL
         return False
 
-    def phase_legal(self, state) -> list[int]:
+    def phase_legal(self, state: TunnelsState) -> list[int]:
         return self.legal_tunnel(state)
 
-    def apply(self, state, action) -> None:
+    def apply(self, state: TunnelsState, action: ir.Action) -> None:
         (self.pay if action.kind == TUNNEL_PAY else self.withdraw)(state, action)
 
-    def legal_tunnel(self, state) -> list[int]:
+    def legal_tunnel(self, state: TunnelsState) -> list[int]:
         hand = state.hands[state.current]
         colour = committed_colour(state.tunnel_committed, self.loco)
         due = extra_due(state.tunnel_revealed, colour, self.loco)
@@ -124,7 +125,7 @@ class TunnelsReference(MechanicReference):
             out.append(a.id)
         return out + [self.decline]
 
-    def pay(self, state, action) -> None:
+    def pay(self, state: TunnelsState, action: ir.Action) -> None:
         player = state.current
         colour = committed_colour(state.tunnel_committed, self.loco)
         hand = state.hands[player]
@@ -141,7 +142,7 @@ class TunnelsReference(MechanicReference):
         if state.phase == PH_TURN:
             self.rules.end_turn(state, passed=False)
 
-    def withdraw(self, state, action) -> None:
+    def withdraw(self, state: TunnelsState, action: ir.Action) -> None:
         """The committed cards go back to the hand, and so does what the claim paid in other
         mechanics' columns (a ferry card for a wave space: ``withdraw_claim``)."""
         hand = state.hands[state.current]
@@ -154,14 +155,14 @@ class TunnelsReference(MechanicReference):
         self.rules.withdraw_claim(state, route, state.current)
         self.rules.end_turn(state, passed=False)
 
-    def end_of_turn(self, state) -> None:
+    def end_of_turn(self, state: TunnelsState) -> None:
         """Alla fine del turno, le tre carte scoperte per la Galleria vengono scartate."""
         for card in state.tunnel_revealed:
             state.discard[card] += 1
         state.tunnel_revealed = []
 
 
-class Tunnels(Mechanic, Invariants, AgentRules, Drawing, Sampled):
+class Tunnels(Mechanic[TunnelsRule], Invariants[TunnelsRule], AgentRules[TunnelsRule], Drawing[TunnelsRule], Sampled):
     name = "tunnels"
     order = 90
     title = "tunnels"

@@ -36,7 +36,7 @@ class WildLocomotivesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class WildLocomotives(Mechanic, Payments, Sampled):
+class WildLocomotives(Mechanic[WildLocomotivesRule], Payments[WildLocomotivesRule], Sampled):
     name = "wild_locomotives"
     order = 180
     title = "locomotives wild only on some routes"

@@ -27,7 +27,7 @@ class ZonesRule(ir.Rule):
     span: Span | None = field(default=None, compare=False)
 
 
-class Zones(Mechanic, Drawing):
+class Zones(Mechanic[ZonesRule], Drawing[ZonesRule]):
     name = "zones"
     order = 60
     title = "zones (dead-end places)"

@@ -52,10 +52,14 @@ from __future__ import annotations
 
 import math
 from array import array
+from typing import TYPE_CHECKING
 
 from ...compiler.base.rng import SplitMix64
 from .kernel import kernel
 from .tables import policy_of
+
+if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
+    from ._policy import Policy, Seat
 
 #: Salts the agent's seed (the worlds it draws and its tree walks share its generator).
 ISMCTS_SALT = 0x94D049BB133111EB
@@ -82,7 +86,7 @@ class _Node:
         self.player = player  # who chose the action that leads here
         # the portfolio's seats asked at this node: the route owners are the same in every
         # world that reaches it, so their cheapest paths stay planned from world to world
-        self.proposers = None
+        self.proposers: list[Seat] | None = None
 
 
 def game_rewards(scores: list[int], winners: list[int]) -> list[float]:
@@ -214,9 +218,9 @@ class IsmctsAgent:
         # one seat per portfolio style (their choices), one per game seat (the rollouts)
         self._portfolio_styles = [(styles[s], self.rng.next()) for s in portfolio]
         self._proposers = self._new_proposers()
-        self._rollers: list = []
-        self._buffer = None
-        self._policy = None
+        self._rollers: list[Seat] = []
+        self._buffer: array[int] | None = None
+        self._policy: Policy | None = None  # the variant's, looked up by act()
         self._compiled = False
 
     def act(self, game) -> int:
@@ -252,7 +256,7 @@ class IsmctsAgent:
                     path = self._descend(child, trial, self._portfolio(trial, child), self.depth)
                     path.append(child)
                 else:
-                    path = (child,)
+                    path = [child]
                 rewards = self._play_out(trial, styles)
                 mine[action] = rewards[me]
                 for node in path:
@@ -264,7 +268,7 @@ class IsmctsAgent:
                     break
         return race.leader()
 
-    def _new_proposers(self) -> list:
+    def _new_proposers(self) -> list[Seat]:
         return [kernel().Seat(style, seed) for style, seed in self._portfolio_styles]
 
     def _portfolio(self, game, node: _Node | None = None) -> list[int]:
@@ -276,16 +280,18 @@ class IsmctsAgent:
             if node.proposers is None:
                 node.proposers = self._new_proposers()
             proposers = node.proposers
+        policy = self._policy
+        assert policy is not None  # act() looked it up
         if self._compiled:
-            return self._policy.portfolio(proposers, game._e)
+            return policy.portfolio(proposers, game._e)
         view = game.agent_view()
         legal = game.legal_actions()
-        return sorted({self._policy.decide(seat, view, legal) for seat in proposers})
+        return sorted({policy.decide(seat, view, legal) for seat in proposers})
 
     def _descend(self, node: _Node, world, actions: list[int], depth: int) -> list[_Node]:
         """Select by UCB1 among the actions available in ``world`` until a new node is added
         or ``depth`` levels are walked."""
-        path = []
+        path: list[_Node] = []
         rng = self.rng
         c = self.exploration
         while not world.is_over and len(path) < depth:
@@ -327,6 +333,7 @@ class IsmctsAgent:
             self._random_to_end(world)
             return game_rewards(world.scores(), world.winners())
         policy = self._policy
+        assert policy is not None  # act() looked it up
         horizon = -1 if self.horizon is None else self.horizon
         if self._compiled:
             return _rewards_from_totals(policy.playout(world._e, styles, self._rollers, horizon))
@@ -346,7 +353,7 @@ class IsmctsAgent:
         """Uniformly random actions to the end."""
         if self._buffer is None or len(self._buffer) < len(world.variant.actions):
             self._buffer = array("i", [0]) * len(world.variant.actions)
-        buffer = self._buffer
+        buffer: array[int] = self._buffer
         rng = self.rng
         into = world.legal_actions_into
         apply = world.apply

@@ -8,9 +8,14 @@ generic rule the mechanic names for them (``Mechanic.agent_play``), anything els
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...compiler import ir
 from ...compiler.mechanic import AgentRules, part
 from .kernel import kernel
+
+if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
+    from ._policy import Policy
 
 
 def kind_codes(variant: ir.Variant, plays=None) -> dict[str, int]:
@@ -81,10 +86,10 @@ def policy_tables(variant: ir.Variant) -> dict:
     )
 
 
-_POLICIES: dict[int, tuple] = {}
+_POLICIES: dict[int, tuple[ir.Variant, Policy]] = {}
 
 
-def policy_of(variant: ir.Variant):
+def policy_of(variant: ir.Variant) -> Policy:
     """The compiled styles' tables for a variant, built on first use."""
     entry = _POLICIES.get(id(variant))
     if entry is None or entry[0] is not variant:

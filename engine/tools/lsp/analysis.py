@@ -203,7 +203,7 @@ class Analysis:
     #: read its facts (a name or a line that has not changed since is found there).
     previous: "Analysis | None" = field(default=None, repr=False)
     _written: object = field(default=None, repr=False)
-    _cars: object = field(default=None, repr=False)
+    _cars: dict[int, int | None] | None = field(default=None, repr=False)
 
     @property
     def main(self) -> ast.SpecFile:
@@ -219,11 +219,12 @@ class Analysis:
             self._written = mapfacts.written(self.variant, self.files)
         return self._written
 
-    def fewest_cars(self) -> dict:
-        """The fewest trains completing each ticket (``mapfacts.fewest_cars``), once."""
+    def fewest_cars(self) -> dict[int, int | None]:
+        """The fewest trains completing each ticket (``mapfacts.fewest_cars``), once; empty
+        while no version of the spec has checked."""
         if self._cars is None and self.variant is not None:
             self._cars = mapfacts.fewest_cars(self.variant, self.written())
-        return self._cars
+        return self._cars or {}
 
     def statement_at(self, line: int, col: int) -> ast.Stmt | None:
         """The statement of the document written at a position (the nearest one of a line

@@ -33,6 +33,7 @@ from .analysis import (
     Analyzer,
     ExtendsRefused,
     Occurrence,
+    Problem,
     names_in,
     same_file,
 )
@@ -114,14 +115,15 @@ def _finish(language: Language, ip) -> list[str] | None:
     """Tokens that end the statement the parser is in (the shortest way the grammar
     allows, preferring fixed words), or None when none is found in a few steps."""
     lark = _lark(language.grammar)
-    out = []
+    out: list[str] = []
     for _ in range(40):
         accepts = ip.accepts()
         if "_NL" in accepts or "$END" in accepts:
             return out
-        fixed = sorted(t for t in accepts if _literal(lark, t) is not None)
+        literals = {t: text for t in accepts if (text := _literal(lark, t)) is not None}
+        fixed = sorted(literals)
         if fixed:
-            name, value = fixed[0], _literal(lark, fixed[0])
+            name, value = fixed[0], literals[fixed[0]]
         elif "INT" in accepts:
             name, value = "INT", "1"
         elif "STRING" in accepts:
@@ -242,7 +244,7 @@ def _name_hover(analysis: Analysis, occ: Occurrence) -> str:
     uses = len(same) - len(decl)
     where = f"declared at {', '.join(_where(o.name.span, analysis) for o in decl)}; " if decl else ""
     out = [head, f"{where}used {uses} time{'s' if uses != 1 else ''}"]
-    if variant is not None and occ.kind == PLACE:
+    if variant is not None and checked is not None and occ.kind == PLACE:
         try:
             facts = mapfacts.city_facts(variant, occ.name.text, checked.written())
         except KeyError:
@@ -277,7 +279,9 @@ def _source_line(analysis: Analysis, span: Span) -> str:
 def _route_hover(analysis: Analysis, stmt: ast.Route) -> str | None:
     checked = _checked(analysis)
     variant = checked.variant if checked is not None else None
-    route = next((r for r in variant.routes if r.span == stmt.span), None) if variant else None
+    if checked is None or variant is None:
+        return None
+    route = next((r for r in variant.routes if r.span == stmt.span), None)
     if route is None or {variant.cities[route.a].name, variant.cities[route.b].name} != {stmt.a.text, stmt.b.text}:
         return None
     facts = mapfacts.route_facts(variant, route, checked.written())
@@ -294,7 +298,9 @@ def _route_hover(analysis: Analysis, stmt: ast.Route) -> str | None:
 def _ticket_hover(analysis: Analysis, stmt: ast.Ticket) -> str | None:
     checked = _checked(analysis)
     variant = checked.variant if checked is not None else None
-    tickets = [t for t in variant.tickets if t.span == stmt.span] if variant else []
+    if checked is None or variant is None:
+        return None
+    tickets = [t for t in variant.tickets if t.span == stmt.span]
     if not tickets or variant.cities[tickets[0].a].name != stmt.a.text:
         return None
     cars = checked.fewest_cars()
@@ -611,24 +617,24 @@ def folding(analysis: Analysis) -> list[tuple[int, int, str]]:
         if start is not None and number - 1 > start:
             out.append((start, number - 1, "comment"))
         start = None
-    first_on_line = {}
+    first_on_line: dict[int, ast.Stmt] = {}
     for stmt in analysis.main.statements:
         first_on_line.setdefault(stmt.span.line, stmt)
     run: list[ast.Stmt] = []
-    for stmt in list(first_on_line.values()) + [None]:
-        if run and (stmt is None or type(stmt) is not type(run[0])):
+    for first in [*first_on_line.values(), None]:
+        if run and (first is None or type(first) is not type(run[0])):
             if run[-1].span.line > run[0].span.line:
                 out.append((run[0].span.line, run[-1].span.line, "region"))
             run = []
-        if stmt is not None:
-            run.append(stmt)
+        if first is not None:
+            run.append(first)
     return sorted(out)
 
 
 # --- quick fixes ------------------------------------------------------------------------------
 
 def quick_fixes(analysis: Analysis, line: int, end_line: int,
-                language: Language | None = None) -> list[tuple[str, Range, str, object]]:
+                language: Language | None = None) -> list[tuple[str, Range, str, Problem]]:
     """(title, range, new text, the problem) for each problem between two lines whose
     message offers a "did you mean" hint."""
     out = []

@@ -27,7 +27,7 @@ import logging
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, cast
 
 import cattrs
 from lsprotocol import types as lsp
@@ -120,7 +120,7 @@ class RailServer(LanguageServer):
         self.texts: dict[str, str] = {}
         self.checks: dict[str, Check] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.requests: dict[int | str, asyncio.Task] = {}
+        self.requests: dict[int | str | None, asyncio.Task] = {}
         self.jobs: set[Job] = set()
         self.shut_down = False
         self.exit_code = 1
@@ -233,8 +233,8 @@ class RailServer(LanguageServer):
         replaced it meanwhile."""
         if future.cancelled() or self.checks.get(uri) is not check:
             return
-        if future.exception() is not None:
-            err = future.exception()
+        err = future.exception()
+        if err is not None:
             logger.error("checking %s failed", uri, exc_info=(type(err), err, err.__traceback__))
             self.show_message_log(f"{NAME}: checking {uri} failed: {err!r}", lsp.MessageType.Error)
             return
@@ -254,6 +254,8 @@ class RailServer(LanguageServer):
             check = self.checks.get(uri)
             if check is None or check.text != text or check.job.future.cancelled():
                 check = self.start_check(uri)
+            if check is None:  # no longer open
+                break
             if check.analysis is not None:
                 return check.analysis
             await asyncio.wait({check.job.future})  # a cancelled request stops waiting, not the check
@@ -303,7 +305,7 @@ class RailServer(LanguageServer):
             except Exception as err:  # noqa: BLE001 - a bug of ours: the request is still answered
                 logger.error("%s: a message failed", NAME, exc_info=(type(err), err, err.__traceback__))
                 msg_id = item.get("id") if isinstance(item, dict) else None
-                if isinstance(msg_id, (int, str)) and "method" in item:
+                if isinstance(item, dict) and isinstance(msg_id, (int, str)) and "method" in item:
                     self.reply_error(msg_id, INTERNAL_ERROR, f"{NAME}: {type(err).__name__}: {err}")
 
     def _refusal(self, data: object) -> tuple[int | str | None, int, str] | None:
@@ -433,7 +435,7 @@ class RailServer(LanguageServer):
     def run_io(self, stdin: BinaryIO, stdout: BinaryIO) -> int:
         """Serve the client on these streams until ``exit`` or the input's end; the exit
         status (0 after ``shutdown``, 1 otherwise)."""
-        self.lsp.connection_made(_Output(stdout))
+        self.lsp.connection_made(cast(asyncio.Transport, _Output(stdout)))  # pygls only writes and closes it
         threading.Thread(target=self._read, args=(stdin,), name="railspec-lsp reader", daemon=True).start()
         try:
             self.loop.run_forever()

@@ -48,6 +48,14 @@ def safe_key(key: str) -> str:
     return re.sub(r"[^a-z0-9_]", "_", str(key).lower())[:40] or "variant"
 
 
+def _named(name: str) -> re.Match[str]:
+    """The parts of a save's name (one this store made, so it matches :data:`NAME`)."""
+    match = NAME.fullmatch(name)
+    if match is None:
+        raise ValueError(f"not a save's name: {name!r}")
+    return match
+
+
 def _when(match: re.Match) -> str:
     """The time in a save's name, ISO 8601."""
     d, c = match["date"], match["clock"]
@@ -104,7 +112,7 @@ class SaveFolder:
                     with contextlib.suppress(OSError):
                         os.unlink(temp)
                 raise RequestError(507, f"cannot save in {self.path}: {err.strerror or err}") from None
-        return {"name": name, "time": _when(NAME.fullmatch(name))}
+        return {"name": name, "time": _when(_named(name))}
 
     def _names(self) -> dict[str, re.Match]:
         """The saves of this variant in the folder: regular files with a save's name."""

@@ -21,18 +21,27 @@ import json
 import secrets
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
+from ...compiler import ir
 from ...compiler.base import schema
 from ...compiler.base.errors import IllegalActionError, RailspecError
+from ...compiler.mechanic import Mechanic
 from ...playtest import agents as agent_kinds
 from ...playtest.render import CARD_COLOURS, PLAYER_COLOURS, colour_of, looks, render_svg
+from ...runtime.game import Game, Variant
 from ...runtime.notation import component_names, value_names
 from .. import trace
 
 #: A game or replay nobody asked about for this long is dropped.
 IDLE_SECONDS = 3600.0
-#: The most games and replays kept at once; a new one beyond it is refused.
+#: The most games and replays kept at once; a new one beyond it drops the least recently
+#: used of those not in use.
 MAX_SESSIONS = 64
+#: The ids of dropped sessions remembered, so that a request for one says why it is gone.
+REMEMBERED_DROPS = 1024
 #: The core fields the page draws in panels of their own (the map, the market, the hand,
 #: the tickets); every other field is listed generically.
 DRAWN_APART = frozenset({"players", "phase", "current", "turn", "decisions", "owner", "faceup", "hands",
@@ -242,7 +251,8 @@ def _choices(variant, game) -> tuple[list[dict], list[dict]]:
     catalogue's order): about a route, about a city, else by kind."""
     names = component_names(variant.ir)
     groups = kind_groups(variant)
-    choices, order = [], {}
+    choices: list[dict] = []
+    order: dict[str, str] = {}
     for action_id in game.legal_actions():
         action = variant.actions[action_id]
         if action.route >= 0:
@@ -254,8 +264,87 @@ def _choices(variant, game) -> tuple[list[dict], list[dict]]:
         order.setdefault(key, heading)
         choices.append({"id": action_id, "name": action.name, "kind": action.kind, "group": key,
                         "route": names["route"][action.route] if action.route >= 0 else None,
-                        "city": names["city"][action.city] if action.city >= 0 else None})
+                        "city": names["city"][action.city] if action.city >= 0 else None,
+                        "cards": spent_cards(action, names["card"])})
     return choices, [{"key": key, "label": heading} for key, heading in order.items()]
+
+
+def spent_cards(action: ir.Action, cards: list[str]) -> list[str]:
+    """The names of the train cards ``action`` pays with, as the catalogue records them:
+    its colour's when it pays cards of a colour, the locomotive's (the last card) when it
+    pays locomotives. The page marks the routes a card the person picks can claim."""
+    spent = []
+    if action.colour_cards and 0 <= action.colour < len(cards) - 1:
+        spent.append(cards[action.colour])
+    if action.locomotives:
+        spent.append(cards[-1])
+    return spent
+
+
+def _mechanic_of_phase(variant: Variant, phase: str) -> Mechanic | None:
+    """The mechanic that declares ``phase`` (None for the core's phases)."""
+    return next((mechanic for mechanic, _ in variant.assembly.present if phase in mechanic.phases), None)
+
+
+def wanting_cards(variant: Variant, game: Game, seat: int) -> list[str]:
+    """The decisions that would be offered now if ``seat`` held every train card it cannot
+    see (the deck's, the other hands'), and are not: what only cards it lacks would
+    allow. Asked of the engine itself, on a copy of the state where those cards are moved
+    into the seat's hand; which cards those are, the seat can count from what it sees, so
+    the answer tells it nothing hidden. Empty when the copy is not a valid state."""
+    state = json.loads(game.to_json())
+    hand = state["hands"][seat]
+    for field in _exported(variant):
+        if field.pile not in (schema.CARD_COUNTS, schema.CARD_IDS) or field.name == "hands":
+            continue
+        entries: list[tuple[Any, Any]]  # (a dict and its key, or a list and its index)
+        if field.view.kind == "hidden":
+            entries = [(state, field.name)]
+        elif field.view.kind == "own" and field.per_player:
+            entries = [(state[field.name], p) for p in range(game.players) if p != seat]
+        else:
+            continue
+        for holder, key in entries:
+            pile = holder[key]
+            if field.pile == schema.CARD_COUNTS:
+                for card, count in enumerate(pile):
+                    hand[card] += count
+                holder[key] = [0] * len(pile)
+            else:
+                for card in pile:
+                    if card >= 0:
+                        hand[card] += 1
+                holder[key] = [-1] * len(pile) if field.size else []
+    try:
+        richer = variant.game_from_json(json.dumps(state), engine=game.engine)
+    except (RailspecError, ValueError):
+        return []
+    now = set(game.legal_actions())
+    return [variant.action_name(a) for a in sorted(set(richer.legal_actions()) - now)]
+
+
+def decision_context(variant: Variant, game: Game, seat: int, observation: dict, who: list[str]) -> dict | None:
+    """What a decision of a mechanic's own phase is about (None in the core's phases): the
+    mechanic's title, the fields it declares that hold something now (labelled, in
+    words), and the decisions only cards the person lacks would allow
+    (:func:`wanting_cards`), so that a decision offering only "decline" says why."""
+    mechanic = _mechanic_of_phase(variant, observation["phase"])
+    if mechanic is None:
+        return None
+    names = component_names(variant.ir)
+    facts = []
+    for field in _exported(variant):
+        key = field.view.alias or field.name
+        if field.owner != mechanic.name or field.view.kind == "hidden" or key not in observation:
+            continue
+        value = observation[key]
+        if field.per_player:
+            value = value[seat] if field.view.kind == "public" else value
+        text = read_value(field, value, names, who)
+        if text is not None:
+            facts.append({"key": key, "label": _words(key), "doc": field.doc, "text": text})
+    return {"title": mechanic.title, "phase": observation["phase"], "facts": facts,
+            "wanting": wanting_cards(variant, game, seat)}
 
 
 def _panels(variant, observation: dict, who: list[str]) -> dict:
@@ -264,7 +353,9 @@ def _panels(variant, observation: dict, who: list[str]) -> dict:
     schema's words for it and the owner's title."""
     names = component_names(variant.ir)
     titles = owner_titles(variant)
-    columns, own, board = [], [], []
+    columns: list[dict] = []
+    own: list[dict] = []
+    board: list[dict] = []
     players = observation["players"]
     for field in _exported(variant):
         view = field.view
@@ -371,10 +462,12 @@ def play_view(session: PlaySession) -> dict:
     observation = session.observation()
     done = set(game.completed_tickets(session.seat))
     choices, groups = _choices(variant, game) if session.yours() else ([], [])
+    context = decision_context(variant, game, session.seat, observation, session.who) if session.yours() else None
     view = {"id": session.id, "mode": "play", "seat": session.seat, "yours": session.yours(),
             **_common(variant, game, observation, session.who),
             "tickets": _tickets(variant, observation, done),
-            "choices": choices, "groups": groups, "log": session.log, "can_undo": bool(session.undo),
+            "choices": choices, "groups": groups, "decision": context,
+            "log": session.log, "can_undo": bool(session.undo),
             "agents": [None if s == session.seat else session.agent_names[s] for s in range(game.players)]}
     if game.is_over:
         view["breakdown"] = breakdown(variant, game.score_breakdown(), session.who)
@@ -455,45 +548,69 @@ class ReplaySession:
 # --- the store -----------------------------------------------------------------------
 
 class Store:
-    """The games and replays in play, by id: each a random token; one idle for
-    ``idle_seconds`` is dropped at the next request; at most ``limit`` at once."""
+    """The games and replays in play, by id: each a random token. One idle for
+    ``idle_seconds`` is dropped at the next request; when ``limit`` are kept, a new one
+    drops the least recently used of those not in use (a pinned one, the replay of
+    ``--trace``, stays)."""
 
-    def __init__(self, idle_seconds: float = IDLE_SECONDS, limit: int = MAX_SESSIONS, clock=time.monotonic):
+    def __init__(self, idle_seconds: float = IDLE_SECONDS, limit: int = MAX_SESSIONS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.idle_seconds = idle_seconds
         self.limit = limit
         self.clock = clock
-        self.sessions: dict[str, object] = {}
+        self.sessions: dict[str, PlaySession | ReplaySession] = {}
+        #: the ids dropped lately, and why: a request for one is told
+        self.dropped: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
+    def _drop(self, key: str, why: str) -> None:
+        """Forget session ``key`` (the store's lock held), remembering why."""
+        del self.sessions[key]
+        self.dropped[key] = why
+        while len(self.dropped) > REMEMBERED_DROPS:
+            self.dropped.popitem(last=False)
+
     def sweep(self) -> None:
-        """Drop the sessions idle too long (a pinned one, the replay of ``--trace``, stays)."""
+        """Drop the sessions idle too long (a pinned one stays)."""
         now = self.clock()
         with self._lock:
             for key in [k for k, s in self.sessions.items()
                         if not getattr(s, "pinned", False) and now - s.last_used > self.idle_seconds]:
-                del self.sessions[key]
+                self._drop(key, f"idle for more than {self.idle_seconds / 60:g} minutes")
 
-    def add(self, session):
-        """Keep ``session`` under a new id (refused when the store is full)."""
+    def _make_room(self) -> None:
+        """With the store full (its lock held): drop the least recently used session that is
+        neither pinned nor in use (a request holds its lock); a 503 when every one is."""
+        free = [s for s in self.sessions.values() if not getattr(s, "pinned", False) and not s.lock.locked()]
+        if not free:
+            raise RequestError(503, f"{len(self.sessions)} games are open and every one is in use: try again")
+        oldest = min(free, key=lambda s: s.last_used)
+        self._drop(oldest.id, f"the least recently used of {self.limit} open games, to make room for a new one")
+
+    def add(self, session: Any) -> Any:
+        """Keep ``session`` under a new id (the least recently used one not in use makes
+        room for it when the store is full)."""
         self.sweep()
         with self._lock:
-            if len(self.sessions) >= self.limit:
-                raise RequestError(429, f"{self.limit} games are open already; one idle for "
-                                        f"{self.idle_seconds / 60:g} minutes is dropped")
+            while len(self.sessions) >= self.limit:
+                self._make_room()
             session.id = secrets.token_hex(8)
             session.last_used = self.clock()
             self.sessions[session.id] = session
         return session
 
-    def get(self, key, mode: str):
-        """The session of id ``key`` of this ``mode``, or a 404."""
+    def get(self, key: object, mode: str) -> Any:
+        """The session of id ``key`` of this ``mode``, or a 404 (saying why, when it was
+        dropped)."""
         self.sweep()
         with self._lock:
             session = self.sessions.get(key) if isinstance(key, str) else None
             if session is None or session.mode != mode:
                 what = "game" if mode == "play" else "replay"
-                raise RequestError(404, f"no {what} with id {str(key)[:40]!r} (a {what} idle for "
-                                        f"{self.idle_seconds / 60:g} minutes is dropped)")
+                why = self.dropped.get(key) if isinstance(key, str) else None
+                raise RequestError(404, f"no {what} with id {str(key)[:40]!r}" + (
+                    f": it was dropped, {why}" if why else f" (a {what} idle for {self.idle_seconds / 60:g} minutes, "
+                                                         f"or the least recently used of {self.limit}, is dropped)"))
             session.last_used = self.clock()
         return session
 
@@ -560,6 +677,6 @@ def new_replay(variant, text) -> ReplaySession:
     return ReplaySession(variant, lines)
 
 
-__all__ = ["Defaults", "IDLE_SECONDS", "MAX_SESSIONS", "PlaySession", "ReplaySession", "RequestError", "Store",
-           "breakdown", "kind_groups", "map_svg", "map_version", "new_play", "new_replay", "play_view",
-           "read_value", "variant_facts"]
+__all__ = ["Defaults", "IDLE_SECONDS", "MAX_SESSIONS", "PlaySession", "REMEMBERED_DROPS", "ReplaySession",
+           "RequestError", "Store", "breakdown", "decision_context", "kind_groups", "map_svg", "map_version",
+           "new_play", "new_replay", "play_view", "read_value", "spent_cards", "variant_facts", "wanting_cards"]

@@ -9,6 +9,8 @@ const state = {
   view: null,        // the last view the server sent
   mapVersion: null,  // the map drawn now
   picked: null,      // {group: "route" | "city", name}: what the person clicked on the map
+  card: null,        // the card of the hand the person picked: the map marks what it can claim
+  hovered: null,     // the route or city under the pointer, when the person may choose it
   timer: null,       // the pending agent decision
   busy: false,
   stalled: false,    // a request failed: no agent decision is asked for until a view arrives
@@ -68,33 +70,123 @@ function cardColour(name) {
 
 // --- the map ---------------------------------------------------------------------------
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
 async function drawMap(view) {
   if (view.map_version !== state.mapVersion) {
     const path = view.mode === "replay" ? `/api/replays/${view.id}/map?step=${view.step}` : `/api/games/${view.id}/map`;
     const svg = await api("GET", path);
     // the server's renderer escapes every name from the spec: the SVG is markup we made
     $("map").innerHTML = svg;
+    detachLegend();
     state.mapVersion = view.map_version;
   }
   markMap(view);
 }
 
-function markMap(view) {
-  const routes = new Set(), cities = new Set();
+function detachLegend() {
+  // The renderer draws its legend beside the map, a fifth of the picture's width: on the
+  // page each entry goes to a list under the map, and the map is cropped to the rest.
+  const svg = $("map").querySelector("svg");
+  const legend = $("legend");
+  legend.replaceChildren();
+  if (!svg) return;
+  for (const entry of svg.querySelectorAll("g.legend-entry")) {
+    const box = entry.getBBox();
+    const sample = document.createElementNS(SVG_NS, "svg");
+    sample.setAttribute("viewBox", `${box.x - 1} ${box.y - 1} ${box.width + 2} ${box.height + 2}`);
+    sample.setAttribute("width", String(Math.ceil(box.width + 2)));
+    sample.setAttribute("height", String(Math.ceil(box.height + 2)));
+    sample.setAttribute("font-family", "sans-serif");
+    sample.append(entry);
+    legend.append(el("li", {"data-look": entry.getAttribute("data-look")}, sample));
+  }
+  const background = svg.querySelector("rect.background");
+  if (background) background.style.display = "none";
+  const box = svg.getBBox();
+  const pad = 8;
+  const frame = [box.x - pad, box.y - pad, box.width + 2 * pad, box.height + 2 * pad];
+  svg.setAttribute("viewBox", frame.map((n) => n.toFixed(1)).join(" "));
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  if (background) {
+    ["x", "y", "width", "height"].forEach((key, i) => background.setAttribute(key, frame[i].toFixed(1)));
+    background.style.display = "";
+  }
+}
+
+function claimable(view) {
+  // what the person may choose on the map now: routes and cities, and the routes a claim
+  // with the picked card reaches (the cards each choice spends come from the catalogue)
+  const routes = new Set(), cities = new Set(), forCard = new Set();
   for (const choice of view.choices || []) {
-    if (choice.route !== null) routes.add(choice.route);
+    if (choice.route !== null) {
+      routes.add(choice.route);
+      if (state.card !== null && choice.cards.includes(state.card)) forCard.add(choice.route);
+    }
     if (choice.city !== null) cities.add(choice.city);
   }
+  return {routes, cities, forCard};
+}
+
+function markMap(view) {
+  const {routes, cities, forCard} = claimable(view);
+  const isPicked = (group, name) => !!state.picked && state.picked.name === name && state.picked.group === group;
   for (const node of $("map").querySelectorAll("[data-route]")) {
     const name = node.getAttribute("data-route");
     node.classList.toggle("choosable", routes.has(name));
-    node.classList.toggle("picked", !!state.picked && state.picked.name === name && state.picked.group === "route");
+    node.classList.toggle("for-card", forCard.has(name));
+    node.classList.toggle("picked", isPicked("route", name));
   }
   for (const node of $("map").querySelectorAll("[data-city]")) {
     const name = node.getAttribute("data-city");
     node.classList.toggle("choosable", cities.has(name));
-    node.classList.toggle("picked", !!state.picked && state.picked.name === name && state.picked.group === "city");
+    node.classList.toggle("picked", isPicked("city", name));
   }
+  // with a card picked, what it cannot claim fades: the routes it can stand out
+  $("map").classList.toggle("filtering", state.card !== null && routes.size > 0);
+  drawHint(view, {routes, cities, forCard});
+}
+
+function drawHint(view, marks) {
+  const hint = $("map-hint");
+  let text = "";
+  if (view.mode === "play" && view.yours) {
+    if (state.hovered) {
+      const {group, name} = state.hovered;
+      const ways = view.choices.filter((c) => c[group] === name).map((c) => c.name);
+      const shown = ways.slice(0, 4).join(" · ") + (ways.length > 4 ? ` · and ${ways.length - 4} more` : "");
+      text = `${name}: ${ways.length} ${ways.length === 1 ? "choice" : "choices"} (${shown}). Click to choose.`;
+    } else if (state.card !== null && marks.routes.size) {
+      text = `${state.card} can claim ${marks.forCard.size} of the ${marks.routes.size} routes you can claim now ` +
+             "(outlined). Pick another card, or the same again to see them all; hover a route for its choices.";
+    } else if (marks.routes.size) {
+      text = `You can claim ${marks.routes.size} ${marks.routes.size === 1 ? "route" : "routes"} now: pick one of ` +
+             "your cards to see those it can claim, or hover a route for its choices.";
+    } else if (marks.cities.size) {
+      text = `${marks.cities.size} ${marks.cities.size === 1 ? "city" : "cities"} to choose from: hover one for ` +
+             "its choices.";
+    }
+  }
+  hint.textContent = text;
+}
+
+function onMapHover(event) {
+  const view = state.view;
+  if (!view || !view.yours) return;
+  const target = event.target.closest("[data-route].choosable, [data-city].choosable");
+  const hovered = target ? (target.hasAttribute("data-route")
+    ? {group: "route", name: target.getAttribute("data-route")}
+    : {group: "city", name: target.getAttribute("data-city")}) : null;
+  if ((hovered && hovered.name) === (state.hovered && state.hovered.name)) return;
+  state.hovered = hovered;
+  drawHint(view, claimable(view));
+}
+
+function pickCard(name) {
+  state.card = state.card === name ? null : name;
+  drawMine(state.view);
+  markMap(state.view);
 }
 
 function onMapClick(event) {
@@ -128,6 +220,7 @@ function drawDecide(view) {
   }
   if (!view.yours) return;
   box.append(el("h2", {text: "Your decision"}));
+  if (view.decision) box.append(aboutDecision(view.decision));
   for (const group of view.groups) {
     const choices = view.choices.filter((c) => c.group === group.key);
     const section = el("div", {class: "group", "data-group": group.key}, el("h3", {text: group.label}));
@@ -161,15 +254,38 @@ function drawDecide(view) {
   }
 }
 
+function aboutDecision(decision) {
+  // a mechanic's decision (a tunnel's payment…): what it is about, and what more cards
+  // would allow, so that a decision offering only "decline" says why
+  const box = el("div", {class: "about"}, el("h3", {text: `About this decision (${decision.title})`}));
+  const list = el("dl");
+  for (const fact of decision.facts) {
+    list.append(el("dt", {title: fact.doc, text: fact.label}), el("dd", {text: fact.text}));
+  }
+  box.append(list);
+  if (decision.wanting.length) {
+    const names = decision.wanting;
+    const text = names.length <= 6 ? names.join(", ") : `${names.slice(0, 6).join(", ")} and ${names.length - 6} more`;
+    box.append(el("p", {class: "wanting", title: names.join(", "),
+                        text: `Not offered, for want of the cards in your hand: ${text}.`}));
+  }
+  return box;
+}
+
 function drawMine(view) {
   const box = $("mine");
   box.replaceChildren();
   const who = view.mode === "replay" ? `${seatName(view, view.observer)}'s cards` : "Your cards";
   box.append(el("h2", {text: who}));
   const hand = el("ul", {class: "cards hand"});
+  const picking = view.mode === "play" && view.yours;
   for (const card of view.hand) {
-    hand.append(el("li", {class: "card", "data-card": card.card}, swatch(cardColour(card.card)),
-                   el("span", {text: `${card.count} ${card.card}`})));
+    const face = [swatch(cardColour(card.card)), el("span", {text: `${card.count} ${card.card}`})];
+    // on the person's turn a card is a button: the map marks the routes it can claim
+    hand.append(el("li", {class: "card", "data-card": card.card}, picking
+      ? el("button", {type: "button", class: "card-pick", "aria-pressed": String(state.card === card.card),
+                      title: `mark the routes ${card.card} can claim`, onclick: () => pickCard(card.card)}, ...face)
+      : el("span", {}, ...face)));
   }
   if (!view.hand.length) hand.append(el("li", {class: "empty", text: "no cards"}));
   box.append(hand);
@@ -304,6 +420,8 @@ async function show(view) {
   if (state.picked && !(view.choices || []).some((c) => c[state.picked.group] === state.picked.name)) {
     state.picked = null;
   }
+  if (state.card !== null && !view.hand.some((h) => h.card === state.card)) state.card = null;
+  state.hovered = null;
   $("title").textContent = `${state.config.variant.name}${view.mode === "replay" ? " — replay" : ""}`;
   $("tools").hidden = view.mode === "replay";
   $("replay-tools").hidden = view.mode !== "replay";
@@ -422,6 +540,11 @@ function hashParams() {
 
 async function start() {
   $("map").addEventListener("click", onMapClick);
+  $("map").addEventListener("mouseover", onMapHover);
+  $("map").addEventListener("mouseleave", () => {
+    state.hovered = null;
+    if (state.view) drawHint(state.view, claimable(state.view));
+  });
   $("new-game").addEventListener("click", () => newGame({}));
   $("undo").addEventListener("click", () => run(async () => show(await api("POST", `/api/games/${state.view.id}/undo`, {}))));
   $("save").addEventListener("click", save);

@@ -1,0 +1,38 @@
+"""The types of _policy.pyx (compiled by Cython, which mypy cannot read): the scripted agents'
+kernel. tests/test_types.py checks that these are the names the compiled module defines."""
+from collections.abc import Sequence
+from typing import Any
+
+#: The styles by the names the agents go by.
+STYLES: dict[str, int]
+#: The code of a kind no rule covers.
+OTHER: int
+#: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
+RULES: dict[str, int]
+CORE_KINDS: dict[str, int]
+
+class Planner:
+    """The map and catalogue as C arrays, and the route planner over them."""
+
+    def __init__(self, tables: dict[str, Any]) -> None: ...
+
+class Styles(Planner):
+    """The scripted styles' choices over the planner."""
+
+class Policy(Styles):
+    """One variant's tables for the scripted styles: the value estimate, and the styles asked
+    from Python or played in a compiled game."""
+
+    def estimate(self, views: Sequence[Sequence[int]], totals: Sequence[int]) -> list[float]: ...
+    def decide(self, seat: Seat, view: Sequence[int], legal: Sequence[int]) -> int: ...
+    def decide_compiled(self, seat: Seat, engine: Any) -> int: ...
+    def portfolio(self, seats: Sequence[Seat], engine: Any) -> list[int]: ...
+    def playout(self, engine: Any, styles: Sequence[int], seats: Sequence[Seat],
+                horizon: int = -1) -> list[float]: ...
+
+class Seat:
+    """One scripted agent's memory: its style, its generator and its plan."""
+
+    style: int
+    def __init__(self, style: int, seed: int) -> None: ...
+    def forget(self) -> None: ...
