@@ -154,10 +154,13 @@ class AgentPlay:
     ``by_routes``, ``payment_draw``, ``rescue``, ``never``), and, for ``by_routes`` and
     ``rescue``, the routes each action is about (a share: the routes showing its company;
     a station: the routes at its city). A kind left out is played only when nothing else
-    is legal."""
+    is legal. ``worth`` adds to a route's points what a claim of it brings the claimer
+    besides (a draw bonus's cards), in points: the styles that choose among claims by their
+    points (one-step, greedy, long-route near its end) weigh it too."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
+    worth: dict = field(default_factory=dict)    # route id -> points a claim of it is worth besides its own
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

@@ -25,12 +25,26 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import Limit
 from ...compiler.base.schema import Field
 from ...compiler.hooks import MechanicReference, Services
-from ...compiler.mechanic import Drawing, Looks, Mechanic, Sample, Sampled, ScoreItem, Tables
+from ...compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    Drawing,
+    Looks,
+    Mechanic,
+    Sample,
+    Sampled,
+    ScoreItem,
+    Tables,
+)
 from .state_view import DrawBonusState
 from .syntax import DrawAttr
 
 #: The most cards one route's bonus draws (more would empty a deck in one claim).
 MOST = 10
+#: What one card drawn is worth to the scripted styles choosing a claim, in points: the top
+#: of what a card in hand was found to bring by the end (0.3 to 0.5 points, docs/agents.md's
+#: fit of the value estimate), as the card comes without a turn spent drawing it.
+CARD_WORTH = 0.5
 
 
 @dataclass(frozen=True)
@@ -65,7 +79,7 @@ class DrawBonusReference(MechanicReference[DrawBonusState, DrawBonusRule]):
         row["bonus_drawn"] = state.bonus_drawn[player]
 
 
-class DrawBonus(Mechanic[DrawBonusRule], Drawing[DrawBonusRule], Sampled):
+class DrawBonus(Mechanic[DrawBonusRule], AgentRules[DrawBonusRule], Drawing[DrawBonusRule], Sampled):
     name = "draw_bonus"
     order = 220
     title = "the draw bonus (train cards drawn after a claim)"
@@ -96,6 +110,10 @@ class DrawBonus(Mechanic[DrawBonusRule], Drawing[DrawBonusRule], Sampled):
     def tables(self, variant: ir.Variant, rule: DrawBonusRule) -> Tables:
         bonus = dict(rule.bonuses)
         return Tables(arrays=[("T_ROUTE_DRAW_BONUS", [bonus.get(r.id, 0) for r in variant.routes])])
+
+    def agent_play(self, variant: ir.Variant, rule: DrawBonusRule) -> AgentPlay:
+        """No decision of its own; a bonus route's claim is worth its cards besides its points."""
+        return AgentPlay(worth={route: CARD_WORTH * n for route, n in rule.bonuses})
 
     def looks(self, variant: ir.Variant, rule: DrawBonusRule) -> Looks:
         """A bonus route's badge: + and the cards it draws."""

@@ -4,9 +4,11 @@ thoun/tickettoride northernlights/map.php rulesDifferences and getBonusCardScore
 from __future__ import annotations
 
 import pytest
-from conftest import add, assert_located_error, bad_spec_params, checked
+from conftest import Arranged, add, assert_located_error, bad_spec_params, checked, start_turns
 
+import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.playtest.agents.tables import policy_of
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -51,3 +53,26 @@ BAD_SPECS = [
 @pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(BAD_SPECS))
 def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
     assert_located_error(tmp_path, text, kind, line, col, fragment, where)
+
+
+# --- the search --------------------------------------------------------------------------
+
+def test_the_search_judges_a_position_with_the_bonus_cards_it_wins(engine):
+    """ISMCTS judges a rollout it stops early by the value estimate, which reads the engine's
+    totals as if the game ended there: the bonus cards a seat would win count. Two Northern
+    Lights games alike to the players' eyes but for the first card dealt (Ferry Master 12,
+    won by seat 0's ferry, or Small steps strategist 10, won by nobody: nobody owns a
+    1-space route): seat 0's estimate (the points it is expected to end with) is 12 higher
+    with Ferry Master, the other seat's the same."""
+    nl = railspec.load("northern_lights")
+    titles = [card.title for card in nl.ir.rule("bonus_cards").cards]
+    start = start_turns(nl, 2, engine=engine, keep="keep tickets 1,2")
+    policy = policy_of(nl.ir)
+    estimates = []
+    for first in ("Ferry Master", "Small steps strategist"):
+        dealt = [titles.index(t) for t in (first, "Call of the wild", "Cost efficiency", "Nordic Express")]
+        arranged = Arranged(nl, start).own(0, "Ålborg-Oslo", "Karlstad-Östersund").own(1, "Kajaani-Oulu")
+        game = arranged.set(bonus_cards=dealt).game(engine)
+        estimates.append(policy.estimate([game.agent_view(p) for p in range(2)], game.scores()))
+    with_card, without = estimates
+    assert with_card[0] - without[0] == pytest.approx(12) and with_card[1] == pytest.approx(without[1])

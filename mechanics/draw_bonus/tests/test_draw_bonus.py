@@ -5,10 +5,12 @@ thoun/tickettoride northernlights/map.php rulesDifferences, "After claiming a ro
 from __future__ import annotations
 
 import pytest
-from conftest import Arranged, assert_located_error, bad_spec_params, checked, edit, start_turns
+from conftest import Arranged, assert_located_error, bad_spec_params, checked, edit, names, start_turns
 
 import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.playtest import agents
+from railspec.playtest.agents.tables import policy_tables
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -70,3 +72,29 @@ def test_cards_the_piles_cannot_give_are_not_drawn(greedy, engine):
     s = g.state()
     assert s["hands"][0][arranged.loco] == 1 and sum(s["hands"][0]) == 1
     assert s["bonus_drawn"][0] == 1 and s["deck"] == [] and not any(s["discard"])
+
+
+# --- the agents --------------------------------------------------------------------------
+
+def test_a_claim_with_a_draw_bonus_is_worth_its_cards_to_the_styles():
+    """AgentPlay.worth: the policy's worth of a route is its points and half a point a card
+    drawn, in quarter points; a stock map's is its points alone."""
+    nl = railspec.load("northern_lights")
+    worth = policy_tables(nl.ir)["route_worth"]
+    coast = nl.ir.route_named("Mo i Rana-Trondheim/1")  # 5 spaces, draw 3
+    assert worth[coast.id] == 4 * nl.ir.route_points[5] + 4 * 3 // 2
+    plain = nl.ir.route_named("Helsinki-Turku")
+    assert worth[plain.id] == 4 * nl.ir.route_points[1]
+    usa = railspec.load("usa").ir
+    assert policy_tables(usa)["route_worth"] == [4 * p for p in policy_tables(usa)["route_points"]]
+
+
+def test_greedy_takes_the_claim_drawing_cards_among_equals(engine):
+    """A hand of one locomotive pays any 1-space route, each claim scoring 1 point and none
+    completing a ticket: greedy took the lowest id (Ålborg-Århus); the draw bonus of
+    Åndalsnes-Trondheim (a ferry of one symbol, draw 1) makes it the one taken."""
+    nl = railspec.load("northern_lights")
+    game = Arranged(nl, start_turns(nl, 2, engine=engine, keep="keep tickets 1,2")).hand(0, loco=1).game(engine)
+    assert "claim Ålborg-Århus/1 red 1loco" in names(game)
+    choice = agents.make("greedy", seed=1).act(game)
+    assert nl.actions[choice].name == "claim Åndalsnes-Trondheim/1 gray 1loco"
