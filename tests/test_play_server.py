@@ -160,6 +160,20 @@ def test_a_whole_europe_game_with_a_tunnel_and_a_station():
                if v.actions[v.action_id(n)].route >= 0)
 
 
+def test_a_whole_northern_lights_game_with_pairs_for_a_ferry_and_bonus_cards():
+    """A map whose claims may wait for a decision of the same player (a ferry's pairs of one
+    colour, given one at a time), whose claims draw cards unseen by the others (the draw
+    bonus), and whose score has columns of its own (the bonus cards dealt)."""
+    v, app, c = client("northern_lights", 3)
+    view, _ = play_through(c, app, v)
+    mine = [e["action"] for e in view["log"] if e["seat"] == 0]
+    assert any(v.actions[v.action_id(name)].kind == "substitute_set" for name in mine), mine
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert {"bonus_cards", "bonus_card_1", "bonus_card_4", "bonus_drawn"} <= set(keys), keys
+    game = app.state.store.sessions[view["id"]].game
+    assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
+
+
 def test_the_view_is_the_seats_observation_and_public_facts():
     v, app, c = client("europe", 3)
     view = c.post("/api/games", json={"seat": 1}).json()
