@@ -734,6 +734,9 @@ def test_play_on_the_command_line_refuses_bad_choices(capsys):
     assert main(["play", "usa", "--agents", "nobody"]) == 2
     assert main(["play", "usa", "--trace", "/nonexistent/trace.jsonl"]) == 2
     assert "trace" in capsys.readouterr().err
+    # a port past 65535 would be taken modulo 65536 by the socket layer: 99999 served on 34463
+    assert main(["play", "usa", "--port", "99999"]) == 2
+    assert "99999 is not a port (0 to 65535)" in capsys.readouterr().err
 
 
 def _raw(address: str, request: bytes, read: bool = True) -> bytes:
