@@ -70,7 +70,7 @@ def folder(tmp_path_factory):
     shutil.copy(compiler.stock_path("usa"), where / "usa.rail")
     largest = max(compiler.stock_names(), key=lambda name: compiler.stock_path(name).stat().st_size)
     shutil.copy(compiler.stock_path(largest), where / "largest.rail")
-    for name in ("italy", "pennsylvania"):
+    for name in ("italy", "pennsylvania", "united_kingdom"):
         shutil.copy(compiler.stock_path(name), where / f"{name}.rail")
     shutil.copy(HERE / "base.rail", where / "base.rail")
     # fewer trains than the base's: its 16 cars hold what 4 players place (no warning of a crowded map)
@@ -301,6 +301,28 @@ async def test_completion_in_context(client: LanguageClient, folder):
     assert await complete("tiebreak most tickets, l") == ["longest path"]  # the keys the registry defines
     after_colour = await complete("route Denver - Omaha 4 red ")
     assert "tunnel" in after_colour and "ferry" in after_colour
+    await doc.edit(base)
+    doc.close()
+
+
+async def test_completion_of_technology_statements(client: LanguageClient, folder):
+    """The United Kingdom's technology statements: their words, the cities a Concession
+    opens, and the route attribute that needs none."""
+    doc = Doc(client, folder / "united_kingdom.rail")
+    await doc.open()
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert await complete("techn") == ["technology", "technology sets of"]
+    assert await complete("start") == ["starting locomotives"]
+    assert await complete('technology "Isle of Man Concession" costs 1 copies 4 opens cities Carm') == ["Carmarthen"]
+    assert "needs" in await complete("route Southampton - New York 10 gray ferry 3 ")
     await doc.edit(base)
     doc.close()
 

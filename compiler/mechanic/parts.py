@@ -151,12 +151,13 @@ class Sample:
 class AgentPlay:
     """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
     action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
-    ``by_routes``, ``payment_draw``, ``rescue``, ``never``), and, for ``by_routes`` and
-    ``rescue``, the routes each action is about (a share: the routes showing its company;
-    a station: the routes at its city). A kind left out is played only when nothing else
-    is legal. ``worth`` adds to a route's points what a claim of it brings the claimer
-    besides (a draw bonus's cards), in points: the styles that choose among claims by their
-    points (one-step, greedy, long-route near its end) weigh it too."""
+    ``by_routes``, ``payment_draw``, ``rescue``, ``unlock``, ``never``), and, for
+    ``by_routes``, ``rescue`` and ``unlock``, the routes each action is about (a share: the
+    routes showing its company; a station: the routes at its city; a technology: the routes
+    it opens). A kind left out is played only when nothing else is legal. ``worth`` adds to
+    a route's points what a claim of it brings the claimer besides (a draw bonus's cards),
+    in points: the styles that choose among claims by their points (one-step, greedy,
+    long-route near its end) weigh it too."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about

@@ -16,6 +16,7 @@
     railspec render VARIANT [--state FILE] --out map.svg
     railspec suite export VARIANT --out DIR [--games N] [--seed S]
     railspec test-engine VARIANT [--vectors DIR | --games N] -- COMMAND ARGS…
+    railspec export VARIANT [--out FILE]     the variant as JSON for other engines (--schema: its schema)
     railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--trace FILE]
     railspec lsp                             the language server for editors (stdio; railspec[lsp])
 

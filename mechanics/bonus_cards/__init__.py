@@ -168,7 +168,7 @@ def card_names(variant: ir.Variant) -> list[str]:
 
 class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], Sampled):
     name = "bonus_cards"
-    order = 230
+    order = 250
     title = "bonus cards (end-game awards drawn at set-up)"
     sample = Sample(("bonus cards 1", 'bonus card "Few" 5 for most trains left',
                      'bonus card "Short" 4 for most routes of length 1'))

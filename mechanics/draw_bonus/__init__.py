@@ -81,7 +81,7 @@ class DrawBonusReference(MechanicReference[DrawBonusState, DrawBonusRule]):
 
 class DrawBonus(Mechanic[DrawBonusRule], AgentRules[DrawBonusRule], Drawing[DrawBonusRule], Sampled):
     name = "draw_bonus"
-    order = 220
+    order = 240
     title = "the draw bonus (train cards drawn after a claim)"
     sample = Sample(route=" draw 2")
     rule = DrawBonusRule

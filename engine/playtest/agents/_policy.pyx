@@ -56,7 +56,9 @@ cdef enum:
     K_PAYMENT_DRAW = 10  # drawing what a claim may pay besides cards: for a wanted route that takes it
     K_RESCUE = 11      # an option letting the player use one of its routes owned by another (a station):
                        # taken when it joins a ticket that can no longer be joined otherwise
-    N_KINDS = 12
+    K_UNLOCK = 12      # an option opening routes closed to the player (a technology): taken when the
+                       # routes it opens join held tickets, or save trains on them
+    N_KINDS = 13
 
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
@@ -81,7 +83,7 @@ STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_F
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
-         "rescue": K_RESCUE, "never": K_OTHER}
+         "rescue": K_RESCUE, "unlock": K_UNLOCK, "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 

@@ -502,6 +502,48 @@ cdef class Styles(Planner):
             plan.valid = 0  # plan again with the borrowed route
         return best
 
+    cdef int unlock(self, Turn* t, Plan* plan) noexcept nogil:
+        """Among the legal options that open routes to the player (``AgentPlay.routes``: the
+        routes a technology opens), the one whose free routes, counted open, join the most
+        points of held tickets within the trains left, then save the most trains on the held
+        tickets still to join; -1 when none joins a ticket or saves at least 2 trains. The
+        routes count open whatever else they need: an option is judged as if it were the
+        last one missing, so a route needing two is worked towards one option at a time."""
+        cdef int k, j, m, a, r, ticket, n, after, opened, gain, saved, best = -1, best_gain = 0, best_saved = 1
+        for m in range(t.tickets_n):  # each held ticket's cost on the routes open now
+            ticket = t.tickets[m]
+            self.offer_cost[ticket] = self.path_cost(plan, ticket)
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_UNLOCK:
+                continue
+            opened = 0
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
+                if t.owner[r] < 0 and not plan.open_route[r]:
+                    plan.open_route[r] = 1
+                    self.list_a[opened] = r
+                    opened += 1
+            if not opened:
+                continue
+            gain = 0
+            saved = 0
+            for m in range(t.tickets_n):
+                ticket = t.tickets[m]
+                if self.offer_cost[ticket] == 0:
+                    continue
+                after = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed, ticket,
+                                           self.list_b, &n)
+                if self.offer_cost[ticket] > t.trains and after <= t.trains:
+                    gain += self.ticket_points[ticket]
+                elif self.offer_cost[ticket] <= t.trains and after < self.offer_cost[ticket]:
+                    saved += self.offer_cost[ticket] - after
+            for j in range(opened):
+                plan.open_route[self.list_a[j]] = 0
+            if gain > best_gain or (gain == best_gain and saved > best_saved):
+                best, best_gain, best_saved = a, gain, saved
+        return best
+
     cdef int fewest_locomotives(self, Turn* t) noexcept nogil:
         """Of the legal payments, the fewest locomotives, then the colour held most."""
         cdef int k, a, best = -1
@@ -534,6 +576,10 @@ cdef class Styles(Planner):
             return self.by_routes_choice(&t)
         if t.kind_count[K_RESCUE]:
             choice = self.rescue(&t, plan)
+            if choice != -1:
+                return choice
+        if t.kind_count[K_UNLOCK]:
+            choice = self.unlock(&t, plan)
             if choice != -1:
                 return choice
         if t.kind_count[K_CLAIM]:
