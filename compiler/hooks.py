@@ -43,7 +43,9 @@ engine, these C functions (``State* s`` first where they take the state):
 derived state fields, which the reference does not have); a mechanic fills it exactly when
 it has derived fields. Such a mechanic may also keep its caches current as the game moves
 through other hooks chained ``each`` (``Mechanic.upkeep_hooks``: the compiled engine
-fills them, the reference does not need to).
+fills them, the reference does not need to). ``claim_routes`` is the compiled engine's alone
+too: with its caches, a mechanic may narrow the routes a turn looks for claims on to those
+its deciding hooks would let the player pay, which leaves the legal moves as they are.
 """
 from __future__ import annotations
 
@@ -121,6 +123,14 @@ HOOKS: tuple[Hook, ...] = (
     Hook("payment_ok", "all", "bint", (("int", "block"), ("int", "p")),
          "payment_ok(state, block, player) -> bool",
          "legal claims: whether a payment block of an open route (ir.PaymentBlock) is open to the player"),
+    Hook("claim_payable", "all", "bint", (("int", "action"), ("int", "p")),
+         "claim_payable(state, action, player) -> bool",
+         "legal claims: whether one claim of an open payment block, whose cards the hand holds, can be paid "
+         "(what it pays besides may depend on the colour the claim names)"),
+    Hook("claim_routes", "each", "void", (("int", "p"), ("unsigned long long*", "candidates")), "",
+         "legal claims, in the compiled engine alone: the routes a turn looks for claims on (ROUTE_WORDS words, "
+         "those free, short enough and affordable), which a mechanic may narrow to the routes its payment_ok "
+         "and claim_payable could let the player pay (it decides nothing: the reference asks every route)"),
     Hook("turn_actions", "thread", "int", (("int*", "out"), ("int", "n")), "turn_actions(state) -> legal ids",
          "the legal moves of a turn, after the ticket draw: more ids (ascending)", threaded="n"),
     Hook("phase_legal", "phase", "int", (("int", "phase"), ("int*", "out")), "phase_legal(state) -> legal ids",
@@ -270,6 +280,11 @@ class MechanicReference(Generic[StateT, RuleT]):
 
     def payment_ok(self, state: StateT, block: ir.PaymentBlock, player: int) -> bool:
         """Whether a payment block (``ir.PaymentBlock``) of an open route is open to ``player``."""
+        return True
+
+    def claim_payable(self, state: StateT, action: ir.Action, player: int) -> bool:
+        """Legal claims: whether one claim (an ``ir.Action`` of an open block, whose colour
+        cards and locomotives the hand holds) can be paid."""
         return True
 
     def turn_actions(self, state: StateT) -> list[int]:

@@ -1,7 +1,7 @@
 # generated from spec/japan.rail — do not edit
 # spec hash: b19cee72b898f867
 # mechanics: multi_track, bullet_trains
-# source hash: 25ced97f3e7a07ff
+# source hash: 04b89c49ac2f99ad
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -77,6 +77,8 @@ cdef extern from *:
         B_TOTAL = 5,
         B_FIELDS = 6,
         MAX_SIBLINGS = 2,
+        SIZED_USABLE = 0,
+        USABLE_ROW = 6,
         BULLET_PIECES = 16,
         BULLET_TRACK_MAX = 59,
         BULLET_PLACES = 5,
@@ -164,7 +166,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.01694915254237288;
     static const char RS_VARIANT_KEY[] = "japan";
     static const char RS_SPEC_HASH[] = "b19cee72b898f867";
-    static const char RS_SOURCE_HASH[] = "25ced97f3e7a07ff";
+    static const char RS_SOURCE_HASH[] = "04b89c49ac2f99ad";
     static const int T_ROUTE_LEN[114] = {
 3, 2, 5, 2, 3, 2, 5, 4, 1, 1, 3, 2, 2, 2, 3, 1, 3, 3, 3, 2,
 1, 1, 2, 2, 2, 3, 3, 4, 1, 1, 1, 1, 3, 3, 3, 3, 3, 2, 2, 2,
@@ -613,6 +615,10 @@ cdef extern from *:
     static const int T_TRACKS_USABLE[6] = {
 0, 0, 1, 1, 3, 3
     };
+    static const int T_SIZED_USABLE[24] = {
+0, 0, 1, 1, 3, 3, 0, 0, 1, 1, 3, 3, 0, 0, 1, 1, 3, 3, 0, 0,
+1, 1, 3, 3
+    };
     static const int T_BULLET_POINTS[30] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, -10, 0, 0, 0, 15, 5, -10, 0, 0,
 20, 10, 0, -10, 0, 25, 15, 5, -5, -10
@@ -752,6 +758,8 @@ cdef extern from *:
         B_TOTAL
         B_FIELDS
         MAX_SIBLINGS
+        SIZED_USABLE
+        USABLE_ROW
         BULLET_PIECES
         BULLET_TRACK_MAX
         BULLET_PLACES
@@ -869,6 +877,7 @@ cdef extern from *:
     const int T_ACT_MASK[]
     const int T_ROUTE_SIBLINGS[]
     const int T_TRACKS_USABLE[]
+    const int T_SIZED_USABLE[]
     const int T_BULLET_POINTS[]
     const int T_BULLET_PLACE_COUNT[]
     const int T_ROUTE_BULLET[]
@@ -1183,16 +1192,20 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     an owned track never becomes free again, so a track once closed stays closed. A track
     taken for no player (owner ``players``) counts as taken and closes nothing to anyone
     in particular."""
-    cdef int k, q, sibling, taken = 1, p = s.owner[r]
+    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
+        tracks += 1
         if p < s.players:
             s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
-    if taken < s.tracks_usable:
+    if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
+        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
+            return
+    elif taken < s.tracks_usable:
         return
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
@@ -1315,6 +1328,14 @@ cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
 # payment_ok (all): none
 cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
     return True
+
+# claim_payable (all): none
+cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
+    return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
@@ -1585,7 +1606,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains
+    cdef int c, r, b, w, available, most, locos, trains, listed
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
@@ -1626,6 +1647,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
                 continue
             row = &T_CLAIM[r * CLAIM_ROW]
             available = holding.held[row[CR_HELD]]
+            listed = n
             # the route's first payment block, from its row; then any others
             b = row[CR_FIRST_BLOCK]
             if hook_payment_ok(s, b, p):
@@ -1749,7 +1771,8 @@ cdef inline bint claim_is_legal(State* s, int a) noexcept nogil:
     b = row[CR_FIRST_BLOCK]
     if row[CR_START] <= a < row[CR_END]:
         return hook_payment_ok(s, b, p) and payment_in_window(
-            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available, locos)
+            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available,
+            locos)
     if EXTRA_BLOCKS:
         for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
             if T_BLOCK_START[b] <= a < T_BLOCK_END[b]:

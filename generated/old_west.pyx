@@ -1,7 +1,7 @@
 # generated from spec/old_west.rail — do not edit
-# spec hash: 2f528c36790f3fdb
-# mechanics: multi_track, shuffled_returns, globetrotter, city_markers
-# source hash: 3726a5b6989f4741
+# spec hash: fec3dbcadf7a77c3
+# mechanics: multi_track, shuffled_returns, globetrotter, city_control
+# source hash: db900f3472ad8b19
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -76,11 +76,13 @@ cdef extern from *:
         B_TICKETS = 1,
         B_TICKETS_COMPLETED = 2,
         B_GLOBETROTTER = 3,
-        B_CITY_MARKERS = 4,
-        B_CITY_MARKERS_PLACED = 5,
+        B_CITY_CONTROL = 4,
+        B_MARKERS_PLACED = 5,
         B_TOTAL = 6,
         B_FIELDS = 7,
         MAX_SIBLINGS = 2,
+        SIZED_USABLE = 0,
+        USABLE_ROW = 7,
         SHUFFLE_DRAW_RETURNS = 0,
         SHUFFLE_SETUP_RETURNS = 1,
         GLOBETROTTER_BONUS = 15,
@@ -195,8 +197,8 @@ cdef extern from *:
     static const double OBS_24_SCALE = 0.0008710801393728223;
     static const double OBS_25_SCALE = 0.0017421602787456446;
     static const char RS_VARIANT_KEY[] = "old_west";
-    static const char RS_SPEC_HASH[] = "2f528c36790f3fdb";
-    static const char RS_SOURCE_HASH[] = "3726a5b6989f4741";
+    static const char RS_SPEC_HASH[] = "fec3dbcadf7a77c3";
+    static const char RS_SOURCE_HASH[] = "db900f3472ad8b19";
     static const int T_ROUTE_LEN[139] = {
 2, 4, 4, 2, 2, 5, 2, 1, 1, 5, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1,
 3, 1, 1, 1, 4, 4, 1, 1, 1, 1, 2, 2, 4, 4, 3, 3, 3, 3, 3, 4,
@@ -765,6 +767,10 @@ cdef extern from *:
     static const int T_TRACKS_USABLE[7] = {
 0, 0, 1, 1, 3, 3, 3
     };
+    static const int T_SIZED_USABLE[28] = {
+0, 0, 1, 1, 3, 3, 3, 0, 0, 1, 1, 3, 3, 3, 0, 0, 1, 1, 3, 3,
+3, 0, 0, 1, 1, 3, 3, 3
+    };
     static const int T_MARKER_CITY_A[139] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2,
 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5,
@@ -930,11 +936,13 @@ cdef extern from *:
         B_TICKETS
         B_TICKETS_COMPLETED
         B_GLOBETROTTER
-        B_CITY_MARKERS
-        B_CITY_MARKERS_PLACED
+        B_CITY_CONTROL
+        B_MARKERS_PLACED
         B_TOTAL
         B_FIELDS
         MAX_SIBLINGS
+        SIZED_USABLE
+        USABLE_ROW
         SHUFFLE_DRAW_RETURNS
         SHUFFLE_SETUP_RETURNS
         GLOBETROTTER_BONUS
@@ -1080,6 +1088,7 @@ cdef extern from *:
     const int T_ACT_MASK[]
     const int T_ROUTE_SIBLINGS[]
     const int T_TRACKS_USABLE[]
+    const int T_SIZED_USABLE[]
     const int T_MARKER_CITY_A[]
     const int T_MARKER_CITY_B[]
     const int T_TICKET_DECK_RANK[]
@@ -1107,7 +1116,7 @@ cdef enum:
     PH_CITY_MARKER_PAY = 7
 
 PHASE_NAMES = ('setup_keep', 'turn', 'second_draw', 'keep', 'over', 'start_city', 'city_marker', 'city_marker_pay', )
-BREAKDOWN_KEYS = ('routes', 'tickets', 'tickets_completed', 'globetrotter', 'city_markers', 'city_markers_placed', 'total', )
+BREAKDOWN_KEYS = ('routes', 'tickets', 'tickets_completed', 'globetrotter', 'city_control', 'markers_placed', 'total', )
 
 cdef extern from *:
     """
@@ -1409,16 +1418,20 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     an owned track never becomes free again, so a track once closed stays closed. A track
     taken for no player (owner ``players``) counts as taken and closes nothing to anyone
     in particular."""
-    cdef int k, q, sibling, taken = 1, p = s.owner[r]
+    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
+        tracks += 1
         if p < s.players:
             s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
-    if taken < s.tracks_usable:
+    if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
+        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
+            return
+    elif taken < s.tracks_usable:
         return
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
@@ -1473,17 +1486,17 @@ cdef inline void globetrotter_score_awards(State* s, int* out) noexcept nogil:
     award_best(s, out, B_TICKETS_COMPLETED, B_GLOBETROTTER, GLOBETROTTER_BONUS)
 
 
-# --- mechanic city_markers (mechanics/city_markers/engine.pyx.j2) ---
-cdef inline bint city_markers_reaches(State* s, int p, int c) noexcept nogil:
+# --- mechanic city_control (mechanics/city_control/engine.pyx.j2) ---
+cdef inline bint city_control_reaches(State* s, int p, int c) noexcept nogil:
     """Whether player ``p``'s network (start city and routes) reaches city ``c``."""
     return (s.marker_reach[p][c >> 6] >> (c & 63)) & 1
 
 
-cdef inline void city_markers_reach(State* s, int p, int c) noexcept nogil:
+cdef inline void city_control_reach(State* s, int p, int c) noexcept nogil:
     s.marker_reach[p][c >> 6] |= 1ULL << (c & 63)
 
 
-cdef inline bint city_markers_payable(State* s, int p) noexcept nogil:
+cdef inline bint city_control_payable(State* s, int p) noexcept nogil:
     """MARKER_COST cards of one colour, locomotives wild."""
     cdef int c
     for c in range(N_COLOURS):
@@ -1492,7 +1505,7 @@ cdef inline bint city_markers_payable(State* s, int p) noexcept nogil:
     return False
 
 
-cdef int city_markers_payments(State* s, int* out) noexcept nogil:
+cdef int city_control_payments(State* s, int* out) noexcept nogil:
     """The ways to pay for the marker that the hand allows."""
     cdef int a, n = 0
     cdef int* hand = &s.hands[s.current][0]
@@ -1505,32 +1518,32 @@ cdef int city_markers_payments(State* s, int* out) noexcept nogil:
 
 # --- the hooks it fills (compiler/hooks.py) ---
 
-cdef inline void city_markers_derive(State* s) noexcept nogil:
+cdef inline void city_control_derive(State* s) noexcept nogil:
     cdef int p, w, r
     for p in range(NP_MAX):
         for w in range(MARKER_CITY_WORDS):
             s.marker_reach[p][w] = 0
     for p in range(s.players):
         if s.start_city[p] >= 0:
-            city_markers_reach(s, p, s.start_city[p])
+            city_control_reach(s, p, s.start_city[p])
     for r in range(N_ROUTES):
         p = s.owner[r]
         if 0 <= p < s.players:  # an owner of players and above is nobody
-            city_markers_reach(s, p, T_MARKER_CITY_A[r])
-            city_markers_reach(s, p, T_MARKER_CITY_B[r])
+            city_control_reach(s, p, T_MARKER_CITY_A[r])
+            city_control_reach(s, p, T_MARKER_CITY_B[r])
 
 
-cdef inline void city_markers_setup_over(State* s) noexcept nogil:
+cdef inline void city_control_setup_over(State* s) noexcept nogil:
     # the start cities are chosen before the first turn, from the last seat down
     s.current = s.players - 1
     s.phase = PH_START_CITY
 
 
-cdef inline bint city_markers_route_open(State* s, int r, int p) noexcept nogil:
-    return city_markers_reaches(s, p, T_MARKER_CITY_A[r]) or city_markers_reaches(s, p, T_MARKER_CITY_B[r])
+cdef inline bint city_control_route_open(State* s, int r, int p) noexcept nogil:
+    return city_control_reaches(s, p, T_MARKER_CITY_A[r]) or city_control_reaches(s, p, T_MARKER_CITY_B[r])
 
 
-cdef inline int city_markers_phase_legal(State* s, int phase, int* out) noexcept nogil:
+cdef inline int city_control_phase_legal(State* s, int phase, int* out) noexcept nogil:
     cdef int c, a, b, n = 0
     if phase == PH_START_CITY:
         for c in range(N_CITIES):
@@ -1551,10 +1564,10 @@ cdef inline int city_markers_phase_legal(State* s, int phase, int* out) noexcept
             n += 1
         out[n] = ACT_MARKER_NONE
         return n + 1
-    return city_markers_payments(s, out)
+    return city_control_payments(s, out)
 
 
-cdef inline void city_markers_apply(State* s, int kind, int action) noexcept nogil:
+cdef inline void city_control_apply(State* s, int kind, int action) noexcept nogil:
     cdef int p = s.current
     cdef int c
     if kind == K_START_CITY:
@@ -1562,7 +1575,7 @@ cdef inline void city_markers_apply(State* s, int kind, int action) noexcept nog
         s.marker_owner[c] = p
         s.start_city[p] = c
         s.markers_left[p] -= 1
-        city_markers_reach(s, p, c)
+        city_control_reach(s, p, c)
         if p == 0:
             s.phase = PH_TURN  # the first player takes the first turn
         else:
@@ -1587,7 +1600,7 @@ cdef inline void city_markers_apply(State* s, int kind, int action) noexcept nog
         end_turn(s, False)
 
 
-cdef inline void city_markers_after_claim(State* s, int p, int r) noexcept nogil:
+cdef inline void city_control_after_claim(State* s, int p, int r) noexcept nogil:
     # the route's points by the markers standing now (the core credited the claimer)
     cdef int a = T_MARKER_CITY_A[r]
     cdef int b = T_MARKER_CITY_B[r]
@@ -1599,21 +1612,21 @@ cdef inline void city_markers_after_claim(State* s, int p, int r) noexcept nogil
             s.marker_won[owner_a] += T_ROUTE_POINTS[r]
         if owner_b >= 0:
             s.marker_won[owner_b] += T_ROUTE_POINTS[r]
-    city_markers_reach(s, p, a)
-    city_markers_reach(s, p, b)
+    city_control_reach(s, p, a)
+    city_control_reach(s, p, b)
     # a marker may follow on a free end, unless another mechanic's decision follows the claim
-    if s.phase == PH_TURN and (owner_a == -1 or owner_b == -1) and s.markers_left[p] > 0 and city_markers_payable(s, p):
+    if s.phase == PH_TURN and (owner_a == -1 or owner_b == -1) and s.markers_left[p] > 0 and city_control_payable(s, p):
         s.marker_route = r
         s.phase = PH_CITY_MARKER
 
 
-cdef inline void city_markers_score_player(State* s, int p, int* row, int* parent, int* network) noexcept nogil:
+cdef inline void city_control_score_player(State* s, int p, int* row, int* parent, int* network) noexcept nogil:
     cdef int c, placed = 0
     for c in range(N_CITIES):
         if s.marker_owner[c] == p:
             placed += 1
-    row[B_CITY_MARKERS] = s.marker_won[p] - s.marker_lost[p]
-    row[B_CITY_MARKERS_PLACED] = placed
+    row[B_CITY_CONTROL] = s.marker_won[p] - s.marker_lost[p]
+    row[B_MARKERS_PLACED] = placed
 
 # --- from compiler/templates/hooks.pyx.j2 ---
 # --- the hooks: each one chains the functions of the mechanics that fill it (compiler/hooks.py) ---
@@ -1626,25 +1639,25 @@ cdef inline void hook_setup_piles(State* s) noexcept nogil:
 cdef inline void hook_setup_offer(State* s, int p) noexcept nogil:
     pass
 
-# derive (each): multi_track, city_markers
+# derive (each): multi_track, city_control
 cdef inline void hook_derive(State* s) noexcept nogil:
     multi_track_derive(s)
-    city_markers_derive(s)
+    city_control_derive(s)
 
 # returned_tickets (thread): shuffled_returns
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     n = shuffled_returns_returned_tickets(s, items, n, at_setup)
     return n
 
-# setup_over (each): city_markers
+# setup_over (each): city_control
 cdef inline void hook_setup_over(State* s) noexcept nogil:
-    city_markers_setup_over(s)
+    city_control_setup_over(s)
 
-# route_open (all): multi_track, city_markers
+# route_open (all): multi_track, city_control
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
         return False
-    if not city_markers_route_open(s, r, p):
+    if not city_control_route_open(s, r, p):
         return False
     return True
 
@@ -1652,20 +1665,28 @@ cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
 cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
     return True
 
+# claim_payable (all): none
+cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
+    return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
+
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     return n
 
-# phase_legal (phase): city_markers
+# phase_legal (phase): city_control
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
     if phase == PH_START_CITY or phase == PH_CITY_MARKER or phase == PH_CITY_MARKER_PAY:
-        return city_markers_phase_legal(s, phase, out)
+        return city_control_phase_legal(s, phase, out)
     return 0
 
-# apply (kind): city_markers
+# apply (kind): city_control
 cdef inline void hook_apply(State* s, int kind, int action) noexcept nogil:
     if kind == K_START_CITY or kind == K_CITY_MARKER or kind == K_CITY_MARKER_PAY:
-        city_markers_apply(s, kind, action)
+        city_control_apply(s, kind, action)
         return
 
 # faceup_cost (thread): none
@@ -1688,10 +1709,10 @@ cdef inline bint hook_before_claim_completes(State* s, int p, int r, int action)
 cdef inline bint hook_takes_for_nobody(State* s, int r, int p) noexcept nogil:
     return False
 
-# after_claim (each): multi_track, city_markers
+# after_claim (each): multi_track, city_control
 cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
-    city_markers_after_claim(s, p, r)
+    city_control_after_claim(s, p, r)
 
 # after_nobody_claim (each): multi_track
 cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
@@ -1725,20 +1746,20 @@ cdef inline void hook_score_graph(State* s, int p, int* network, int* row) noexc
 cdef inline bint hook_ticket_score(State* s, int p, int t, int* network, int* points, int* completed) noexcept nogil:
     return False
 
-# score_player (each): city_markers
+# score_player (each): city_control
 cdef inline void hook_score_player(State* s, int p, int* row, int* parent, int* network) noexcept nogil:
-    city_markers_score_player(s, p, row, parent, network)
+    city_control_score_player(s, p, row, parent, network)
 
 # score_awards (each): globetrotter
 cdef inline void hook_score_awards(State* s, int* out) noexcept nogil:
     globetrotter_score_awards(s, out)
 
 
-# route_open for the legal claims' listing (all): city_markers
+# route_open for the legal claims' listing (all): city_control
 cdef inline bint hook_route_open_listing(State* s, int r, int p) noexcept nogil:
     # route_open for a turn's legal claims, whose candidates have dropped the routes in the
     # closed-route bitsets (Mechanic.closed_routes): the other mechanics' route_open
-    if not city_markers_route_open(s, r, p):
+    if not city_control_route_open(s, r, p):
         return False
     return True
 
@@ -1923,7 +1944,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains
+    cdef int c, r, b, w, available, most, locos, trains, listed
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
@@ -1956,6 +1977,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
                 continue
             row = &T_CLAIM[r * CLAIM_ROW]
             available = holding.held[row[CR_HELD]]
+            listed = n
             # the route's first payment block, from its row; then any others
             b = row[CR_FIRST_BLOCK]
             if hook_payment_ok(s, b, p):
@@ -2077,7 +2099,8 @@ cdef inline bint claim_is_legal(State* s, int a) noexcept nogil:
     b = row[CR_FIRST_BLOCK]
     if row[CR_START] <= a < row[CR_END]:
         return hook_payment_ok(s, b, p) and payment_in_window(
-            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available, locos)
+            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available,
+            locos)
     if EXTRA_BLOCKS:
         for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
             if T_BLOCK_START[b] <= a < T_BLOCK_END[b]:
@@ -2348,7 +2371,7 @@ cdef void score(State* s, int* out) noexcept nogil:
     hook_score_awards(s, out)
     for p in range(s.players):
         row = out + p * B_FIELDS
-        row[B_TOTAL] = row[B_ROUTES] + row[B_TICKETS] + row[B_GLOBETROTTER] + row[B_CITY_MARKERS]
+        row[B_TOTAL] = row[B_ROUTES] + row[B_TICKETS] + row[B_GLOBETROTTER] + row[B_CITY_CONTROL]
 # --- from compiler/templates/observe.pyx.j2 ---
 # --- the observation vector (docs/rl.md; the same floats as railspec.tensor's fill) ---
 # (its size, each op's offsets, scales and tables are in the numbers block: OBS_<i>_...)

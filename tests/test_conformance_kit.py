@@ -249,10 +249,11 @@ def test_the_vectors_hold_each_mechanics_hard_cases(name):
 
 
 #: The edge cases a stock variant's rules leave out (docs/conformance.md, "Edge cases"):
-#: Nordic Countries' and the United Kingdom's markets have no reset; in Italy a player with
-#: no train card to draw may still draw a ferry card, so passing is not all that is left.
-EDGES_LEFT_OUT = {"nordic_countries": {vectors.EDGE_SHORTAGE}, "united_kingdom": {vectors.EDGE_SHORTAGE},
-                  "italy": {vectors.EDGE_PASSES}}
+#: Nordic Countries', Northern Lights' and the United Kingdom's markets have no reset; in
+#: Italy a player with no train card to draw may still draw a ferry card, so passing is not
+#: all that is left.
+EDGES_LEFT_OUT = {"nordic_countries": {vectors.EDGE_SHORTAGE}, "northern_lights": {vectors.EDGE_SHORTAGE},
+                  "united_kingdom": {vectors.EDGE_SHORTAGE}, "italy": {vectors.EDGE_PASSES}}
 
 
 def _state_at(v: railspec.Variant, position: dict) -> dict:

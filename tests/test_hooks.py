@@ -33,9 +33,10 @@ def inspected(tmp_path_factory):
 
 def test_the_inspector_fills_every_hook():
     assert Inspector.filled_hooks() == set(HOOK_NAMES) - {"returned_tickets", "route_open", "payment_ok",
-                                                          "turn_actions"}
-    # the four others are filled by the stock mechanics the USA spec uses and by the
-    # postcards of tests/outside_mechanic: shuffled returns, double routes, ferry cards
+                                                          "claim_payable", "claim_routes", "turn_actions"}
+    # the six others are filled by the stock mechanics the USA spec uses and by the
+    # postcards of tests/outside_mechanic: shuffled returns, double routes, ferry cards; and
+    # claim_payable and claim_routes by the sets of one colour (substitutes, Northern Lights)
 
 
 def test_both_engines_agree_on_every_hook(inspected):

@@ -501,3 +501,32 @@ async def test_a_change_to_the_largest_spec_is_answered_quickly(client: Language
               f"in {statistics.median(timings):.0f} ms (median of {len(timings)}; "
               f"min {min(timings):.0f}, max {max(timings):.0f})")
     doc.close()
+
+
+async def test_completion_of_the_northern_lights_statements(client: LanguageClient, folder):
+    """On a copy of the Northern Lights spec: the words its statements begin with, the keys
+    a bonus card's 'by' takes, the groups its 'touching' names, the cities of a group, the
+    draw bonus among the route attributes and the sized form of 'tracks usable'."""
+    shutil.copy(compiler.stock_path("northern_lights"), folder / "northern_lights.rail")
+    doc = Doc(client, folder / "northern_lights.rail")
+    assert errors(await doc.open()) == []
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert await complete("bonus") == ["bonus card", "bonus cards", "bonus country", "bonus group"]
+    assert "tracks usable N of S" in await complete("tr") and "substitute N of one colour" in await complete("sub")
+    assert await complete("tracks usable 1 ") == ["for", "of"]
+    assert await complete('bonus card "Far north" 8 by l') == ["longest path"]
+    touching = await complete('bonus card "Far north" 8 for most routes touching ')
+    assert {"Arctic", "Capitals", "Norway"} <= set(touching) and "longest path" not in touching
+    assert await complete('bonus card "Far north" 8 for most tickets completed ') == ["touching", "worth"]
+    assert await complete("bonus group Fjords: Tro") == ["Tromsø", "Trondheim"]
+    assert "draw" in await complete("route Oslo - Bergen 3 gray ferry 1 ")
+    await doc.edit(base)
+    doc.close()

@@ -195,6 +195,20 @@ def test_a_whole_japan_game_with_bullet_routes_taken_for_nobody() -> None:
     assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
 
 
+def test_a_whole_northern_lights_game_with_pairs_for_a_ferry_and_bonus_cards():
+    """A map whose claims may wait for a decision of the same player (a ferry's pairs of one
+    colour, given one at a time), whose claims draw cards unseen by the others (the draw
+    bonus), and whose score has columns of its own (the bonus cards dealt)."""
+    v, app, c = client("northern_lights", 3)
+    view, _ = play_through(c, app, v)
+    mine = [e["action"] for e in view["log"] if e["seat"] == 0]
+    assert any(v.actions[v.action_id(name)].kind == "substitute_set" for name in mine), mine
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert {"bonus_cards", "bonus_card_1", "bonus_card_4", "bonus_drawn"} <= set(keys), keys
+    game = app.state.store.sessions[view["id"]].game
+    assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
+
+
 def test_a_whole_united_kingdom_game_with_technologies():
     """The United Kingdom's purchases and sets' cards are decisions of the page like any
     other: offered by name under the technology mechanic's title, bought by the agents,

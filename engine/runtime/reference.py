@@ -216,7 +216,8 @@ class Rules:
     def legal_turn(self, state: StateView) -> list[int]:
         """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
         else is legal. A claim is legal when its route is open to the player, its payment
-        block too (the payment_ok hooks), and the hand holds its cards."""
+        block too (the payment_ok hooks), the hand holds its cards, and the claim_payable
+        hooks let it be paid."""
         player = state.current
         out = self.legal_draws(state, second=False)
         layout = self.variant.claim_layout
@@ -225,7 +226,8 @@ class Rules:
                 for block in layout.blocks_of(route.id):
                     if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
                         out.extend(a.id for a in self.actions[block.start:block.end]
-                                   if self.can_pay(state, a, player))
+                                   if self.can_pay(state, a, player)
+                                   and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
         if state.ticket_deck:
             out.extend(a.id for a in self.draw_tickets)
         for hook in self.hooks["turn_actions"]:

@@ -9,7 +9,7 @@ from ...compiler.lang import ast
 
 @dataclass(frozen=True)
 class CityMarkersStmt(ast.Stmt):
-    rule: ClassVar[str] = "city_markers"
+    rule: ClassVar[str] = "city_markers_stmt"
     words: ClassVar[str] = "city markers"
     form: ClassVar[str] = "city markers N cost C"
     merge: ClassVar[str] = ast.SCALAR

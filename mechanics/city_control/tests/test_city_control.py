@@ -1,4 +1,4 @@
-"""City markers (mechanics/city_markers): its statement's errors, and its rules on the Old
+"""City markers (mechanics/city_control): its statement's errors, and its rules on the Old
 West map on both engines.
 
 No rulebook of the map is in shared/seeds: the sources are those of spec/old_west.rail's
@@ -154,7 +154,7 @@ def test_a_marker_goes_only_on_an_end_no_marker_holds(old_west, engine):
 # --- route points by the markers -----------------------------------------------------------
 
 def points_after(v, engine: str, route: str, owners: dict[str, int], **hand) -> list[tuple[int, int]]:
-    """Each player's (routes, city_markers) columns after player 0 claims ``route`` with the
+    """Each player's (routes, city_control) columns after player 0 claims ``route`` with the
     markers ``owners`` standing (player 0's start city Denver among them)."""
     owner = [-1] * 41
     for name, p in owners.items():
@@ -165,7 +165,7 @@ def points_after(v, engine: str, route: str, owners: dict[str, int], **hand) -> 
     claim(g, route)
     if g.state()["phase"] == "city_marker":
         g.apply_name("no city marker")
-    return [(row["routes"], row["city_markers"]) for row in g.score_breakdown()]
+    return [(row["routes"], row["city_control"]) for row in g.score_breakdown()]
 
 
 BASE_OWNERS = {"Denver": 0, "Santa Fe": 1, "Seattle": 2}
@@ -204,7 +204,7 @@ def points_after_reaching(v, engine: str, owners: dict[str, int]) -> list[tuple[
     claim(g, "Denver-Grand Junction")
     if g.state()["phase"] == "city_marker":
         g.apply_name("no city marker")
-    return [(row["routes"], row["city_markers"]) for row in g.score_breakdown()]
+    return [(row["routes"], row["city_control"]) for row in g.score_breakdown()]
 
 
 def test_with_no_marker_on_either_end_the_claimer_scores(old_west, engine):
@@ -219,7 +219,7 @@ def test_with_no_marker_on_either_end_the_claimer_scores(old_west, engine):
     if g.state()["phase"] == "city_marker":
         g.apply_name("no city marker")
     rows = g.score_breakdown()
-    assert (rows[0]["routes"], rows[0]["city_markers"]) == (1 + 4, 0)
+    assert (rows[0]["routes"], rows[0]["city_control"]) == (1 + 4, 0)
 
 
 def test_points_are_paid_by_the_markers_standing_at_the_claim(old_west, engine):
@@ -232,7 +232,7 @@ def test_points_are_paid_by_the_markers_standing_at_the_claim(old_west, engine):
     g.apply_name("city marker Grand Junction")
     g.apply_name("city marker pay 2blue")
     rows = g.score_breakdown()
-    assert (rows[0]["routes"], rows[0]["city_markers"], rows[0]["city_markers_placed"]) == (4, 0, 2)
+    assert (rows[0]["routes"], rows[0]["city_control"], rows[0]["markers_placed"]) == (4, 0, 2)
 
 
 # --- the statement ---------------------------------------------------------------------------
@@ -247,5 +247,5 @@ BAD_SPECS = [
 
 
 @pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(BAD_SPECS))
-def test_bad_city_markers_statements_are_located(tmp_path, text, kind, line, col, fragment, where):
+def test_bad_city_control_statements_are_located(tmp_path, text, kind, line, col, fragment, where):
     assert_located_error(tmp_path, text, kind, line, col, fragment, where)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from ...compiler.base.state_view import StateView
 
 
-class CityMarkersState(StateView):
-    """The state of a game with city markers (mechanic ``city_markers``) as the type checker sees
+class CityControlState(StateView):
+    """The state of a game with city markers (mechanic ``city_control``) as the type checker sees
     it: the core's fields and the mechanic's own. The object is the reference interpreter's
     ``PlainState``."""
 

@@ -22,7 +22,7 @@ city or a city their routes reach. ``after_claim`` pays the route's points by th
 standing: the core credits the claimer the printed points (the ``routes`` column and
 ``route_score``), and the mechanic counts in ``marker_won`` what a player gained by markers
 and in ``marker_lost`` what went to the markers instead of the claimer, which the
-``city_markers`` column adds up (won minus lost). Then, when the player has a marker left,
+``city_control`` column adds up (won minus lost). Then, when the player has a marker left,
 an end of the route is free and their cards pay, the phase ``city_marker`` offers ``city
 marker CITY`` for each free end and ``no city marker``; a city chosen, the phase
 ``city_marker_pay`` takes the payment (``city marker pay 2red``, ``1red+1loco``,
@@ -51,7 +51,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
-from .state_view import CityMarkersState
+from .state_view import CityControlState
 from .syntax import CityMarkersStmt
 
 START_CITY = "start_city"
@@ -68,7 +68,7 @@ MOST_MARKERS = 10
 class CityMarkersRule(ir.Rule):
     """Markers per player (the first on the start city) and the cards a later one costs."""
 
-    mechanic: ClassVar[str] = "city_markers"
+    mechanic: ClassVar[str] = "city_control"
     count: int
     cost: int
     span: Span | None = field(default=None, compare=False)
@@ -90,7 +90,7 @@ def reached_cities(variant: ir.Variant, owner: list[int], start: int, player: in
     return cities
 
 
-class CityMarkersReference(MechanicReference[CityMarkersState, CityMarkersRule]):
+class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule]):
     """City markers in plain Python."""
 
     def __init__(self, rules: Services, rule: CityMarkersRule) -> None:
@@ -106,21 +106,21 @@ class CityMarkersReference(MechanicReference[CityMarkersState, CityMarkersRule])
             self.routes_at[r.a].append(r.id)
             self.routes_at[r.b].append(r.id)
 
-    def reaches(self, state: CityMarkersState, player: int, city: int) -> bool:
+    def reaches(self, state: CityControlState, player: int, city: int) -> bool:
         """Whether ``player``'s network reaches ``city``: their start city, or an end of one
         of their routes."""
         return state.start_city[player] == city or any(state.owner[r] == player for r in self.routes_at[city])
 
-    def setup_over(self, state: CityMarkersState) -> None:
+    def setup_over(self, state: CityControlState) -> None:
         """The start cities are chosen before the first turn, from the last seat down."""
         state.current = state.players - 1
         state.phase = PH_START
 
-    def route_open(self, state: CityMarkersState, route: ir.Route, player: int) -> bool:
+    def route_open(self, state: CityControlState, route: ir.Route, player: int) -> bool:
         """A claim extends the player's network from the start city."""
         return self.reaches(state, player, route.a) or self.reaches(state, player, route.b)
 
-    def phase_legal(self, state: CityMarkersState) -> list[int]:
+    def phase_legal(self, state: CityControlState) -> list[int]:
         """A start city no marker holds; a free end of the route just claimed, or none; the
         ways to pay for the marker."""
         if state.phase == PH_START:
@@ -134,7 +134,7 @@ class CityMarkersReference(MechanicReference[CityMarkersState, CityMarkersRule])
         return [a.id for a in self.pays if a.colour_cards + a.locomotives == cost and hand[self.loco] >= a.locomotives
                 and (not a.colour_cards or hand[a.colour] >= a.colour_cards)]
 
-    def apply(self, state: CityMarkersState, action: ir.Action) -> None:
+    def apply(self, state: CityControlState, action: ir.Action) -> None:
         """A start city, a marker's city (or none), or its payment."""
         player = state.current
         if action.kind == START_CITY:
@@ -165,7 +165,7 @@ class CityMarkersReference(MechanicReference[CityMarkersState, CityMarkersRule])
             state.phase = PH_TURN
             self.rules.end_turn(state, passed=False)
 
-    def after_claim(self, state: CityMarkersState, route: ir.Route, player: int) -> None:
+    def after_claim(self, state: CityControlState, route: ir.Route, player: int) -> None:
         """The route's points by the markers standing now; then a marker may follow on a
         free end, when the player has one left and the cards for it (and no other
         mechanic's decision follows the claim)."""
@@ -178,54 +178,55 @@ class CityMarkersReference(MechanicReference[CityMarkersState, CityMarkersRule])
         free = state.marker_owner[route.a] == -1 or state.marker_owner[route.b] == -1
         # a decision another mechanic opened after this claim (a phase already) goes first,
         # and this claim then gets no marker: one decision follows a claim
-        if state.phase == PH_TURN and free and state.markers_left[player] > 0 and payable(state.hands[player], self.loco, self.rule.cost):
+        if (state.phase == PH_TURN and free and state.markers_left[player] > 0
+                and payable(state.hands[player], self.loco, self.rule.cost)):
             state.marker_route = route.id
             state.phase = PH_MARKER
 
-    def score_player(self, state: CityMarkersState, player: int, row: dict[str, int], network: list[int]) -> None:
+    def score_player(self, state: CityControlState, player: int, row: dict[str, int], network: list[int]) -> None:
         """What the markers moved: points won as a marker's owner less points of the
         player's claims that went to markers; and the markers on the board."""
-        row["city_markers"] = state.marker_won[player] - state.marker_lost[player]
-        row["city_markers_placed"] = state.marker_owner.count(player)
+        row["city_control"] = state.marker_won[player] - state.marker_lost[player]
+        row["markers_placed"] = state.marker_owner.count(player)
 
 
 class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentRules[CityMarkersRule],
                   Drawing[CityMarkersRule], Sampled):
-    name = "city_markers"
-    order = 230
+    name = "city_control"
+    order = 270
     title = "city markers"
     sample = Sample(("city markers 3 cost 2",))
     rule = CityMarkersRule
     statements = (CityMarkersStmt,)
     state_fields = (
-        Field("marker_owner", "each city's marker: the player who put it there (-1: none)", owner="city_markers",
+        Field("marker_owner", "each city's marker: the player who put it there (-1: none)", owner="city_control",
               size="N_CITIES", low="-1", high="players-1", initial=-1),
-        Field("start_city", "each player's start city (-1: not chosen yet)", owner="city_markers", per_player=True,
+        Field("start_city", "each player's start city (-1: not chosen yet)", owner="city_control", per_player=True,
               low="-1", high="N_CITIES-1", initial=-1, names="city"),
-        Field("markers_left", "each player's markers not placed", owner="city_markers", per_player=True,
+        Field("markers_left", "each player's markers not placed", owner="city_control", per_player=True,
               high="MARKERS", initial="MARKERS"),
         Field("marker_won", "each player's route points from their markers (claims by anyone ending at them)",
-              owner="city_markers", per_player=True, high="MARKER_POINTS_MOST"),
+              owner="city_control", per_player=True, high="MARKER_POINTS_MOST"),
         Field("marker_lost", "each player's route points of their own claims that went to markers instead",
-              owner="city_markers", per_player=True, high="ROUTE_SCORE_MAX"),
+              owner="city_control", per_player=True, high="ROUTE_SCORE_MAX"),
         Field("marker_route", "the route just claimed, whose free end may get a marker (-1: none)",
-              owner="city_markers", low="-1", high="N_ROUTES-1", initial=-1, names="route"),
-        Field("marker_city", "the city of the marker being paid for (-1: none)", owner="city_markers", low="-1",
+              owner="city_control", low="-1", high="N_ROUTES-1", initial=-1, names="route"),
+        Field("marker_city", "the city of the marker being paid for (-1: none)", owner="city_control", low="-1",
               high="N_CITIES-1", initial=-1, names="city"),
         # the compiled engine's cache, read by route_open on every turn: the cities each
         # player's network reaches (from start_city and owner)
         Field("marker_reach", "bit c set when the player's start city or one of their routes reaches city c (from "
-                              "start_city and owner)", owner="city_markers", kind="u64", per_player=True,
+                              "start_city and owner)", owner="city_control", kind="u64", per_player=True,
               size="MARKER_CITY_WORDS", derived=True),
     )
     phases = (PH_START, PH_MARKER, PH_MARKER_PAY)
     kinds = (START_CITY, CITY_MARKER, CITY_MARKER_PAY)
     reference = CityMarkersReference
     score_items = (
-        ScoreItem("city_markers", "route points the player's markers won, less those of the player's claims that "
-                                  "went to markers", True, "city_markers", label="markers"),
-        ScoreItem("city_markers_placed", "the player's markers on the board (the start city's among them)", False,
-                  "city_markers", label="placed"),
+        ScoreItem("city_control", "route points the player's markers won, less those of the player's claims that "
+                                  "went to markers", True, "city_control", label="markers"),
+        ScoreItem("markers_placed", "the player's markers on the board (the start city's among them)", False,
+                  "city_control", label="placed"),
     )
     limits = (Limit("city markers N cost C", f"N 1 … {MOST_MARKERS}; C 1 … {MAX_ROUTE_LENGTH}",
                     "a marker a city; a marker's price is cards of one colour"),)
@@ -250,7 +251,8 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
         cost = rule.cost
         for c in variant.colours:
             for locos in range(cost):
-                out.append(dict(kind=CITY_MARKER_PAY, name=f"city marker pay {payment_text(c.name, cost - locos, locos)}",
+                paid = payment_text(c.name, cost - locos, locos)
+                out.append(dict(kind=CITY_MARKER_PAY, name=f"city marker pay {paid}",
                                 colour=c.id, colour_cards=cost - locos, locomotives=locos))
         out.append(dict(kind=CITY_MARKER_PAY, name=f"city marker pay {cost}loco", colour=ir.NO_COLOUR,
                         colour_cards=0, locomotives=cost))
