@@ -280,12 +280,15 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
                               ("T_MARKER_CITY_B", [r.b for r in variant.routes])])
 
     def agent_play(self, variant: ir.Variant, rule: CityMarkersRule) -> AgentPlay:
-        """A marker's payment is paid as any payment; the start city and the marker's city
-        are chosen by the routes at that city (``by_routes``)."""
+        """The start city and a marker's city are chosen by the routes at each city that the
+        paths planned for the held tickets use (``by_plan``: no marker when none is); the
+        plans count every free route away from the player's network as open, since the
+        network may grow there (``network_grows``); a marker's payment is paid as any."""
         at = {c.id: tuple(r.id for r in variant.routes if c.id in (r.a, r.b)) for c in variant.cities}
-        return AgentPlay(rules={START_CITY: "by_routes", CITY_MARKER: "by_routes", CITY_MARKER_PAY: "pay"},
+        return AgentPlay(rules={START_CITY: "by_plan", CITY_MARKER: "by_plan", CITY_MARKER_PAY: "pay"},
                          routes={a.id: at[a.city] for a in variant.actions
-                                 if a.kind in (START_CITY, CITY_MARKER) and a.city >= 0})
+                                 if a.kind in (START_CITY, CITY_MARKER) and a.city >= 0},
+                         network_grows=True)
 
     def looks(self, variant: ir.Variant, rule: CityMarkersRule) -> Looks:
         """A marker in its owner's colour at its city."""

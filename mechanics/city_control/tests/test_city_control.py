@@ -15,6 +15,9 @@ from conftest import Arranged, add, assert_located_error, bad_spec_params, names
 
 import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.playtest import agents
+from railspec.playtest.agents.kernel import kernel
+from railspec.playtest.agents.tables import policy_tables
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -249,3 +252,47 @@ BAD_SPECS = [
 @pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(BAD_SPECS))
 def test_bad_city_control_statements_are_located(tmp_path, text, kind, line, col, fragment, where):
     assert_located_error(tmp_path, text, kind, line, col, fragment, where)
+
+
+# --- the agents ------------------------------------------------------------------------------
+
+SCRIPTED = ["one-step", "long-route", "route-focus", "destination-hungry", "greedy"]
+
+
+def test_the_styles_start_and_mark_where_their_plans_go_and_win_by_it(old_west):
+    """The `by_plan` rule and `network_grows` (docs/agents.md): the same styles against
+    themselves without them (a start city or a marker taken only when nothing else is legal,
+    plans over the routes open now alone), two players, seats alternating: the ones
+    choosing by their tickets' planned paths win most games. Without planning over the routes
+    the network will reach, a plan sees only the routes at the start city (PUBLISHER: "each
+    subsequent route claimed must connect to that player's existing network")."""
+    k = kernel()
+    tables = policy_tables(old_west.ir)
+    choices = {"start_city", "city_marker"}
+    never = dict(tables, grows=0, act_kind=[k.OTHER if a.kind in choices else kind
+                                            for a, kind in zip(old_west.ir.actions, tables["act_kind"])])
+    using, without = k.Policy(tables), k.Policy(never)
+    wins = placed = 0
+    for seed in range(20):
+        seats = [k.Seat(k.STYLES[SCRIPTED[seed % 5]], seed * 2 + n) for n in range(2)]
+        policies = [using, without] if seed % 2 == 0 else [without, using]
+        g = old_west.new_game(players=2, seed=seed, engine="compiled")
+        while not g.is_over:
+            p = g.current_player
+            g.apply(policies[p].decide_compiled(seats[p], g._e))
+        scores = g.scores()
+        user = seed % 2
+        wins += scores[user] > scores[1 - user]
+        placed += g.score_breakdown()[user]["markers_placed"]
+    assert wins >= 13 and placed > 20 + 10, (wins, placed)  # a start city each game, and markers besides
+
+
+def test_ismcts_plays_the_markers(old_west):
+    """ISMCTS (its portfolio is the styles, `by_plan` among their rules) chooses a start city
+    and plays a whole game against one-step."""
+    bots = [agents.make("ismcts", seed=3, iterations=8), agents.make("one-step", seed=4)]
+    g = old_west.new_game(players=2, seed=3, engine="compiled")
+    while not g.is_over:
+        g.apply(bots[g.current_player].act(g))
+    s = g.state()
+    assert min(s["start_city"]) >= 0 and g.score_breakdown()[0]["markers_placed"] >= 1
