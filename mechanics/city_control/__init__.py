@@ -240,6 +240,10 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
         cities = len(ctx.places.cities)
         if count and cities and count > cities:
             ctx.errors.add(stmt.count.span, f"{count} city markers a player, but the map has {cities} places")
+        elif cities and ctx.players.high > cities:
+            # each player's start city is a place no marker holds: a seat without one could not play
+            ctx.errors.add(stmt.span, f"city markers need a start city for each of {ctx.players.high} players, "
+                                      f"but the map has {cities} places")
         return CityMarkersRule(count=count, cost=cost, span=stmt.span)
 
     def actions(self, variant: ir.Variant, rule: CityMarkersRule) -> list[dict]:

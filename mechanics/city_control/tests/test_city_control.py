@@ -247,6 +247,11 @@ BAD_SPECS = [
     ("markers-too-many", add(18, "city markers 11 cost 2"), C, 18, 14, "city markers a player"),
     ("markers-more-than-places", add(18, "city markers 6 cost 2"), C, 18, 14, "the map has 5 places"),
     ("marker-cost-zero", add(18, "city markers 3 cost 0"), C, 18, 21, "cards a city marker costs"),
+    ("markers-more-players-than-places",
+     add(18, "city markers 1 cost 2").replace("players 2..4", "players 2..6")
+     .replace("deal tickets 2", "deal tickets 1"),
+     C, 18, 1,
+     "a start city for each of 6 players, but the map has 5 places"),
 ]
 
 
