@@ -114,6 +114,10 @@ HOOKS: tuple[Hook, ...] = (
          "returned_tickets(state, tickets, at_setup) -> the tickets still going under the deck",
          "the tickets a player did not keep (items[0:n]), before they go under the deck: a mechanic may "
          "reorder them or take some", threaded="n"),
+    Hook("setup_over", "each", "void", (), "setup_over(state)",
+         "set-up is over: the last player has kept their dealt tickets, and player 0's first turn is about to "
+         "start; a mechanic may open a phase of its own (decisions every player makes before the first turn), "
+         "and then starts the first turn itself"),
     Hook("route_open", "all", "bint", (("int", "r"), ("int", "p")), "route_open(state, route, player) -> bool",
          "whether a free route is open to a player: legal claims, and the route_claimable service"),
     Hook("payment_ok", "all", "bint", (("int", "block"), ("int", "p")),
@@ -259,6 +263,11 @@ class MechanicReference(Generic[StateT, RuleT]):
 
     def setup_offer(self, state: StateT, player: int) -> None:
         """Set-up, after ``player`` is dealt their regular tickets."""
+
+    def setup_over(self, state: StateT) -> None:
+        """Set-up is over (every dealt ticket kept or returned), before the first turn: a
+        mechanic may open a phase of its own, and then starts the first turn itself
+        (``current`` 0, ``PH_TURN``)."""
 
     def returned_tickets(self, state: StateT, tickets: list[int], at_setup: bool) -> list[int]:
         """The tickets a player did not keep, about to go under the deck in this order: the

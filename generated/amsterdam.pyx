@@ -1,7 +1,7 @@
 # generated from spec/amsterdam.rail — do not edit
 # spec hash: c31d30228ad22cb4
 # mechanics: multi_track, goods
-# source hash: e4cf0691acf1477c
+# source hash: 02942e6b452e7728
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -164,7 +164,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "amsterdam";
     static const char RS_SPEC_HASH[] = "c31d30228ad22cb4";
-    static const char RS_SOURCE_HASH[] = "e4cf0691acf1477c";
+    static const char RS_SOURCE_HASH[] = "02942e6b452e7728";
     static const int T_ROUTE_LEN[44] = {
 4, 2, 2, 3, 4, 3, 2, 2, 1, 1, 3, 3, 2, 2, 2, 1, 1, 1, 1, 2,
 2, 3, 4, 3, 2, 2, 1, 1, 2, 2, 3, 1, 1, 2, 2, 2, 2, 2, 1, 1,
@@ -1035,6 +1035,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -1584,6 +1588,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

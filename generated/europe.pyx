@@ -1,7 +1,7 @@
 # generated from spec/europe.rail — do not edit
 # spec hash: e5e4817f8aabca88
 # mechanics: multi_track, longest_path, long_tickets, removed_tickets, ferries, tunnels, stations
-# source hash: aaea7c4956d6c8fd
+# source hash: 0e8be80fe9c4dd43
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -201,7 +201,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "europe";
     static const char RS_SPEC_HASH[] = "e5e4817f8aabca88";
-    static const char RS_SOURCE_HASH[] = "aaea7c4956d6c8fd";
+    static const char RS_SOURCE_HASH[] = "0e8be80fe9c4dd43";
     static const int T_ROUTE_LEN[101] = {
 1, 3, 2, 2, 2, 3, 3, 4, 4, 2, 3, 2, 4, 2, 4, 2, 3, 3, 4, 4,
 3, 2, 4, 3, 3, 2, 2, 2, 2, 2, 4, 3, 4, 4, 2, 6, 3, 1, 1, 2,
@@ -2114,6 +2114,10 @@ cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup
     n = removed_tickets_returned_tickets(s, items, n, at_setup)
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -2674,6 +2678,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

@@ -1,7 +1,7 @@
 # generated from spec/japan.rail — do not edit
 # spec hash: b19cee72b898f867
 # mechanics: multi_track, bullet_trains
-# source hash: f58ba069febb8004
+# source hash: 04b89c49ac2f99ad
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -166,7 +166,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.01694915254237288;
     static const char RS_VARIANT_KEY[] = "japan";
     static const char RS_SPEC_HASH[] = "b19cee72b898f867";
-    static const char RS_SOURCE_HASH[] = "f58ba069febb8004";
+    static const char RS_SOURCE_HASH[] = "04b89c49ac2f99ad";
     static const int T_ROUTE_LEN[114] = {
 3, 2, 5, 2, 3, 2, 5, 4, 1, 1, 3, 2, 2, 2, 3, 1, 3, 3, 3, 2,
 1, 1, 2, 2, 2, 3, 3, 4, 1, 1, 1, 1, 3, 3, 3, 3, 3, 2, 2, 2,
@@ -1315,6 +1315,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -1890,6 +1894,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

@@ -1,7 +1,7 @@
 # generated from spec/nordic_countries.rail — do not edit
 # spec hash: 1fd2ef9a3b4606ab
 # mechanics: multi_track, removed_tickets, ferries, tunnels, globetrotter, wild_locomotives, locomotive_draws, substitutes
-# source hash: c6da374baafd5d0d
+# source hash: c8f2d2fc198ecf13
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -186,7 +186,7 @@ cdef extern from *:
     static const double OBS_27_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "nordic_countries";
     static const char RS_SPEC_HASH[] = "1fd2ef9a3b4606ab";
-    static const char RS_SOURCE_HASH[] = "c6da374baafd5d0d";
+    static const char RS_SOURCE_HASH[] = "c8f2d2fc198ecf13";
     static const int T_ROUTE_LEN[81] = {
 1, 2, 2, 3, 1, 5, 2, 2, 4, 4, 2, 3, 3, 1, 3, 3, 2, 3, 2, 2,
 3, 1, 4, 4, 2, 1, 1, 2, 4, 2, 2, 2, 1, 2, 2, 2, 3, 3, 3, 5,
@@ -1514,6 +1514,10 @@ cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup
     n = removed_tickets_returned_tickets(s, items, n, at_setup)
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -2095,6 +2099,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

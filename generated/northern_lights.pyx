@@ -1,7 +1,7 @@
 # generated from spec/northern_lights.rail — do not edit
 # spec hash: 4eaa984e6f6c5be4
 # mechanics: multi_track, longest_path, ferries, substitutes, draw_bonus, bonus_cards
-# source hash: 70ae5d6388dac495
+# source hash: c2ca9c12c2ce7dce
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -191,7 +191,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.008771929824561403;
     static const char RS_VARIANT_KEY[] = "northern_lights";
     static const char RS_SPEC_HASH[] = "4eaa984e6f6c5be4";
-    static const char RS_SOURCE_HASH[] = "70ae5d6388dac495";
+    static const char RS_SOURCE_HASH[] = "c2ca9c12c2ce7dce";
     static const int T_ROUTE_LEN[161] = {
 1, 1, 1, 1, 1, 1, 3, 4, 4, 2, 2, 1, 1, 1, 1, 2, 3, 3, 2, 2,
 3, 3, 3, 2, 2, 2, 2, 1, 1, 3, 3, 3, 2, 2, 2, 4, 4, 2, 2, 2,
@@ -2366,6 +2366,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -2941,6 +2945,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

@@ -1,7 +1,7 @@
 # generated from spec/pennsylvania.rail — do not edit
 # spec hash: 023a4cd6df965c65
 # mechanics: multi_track, zones, ferries, shares, globetrotter
-# source hash: c7c922c5f0ad2928
+# source hash: b0818ea71f5699fe
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -188,7 +188,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.02;
     static const char RS_VARIANT_KEY[] = "pennsylvania";
     static const char RS_SPEC_HASH[] = "023a4cd6df965c65";
-    static const char RS_SOURCE_HASH[] = "c7c922c5f0ad2928";
+    static const char RS_SOURCE_HASH[] = "b0818ea71f5699fe";
     static const int T_ROUTE_LEN[95] = {
 6, 6, 6, 6, 6, 3, 3, 2, 3, 3, 2, 2, 5, 5, 1, 1, 2, 6, 6, 2,
 2, 7, 3, 4, 4, 2, 3, 3, 3, 2, 2, 2, 4, 5, 5, 1, 1, 5, 5, 4,
@@ -1432,6 +1432,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -1986,6 +1990,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

@@ -1,7 +1,7 @@
 # generated from spec/united_kingdom.rail — do not edit
 # spec hash: fa812ac4f24b57b3
 # mechanics: multi_track, zones, ferries, technology
-# source hash: 8e5c4b659994a4d1
+# source hash: b5024a64250bcbc8
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -194,7 +194,7 @@ cdef extern from *:
     static const double OBS_29_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "united_kingdom";
     static const char RS_SPEC_HASH[] = "fa812ac4f24b57b3";
-    static const char RS_SOURCE_HASH[] = "8e5c4b659994a4d1";
+    static const char RS_SOURCE_HASH[] = "b5024a64250bcbc8";
     static const int T_ROUTE_LEN[125] = {
 1, 4, 3, 6, 3, 1, 2, 1, 3, 4, 1, 2, 1, 1, 1, 2, 1, 3, 3, 2,
 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1, 2, 2, 1,
@@ -2109,6 +2109,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track, technology
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -2670,6 +2674,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

@@ -1,7 +1,7 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 8edb9112615febc5
 # mechanics: multi_track, longest_path
-# source hash: cb1bc34b61eda7e6
+# source hash: 4130c835f8ec0fbd
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -155,7 +155,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.03333333333333333;
     static const char RS_VARIANT_KEY[] = "usa";
     static const char RS_SPEC_HASH[] = "8edb9112615febc5";
-    static const char RS_SOURCE_HASH[] = "cb1bc34b61eda7e6";
+    static const char RS_SOURCE_HASH[] = "4130c835f8ec0fbd";
     static const int T_ROUTE_LEN[100] = {
 2, 5, 1, 4, 4, 2, 2, 2, 2, 2, 2, 4, 4, 3, 6, 4, 2, 3, 4, 3,
 3, 2, 2, 4, 4, 1, 1, 2, 2, 2, 4, 4, 4, 4, 4, 5, 3, 3, 2, 6,
@@ -1351,6 +1351,10 @@ cdef inline void hook_derive(State* s) noexcept nogil:
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
     return n
 
+# setup_over (each): none
+cdef inline void hook_setup_over(State* s) noexcept nogil:
+    pass
+
 # route_open (all): multi_track
 cdef inline bint hook_route_open(State* s, int r, int p) noexcept nogil:
     if not multi_track_route_open(s, r, p):
@@ -1899,6 +1903,7 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
         else:
             s.current = 0
             s.phase = PH_TURN
+            hook_setup_over(s)  # a mechanic may hold the first turn for decisions of its own
     else:
         s.offer_n = 0
         s.offer_keep = 0

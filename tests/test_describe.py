@@ -19,7 +19,7 @@ from railspec.tools import mapfacts
 from railspec.tools.cli import main
 
 STOCK = ["usa", "europe", "amsterdam", "pennsylvania", "italy", "india", "legendary_asia", "nordic_countries",
-         "switzerland", "japan", "northern_lights", "united_kingdom"]
+         "switzerland", "japan", "northern_lights", "united_kingdom", "old_west"]
 _TOKEN = re.compile(r'"[^"]*"|[^\s"]+')
 
 
@@ -49,7 +49,7 @@ def spec_lines(key: str) -> dict:
         if not words:
             continue
         lines.append(words)
-        if words[0] in ("city", "zone"):
+        if words[0] in ("city", "zone") and words[1] != "markers":  # not Old West's 'city markers N cost C'
             places.append(_name(words[1:words.index("at")] if "at" in words else words[1:]))
         elif words[0] == "route" and words[1] != "points":
             dash = words.index("-")

@@ -61,6 +61,7 @@ def test_the_hooks_leave_their_marks(inspected, engine):
         g.apply(legal[agent.below(len(legal))])
     s = g.state()
     assert seen_phase and pending and s["game_finished"] == 1 and s["locos_seen"] > 0
+    assert s["setup_kept"] >= 2 * 3  # each of the 3 players kept at least 2 of their dealt tickets
     assert sum(s["claims_paid"]) >= sum(1 for o in s["owner"] if o >= 0)
     taken = sum(1 for o in s["owner"] if o == 3)  # 3 players: the owner 3 is nobody
     assert s["taken_for_nobody"] == taken > 0

@@ -530,3 +530,24 @@ async def test_completion_of_the_northern_lights_statements(client: LanguageClie
     assert "draw" in await complete("route Oslo - Bergen 3 gray ferry 1 ")
     await doc.edit(base)
     doc.close()
+
+
+async def test_completion_of_the_city_markers_statement(client: LanguageClient, folder):
+    """On a copy of the Old West spec: 'city' completes to the places' statement and to the
+    city markers' (docs/language.md, "City markers"), whose next word is 'cost'."""
+    shutil.copy(compiler.stock_path("old_west"), folder / "old_west.rail")
+    doc = Doc(client, folder / "old_west.rail")
+    assert errors(await doc.open()) == []
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert "city markers" in await complete("ci")
+    assert await complete("city markers 3 ") == ["cost"]
+    await doc.edit(base)
+    doc.close()

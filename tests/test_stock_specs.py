@@ -30,7 +30,7 @@ from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
 STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india", "nordic_countries", "switzerland",
-         "japan", "united_kingdom"]
+         "japan", "united_kingdom", "old_west"]
 
 # name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
 COUNTS = {
@@ -44,6 +44,7 @@ COUNTS = {
     "switzerland": (34, 4, 88, 205, 46, 0, 12, 0, 14),
     "japan": (48, 0, 114, 277, 54, 0, 22, 0, 25),
     "united_kingdom": (47, 1, 125, 274, 57, 0, 19, 0, 40),
+    "old_west": (41, 0, 139, 364, 51, 0, 36, 10, 33),
 }
 
 

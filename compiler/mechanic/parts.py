@@ -165,6 +165,10 @@ class AgentPlay:
     #: network: the agents plan through them as through their own routes
     nobody_routes_join: bool = False
     worth: dict = field(default_factory=dict)    # route id -> points a claim of it is worth besides its own
+    #: its route_open closes the free routes touching none of the player's own routes (the
+    #: player's network may only grow from where it is): the agents plan over those routes
+    #: as open, since the network opens them as it grows towards them
+    network_grows: bool = False
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

@@ -99,7 +99,8 @@ def _bar_with_ci(rates, by: str, title: str) -> str:
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
     labels = [str(x) for x in rates[by]]
     rate = rates["win_rate"].to_numpy()
-    err = [rate - rates["ci_low"].to_numpy(), rates["ci_high"].to_numpy() - rate]
+    # at a rate of 0 or 1 the interval's end is the rate but for rounding: never below 0
+    err = [(rate - rates["ci_low"].to_numpy()).clip(min=0), (rates["ci_high"].to_numpy() - rate).clip(min=0)]
     ax.bar(labels, rate, yerr=err, capsize=4, color="#4c78a8")
     ax.set_xlabel(by)
     ax.set_ylabel("win rate")

@@ -324,6 +324,8 @@ class Rules:
             else:
                 state.current = 0
                 state.phase = PH_TURN
+                for hook in self.hooks["setup_over"]:  # a mechanic may hold the first turn
+                    hook(state)
         else:
             state.offer = []
             state.offer_keep = 0

@@ -145,6 +145,9 @@ class InspectorReference(MechanicReference):
     def end_of_turn(self, state) -> None:
         state.locos_seen += state.faceup.count(len(self.rules.variant.colours))
 
+    def setup_over(self, state) -> None:
+        state.setup_kept = sum(len(held) for held in state.tickets)
+
     def game_over(self, state) -> None:
         state.game_finished = 1
 
@@ -177,6 +180,8 @@ class Inspector(Mechanic, Payments, DescribedPositions, Invariants, Questions):
         Field("locos_seen", "face-up locomotives at the ends of turns, before the refill", owner="inspector",
               high="100000000"),
         Field("game_finished", "1 once the game is over", owner="inspector", high="1"),
+        Field("setup_kept", "the tickets every player kept at set-up, counted as set-up ends", owner="inspector",
+              high="N_TICKETS"),
         Field("taken_for_nobody", "claims that took a route for no player", owner="inspector", high="100000"),
         Field("inspected_total", "every player's inspections (derived)", owner="inspector", high="100000000",
               derived=True),

@@ -24,6 +24,9 @@ cdef class Planner:
 
     cdef int n_routes, n_nodes, n_cards, loco, n_tickets, longest
     cdef int nobody_join         # 1: routes taken for no player (owner players) join every network
+    cdef int grows               # 1: free routes away from the player's own are closed only until their
+                                 # network grows there (AgentPlay.network_grows): plan over them as open
+    cdef int* grown_open         # [n_routes]: the open flags the styles plan on when grows
     cdef int* route_len
     cdef int* route_colour     # -1 for gray
     cdef int* route_points
@@ -52,6 +55,7 @@ cdef class Planner:
         self.n_tickets = tables["n_tickets"]
         self.longest = tables["longest"]
         self.nobody_join = tables["nobody_join"]
+        self.grows = tables["grows"]
         self.route_len = _array(tables["route_len"])
         self.route_colour = _array(tables["route_colour"])
         self.route_points = _array(tables["route_points"])
@@ -69,15 +73,17 @@ cdef class Planner:
         self.dist = <int*>malloc((self.n_nodes + 1) * sizeof(int))
         self.via = <int*>malloc((self.n_nodes + 1) * sizeof(int))
         self.heap = <long long*>malloc((2 * self.n_routes + self.n_nodes + 1) * sizeof(long long))
-        if not (self.mark and self.lost and self.dist and self.via and self.heap):
+        self.grown_open = <int*>malloc((self.n_routes + 1) * sizeof(int))
+        if not (self.mark and self.lost and self.dist and self.via and self.heap and self.grown_open):
             raise MemoryError()
 
     def __dealloc__(self):
         cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_paid,
                              self.adj_start, self.adj_node, self.adj_route, self.city_start, self.city_node,
-                             self.ticket_a, self.ticket_b, self.ticket_points, self.lost, self.dist, self.via]
+                             self.ticket_a, self.ticket_b, self.ticket_points, self.lost, self.dist, self.via,
+                             self.grown_open]
         cdef int k
-        for k in range(15):
+        for k in range(16):
             free(arrays[k])
         free(self.mark)
         free(self.heap)
@@ -140,6 +146,30 @@ cdef class Planner:
             if self.adj_route[e] == route:
                 return self.adj_node[e]
         return node
+
+    cdef const int* planning_open(self, const int* owner, const int* open, int player) noexcept nogil:
+        """The open flags to plan on: the view's, or, when the network grows
+        (``AgentPlay.network_grows``), the view's and every free route touching none of the
+        player's own routes (closed now only because the network has not reached it; a
+        closed route at the network is closed for another reason, as a double's other
+        track). ``dist`` is this function's scratch between searches."""
+        cdef int r, n, e
+        if not self.grows:
+            return open
+        for n in range(self.n_nodes):
+            self.dist[n] = 0
+            for e in range(self.adj_start[n], self.adj_start[n + 1]):
+                if owner[self.adj_route[e]] == player:
+                    self.dist[n] = 1
+                    break
+        for r in range(self.n_routes):
+            self.grown_open[r] = (open[r] != 0 or owner[r] == -1)
+        for n in range(self.n_nodes):
+            if self.dist[n]:
+                for e in range(self.adj_start[n], self.adj_start[n + 1]):
+                    r = self.adj_route[e]
+                    self.grown_open[r] = open[r] != 0
+        return self.grown_open
 
     cdef void refresh(self, Plan* plan, const int* owner, const int* open, int player, int players) noexcept nogil:
         """Bring the plan up to the board: forget it if the seat changed or a route became

@@ -58,7 +58,9 @@ cdef enum:
                        # taken when it joins a ticket that can no longer be joined otherwise
     K_UNLOCK = 12      # an option opening routes closed to the player (a technology): taken when the
                        # routes it opens join held tickets, or save trains on them
-    N_KINDS = 13
+    K_BY_PLAN = 13     # a choice among options tied to routes: the one whose routes the held tickets'
+                       # planned paths use most (a start city, a city to mark), else one declining
+    N_KINDS = 14
 
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
@@ -83,7 +85,7 @@ STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_F
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
-         "rescue": K_RESCUE, "unlock": K_UNLOCK, "never": K_OTHER}
+         "rescue": K_RESCUE, "unlock": K_UNLOCK, "by_plan": K_BY_PLAN, "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 
@@ -184,9 +186,9 @@ cdef class Policy(Styles):
         each open ticket still joinable, cheapest first while those trains cover them, the
         swing from losing to completing it times the chance of completing it."""
         cdef const int* owner = v + RV_HEADER + self.n_cards
-        cdef const int* open = owner + self.n_routes
-        cdef const int* tickets = open + self.n_routes
+        cdef const int* tickets = owner + 2 * self.n_routes
         cdef int player = v[RV_PLAYER], r, k, j, m = 0, n, cost, points, budget = usable, cards = 0
+        cdef const int* open = self.planning_open(owner, owner + self.n_routes, player)
         cdef double value, chance
         for k in range(self.n_cards):
             cards += v[RV_HEADER + k]

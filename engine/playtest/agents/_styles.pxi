@@ -9,7 +9,9 @@ cdef struct Turn:
     int trains
     const int* hand
     const int* owner
-    const int* open            # [n_routes]: 1 where the rules let the player claim (engine_api.h)
+    const int* open            # [n_routes]: 1 where the rules let the player claim (engine_api.h), or
+                               # will once their network grows there (planning_open)
+    const int* claimable_now   # [n_routes]: the view's own open flags (the rules' now)
     const int* tickets
     int tickets_n
     const int* offer
@@ -92,9 +94,10 @@ cdef class Styles(Planner):
         t.trains = view[RV_TRAINS]
         t.hand = view + RV_HEADER
         t.owner = t.hand + self.n_cards
-        t.open = t.owner + self.n_routes
         t.tickets_n = view[RV_TICKETS_N]
-        t.tickets = t.open + self.n_routes
+        t.tickets = t.owner + 2 * self.n_routes
+        t.claimable_now = t.owner + self.n_routes
+        t.open = self.planning_open(t.owner, t.claimable_now, t.player)
         t.offer_n = view[RV_OFFER_N]
         t.offer = t.tickets + t.tickets_n
         t.legal = legal
@@ -298,15 +301,18 @@ cdef class Styles(Planner):
         open, not on the map, so a map with a single very long route does not leave the
         style waiting for routes that are gone."""
         cdef int r, n = 0, top = 0, floor, length
+        # a network that grows (planning_open) may reach a long route only after many
+        # claims: the routes open to the rules now
+        cdef const char* open = plan.open_route
         for r in range(self.n_routes):
-            if plan.open_route[r] and top < self.route_len[r] <= t.trains:
+            if (t.claimable_now[r] if self.grows else open[r]) and top < self.route_len[r] <= t.trains:
                 top = self.route_len[r]
         if top < 3:
             return 0
         floor = top - 1 if top > 3 else 3
         for length in range(top, floor - 1, -1):
             for r in range(self.n_routes):
-                if plan.open_route[r] and self.route_len[r] == length:
+                if (t.claimable_now[r] if self.grows else open[r]) and self.route_len[r] == length:
                     out[n] = r
                     n += 1
         return n
@@ -467,6 +473,40 @@ cdef class Styles(Planner):
                 best_held = held
         return best
 
+    cdef int by_plan_choice(self, Turn* t, Plan* plan) noexcept nogil:
+        """Among options tied to routes (``AgentPlay.routes``: a city, tied to the routes at
+        it), the one whose routes the paths planned for the held tickets still to join use
+        most, each route weighed by the points of the tickets whose path uses it (the first
+        of equals); when no option's routes are planned, an option tied to no route (one
+        declining) if one is legal, else the first."""
+        cdef int k, j, m, a, r, ticket, weight, best = -1, best_weight = 0, plain = -1, first = -1
+        for m in range(t.tickets_n):  # count[r]: the points of the planned paths using r
+            ticket = t.tickets[m]
+            if not self.live(self.path_cost(plan, ticket)):
+                continue
+            for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                self.count[plan.path_routes[j]] += self.ticket_points[ticket]
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_BY_PLAN:
+                continue
+            if first == -1:
+                first = a
+            if self.act_rel_start[a] == self.act_rel_start[a + 1]:
+                if plain == -1:
+                    plain = a
+                continue
+            weight = 0
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                weight += self.count[self.act_rel[j]]
+            if weight > best_weight:
+                best, best_weight = a, weight
+        for r in range(self.n_routes):
+            self.count[r] = 0
+        if best != -1:
+            return best
+        return plain if plain != -1 else first
+
     cdef int rescue(self, Turn* t, Plan* plan) noexcept nogil:
         """When a held ticket can no longer be joined over the player's own and open routes,
         the legal rescue option (a station) and the route of another player it would let
@@ -574,6 +614,8 @@ cdef class Styles(Planner):
             return t.kind_first[K_WITHDRAW]
         if t.kind_count[K_BY_ROUTES]:
             return self.by_routes_choice(&t)
+        if t.kind_count[K_BY_PLAN]:
+            return self.by_plan_choice(&t, plan)
         if t.kind_count[K_RESCUE]:
             choice = self.rescue(&t, plan)
             if choice != -1:

@@ -76,6 +76,7 @@ def policy_tables(variant: ir.Variant) -> dict:
         n_routes=len(routes), n_nodes=n_nodes, n_cards=loco + 1, n_tickets=len(variant.tickets),
         n_actions=len(actions),
         nobody_join=int(any(play.nobody_routes_join for _mechanic, play in plays)),
+        grows=int(any(play.network_grows for _mechanic, play in plays)),
         longest=max((r.length for r in routes), default=0),
         route_len=[r.length for r in routes],
         route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
