@@ -1,7 +1,7 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 8edb9112615febc5
 # mechanics: multi_track, longest_path
-# source hash: 6b0ac2cb488d9c9c
+# source hash: 645a89696f06c8b8
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -153,7 +153,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.03333333333333333;
     static const char RS_VARIANT_KEY[] = "usa";
     static const char RS_SPEC_HASH[] = "8edb9112615febc5";
-    static const char RS_SOURCE_HASH[] = "6b0ac2cb488d9c9c";
+    static const char RS_SOURCE_HASH[] = "645a89696f06c8b8";
     static const int T_ROUTE_LEN[100] = {
 2, 5, 1, 4, 4, 2, 2, 2, 2, 2, 2, 4, 4, 3, 6, 4, 2, 3, 4, 3,
 3, 2, 2, 4, 4, 1, 1, 2, 2, 2, 4, 4, 4, 4, 4, 5, 3, 3, 2, 6,
@@ -2626,6 +2626,10 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     return n
 
+# route_colour (thread): none
+cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
+    return colour
+
 # phase_legal (phase): none
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
     return 0
@@ -2641,6 +2645,10 @@ cdef inline int hook_faceup_cost(State* s, int card, int cost) noexcept nogil:
 # market_resets (thread): none
 cdef inline bint hook_market_resets(State* s, bint resets) noexcept nogil:
     return resets
+
+# after_draw (each): none
+cdef inline void hook_after_draw(State* s, int p) noexcept nogil:
+    pass
 
 # claim_pay (each): none
 cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
@@ -3094,7 +3102,8 @@ cdef void after_card_drawn(State* s, bint locomotive_from_market) noexcept nogil
     """A face-up locomotive or a second card ends the turn; otherwise the second draw,
     unless no card can be drawn (the deck and the discards are empty: then the turn ends
     with one card). A second draw is always possible while the deck or the discards
-    hold a card: the blind draw."""
+    hold a card: the blind draw. When the draw is over the after_draw hooks may open a
+    mechanic's decision, which then ends the turn."""
     if s.phase == PH_SECOND_DRAW or locomotive_from_market or not can_draw_blind(s):
         end_turn(s, False)
         return

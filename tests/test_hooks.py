@@ -32,9 +32,11 @@ def inspected(tmp_path_factory):
 
 def test_the_inspector_fills_every_hook():
     assert Inspector.filled_hooks() == set(HOOK_NAMES) - {"returned_tickets", "route_open", "payment_ok",
-                                                          "turn_actions"}
-    # the four others are filled by the stock mechanics the USA spec uses and by the
-    # postcards of tests/outside_mechanic: shuffled returns, double routes, ferry cards
+                                                          "turn_actions", "route_colour", "after_draw"}
+    # the others are filled by the stock mechanics the USA spec uses and by the postcards of
+    # tests/outside_mechanic: shuffled returns, double routes, ferry cards; route_colour and
+    # after_draw by track building (France's track beds, played on both engines by
+    # tests/test_differential.py and mechanics/track_building/tests)
 
 
 def test_both_engines_agree_on_every_hook(inspected):
