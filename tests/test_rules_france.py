@@ -1,0 +1,77 @@
+"""The France map (spec/france.rail): its counts and its rules outside track building
+(mechanics/track_building/tests holds those), on both engines.
+
+Sources (spec/france.rail's header): BOOKLET, the France rule booklet (Days of Wonder, Map
+Collection 6, 2017, as stored by scribd.com documents 401889706 and 725371344); MAP,
+thoun/tickettoride modules/maps/france (map.php at commit 100940e; cities, routes and
+destinations at a31662b); CENSUS, shared/maps/FAMILY-CENSUS.md section 9.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from conftest import names, score_both
+
+import railspec
+
+
+@pytest.fixture(scope="module")
+def france():
+    return railspec.load("france")
+
+
+def test_the_map_counts(france):
+    """CENSUS: 42 cities, 6 zones, 159 routes (417 spaces; 24 doubles, 9 triples), 58
+    tickets; BOOKLET: "58 Destination Ticket cards"."""
+    v = france.ir
+    zones = [c for c in v.cities if c.dead_end]
+    assert len(v.cities) - len(zones) == 42 and len(zones) == 6
+    assert len(v.routes) == 159 and sum(r.length for r in v.routes) == 417
+    tracks = Counter(Counter(r.group for r in v.routes).values())
+    assert tracks[2] == 24 and tracks[3] == 9
+    assert len(v.tickets) == 58 and min(t.points for t in v.tickets) == 3 and max(t.points for t in v.tickets) == 18
+    assert sum(1 for t in v.tickets if v.cities[t.a].dead_end or v.cities[t.b].dead_end) == 13
+    assert Counter(r.length for r in v.routes) == {1: 31, 2: 52, 3: 38, 4: 25, 5: 10, 6: 3}
+
+
+def test_set_up(france, engine):
+    """BOOKLET: 40 trains, "Each player receives 8 Train Car cards", "Deal 5 Destination
+    Ticket cards to each player. Each player must keep at least 3"."""
+    g = france.new_game(players=5, seed=2, engine=engine)
+    s = g.state()
+    assert s["trains"] == [40] * 5 and all(sum(hand) == 8 for hand in s["hands"])
+    assert all(len(offer) == 5 for offer in s["setup_offer"])
+    assert "keep tickets 1,2" not in names(g) and "keep tickets 1,2,3" in names(g)
+
+
+def test_rejected_set_up_tickets_go_under_the_deck_shuffled(france, engine):
+    """BOOKLET: "Shuffle the discarded Ticket cards together and put them under the deck"
+    (docs/rules.md #75): the deck's bottom holds every rejected ticket, not in offer order."""
+    g = france.new_game(players=5, seed=4, engine=engine)
+    rejected = []
+    while g.state()["phase"] == "setup_keep":
+        s = g.state()
+        rejected += s["setup_offer"][s["current"]][3:]
+        g.apply_name("keep tickets 1,2,3")
+    bottom = g.state()["ticket_deck"][-len(rejected):]
+    assert sorted(bottom) == sorted(rejected) and len(rejected) == 10
+
+
+def test_bonuses_and_ties(france):
+    """MAP: "The Longest Continuous Path bonus is worth 10 points and the Globetrotter bonus
+    for the most completed tickets is worth 15 points. All players tied for either bonus
+    receive its points" (docs/rules.md #76): two players whose longest paths are 5 cars
+    and who completed one ticket each both score both bonuses (a 4-player game, so that
+    they may hold two tracks of one route)."""
+    position = {"variant": "france", "players": [
+        {"routes": ["Le Havre-Rouen", "Paris-Rouen", "Orléans-Paris/1", "Orléans-Tours/1", "Bourges-Tours/1"],
+         "tickets": ["Le Havre-Bourges"]},
+        {"routes": ["Paris-Reims/1", "Orléans-Paris/2", "Orléans-Tours/2", "Bourges-Tours/2"],
+         "tickets": ["Reims-Orléans"]},
+        {"routes": [], "tickets": []}, {"routes": [], "tickets": []},
+    ]}
+    rows = score_both(france, position)
+    assert [r["longest_path"] for r in rows] == [5, 5, 0, 0]
+    assert [r["longest_bonus"] for r in rows] == [10, 10, 0, 0]
+    assert [r["globetrotter"] for r in rows] == [15, 15, 0, 0]
