@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import names, score_both
+from conftest import Arranged, names, score_both, start_turns
 
 import railspec
+from railspec.playtest.agents.kernel import kernel
+from railspec.playtest.agents.scripted import SCRIPTED_SALT, OneStepAgent
+from railspec.playtest.agents.tables import policy_tables
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +78,47 @@ def test_bonuses_and_ties(france):
     assert [r["longest_path"] for r in rows] == [5, 5, 0, 0]
     assert [r["longest_bonus"] for r in rows] == [10, 10, 0, 0]
     assert [r["globetrotter"] for r in rows] == [15, 15, 0, 0]
+
+
+# --- the agents --------------------------------------------------------------------------------
+
+def test_an_agent_builds_the_bed_its_ticket_needs_in_the_colour_it_holds(france, engine):
+    """The scripted agents play a build by the generic open_route rule (docs/agents.md): the
+    bed on the cheapest path of a ticket they hold, in the colour they hold most of. Holding
+    Cherbourg - Paris only, the cheapest way is Cherbourg - Le Havre (a 2-space bed), Le Havre
+    - Rouen and Rouen - Paris (one-space routes printed in colour)."""
+    a = Arranged(france, start_turns(france, 2)).hand(0, blue=4, red=1)
+    s = a.state
+    ticket = next(t.id for t in france.ir.tickets if t.name == "Cherbourg-Paris")
+    s["ticket_deck"] = [t for t in s["ticket_deck"] if t != ticket] + s["tickets"][0]
+    s["tickets"][0] = [ticket]
+    g = a.game(engine)
+    g.apply_name("draw blind")
+    g.apply_name("draw blind")
+    assert g.state()["phase"] == "track_piece"
+    assert g.action_name(OneStepAgent(seed=5).act(g)) == "build Cherbourg-Le Havre blue"
+
+
+def test_agents_building_toward_their_tickets_beat_agents_building_at_random(france):
+    """The same style on both seats, one building by the open_route rule, the other with that
+    rule taken away (its builds are then any legal one, at random): in 6 seeded 2-player
+    games, seats swapped, the first wins at least 5 and completes more tickets. (Over 40
+    games: route-focus 37 wins to 3, 2.95 tickets completed a game to 0.83.)"""
+    k = kernel()
+    tables = policy_tables(france.ir)
+    opens = k.RULES["open_route"]
+    smart = k.Policy(tables)
+    blind = k.Policy(dict(tables, act_kind=[k.OTHER if kind == opens else kind for kind in tables["act_kind"]]))
+    wins, tickets = {smart: 0, blind: 0}, {smart: 0, blind: 0}
+    for seed in range(6):
+        policies = (smart, blind) if seed % 2 == 0 else (blind, smart)
+        seats = [k.Seat(k.STYLES["route-focus"], (2 * seed + p) ^ SCRIPTED_SALT) for p in range(2)]
+        g = france.new_game(players=2, seed=seed)
+        while not g.is_over:
+            p = g.current_player
+            g.apply(policies[p].decide(seats[p], g.agent_view(), g.legal_actions()))
+        scores, rows = g.scores(), g.score_breakdown()
+        wins[policies[scores.index(max(scores))]] += 1
+        for p in range(2):
+            tickets[policies[p]] += rows[p]["tickets_completed"]
+    assert wins[smart] >= 5 and tickets[smart] > tickets[blind], (wins, tickets)

@@ -151,10 +151,10 @@ class Sample:
 class AgentPlay:
     """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
     action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
-    ``by_routes``, ``payment_draw``, ``rescue``, ``never``), and, for ``by_routes`` and
-    ``rescue``, the routes each action is about (a share: the routes showing its company;
-    a station: the routes at its city). A kind left out is played only when nothing else
-    is legal."""
+    ``by_routes``, ``payment_draw``, ``rescue``, ``open_route``, ``never``), and, for
+    ``by_routes``, ``rescue`` and ``open_route``, the routes each action is about (a share:
+    the routes showing its company; a station: the routes at its city; a track piece: the
+    bed it builds). A kind left out is played only when nothing else is legal."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about

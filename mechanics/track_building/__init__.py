@@ -288,8 +288,9 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
                               ("T_TRACKS_BUILDABLE", buildable)])
 
     def agent_play(self, variant: ir.Variant, rule: TrackBuildingRule) -> AgentPlay:
-        """A piece is built on a bed the agent's plan wants (the generic ``by_routes`` rule)."""
-        return AgentPlay(rules={BUILD_TRACK: "by_routes"},
+        """A piece is built on a bed the agent's tickets want, in the colour it holds most of
+        (the generic ``open_route`` rule: the planner counts free beds as routes to claim later)."""
+        return AgentPlay(rules={BUILD_TRACK: "open_route"},
                          routes={a.id: (a.route,) for a in variant.actions if a.kind == BUILD_TRACK})
 
     def state_problems(self, variant: ir.Variant, rule: TrackBuildingRule, state: dict) -> list[str]:

@@ -56,7 +56,9 @@ cdef enum:
     K_PAYMENT_DRAW = 10  # drawing what a claim may pay besides cards: for a wanted route that takes it
     K_RESCUE = 11      # an option letting the player use one of its routes owned by another (a station):
                        # taken when it joins a ticket that can no longer be joined otherwise
-    N_KINDS = 12
+    K_OPEN_ROUTE = 12  # an option opening one of its routes to claims (a track bed built): a route the
+                       # player's tickets want, in the colour the player holds most of
+    N_KINDS = 13
 
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
@@ -81,7 +83,7 @@ STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_F
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
-         "rescue": K_RESCUE, "never": K_OTHER}
+         "rescue": K_RESCUE, "open_route": K_OPEN_ROUTE, "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 
@@ -190,7 +192,7 @@ cdef class Policy(Styles):
             cards += v[RV_HEADER + k]
         value = total + self.train_value * (TRAIN_WORTH * usable + HAND_WORTH * cards)
         for r in range(self.n_routes):
-            self.est_open[r] = open[r] != 0
+            self.est_open[r] = self.plan_open(owner, open, r)
         for k in range(v[RV_TICKETS_N]):
             cost = self.cheapest_path(owner, player, self.est_open, self.est_borrowed, tickets[k], self.list_b, &n)
             if not self.live(cost):

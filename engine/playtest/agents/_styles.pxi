@@ -462,6 +462,41 @@ cdef class Styles(Planner):
                 best_held = held
         return best
 
+    cdef int open_route_choice(self, Turn* t, Plan* plan) noexcept nogil:
+        """The option that opens a route the player's tickets want (a track bed on the
+        cheapest path of a live ticket, the cheapest ticket first), in the card colour the
+        player holds most of; with no wanted route among the options, the colour held most
+        (the first of equals). ``count`` marks each wanted route with its ticket's cost
+        meanwhile and is cleared after."""
+        cdef int k, j, a, r, ticket, cost, want, held, best = -1, best_want = UNREACHABLE, best_held = -1
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            cost = self.path_cost(plan, ticket)
+            if not self.live(cost):
+                continue
+            for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                r = plan.path_routes[j]
+                if self.count[r] == 0 or cost < self.count[r]:
+                    self.count[r] = cost
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_OPEN_ROUTE:
+                continue
+            want = UNREACHABLE
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
+                if self.count[r] and self.count[r] < want:
+                    want = self.count[r]
+            held = self.hand_of(t, self.act_card[a])
+            if best == -1 or want < best_want or (want == best_want and held > best_held):
+                best, best_want, best_held = a, want, held
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            if plan.planned[ticket]:
+                for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                    self.count[plan.path_routes[j]] = 0
+        return best
+
     cdef int rescue(self, Turn* t, Plan* plan) noexcept nogil:
         """When a held ticket can no longer be joined over the player's own and open routes,
         the legal rescue option (a station) and the route of another player it would let
@@ -527,6 +562,8 @@ cdef class Styles(Planner):
             return t.kind_first[K_WITHDRAW]
         if t.kind_count[K_BY_ROUTES]:
             return self.by_routes_choice(&t)
+        if t.kind_count[K_OPEN_ROUTE]:
+            return self.open_route_choice(&t, plan)
         if t.kind_count[K_RESCUE]:
             choice = self.rescue(&t, plan)
             if choice != -1:

@@ -56,6 +56,10 @@ def policy_tables(variant: ir.Variant) -> dict:
         return start, flat
 
     act_rel_start, act_rel = csr(related.get(a.id, ()) for a in variant.actions)
+    # routes an action of the open_route rule may open to claims (a track bed built): the
+    # planner counts them as routes to claim later
+    opens = _policy.RULES["open_route"]
+    openable = {r for a in variant.actions if codes.get(a.kind) == opens for r in related.get(a.id, ())}
     layout = variant.claim_layout
     edges: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     for r in routes:
@@ -72,6 +76,7 @@ def policy_tables(variant: ir.Variant) -> dict:
         route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
         route_points=[variant.route_points[r.length] if r.length < len(variant.route_points) else 0 for r in routes],
         route_paid=[int(any(any(b.paid) for b in layout.blocks_of(r.id))) for r in routes],
+        route_openable=[int(r.id in openable) for r in routes],
         act_rel_start=act_rel_start, act_rel=act_rel,
         adj_start=adj_start, adj_node=[node for node, _ in adj], adj_route=[route for _, route in adj],
         city_start=city_start, city_node=city_node,

@@ -248,3 +248,4 @@ def test_no_decision_when_no_piece_fits(france, engine):
     g = a.set(bed_colour=colour, pieces_out=out).game(engine)
     draw_two(g)
     assert g.state()["phase"] == "turn" and g.current_player == 1
+
