@@ -163,7 +163,7 @@ class AgentPlay:
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`
 #: that mark routes and cities, and ``dead_ends``, the squares the core draws for the
 #: places a mechanic declares as dead ends (``ir.City.dead_end``).
-LEGEND_KEYS = ("dashed", "badges", "groups", "city_markers", "route_groups", "dead_ends")
+LEGEND_KEYS = ("dashed", "badges", "groups", "city_markers", "route_groups", "route_colours", "dead_ends")
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,9 @@ class Looks:
     locomotives), named groups of cities ringed in a colour of their own (Italy's regions),
     state fields holding a seat per city (-1 for none), each drawn as a marker in that
     player's colour (stations), and named groups of routes, each route marked with a dot
-    in the colour of every group it belongs to (Pennsylvania's companies).
+    in the colour of every group it belongs to (Pennsylvania's companies), and state fields
+    holding a card colour per route (-1 for none), a free route drawn in that colour instead
+    of its printed one (France's built track beds).
 
     ``legend`` says what the map's legend writes for each of these looks, keyed by the
     field's name (one of :data:`LEGEND_KEYS`; ``dead_ends`` explains the squares of
@@ -186,6 +188,7 @@ class Looks:
     groups: tuple = ()                             # (name, city ids)
     city_markers: tuple[str, ...] = ()             # state field names
     route_groups: tuple = ()                       # (name, route ids)
+    route_colours: tuple[str, ...] = ()            # state fields holding a card colour per route (-1: none)
     legend: dict = field(default_factory=dict)     # one of LEGEND_KEYS -> what the legend says of it
 
     def __post_init__(self):

@@ -43,7 +43,17 @@ from ...compiler.base.errors import Span
 from ...compiler.base.limits import MAX_PILE, MAX_TRACKS, Limit
 from ...compiler.base.schema import PH_TURN, Field
 from ...compiler.hooks import MechanicReference, Services
-from ...compiler.mechanic import AgentPlay, AgentRules, Invariants, Mechanic, Sample, Sampled, Tables
+from ...compiler.mechanic import (
+    AgentPlay,
+    AgentRules,
+    Drawing,
+    Invariants,
+    Looks,
+    Mechanic,
+    Sample,
+    Sampled,
+    Tables,
+)
 from .state_view import TrackBuildingState
 from .syntax import BedAttr, Crossing, TrackPieces, TracksBuildable
 
@@ -152,7 +162,7 @@ class TrackBuildingReference(MechanicReference[TrackBuildingState, TrackBuilding
 
 
 class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], AgentRules[TrackBuildingRule],
-                    Sampled):
+                    Drawing[TrackBuildingRule], Sampled):
     name = "track_building"
     order = 220
     title = "track beds built with track pieces"
@@ -292,6 +302,12 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
         (the generic ``open_route`` rule: the planner counts free beds as routes to claim later)."""
         return AgentPlay(rules={BUILD_TRACK: "open_route"},
                          routes={a.id: (a.route,) for a in variant.actions if a.kind == BUILD_TRACK})
+
+    def looks(self, variant: ir.Variant, rule: TrackBuildingRule) -> Looks:
+        """Track beds are drawn dashed; a built one, in a drawn state, in its piece's colour."""
+        return Looks(dashed=frozenset(rule.beds), route_colours=("bed_colour",),
+                     legend={"dashed": "a track bed: claimed once a track piece is built on it",
+                             "route_colours": "a built track bed, in its piece's colour"})
 
     def state_problems(self, variant: ir.Variant, rule: TrackBuildingRule, state: dict) -> list[str]:
         """Only beds are built; the pieces on the board are the built beds not yet claimed,
