@@ -166,8 +166,11 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
     name = "track_building"
     order = 220
     title = "track beds built with track pieces"
-    sample = Sample(("track pieces 2:2 3:1", "route {city0} - {city2} 2 gray bed", "route {city1} - {city3} 2 gray bed",
-                     "route {city2} - {city4} 3 gray bed", "crossing {city0} - {city2} / {city1} - {city3}"))
+    # two cities of its own (the tools writing samples may offer only {city0} and {city1}) and
+    # one-space beds (a sample's spec may score only length 1)
+    sample = Sample(("track pieces 1:2", "city Bedford", "city Crossley", "route {city0} - Bedford 1 gray bed",
+                     "route {city1} - Crossley 1 gray bed", "route Bedford - Crossley 1 gray bed",
+                     "crossing {city0} - Bedford / {city1} - Crossley"))
     rule = TrackBuildingRule
     state_fields = (
         Field("bed_colour", "the colour of the piece built on each track bed (-1: none yet; kept once claimed)",
