@@ -8,7 +8,7 @@ modules/maps/france/map.php, whose rule lines agree):
   on a gray route: a bed is closed to claims (``route_open``) until a piece is built on it.
 - "After drawing Train Car cards, you must build one route: place an available Track Piece
   on a Track Bed of the same length. The Track Piece determines the route color. Any player
-  may later claim the built route." (map.php). ``track pieces 2:3 3:3 4:1 5:1`` says how
+  may later claim the built route." (map.php). ``pieces 2:3 3:3 4:1 5:1`` says how
   many pieces of each length every card colour has (France: 64 pieces, 8 colours × 8). A
   draw's last card taken, the player decides (phase ``track_piece``, hook ``after_draw``)
   which bed to build and in which colour: ``build Amiens-Calais red``, one action per bed
@@ -168,7 +168,7 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
     title = "track beds built with track pieces"
     # two cities of its own (the tools writing samples may offer only {city0} and {city1}) and
     # one-space beds (a sample's spec may score only length 1)
-    sample = Sample(("track pieces 1:2", "city Bedford", "city Crossley", "route {city0} - Bedford 1 gray bed",
+    sample = Sample(("pieces 1:2", "city Bedford", "city Crossley", "route {city0} - Bedford 1 gray bed",
                      "route {city1} - Crossley 1 gray bed", "route Bedford - Crossley 1 gray bed",
                      "crossing {city0} - Bedford / {city1} - Crossley"))
     rule = TrackBuildingRule
@@ -182,7 +182,7 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
     kinds = (BUILD_TRACK,)
     reference = TrackBuildingReference
     statements = (TrackPieces, TracksBuildable, Crossing, BedAttr)
-    limits = (Limit("track pieces LENGTH:PIECES …", f"lengths from 1 up, without holes; PIECES 0 … {MAX_PILE:,}",
+    limits = (Limit("pieces LENGTH:COUNT …", f"lengths rising without holes; COUNT 0 … {MAX_PILE:,}",
                     "a pile of pieces per colour"),
               Limit("tracks buildable N for LOW..HIGH players", f"N 1 … {MAX_TRACKS}; ranges inside the game's, apart",
                     "a route has at most that many tracks"))
@@ -205,7 +205,7 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
                 ctx.errors.add(attr.span, f"a track bed has no colour until a piece is built on it: write "
                                           f"{route.name} as 'gray bed'")
             elif stmt is None:
-                ctx.errors.add(attr.span, "a track bed needs track pieces: add 'track pieces LENGTH:PIECES …'")
+                ctx.errors.add(attr.span, "a track bed needs track pieces: add 'pieces LENGTH:COUNT …'")
             elif (pieces[route.length] if route.length < len(pieces) else 0) == 0:
                 ctx.errors.add(attr.span, f"no track piece has length {route.length}: {route.name} could never be "
                                           f"built")

@@ -1,4 +1,4 @@
-"""The language of track building: ``track pieces TABLE``, ``tracks buildable N for LOW..HIGH
+"""The language of track building: ``pieces TABLE``, ``tracks buildable N for LOW..HIGH
 players``, ``crossing A - B / C - D`` and the route attribute ``bed``."""
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from ...compiler.lang import ast
 @dataclass(frozen=True)
 class TrackPieces(ast.Stmt):
     rule: ClassVar[str] = "track_pieces"
-    words: ClassVar[str] = "track pieces"
-    form: ClassVar[str] = "track pieces LENGTH:PIECES …"
+    words: ClassVar[str] = "pieces"
+    form: ClassVar[str] = "pieces LENGTH:COUNT …"
     merge: ClassVar[str] = ast.SCALAR
     entries: tuple[ast.TableEntry, ...]
 

@@ -15,7 +15,7 @@ from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
 
 S, C = SpecSyntaxError, SpecCheckError
 COLOURS = ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")
-PIECES = {2: 3, 3: 3, 4: 1, 5: 1}  # of each colour (spec/france.rail, "track pieces")
+PIECES = {2: 3, 3: 3, 4: 1, 5: 1}  # of each colour (spec/france.rail, "pieces")
 
 
 @pytest.fixture(scope="module")
@@ -67,28 +67,28 @@ def draw_two(game) -> None:
 # --- the language ------------------------------------------------------------------------------
 
 BAD_SPECS = [
-    ("bed-on-a-coloured-route", add(17, "track pieces 2:1 3:1 4:1") .replace("route Gamma - Delta 4 blue",
+    ("bed-on-a-coloured-route", add(17, "pieces 2:1 3:1 4:1") .replace("route Gamma - Delta 4 blue",
                                                                          "route Gamma - Delta 4 blue bed"),
      C, 28, 28, "a track bed has no colour until a piece is built on it"),
     ("bed-without-pieces", edit(26, "route Beta - Gamma 3 gray bed"), C, 26, 27,
      "a track bed needs track pieces"),
-    ("bed-without-a-piece-of-its-length", add(17, "track pieces 2:1").replace("route Beta - Gamma 3 gray",
+    ("bed-without-a-piece-of-its-length", add(17, "pieces 2:1").replace("route Beta - Gamma 3 gray",
                                                                            "route Beta - Gamma 3 gray bed"),
      C, 27, 27, "no track piece has length 3"),
-    ("pieces-without-a-bed", add(17, "track pieces 2:1 3:1"), C, 17, 1,
+    ("pieces-without-a-bed", add(17, "pieces 2:1 3:1"), C, 17, 1,
      "track pieces, but no route is a track bed"),
-    ("crossing-a-route-that-is-no-bed", add(17, "track pieces 3:1").replace(
+    ("crossing-a-route-that-is-no-bed", add(17, "pieces 3:1").replace(
         "route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray bed") + "crossing Beta - Gamma / Alpha - Beta\n",
      C, 38, 1, "no track bed joins Alpha and Beta"),
-    ("crossing-an-unknown-city", add(17, "track pieces 3:1").replace(
+    ("crossing-an-unknown-city", add(17, "pieces 3:1").replace(
         "route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray bed") + "crossing Beta - Gamma / Alpha - Omega\n",
      C, 38, 33, "unknown city 'Omega'"),
-    ("buildable-outside-the-players", add(17, "track pieces 3:1").replace(
+    ("buildable-outside-the-players", add(17, "pieces 3:1").replace(
         "route Beta - Gamma 3 gray", "route Beta - Gamma 3 gray bed") + "tracks buildable 1 for 2..5 players\n",
      C, 38, 1, "player range 2..5 is outside the game's 2..4"),
     ("buildable-without-beds", add(17, "tracks buildable 1 for 2..3 players"), C, 17, 1,
      "'tracks buildable' needs track beds"),
-    ("track-pieces-without-a-table", add(17, "track pieces"), S, 17, 13, "the form is: track pieces LENGTH:PIECES"),
+    ("pieces-without-a-table", add(17, "pieces"), S, 17, 7, "the form is: pieces LENGTH:COUNT"),
 ]
 
 
