@@ -1,7 +1,7 @@
 # generated from spec/france.rail — do not edit
 # spec hash: 90f1d50925b3469d
 # mechanics: multi_track, longest_path, shuffled_returns, zones, ferries, globetrotter, track_building
-# source hash: e10abd057749aea9
+# source hash: 1ac102812cb6edad
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -170,7 +170,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.3333333333333333;
     static const char RS_VARIANT_KEY[] = "france";
     static const char RS_SPEC_HASH[] = "90f1d50925b3469d";
-    static const char RS_SOURCE_HASH[] = "e10abd057749aea9";
+    static const char RS_SOURCE_HASH[] = "1ac102812cb6edad";
     static const int T_ROUTE_LEN[159] = {
 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 3, 4, 4, 4, 2, 2,
 2, 2, 2, 4, 6, 3, 3, 1, 3, 1, 4, 2, 2, 3, 3, 3, 3, 4, 4, 4,
@@ -2110,6 +2110,7 @@ cdef struct State:
     unsigned long long tracks_closed[NP_MAX][STORE_ROUTE_WORDS]
     int bed_colour[STORE_N_ROUTES]
     int pieces_out[STORE_PIECE_SLOTS]
+    unsigned long long beds_closed[NP_MAX][STORE_ROUTE_WORDS]
 
 
 cdef void init_fields(State* s) noexcept nogil:
@@ -3788,9 +3789,21 @@ cdef inline int track_building_builds(State* s, int* out) noexcept nogil:
     return n
 
 
+cdef inline void track_building_derive(State* s) noexcept nogil:
+    """The beds not built yet, as every seat's closed-route bitset."""
+    cdef int p, w, r
+    for p in range(NP_MAX):
+        for w in range(ROUTE_WORDS):
+            s.beds_closed[p][w] = 0
+    for r in range(N_ROUTES):
+        if T_BED[r] and s.bed_colour[r] < 0:
+            for p in range(NP_MAX):
+                s.beds_closed[p][r >> 6] |= 1ULL << (r & 63)
+
+
 cdef inline bint track_building_route_open(State* s, int r, int p) noexcept nogil:
-    """A track bed is claimed only once built."""
-    return not T_BED[r] or s.bed_colour[r] >= 0
+    """A track bed is claimed only once built (beds_closed, kept at each build)."""
+    return not ((s.beds_closed[p][r >> 6] >> (r & 63)) & 1)
 
 
 cdef inline int track_building_route_colour(State* s, int r, int colour) noexcept nogil:
@@ -3812,8 +3825,11 @@ cdef inline void track_building_apply(State* s, int kind, int action) noexcept n
     """Build: the piece leaves the supply and colours the bed; the turn ends."""
     cdef int r = T_ACT_ROUTE[action]
     cdef int c = action - T_BED_FIRST_BUILD[r]  # a bed's build actions run colour by colour
+    cdef int q
     s.bed_colour[r] = c
     s.pieces_out[c * PIECE_LENGTHS + T_ROUTE_LEN[r]] += 1
+    for q in range(NP_MAX):
+        s.beds_closed[q][r >> 6] &= ~(1ULL << (r & 63))
     s.phase = PH_TURN
     end_turn(s, False)
 
@@ -3834,9 +3850,10 @@ cdef inline void hook_setup_piles(State* s) noexcept nogil:
 cdef inline void hook_setup_offer(State* s, int p) noexcept nogil:
     pass
 
-# derive (each): multi_track
+# derive (each): multi_track, track_building
 cdef inline void hook_derive(State* s) noexcept nogil:
     multi_track_derive(s)
+    track_building_derive(s)
 
 # returned_tickets (thread): shuffled_returns
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
@@ -3935,12 +3952,10 @@ cdef inline void hook_score_awards(State* s, int* out) noexcept nogil:
     globetrotter_score_awards(s, out)
 
 
-# route_open for the legal claims' listing (all): track_building
+# route_open for the legal claims' listing (all): none
 cdef inline bint hook_route_open_listing(State* s, int r, int p) noexcept nogil:
     # route_open for a turn's legal claims, whose candidates have dropped the routes in the
     # closed-route bitsets (Mechanic.closed_routes): the other mechanics' route_open
-    if not track_building_route_open(s, r, p):
-        return False
     return True
 
 
@@ -4144,6 +4159,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     for w in range(ROUTE_WORDS):
         candidates[w] = s.unowned[w] & T_LEN_AT_MOST[trains * ROUTE_WORDS + w]
         candidates[w] &= ~s.tracks_closed[p][w]  # what a mechanic's route_open refuses, as a bitset
+        candidates[w] &= ~s.beds_closed[p][w]  # what a mechanic's route_open refuses, as a bitset
         affordable[w] = T_AFFORD[(N_COLOURS * (MAX_LENGTH + 1) + available) * ROUTE_WORDS + w]
     for c in range(N_COLOURS):
         available = hand[c] + locos

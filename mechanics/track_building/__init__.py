@@ -46,6 +46,7 @@ from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
+    Caches,
     Drawing,
     Invariants,
     Looks,
@@ -161,7 +162,7 @@ class TrackBuildingReference(MechanicReference[TrackBuildingState, TrackBuilding
             state.pieces_out[state.bed_colour[route.id] * self.rule.lengths + route.length] -= 1
 
 
-class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], AgentRules[TrackBuildingRule],
+class TrackBuilding(Mechanic[TrackBuildingRule], Caches, Invariants[TrackBuildingRule], AgentRules[TrackBuildingRule],
                     Drawing[TrackBuildingRule], Sampled):
     name = "track_building"
     order = 220
@@ -177,7 +178,12 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Invariants[TrackBuildingRule], 
               owner="track_building", size="N_ROUTES", low="-1", high="N_COLOURS-1", initial=-1, names="card"),
         Field("pieces_out", "track pieces on the board, by colour and length (colour × PIECE_LENGTHS + length)",
               owner="track_building", size="PIECE_SLOTS", high="PIECE_MOST"),
+        # the compiled engine's cache: the beds not built yet, as a route bitset (the same for
+        # every seat), so that a turn's legal claims drop them a word at a time
+        Field("beds_closed", "bit r set while bed r is not built (from bed_colour)", owner="track_building",
+              kind="u64", per_player=True, size="ROUTE_WORDS", derived=True),
     )
+    closed_routes = "beds_closed"  # route_open reads only it
     phases = (PH_TRACK_PIECE,)
     kinds = (BUILD_TRACK,)
     reference = TrackBuildingReference
