@@ -122,6 +122,12 @@ HOOKS: tuple[Hook, ...] = (
          "(and locomotives) pay for it", threaded="colour"),
     Hook("phase_legal", "phase", "int", (("int", "phase"), ("int*", "out")), "phase_legal(state) -> legal ids",
          "the legal moves of the mechanic's own phases"),
+    Hook("phase_count", "phase", "int", (("int", "phase"),), "",
+         "random playouts, in one of the mechanic's own phases: how many ids phase_legal would list, counted "
+         "without listing them (0: not counted, phase_legal lists them); Mechanic.playout_hooks"),
+    Hook("phase_nth", "phase", "int", (("int", "phase"), ("int", "k")), "",
+         "random playouts, after phase_count counted n ids: the id phase_legal would list k-th (0 <= k < n), so "
+         "the playout picks what it would pick from the list"),
     Hook("apply", "kind", "void", (("int", "kind"), ("int", "action")), "apply(state, action)",
          "the transitions of the mechanic's own action kinds"),
     Hook("faceup_cost", "thread", "int", (("int", "card"), ("int", "cost")),

@@ -1,7 +1,7 @@
 # generated from spec/europe.rail — do not edit
 # spec hash: e5e4817f8aabca88
 # mechanics: multi_track, longest_path, long_tickets, removed_tickets, ferries, tunnels, stations
-# source hash: fcced5f08b59307a
+# source hash: 78da24e95980b2d9
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -200,7 +200,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "europe";
     static const char RS_SPEC_HASH[] = "e5e4817f8aabca88";
-    static const char RS_SOURCE_HASH[] = "fcced5f08b59307a";
+    static const char RS_SOURCE_HASH[] = "78da24e95980b2d9";
     static const int T_ROUTE_LEN[101] = {
 1, 3, 2, 2, 2, 3, 3, 4, 4, 2, 3, 2, 4, 2, 4, 2, 3, 3, 4, 4,
 3, 2, 4, 3, 3, 2, 2, 2, 2, 2, 4, 3, 4, 4, 2, 6, 3, 1, 1, 2,
@@ -3515,6 +3515,14 @@ cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
         return tunnels_phase_legal(s, phase, out)
     if phase == PH_STATION:
         return stations_phase_legal(s, phase, out)
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): tunnels, stations

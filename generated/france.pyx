@@ -1,7 +1,7 @@
 # generated from spec/france.rail — do not edit
 # spec hash: 90f1d50925b3469d
 # mechanics: multi_track, longest_path, shuffled_returns, zones, ferries, globetrotter, track_building
-# source hash: 1ac102812cb6edad
+# source hash: 3538f5675b3bb5d2
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -92,6 +92,7 @@ cdef extern from *:
         STORE_MARKET = 5,
         STORE_N_CARDS = 9,
         STORE_N_ROUTES = 159,
+        STORE_PIECE_LENGTHS = 6,
         STORE_PIECE_SLOTS = 48,
         STORE_ROUTE_WORDS = 3,
         OBS_0_START = 0,
@@ -170,7 +171,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.3333333333333333;
     static const char RS_VARIANT_KEY[] = "france";
     static const char RS_SPEC_HASH[] = "90f1d50925b3469d";
-    static const char RS_SOURCE_HASH[] = "1ac102812cb6edad";
+    static const char RS_SOURCE_HASH[] = "3538f5675b3bb5d2";
     static const int T_ROUTE_LEN[159] = {
 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 3, 4, 4, 4, 2, 2,
 2, 2, 2, 4, 6, 3, 3, 1, 3, 1, 4, 2, 2, 3, 3, 3, 3, 4, 4, 4,
@@ -1881,6 +1882,7 @@ cdef extern from *:
         STORE_MARKET
         STORE_N_CARDS
         STORE_N_ROUTES
+        STORE_PIECE_LENGTHS
         STORE_PIECE_SLOTS
         STORE_ROUTE_WORDS
         OBS_0_START
@@ -2111,6 +2113,8 @@ cdef struct State:
     int bed_colour[STORE_N_ROUTES]
     int pieces_out[STORE_PIECE_SLOTS]
     unsigned long long beds_closed[NP_MAX][STORE_ROUTE_WORDS]
+    unsigned long long beds_free[STORE_ROUTE_WORDS]
+    int pieces_left[STORE_PIECE_LENGTHS]
 
 
 cdef void init_fields(State* s) noexcept nogil:
@@ -3772,33 +3776,132 @@ cdef inline bint track_building_bed_free(State* s, int r) noexcept nogil:
     return taken < T_TRACKS_BUILDABLE[s.players]
 
 
+cdef inline void track_building_refresh(State* s, int r) noexcept nogil:
+    """Bed ``r``'s bit in ``beds_free``, from the state (bed_free)."""
+    if T_BED[r] and track_building_bed_free(s, r):
+        s.beds_free[r >> 6] |= 1ULL << (r & 63)
+    else:
+        s.beds_free[r >> 6] &= ~(1ULL << (r & 63))
+
+
+cdef inline void track_building_refresh_around(State* s, int r) noexcept nogil:
+    """After route ``r`` is built or claimed: the beds whose freedom it can change are ``r``,
+    the beds crossing it and the other tracks of its route."""
+    cdef int k, o
+    track_building_refresh(s, r)
+    for k in range(T_CROSS_FIRST[r], T_CROSS_FIRST[r + 1]):
+        track_building_refresh(s, T_CROSS[k])
+    for k in range(MAX_TWINS):
+        o = T_BED_TWINS[r * MAX_TWINS + k]
+        if o >= 0:
+            track_building_refresh(s, o)
+
+
+cdef inline void track_building_pieces_left(State* s, unsigned int* left, int* count) noexcept nogil:
+    """Per length: ``left`` has bit c set when colour c has a piece of that length in the
+    supply (the ``pieces_left`` cache); ``count`` says how many colours do."""
+    cdef int length
+    cdef unsigned int colours
+    for length in range(PIECE_LENGTHS):
+        colours = <unsigned int>s.pieces_left[length]
+        left[length] = colours
+        count[length] = 0
+        while colours:
+            count[length] += 1
+            colours &= colours - 1
+
+
+cdef inline void track_building_piece_moved(State* s, int colour, int length) noexcept nogil:
+    """``pieces_left``'s bit for one colour and length, after its piece left or came back."""
+    if s.pieces_out[colour * PIECE_LENGTHS + length] < T_PIECES[length]:
+        s.pieces_left[length] |= 1 << colour
+    else:
+        s.pieces_left[length] &= ~(1 << colour)
+
+
 cdef inline int track_building_builds(State* s, int* out) noexcept nogil:
     """Every (free bed, colour with a piece of the bed's length left), ascending ids; with
-    ``out`` NULL only whether there is one (1 or 0)."""
-    cdef int r, c, length, n = 0
-    for r in range(N_ROUTES):
-        if not T_BED[r] or not track_building_bed_free(s, r):
-            continue
-        length = T_ROUTE_LEN[r]
-        for c in range(N_COLOURS):
-            if s.pieces_out[c * PIECE_LENGTHS + length] < T_PIECES[length]:
-                if out == NULL:
+    ``out`` NULL only whether there is one (1 or 0). The free beds come from the
+    ``beds_free`` bitset and each length's colours with pieces left from ``pieces_left``, so the
+    cost follows the ids written (a build decision lists up to every bed times every colour)."""
+    cdef int r, w, first, n = 0
+    cdef unsigned long long bits
+    cdef unsigned int colours
+    for w in range(ROUTE_WORDS):
+        bits = s.beds_free[w]
+        while bits:
+            r = (w << 6) + rs_lowest_bit(bits)
+            bits &= bits - 1
+            colours = <unsigned int>s.pieces_left[T_ROUTE_LEN[r]]
+            if out == NULL:
+                if colours:
                     return 1
-                out[n] = T_BED_FIRST_BUILD[r] + c
+                continue
+            first = T_BED_FIRST_BUILD[r]
+            while colours:
+                out[n] = first + rs_lowest_bit(colours)
                 n += 1
+                colours &= colours - 1
     return n
 
 
+cdef inline int track_building_phase_count(State* s, int phase) noexcept nogil:
+    """How many ids track_building_builds lists, without listing them: per free bed, the
+    colours with a piece of its length left."""
+    cdef int w, n = 0
+    cdef unsigned long long bits
+    cdef unsigned int left[PIECE_LENGTHS]
+    cdef int count[PIECE_LENGTHS]
+    track_building_pieces_left(s, left, count)
+    for w in range(ROUTE_WORDS):
+        bits = s.beds_free[w]
+        while bits:
+            n += count[T_ROUTE_LEN[(w << 6) + rs_lowest_bit(bits)]]
+            bits &= bits - 1
+    return n
+
+
+cdef inline int track_building_phase_nth(State* s, int phase, int k) noexcept nogil:
+    """The id track_building_builds lists ``k``-th (from 0; k below phase_count's count):
+    the free beds in order, each taking as many places as it has colours."""
+    cdef int r, w, i
+    cdef unsigned long long bits
+    cdef unsigned int colours
+    cdef unsigned int left[PIECE_LENGTHS]
+    cdef int count[PIECE_LENGTHS]
+    track_building_pieces_left(s, left, count)
+    for w in range(ROUTE_WORDS):
+        bits = s.beds_free[w]
+        while bits:
+            r = (w << 6) + rs_lowest_bit(bits)
+            bits &= bits - 1
+            if k >= count[T_ROUTE_LEN[r]]:
+                k -= count[T_ROUTE_LEN[r]]
+                continue
+            colours = left[T_ROUTE_LEN[r]]
+            for i in range(k):  # the k-th colour of the bed's: drop the k below it
+                colours &= colours - 1
+            return T_BED_FIRST_BUILD[r] + rs_lowest_bit(colours)
+    return -1  # k beyond the count: cannot happen when the playout asks
+
+
 cdef inline void track_building_derive(State* s) noexcept nogil:
-    """The beds not built yet, as every seat's closed-route bitset."""
-    cdef int p, w, r
-    for p in range(NP_MAX):
-        for w in range(ROUTE_WORDS):
+    """The beds not built yet, as every seat's closed-route bitset; the beds free to build;
+    the colours with pieces left, by length."""
+    cdef int p, w, r, c, length
+    for length in range(PIECE_LENGTHS):
+        s.pieces_left[length] = 0
+        for c in range(N_COLOURS):
+            track_building_piece_moved(s, c, length)
+    for w in range(ROUTE_WORDS):
+        s.beds_free[w] = 0
+        for p in range(NP_MAX):
             s.beds_closed[p][w] = 0
     for r in range(N_ROUTES):
         if T_BED[r] and s.bed_colour[r] < 0:
             for p in range(NP_MAX):
                 s.beds_closed[p][r >> 6] |= 1ULL << (r & 63)
+        track_building_refresh(s, r)
 
 
 cdef inline bint track_building_route_open(State* s, int r, int p) noexcept nogil:
@@ -3828,16 +3931,21 @@ cdef inline void track_building_apply(State* s, int kind, int action) noexcept n
     cdef int q
     s.bed_colour[r] = c
     s.pieces_out[c * PIECE_LENGTHS + T_ROUTE_LEN[r]] += 1
+    track_building_piece_moved(s, c, T_ROUTE_LEN[r])
     for q in range(NP_MAX):
         s.beds_closed[q][r >> 6] &= ~(1ULL << (r & 63))
+    track_building_refresh_around(s, r)
     s.phase = PH_TURN
     end_turn(s, False)
 
 
 cdef inline void track_building_after_claim(State* s, int p, int r) noexcept nogil:
-    """A claimed bed's piece goes back to the supply; the bed keeps its colour."""
+    """A claimed bed's piece goes back to the supply; the bed keeps its colour. A claim can
+    close the beds crossing the route or beside it (beds_free)."""
     if T_BED[r]:
         s.pieces_out[s.bed_colour[r] * PIECE_LENGTHS + T_ROUTE_LEN[r]] -= 1
+        track_building_piece_moved(s, s.bed_colour[r], T_ROUTE_LEN[r])
+    track_building_refresh_around(s, r)
 
 # --- from compiler/templates/hooks.pyx.j2 ---
 # --- the hooks: each one chains the functions of the mechanics that fill it (compiler/hooks.py) ---
@@ -3885,6 +3993,18 @@ cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
     if phase == PH_TRACK_PIECE:
         return track_building_phase_legal(s, phase, out)
+    return 0
+
+# phase_count (phase): track_building
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    if phase == PH_TRACK_PIECE:
+        return track_building_phase_count(s, phase)
+    return 0
+
+# phase_nth (phase): track_building
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
+    if phase == PH_TRACK_PIECE:
+        return track_building_phase_nth(s, phase, k)
     return 0
 
 # apply (kind): track_building
@@ -4901,6 +5021,12 @@ cdef void play_games(int games, int players, unsigned long long seed, int* break
         agent = game_seed ^ RS_AGENT_XOR
         setup(&s, players, game_seed)
         while s.phase != PH_OVER:
+            # a mechanic's phase whose ids it counts (Mechanic.playout_hooks): the id the list
+            # would give at the same draw, without writing the list
+            n = hook_phase_count(&s, s.phase)
+            if n > 0:
+                apply_action(&s, hook_phase_nth(&s, s.phase, <int>rs_below(&agent, <unsigned long long>n)))
+                continue
             n = legal(&s, legal_ids)
             if n <= 0:
                 break  # cannot happen in a well-formed variant; never loop forever

@@ -1,7 +1,7 @@
 # generated from spec/legendary_asia.rail — do not edit
 # spec hash: c6c13594e484f1e5
 # mechanics: multi_track, long_tickets, removed_tickets, ferries, mountains, explorer
-# source hash: 5a9ae85f3fbc7dbc
+# source hash: 4a35327439e82a36
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -164,7 +164,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "legendary_asia";
     static const char RS_SPEC_HASH[] = "c6c13594e484f1e5";
-    static const char RS_SOURCE_HASH[] = "5a9ae85f3fbc7dbc";
+    static const char RS_SOURCE_HASH[] = "4a35327439e82a36";
     static const int T_ROUTE_LEN[101] = {
 2, 2, 2, 2, 2, 3, 3, 2, 3, 3, 3, 5, 1, 1, 3, 3, 3, 1, 1, 2,
 1, 1, 1, 1, 3, 3, 3, 3, 4, 4, 5, 2, 2, 1, 1, 2, 2, 2, 2, 5,
@@ -1405,6 +1405,14 @@ cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
 
 # phase_legal (phase): none
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): none

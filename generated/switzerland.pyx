@@ -1,7 +1,7 @@
 # generated from spec/switzerland.rail — do not edit
 # spec hash: 70aab850e3ee79d8
 # mechanics: multi_track, longest_path, removed_tickets, zones, tunnels, wild_locomotives, locomotive_draws, multi_target
-# source hash: cddc61620c2098a7
+# source hash: 52233a74e605afa6
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -170,7 +170,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "switzerland";
     static const char RS_SPEC_HASH[] = "70aab850e3ee79d8";
-    static const char RS_SOURCE_HASH[] = "cddc61620c2098a7";
+    static const char RS_SOURCE_HASH[] = "52233a74e605afa6";
     static const int T_ROUTE_LEN[88] = {
 3, 4, 1, 1, 1, 1, 1, 2, 3, 1, 3, 3, 2, 1, 2, 3, 1, 1, 1, 1,
 1, 1, 1, 1, 3, 4, 4, 2, 2, 4, 2, 1, 1, 3, 3, 3, 4, 4, 6, 4,
@@ -2723,6 +2723,14 @@ cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
     if phase == PH_TUNNEL:
         return tunnels_phase_legal(s, phase, out)
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): tunnels

@@ -1,7 +1,7 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 8edb9112615febc5
 # mechanics: multi_track, longest_path
-# source hash: 645a89696f06c8b8
+# source hash: 67f6588229720665
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -153,7 +153,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.03333333333333333;
     static const char RS_VARIANT_KEY[] = "usa";
     static const char RS_SPEC_HASH[] = "8edb9112615febc5";
-    static const char RS_SOURCE_HASH[] = "645a89696f06c8b8";
+    static const char RS_SOURCE_HASH[] = "67f6588229720665";
     static const int T_ROUTE_LEN[100] = {
 2, 5, 1, 4, 4, 2, 2, 2, 2, 2, 2, 4, 4, 3, 6, 4, 2, 3, 4, 3,
 3, 2, 2, 4, 4, 1, 1, 2, 2, 2, 4, 4, 4, 4, 4, 5, 3, 3, 2, 6,
@@ -2632,6 +2632,14 @@ cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
 
 # phase_legal (phase): none
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): none

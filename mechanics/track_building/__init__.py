@@ -182,8 +182,17 @@ class TrackBuilding(Mechanic[TrackBuildingRule], Caches, Invariants[TrackBuildin
         # every seat), so that a turn's legal claims drop them a word at a time
         Field("beds_closed", "bit r set while bed r is not built (from bed_colour)", owner="track_building",
               kind="u64", per_player=True, size="ROUTE_WORDS", derived=True),
+        # the compiled engine's cache: the beds a piece may be built on now (bed_free), kept at
+        # each build and claim, so that a build decision walks these bits, not every bed
+        Field("beds_free", "bit r set while bed r may be built (from bed_colour, owner, crossings, players)",
+              owner="track_building", kind="u64", size="ROUTE_WORDS", derived=True),
+        Field("pieces_left", "per length, bit c set while colour c has a piece of that length in the supply "
+              "(from pieces_out)", owner="track_building", size="PIECE_LENGTHS", derived=True),
     )
     closed_routes = "beds_closed"  # route_open reads only it
+    # a build decision offers up to every bed times every colour (976 ids in France), of which
+    # a random playout plays one: it counts them and picks the one it would draw from the list
+    playout_hooks = ("phase_count", "phase_nth")
     phases = (PH_TRACK_PIECE,)
     kinds = (BUILD_TRACK,)
     reference = TrackBuildingReference
