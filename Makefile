@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed
 
-.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
+.PHONY: demo test install generate docs bench conformance contract-pairs notation-long screenshots agents-campaign ismcts-match tune-demo rl-long golden perft fuzz fuzz-lsp dist-check bench-compare clean
 
 CORE    = $(VENV)/.core
 
@@ -14,7 +14,7 @@ $(BIN)/python:
 
 # The core install, editable: builds the stock engines from generated/*.pyx in place and
 # pulls no optional extra. All the demo needs.
-$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd
+$(CORE): $(BIN)/python pyproject.toml setup.py $(wildcard generated/*.pyx) engine/playtest/agents/_policy.pyx engine/rl/_vector.pyx $(wildcard engine/playtest/agents/*.pxi) compiler/templates/engine_api.h compiler/templates/engine_api.pxd $(wildcard mechanics/*/*.pyx mechanics/*/*.pxd mechanics/*/*.pxi)
 	@echo "installing railspec and building the stock engines (log: $(VENV)/install.log)"
 	@$(BIN)/pip install -e . > $(VENV)/install.log 2>&1 || { tail -40 $(VENV)/install.log; exit 1; }
 	@touch $(CORE)
@@ -90,6 +90,13 @@ MATCH_GAMES ?= 200
 ismcts-match: install
 	$(BIN)/python bench/ismcts_match.py --games $(MATCH_GAMES)
 
+# The tuning demonstration (docs/tuning.md): USA with six-car routes scoring 40 tuned toward
+# even styles in TUNE_GAMES games, its figures checked on fresh seeds; the output in tune-demo/
+# (the tests run a short one).
+TUNE_GAMES ?= 200000
+tune-demo: install
+	$(BIN)/python bench/tune_demo.py --games $(TUNE_GAMES) --out tune-demo
+
 # 100 games of OpenSpiel's Python IS-MCTS bot against random on USA (the suite plays 5).
 rl-long: install
 	RAILSPEC_OPENSPIEL_GAMES=100 $(BIN)/python -m pytest -q tests/test_openspiel.py -k ismcts_against_random
@@ -132,6 +139,10 @@ dist-check: install
 	@# the wheel carries the stock codes' translations: a spec that changes a stock map builds without Cython
 	cd /tmp && printf 'extends "usa"\nvariant "Dist check"\ntrains 40\n' > railspec-dist-check.rail && \
 	  RAILSPEC_CACHE=$$(mktemp -d) $(CURDIR)/.dist-venv/bin/python -c "import railspec; from railspec.compiler import build; railspec.load('railspec-dist-check.rail').module(); assert build.last_translation == 'shipped', build.last_translation" && \
+	  rm railspec-dist-check.rail
+	@# ... and the mechanics' .pxd files: a spec whose code no stock variant has runs Cython, which cimports them
+	cd /tmp && printf 'extends "usa"\nvariant "Dist check"\nreturned tickets shuffled bottom\n' > railspec-dist-check.rail && \
+	  RAILSPEC_CACHE=$$(mktemp -d) $(CURDIR)/.dist-venv/bin/python -c "import railspec; from railspec.compiler import build; g = railspec.load('railspec-dist-check.rail').new_game(players=2, seed=1); assert build.last_translation == 'cython', build.last_translation; print('longest path', g.longest_path(0))" && \
 	  rm railspec-dist-check.rail
 	@# the play page's files are in the wheel
 	cd /tmp && $(CURDIR)/.dist-venv/bin/python -c "import importlib.resources as r; assert r.files('railspec.tools.web').joinpath('static/play.js').is_file(), 'no play page'"

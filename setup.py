@@ -1,13 +1,17 @@
 """Builds the compiled modules: each committed generated/<variant>.pyx becomes the
 extension module railspec.generated.<variant> (and the Cython translation of its code is
 kept in generated/translations/ for builds of specs with the same mechanics),
-compiler/engine_face.pyx the Python face they share, and engine/playtest/agents/_policy.pyx
-(with the .pxi parts it includes) the scripted agents' styles; and lists the packages,
-every folder with an ``__init__.py`` under the folders pyproject.toml's ``package-dir``
-maps into the import name ``railspec`` (a new mechanic's folder is found, not listed).
+compiler/engine_face.pyx the Python face they share, engine/playtest/agents/_policy.pyx
+(with the .pxi parts it includes) the scripted agents' styles, engine/rl/_vector.pyx the
+batched games, and each mechanic's own compiled modules (every mechanics/<name>/*.pyx
+becomes railspec.mechanics.<name>.<stem>: the algorithms its engine.pyx.j2 cimports, such
+as the longest path's search); and lists the packages, every folder with an
+``__init__.py`` under the folders pyproject.toml's ``package-dir`` maps into the import
+name ``railspec`` (a new mechanic's folder is found, not listed).
 Everything else is in pyproject.toml."""
 import gzip
 import importlib.util
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,6 +48,26 @@ def _numbers_block():
     return module
 
 
+def mechanic_pxds() -> dict[str, Path]:
+    """Each mechanic's .pxd files (the C interface of its compiled modules) by the dotted
+    name of their module: mechanics/<name>/<stem>.pxd is railspec.mechanics.<name>.<stem>."""
+    return {f"{ROOTS['mechanics']}.{pxd.parent.name}.{pxd.stem}": pxd
+            for pxd in sorted((HERE / "mechanics").glob("*/*.pxd"))}
+
+
+def place_pxds(folder: Path, names) -> None:
+    """Copy the .pxd of each module ``names`` lists that a mechanic ships into ``folder``,
+    at its package's path (railspec/mechanics/<name>/<stem>.pxd), where Cython looks for a
+    cimported module's declarations: the source tree's folders are not the package's.
+    Copies keep their times, so cythonize translates again only what changed."""
+    pxds = mechanic_pxds()
+    for name in names:
+        if name in pxds:
+            target = folder.joinpath(*name.split(".")).with_suffix(".pxd")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(pxds[name], target)
+
+
 def write_translations() -> None:
     """generated/translations/<key>.c.gz: Cython's translation of each stock variant's code
     (its module without its numbers), which a build of a spec with the same mechanics uses
@@ -53,9 +77,12 @@ def write_translations() -> None:
     folder = HERE / "generated" / "translations"
     folder.mkdir(exist_ok=True)
     codes = {}
+    pxds = mechanic_pxds()
     for pyx in sorted((HERE / "generated").glob("*.pyx")):
         code, _header = numbers_block.split(pyx.read_text(encoding="utf-8"))
-        codes[numbers_block.code_key(code, Cython.__version__)] = code
+        cimported = tuple(pxds[name].read_text(encoding="utf-8") for name in numbers_block.cimports(code)
+                          if name in pxds)
+        codes[numbers_block.code_key(code, Cython.__version__, cimported)] = code
     for old in folder.glob("*.c.gz"):
         if old.name[:-len(".c.gz")] not in codes:
             old.unlink()
@@ -65,6 +92,7 @@ def write_translations() -> None:
         for key in missing:
             name = numbers_block.module_name(key)
             (Path(tmp) / f"{name}.pyx").write_text(codes[key], encoding="utf-8")
+            place_pxds(Path(tmp), numbers_block.cimports(codes[key]))
             running.append((key, subprocess.Popen(numbers_block.cython_command(sys.executable, f"{name}.pyx",
                                                                                f"{name}.c"), cwd=tmp)))
             if len(running) == 2 or key == missing[-1]:
@@ -77,6 +105,10 @@ def write_translations() -> None:
 
 
 write_translations()
+# The mechanics' .pxd files where Cython finds them when it translates the modules that
+# cimport them (the generated engines, a mechanic's modules cimporting each other).
+_pxd_folder = tempfile.TemporaryDirectory()
+place_pxds(Path(_pxd_folder.name), mechanic_pxds())
 modules = [
     Extension(f"railspec.generated.{pyx.stem}", [str(pyx.relative_to(HERE))],
               extra_compile_args=["-O3", "-g0"])
@@ -91,7 +123,17 @@ modules.append(Extension("railspec.compiler.engine_face", ["compiler/engine_face
                          include_dirs=["compiler/templates"], extra_compile_args=["-O2", "-g0"]))
 modules.append(Extension("railspec.playtest.agents._policy", ["engine/playtest/agents/_policy.pyx"],
                          include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
+# Each mechanic's compiled modules: the algorithms a variant's engine cimports, compiled
+# once here rather than in every variant (so a user's spec compiles only its own code).
+modules += [Extension(f"{ROOTS['mechanics']}.{pyx.parent.name}.{pyx.stem}", [str(pyx.relative_to(HERE))],
+                      extra_compile_args=["-O3", "-g0"])
+            for pyx in sorted((HERE / "mechanics").glob("*/*.pyx"))]
+# The batched games of railspec.rl.vector: many games of any variant stepped in C, through
+# the same engine interface.
+modules.append(Extension("railspec.rl._vector", ["engine/rl/_vector.pyx"],
+                         include_dirs=["compiler/templates"], extra_compile_args=["-O3", "-g0"]))
 setup(packages=packages(),
-      ext_modules=cythonize(modules, language_level=3, quiet=True, include_path=["compiler/templates"],
+      ext_modules=cythonize(modules, language_level=3, quiet=True,
+                            include_path=["compiler/templates", _pxd_folder.name],
                             compiler_directives={"boundscheck": False, "wraparound": False,
                                                  "cdivision": True, "initializedcheck": False}))

@@ -1,12 +1,13 @@
 """railspec benchmark: speed of the compiled engine, as ratios against the reference
 interpreter measured in the same run. A script, not a test: nothing here asserts a time.
 
-    python bench/benchmark.py [--variant NAME …] [--games 20000] [--quick] [--repeat 3]
+    python bench/benchmark.py [--variant NAME …] [--players N] [--games 20000] [--quick] [--repeat 3]
                               [--json OUT] [--compare OLD.json] [--no-instructions]
 
 Prints the machine, the random generator, and, for every stock variant the engines play
 (or the ones named):
-  - random playouts at the variant's largest player count up to 4: games/s and
+  - random playouts at the variant's largest player count up to 4 (or --players N, within
+    the variant's range: the issue's goals for the family's maps are at 3): games/s and
     decisions/s in the batch loop (no GIL) and through the Python API (legal_actions()
     lists, and legal_actions_into() buffers), each as a ratio to the reference;
 then a summary line per variant; for each question a mechanic of the variant answers per
@@ -23,6 +24,9 @@ from and most tickets at stake):
 and for USA:
   - games of the four scripted playing styles (4 players, one core): games/s and
     decisions/s on each engine; ISMCTS decisions/s at a stated number of iterations;
+  - batched games (railspec.rl.vector, 2 players, the observation and mask at every
+    decision): decisions per CPU second against the single-game loop, and on 2 and 4
+    threads;
   - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
 
 Each speed is the best CPU time of --repeat runs (as timeit reports): on a shared machine
@@ -378,9 +382,10 @@ def playable_variants() -> list[str]:
     return out
 
 
-def playouts(v, games: int, scale: float) -> dict:
-    """The playout figures of one variant, printed as a table; returns the summary."""
-    players = min(4, v.ir.max_players)
+def playouts(v, games: int, scale: float, players: int | None = None) -> dict:
+    """The playout figures of one variant, printed as a table; returns the summary.
+    ``players``: the player count played (default: the variant's largest, up to 4)."""
+    players = min(4, v.ir.max_players) if players is None else players
     v.module()
     ref_games = max(5, int(100 * scale))
     # the playout and the raw C loop it calls (module().playout, no winners named), one after
@@ -448,6 +453,34 @@ def instructions_per_decision(name: str, players: int, games: int) -> float | No
     return int(collected.group(1)) / int(p.stdout.strip().splitlines()[-1])
 
 
+def vector_report(v, scale: float) -> None:
+    """Batched games (railspec.rl.vector, issue 33): USA, 2 players, the mover's observation
+    and mask at every decision, per CPU second, against the single-game loop; and the
+    threads' scaling (bench/rl_bench.py measures both)."""
+    try:
+        import rl_bench  # bench/, beside this script
+    except ImportError as err:  # numpy, which the batched games need, is an optional extra
+        print(f"batched games: skipped ({err})")
+        return
+    rl_bench.REPEAT = REPEAT
+    single = rl_bench.single_loop_rate(v, 2, max(10, int(100 * scale)), 1)
+    cpu, wall = rl_bench.batched_rates(v, 2, 256, max(40, int(800 * scale)), 1)
+    print(f"batched games, USA 2 players with observation and mask (best of {REPEAT}, CPU time of every thread):")
+    print(f"  single-game loop {single:12,.0f} decisions/s; VectorGame, 256 envs {cpu:12,.0f} "
+          f"({cpu / single:.1f}×; {wall:,.0f} per wall second)")
+    record("usa 2p batched decisions per CPU second, observation and mask", cpu, "decisions/s", goal=1_000_000)
+    record("usa 2p batched × the single-game loop, observation and mask", cpu / single, "×", goal=3)
+    # a thread's share of the CPU is what the threads cost (waiting for each other at the end
+    # of each step); the wall rate shows their scaling only on a machine with its cores free
+    for threads in (2, 4):
+        t_cpu, t_wall = rl_bench.batched_rates(v, 2, 256, max(40, int(800 * scale)), 1, threads=threads)
+        print(f"  {threads} threads: {t_cpu:12,.0f} per CPU second ({t_cpu / cpu:.2f}× one thread's), "
+              f"{t_wall:12,.0f} per wall second ({t_wall / wall:.2f}× one thread's)")
+        record(f"usa 2p batched, {threads} threads, decisions per CPU second", t_cpu, "decisions/s")
+        record(f"usa 2p batched, {threads} threads, decisions per wall second", t_wall, "decisions/s")
+    print()
+
+
 def agents_report(v, scale: float) -> None:
     """Scripted agents and ISMCTS on both engines (agents.play is the same loop for both)."""
     styles = ("one-step", "long-route", "route-focus", "destination-hungry")
@@ -500,6 +533,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", action="append", help="a variant to measure (again for more); default all")
     parser.add_argument("--games", type=int, default=20000, help="games in the compiled batch loop")
+    parser.add_argument("--players", type=int, help="players in the playouts (default: each variant's largest "
+                                                    "count up to 4; a variant without it is skipped)")
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
     parser.add_argument("--json", default="bench/results.json", help="where to write every figure (JSON)")
@@ -515,7 +550,11 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"random generator: splitmix64 (docs/engine.md), game seed s+i, agent state (s+i) xor 0x{AGENT_SALT:016X}")
     print()
-    summary = [playouts(railspec.load(name), max(100, int(args.games * scale)), scale) for name in names]
+    loaded = [railspec.load(name) for name in names]
+    if args.players is not None:  # only the variants that take that many players
+        loaded = [v for v in loaded if v.ir.min_players <= args.players <= v.ir.max_players]
+        names = [v.key for v in loaded]
+    summary = [playouts(v, max(100, int(args.games * scale)), scale, args.players) for v in loaded]
     print(f"{'variant':14} {'players':>7} {'batch games/s':>14} {'× reference':>12} {'API decisions/s':>16} "
           f"{'× reference':>12}")
     for row in summary:
@@ -551,6 +590,7 @@ def main() -> int:
     if "usa" in names:
         v = railspec.load("usa")
         agents_report(v, scale)
+        vector_report(v, scale)
         times = compile_times(USER_SPEC, REPEAT)
         new_code = compile_times(NEW_CODE_SPEC, REPEAT)["cold"]
         cold, cached = times["cold"], times["cached"]

@@ -15,11 +15,15 @@ through one interface:
 - Gymnasium: ``env.step`` for the learner, the other seats played by random agents inside
   the environment (every decision counted, the learner's and the opponents').
 
-Then the tensor fill alone: observations/s of the compiled fill (``Game.observation_into``
-into a reused numpy vector, and through ``ObservationEncoder.encode``), of the Python fill
-(from a game, its state export included, and from an exported state), and masks/s. Each
-figure is the best of --repeat runs. An adapter whose package is not installed is reported
-as missing.
+Then batched games (``railspec.rl.vector``, 2 players by default): decisions per CPU second
+of the single-game loop with the mover's observation and mask, and of ``VectorGame`` at
+several batch sizes and thread counts (per CPU second and per wall second: on a machine
+shared with other work only the CPU figure means much; the wall figure shows the threads'
+scaling when the cores are free). Then the tensor fill alone: observations/s of the
+compiled fill (``Game.observation_into`` into a reused numpy vector, and through
+``ObservationEncoder.encode``), of the Python fill (from a game, its state export
+included, and from an exported state), and masks/s. Each figure is the best of --repeat
+runs. An adapter whose package is not installed is reported as missing.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ import numpy as np
 import railspec
 from railspec.compiler.base.rng import agent_for
 from railspec.rl import tensor
+from railspec.rl.vector import VectorGame
 
 REPEAT = 3
 
@@ -129,6 +134,74 @@ def gymnasium(v, players: int, games: int, seed: int):
     return run
 
 
+def single_loop_rate(v, players: int, games: int, seed: int) -> float:
+    """Decisions per CPU second of the single-game loop a learner writes with the direct
+    API: the mover's observation vector and mask (``observation_into``,
+    ``action_mask_into`` into reused numpy arrays), ``legal_actions_into``, a random choice,
+    ``apply``; the best of REPEAT runs."""
+    out = np.zeros(tensor.observation_spec(v).size, dtype=np.float32)
+    mask = np.zeros(len(v.actions), dtype=np.int8)
+    buf = np.zeros(len(v.actions), dtype=np.intc)
+
+    def run() -> int:
+        decisions = 0
+        for i in range(games):
+            g = v.new_game(players=players, seed=seed + i)
+            agent = agent_for(seed + i)
+            while not g.is_over:
+                g.observation_into(g.current_player, out)
+                g.action_mask_into(mask)
+                n = g.legal_actions_into(buf)
+                g.apply(int(buf[agent.below(n)]))
+                decisions += 1
+        return decisions
+    best = 0.0
+    for _ in range(REPEAT):
+        start = time.process_time()
+        decisions = run()
+        best = max(best, decisions / (time.process_time() - start))
+    return best
+
+
+def batched_rates(v, players: int, envs: int, steps: int, seed: int, threads: int = 1,
+                  opponents: list[str] | None = None) -> tuple[float, float]:
+    """(decisions per CPU second, per wall second) of ``railspec.rl.vector.VectorGame``:
+    ``steps`` steps of ``envs`` games, each step the observation vector and mask of every
+    env's mover, the actions a uniform choice drawn in C (``sample_actions``); every
+    decision counted (the opponents' too, with ``opponents``). CPU time is the process's,
+    every thread's; the best of REPEAT runs each."""
+    learners = None if opponents is None else [0]
+    best_cpu = best_wall = 0.0
+    with VectorGame(v, envs, players=players, seed=seed, threads=threads, learner_seats=learners,
+                    opponents=opponents) as vg:
+        vg.reset()
+        actions = np.zeros(envs, dtype=np.intc)
+        for _ in range(REPEAT):
+            first = vg.decisions
+            cpu, wall = time.process_time(), time.perf_counter()
+            for _ in range(steps):
+                vg.step(vg.sample_actions(actions))
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            best_cpu = max(best_cpu, (vg.decisions - first) / cpu)
+            best_wall = max(best_wall, (vg.decisions - first) / wall)
+    return best_cpu, best_wall
+
+
+def batched_table(v, players: int, seed: int, decisions: int = 200_000) -> list[tuple[str, float, float]]:
+    """The batched rows: (label, decisions per CPU second, per wall second)."""
+    rows = []
+    for envs in (64, 256, 1024):
+        cpu, wall = batched_rates(v, players, envs, max(20, decisions // envs), seed)
+        rows.append((f"VectorGame, {envs} envs, 1 thread", cpu, wall))
+    for threads in (2, 4):
+        cpu, wall = batched_rates(v, players, 256, max(20, decisions // 256), seed, threads=threads)
+        rows.append((f"VectorGame, 256 envs, {threads} threads", cpu, wall))
+    cpu, wall = batched_rates(v, players, 256, max(20, decisions // 512), seed,
+                              opponents=["one-step"] * (players - 1))
+    rows.append(("VectorGame, 256 envs, one-step opponents inside", cpu, wall))
+    return rows
+
+
 def tensor_fill(v, players: int, positions: int, seed: int) -> list[tuple[str, float]]:
     """Observations/s and masks/s on positions met in random games."""
     games = []
@@ -181,6 +254,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20, help="games per measurement")
     parser.add_argument("--positions", type=int, default=2000, help="positions for the tensor fill")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--vector-players", type=int, default=2, help="the table of the batched games' rows")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement; the best counts")
     args = parser.parse_args()
     REPEAT = max(1, args.repeat)
@@ -213,6 +287,15 @@ def main() -> int:
         if base is None:
             base = per
         print(f"{label:52} {rate:>12,.0f} {per:>12.1f} {per - base:>+14.1f}")
+    print()
+    vp = args.vector_players
+    single = single_loop_rate(v, vp, args.games, args.seed)
+    print(f"batched games ({v.name}, {vp} players; the mover's observation vector and mask at every decision), "
+          f"decisions per second of CPU (every thread's) and of wall clock, best of {REPEAT}:")
+    print(f"  {'single-game loop (observation_into, action_mask_into, legal_actions_into, apply)':82} "
+          f"{single:>12,.0f} CPU")
+    for label, cpu, wall in batched_table(v, vp, args.seed):
+        print(f"  {label:82} {cpu:>12,.0f} CPU {wall:>12,.0f} wall  ({cpu / single:.1f}× the single loop)")
     print()
     print("tensor fill (observations/s, masks/s):")
     for label, rate in tensor_fill(v, args.players, args.positions, args.seed):

@@ -8,7 +8,7 @@ Nothing here is per-engine: the emitter turns it into C, the reference interpret
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from . import ir
@@ -28,6 +28,9 @@ class Assembly:
     kinds: tuple[str, ...]    # action kinds; a kind's code is its index
     score_items: tuple        # ScoreItem, the core's then the mechanics', then total
     route_trains: tuple[int, ...] = ()  # per route: the trains its claim takes (length + Mechanic.extra_trains)
+    #: whether a mechanic's claims may take routes for no player (the hook takes_for_nobody):
+    #: a route's owner may then be ``players``, taken by nobody
+    nobody_claims: bool = False
 
     def kind_code(self, kind: str) -> int:
         return self.kinds.index(kind)
@@ -111,6 +114,13 @@ def assemble(variant: ir.Variant) -> Assembly:
         kinds.extend(mechanic.kinds)
         items.extend(mechanic.variant_score_items(variant, rule))
     items.append(ScoreItem("total", "the sum of the items that count", False))
+    nobody_claims = any("takes_for_nobody" in m.filled_hooks() for m, _ in present if m.implemented)
+    if nobody_claims:
+        # a route's owner reaches one value beyond the seats, players: taken by nobody (the
+        # bound players+k is the schema's way to say "k+1 owners beyond the seats", which
+        # the observation encodes as categories of their own)
+        fields = [replace(f, high="players+0", doc=f"{f.doc}; players: taken by no player")
+                  if f.name == "owner" else f for f in fields]
     if all(m.implemented for m, _ in present):
         stray = sorted({a.kind for a in variant.actions} - set(kinds))
         if stray:
@@ -129,4 +139,5 @@ def assemble(variant: ir.Variant) -> Assembly:
     payers = [(part(m, Payments), rule) for m, rule in present if m.implemented]
     route_trains = tuple(r.length + sum(m.extra_trains(variant, rule, r) for m, rule in payers) for r in variant.routes)
     return Assembly(variant=variant, registry=registry, present=present, fields=tuple(fields), dims=dims,
-                    phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items), route_trains=route_trains)
+                    phases=tuple(phases), kinds=tuple(kinds), score_items=tuple(items), route_trains=route_trains,
+                    nobody_claims=nobody_claims)

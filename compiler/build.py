@@ -90,19 +90,56 @@ def _toolchain() -> str:
 
 
 def cache_key(variant, source: str) -> str:
-    """The content hash naming a variant's cache folder."""
+    """The content hash naming a variant's cache folder (with the .pxd files the source
+    cimports: the module is compiled against them)."""
     digest = hashlib.sha256()
     for part in (
         b"railspec-build/1",
         ir.canonical_json(variant).encode("utf-8"),
         variant.key.encode("utf-8"),
         source.encode("utf-8"),
+        *_pxd_texts(source),
         _version("railspec").encode(),
         _version("Cython").encode(),
         _toolchain().encode("utf-8"),
     ):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=16)
+def cimported_pxds(code: str) -> tuple[tuple[str, Path], ...]:
+    """The modules ``code`` cimports whose .pxd railspec or a mechanic ships (the compiled
+    modules of a mechanic's folder, such as the longest path's search), each with that
+    file: ``(dotted name, path)``. Cython's own (libc, cpython) are not among them."""
+    found = []
+    for name in numbers_block.cimports(code):
+        package, _, stem = name.rpartition(".")
+        try:
+            spec = importlib.util.find_spec(package) if package else None
+        except (ImportError, ValueError):
+            spec = None
+        for location in (spec.submodule_search_locations or []) if spec is not None else []:
+            pxd = Path(location) / f"{stem}.pxd"
+            if pxd.is_file():
+                found.append((name, pxd))
+                break
+    return tuple(found)
+
+
+def _pxd_texts(code: str) -> list[bytes]:
+    return [path.read_bytes() for _name, path in cimported_pxds(code)]
+
+
+def _place_pxds(code: str, folder: Path) -> None:
+    """The .pxd files ``code`` cimports, copied into ``folder`` at their packages' paths
+    (railspec/mechanics/<name>/<stem>.pxd), where Cython run in ``folder`` finds them
+    whether railspec is installed from a wheel or in place (an editable install's
+    packages are not folders of that name)."""
+    for name, path in cimported_pxds(code):
+        target = folder.joinpath(*name.split(".")).with_suffix(".pxd")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
 
 
 #: The files whose text decides what :func:`railspec.compiler.emit.emit` writes for a given
@@ -415,9 +452,12 @@ def translation(code: str, root: Path) -> tuple[str, str]:
     key its module was named by (numbers_block.module_name). Variants with the same mechanics
     have the same code, so a translation is kept: in the cache folder's ``translations``
     (written by the first build of that code) or among the shipped ones (a stock variant's
-    code); else Cython translates it (about 1.3 s of a 2.3 s cold build)."""
+    code); else Cython translates it (about 1.3 s of a 2.3 s cold build). The .pxd files
+    the code cimports from a mechanic's compiled modules are part of the key, and Cython
+    finds them beside the code."""
     global last_translation
-    key = numbers_block.code_key(code, _version("Cython"))
+    key = numbers_block.code_key(code, _version("Cython"),
+                                 tuple(text.decode("utf-8") for text in _pxd_texts(code)))
     name = f"{key}.c.gz"
     for kind, folder in (("cache", root / "translations"), ("shipped", shipped_translations())):
         if folder is None:
@@ -431,6 +471,7 @@ def translation(code: str, root: Path) -> tuple[str, str]:
     with tempfile.TemporaryDirectory(prefix=".tmp-translate-", dir=root) as tmp:
         module_name = numbers_block.module_name(key)
         (Path(tmp) / f"{module_name}.pyx").write_text(code, encoding="utf-8")
+        _place_pxds(code, Path(tmp))
         _run(numbers_block.cython_command(sys.executable, f"{module_name}.pyx", f"{module_name}.c"), Path(tmp),
              "cython")
         text = (Path(tmp) / f"{module_name}.c").read_text(encoding="utf-8")

@@ -27,23 +27,29 @@ engine, these C functions (``State* s`` first where they take the state):
 - ``end_turn(s, passed)``: end the turn of the player to move;
 - ``owned_routes(s, p, routes)``: player ``p``'s routes, read from the ``owned`` bitsets
   (``s.owned[p]``, and ``s.unowned`` for the free routes), as many steps as routes;
+  ``nobody_routes(s, routes)``: the routes claims took for no player (owner ``players``,
+  hook ``takes_for_nobody``), which a mechanic may join into every player's network in
+  ``score_graph`` with ``uf_find``;
 - ``player_network(s, p, parent)``, ``uf_find(parent, x)``, ``cities_joined(network, a,
   b)``, ``ticket_score(s, p, network, &points, &completed)``: a player's network and
   their tickets on it; ``ticket_network(s, p, parent, network, row)`` builds both
   networks as scoring does (``row``: a scratch breakdown row the ``score_graph`` hooks
   may write), and ``ticket_result(s, p, t, network, &worth)`` says whether one held
-  ticket is completed on it;
+  ticket is completed on it; ``award_best(s, out, column, bonus_column, bonus)`` gives
+  ``bonus`` to every player whose breakdown ``column`` is the highest of all (above 0);
 - the game's generator, ``rs_below`` and ``rs_shuffle`` (compiler/templates/rng.pyx.j2).
 
 ``derive`` is the compiled engine's alone (it recomputes the caches a mechanic keeps as
 derived state fields, which the reference does not have); a mechanic fills it exactly when
 it has derived fields. Such a mechanic may also keep its caches current as the game moves
 through other hooks chained ``each`` (``Mechanic.upkeep_hooks``: the compiled engine
-fills them, the reference does not need to).
+fills them, the reference does not need to). ``claim_routes`` is the compiled engine's alone
+too: with its caches, a mechanic may narrow the routes a turn looks for claims on to those
+its deciding hooks would let the player pay, which leaves the legal moves as they are.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -113,6 +119,14 @@ HOOKS: tuple[Hook, ...] = (
     Hook("payment_ok", "all", "bint", (("int", "block"), ("int", "p")),
          "payment_ok(state, block, player) -> bool",
          "legal claims: whether a payment block of an open route (ir.PaymentBlock) is open to the player"),
+    Hook("claim_payable", "all", "bint", (("int", "action"), ("int", "p")),
+         "claim_payable(state, action, player) -> bool",
+         "legal claims: whether one claim of an open payment block, whose cards the hand holds, can be paid "
+         "(what it pays besides may depend on the colour the claim names)"),
+    Hook("claim_routes", "each", "void", (("int", "p"), ("unsigned long long*", "candidates")), "",
+         "legal claims, in the compiled engine alone: the routes a turn looks for claims on (ROUTE_WORDS words, "
+         "those free, short enough and affordable), which a mechanic may narrow to the routes its payment_ok "
+         "and claim_payable could let the player pay (it decides nothing: the reference asks every route)"),
     Hook("turn_actions", "thread", "int", (("int*", "out"), ("int", "n")), "turn_actions(state) -> legal ids",
          "the legal moves of a turn, after the ticket draw: more ids (ascending)", threaded="n"),
     Hook("route_colour", "thread", "int", (("int", "r"), ("int", "colour")),
@@ -148,8 +162,17 @@ HOOKS: tuple[Hook, ...] = (
          "before_claim_completes(state, action) -> False to hold the claim",
          "a claim, after payment and before the paid cards are discarded: False leaves the claim pending in a "
          "phase of the mechanic, which then holds the payment until it discards it or gives it back"),
+    Hook("takes_for_nobody", "any", "bint", (("int", "r"), ("int", "p")),
+         "takes_for_nobody(state, route, player) -> bool",
+         "legal claims, and a claim as it completes: whether player p's claim of free route r takes it for no "
+         "player now (it needs and takes none of their trains, scores no route points, and the route's owner "
+         "becomes the value players: taken, by nobody)"),
     Hook("after_claim", "each", "void", (("int", "p"), ("int", "r")), "after_claim(state, route, player)",
          "after a route is owned; may open a phase"),
+    Hook("after_nobody_claim", "each", "void", (("int", "p"), ("int", "r")),
+         "after_nobody_claim(state, route, player)",
+         "after player p's claim took route r for no player (takes_for_nobody; after_claim is not called); "
+         "may open a phase"),
     Hook("claim_withdrawn", "each", "void", (("int", "p"), ("int", "r")), "claim_withdrawn(state, route, player)",
          "a claim a mechanic held (before_claim_completes said False) is given up, through the withdraw_claim "
          "service: what the mechanic's payment columns took (claim_pay) goes back"),
@@ -157,6 +180,9 @@ HOOKS: tuple[Hook, ...] = (
     Hook("end_triggered", "any", "bint", (("int", "p"),), "end_triggered(state, player) -> bool",
          "the end of a turn: whether player p's turn starts the last round (besides the core's trigger, "
          "their trains at most the end number)"),
+    Hook("end_gate", "all", "bint", (), "end_gate(state) -> bool",
+         "the end of a turn: whether the conditions a spec joins to the core's trigger hold (end when trains "
+         "<= N and …); with any, the core's trigger reads the lowest train supply of all players"),
     Hook("game_over", "each", "void", (), "game_over(state)", "as the game ends"),
     Hook("score_graph", "each", "void", (("int", "p"), ("int*", "network"), ("int*", "row")),
          "score_graph(state, player, network, row)",
@@ -209,6 +235,8 @@ class Services(Protocol):
     def ticket_network(self, state: StateView, player: int, row: dict[str, int]) -> list[int]: ...
     def ticket_result(self, state: StateView, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]: ...
     def ticket_score(self, state: StateView, player: int, network: list[int]) -> tuple[int, int]: ...
+    def nobody_routes(self, state: StateView) -> list[int]: ...
+    def join_routes(self, network: list[int], routes: Iterable[ir.Route]) -> None: ...
 
 
 #: The state a reference class reads: the core's view, or a mechanic's (its ``state_view.py``).
@@ -225,8 +253,10 @@ class MechanicReference(Generic[StateT, RuleT]):
     mechanic uses (:class:`Services`): ``variant``, ``loco`` (the locomotive's card id),
     ``draw_from_deck``, ``discard_payment``, ``complete_claim``, ``withdraw_claim``,
     ``end_turn``, ``refill_market``, ``network``, ``ticket_network``, ``ticket_result``,
-    ``ticket_score`` and ``route_claimable`` (a free route the player may claim, whatever
-    their cards and trains). ``rule`` is the mechanic's record in the IR.
+    ``ticket_score``, ``route_claimable`` (a free route the player may claim, whatever
+    their cards and trains), ``nobody_routes`` (the routes claims took for no player) and
+    ``join_routes`` (join routes into a network's labels, as ``score_graph`` may).
+    ``rule`` is the mechanic's record in the IR.
 
     The two type parameters say what the hooks read: the state (``StateView``, or the
     mechanic's own view from its ``state_view.py``, which ``make docs`` writes) and the
@@ -255,6 +285,11 @@ class MechanicReference(Generic[StateT, RuleT]):
 
     def payment_ok(self, state: StateT, block: ir.PaymentBlock, player: int) -> bool:
         """Whether a payment block (``ir.PaymentBlock``) of an open route is open to ``player``."""
+        return True
+
+    def claim_payable(self, state: StateT, action: ir.Action, player: int) -> bool:
+        """Legal claims: whether one claim (an ``ir.Action`` of an open block, whose colour
+        cards and locomotives the hand holds) can be paid."""
         return True
 
     def turn_actions(self, state: StateT) -> list[int]:
@@ -297,8 +332,18 @@ class MechanicReference(Generic[StateT, RuleT]):
         pending in a phase of the mechanic, which then holds the payment."""
         return True
 
+    def takes_for_nobody(self, state: StateT, route: ir.Route, player: int) -> bool:
+        """Whether ``player``'s claim of the free ``route`` takes it for no player now: the
+        claim then needs and takes none of their trains, scores no route points, and the
+        route's owner becomes ``state.players`` (taken, by nobody)."""
+        return False
+
     def after_claim(self, state: StateT, route: ir.Route, player: int) -> None:
         """After ``route`` is owned by ``player``; may open a phase."""
+
+    def after_nobody_claim(self, state: StateT, route: ir.Route, player: int) -> None:
+        """After ``player``'s claim took ``route`` for no player (:meth:`takes_for_nobody`);
+        may open a phase."""
 
     def claim_withdrawn(self, state: StateT, route: ir.Route, player: int) -> None:
         """A claim of ``route`` that a mechanic held is given up by ``player`` (the
@@ -310,6 +355,11 @@ class MechanicReference(Generic[StateT, RuleT]):
     def end_triggered(self, state: StateT, player: int) -> bool:
         """Whether ``player``'s turn starts the last round (besides the core's trigger)."""
         return False
+
+    def end_gate(self, state: StateT) -> bool:
+        """Whether the conditions the spec joins to the core's end trigger hold (``end when
+        trains <= N and …``): the last round starts only while they do."""
+        return True
 
     def game_over(self, state: StateT) -> None:
         """As the game ends."""

@@ -297,13 +297,25 @@ class Variant:
         raise KeyError(f"no city named {name!r} in {self.name}")
 
 
+#: A rule record's field whose metadata holds this key is left out of the canonical JSON
+#: while it keeps its default: a mechanic may give its record a new field (a form of a
+#: statement only some maps use) without changing the spec hash, and so the golden traces
+#: and perft files, of every spec that does not use it.
+OMIT_AT_DEFAULT = "omit_at_default"
+
+
+def _left_at_default(record: Rule, f) -> bool:
+    """Whether ``f`` of ``record`` is an OMIT_AT_DEFAULT field holding its default."""
+    return bool(f.metadata.get(OMIT_AT_DEFAULT)) and getattr(record, f.name) == f.default
+
+
 def canonical_json(variant: Variant) -> str:
     """The IR as deterministic JSON without spans, the file path, the registry or the
     warnings: the spec hash is a hash of it, and the builder's cache key includes it."""
     def strip(obj):
         if isinstance(obj, Rule):
             return {"mechanic": obj.mechanic, **{f.name: strip(getattr(obj, f.name)) for f in fields(obj)
-                                                 if f.name != "span"}}
+                                                 if f.name != "span" and not _left_at_default(obj, f)}}
         if hasattr(obj, "__dataclass_fields__"):
             return {f.name: strip(getattr(obj, f.name)) for f in fields(obj)
                     if f.name not in ("span", "spec_path", "spec_hash", "key", "at", "registry", "warnings")}

@@ -61,11 +61,26 @@ def split(source: str) -> tuple[str, str]:
     return "\n".join(code), header
 
 
-def code_key(code: str, cython_version: str) -> str:
-    """The name of the Cython translation of ``code`` (32 hex digits): a hash of the code
-    and the Cython that translates it."""
+#: A ``cimport`` line of a module: ``from NAME cimport …`` or ``cimport NAME [as …]``.
+_CIMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+cimport\b|cimport[ \t]+([\w.]+))", re.M)
+
+
+def cimports(code: str) -> list[str]:
+    """The modules ``code`` cimports, by their dotted names, sorted, each once. The ones that
+    are railspec's or a mechanic's (a mechanic's compiled module, such as the longest
+    path's search) have a .pxd the translation needs: a build puts each where Cython finds
+    it (at its package's path in a folder on Cython's include path), and its text is part
+    of the translation's key."""
+    return sorted({from_name or name for from_name, name in _CIMPORT.findall(code)})
+
+
+def code_key(code: str, cython_version: str, pxds: tuple[str, ...] = ()) -> str:
+    """The name of the Cython translation of ``code`` (32 hex digits): a hash of the code,
+    the text of the .pxd files it cimports from railspec or a mechanic (``pxds``, in the
+    order of :func:`cimports`) and the Cython that translates it."""
     digest = hashlib.sha256()
-    for part in (b"railspec-translation/1", cython_version.encode("utf-8"), code.encode("utf-8")):
+    for part in (b"railspec-translation/1", cython_version.encode("utf-8"), code.encode("utf-8"),
+                 *(pxd.encode("utf-8") for pxd in pxds)):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()[:KEY_LENGTH]
 

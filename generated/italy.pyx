@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: 85ae8a2ba53e8d3a
+# source hash: 54e0633e6d3a6609
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -77,6 +77,8 @@ cdef extern from *:
         B_TOTAL = 4,
         B_FIELDS = 5,
         MAX_SIBLINGS = 2,
+        SIZED_USABLE = 0,
+        USABLE_ROW = 6,
         SHUFFLE_DRAW_RETURNS = 1,
         SHUFFLE_SETUP_RETURNS = 1,
         FERRY_CARDS = 10,
@@ -171,7 +173,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "85ae8a2ba53e8d3a";
+    static const char RS_SOURCE_HASH[] = "54e0633e6d3a6609";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -876,6 +878,10 @@ cdef extern from *:
     static const int T_TRACKS_USABLE[6] = {
 0, 0, 1, 1, 3, 3
     };
+    static const int T_SIZED_USABLE[24] = {
+0, 0, 1, 1, 3, 3, 0, 0, 1, 1, 3, 3, 0, 0, 1, 1, 3, 3, 0, 0,
+1, 1, 3, 3
+    };
     static const int T_ACT_FERRY[1541] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1116,6 +1122,8 @@ cdef extern from *:
         B_TOTAL
         B_FIELDS
         MAX_SIBLINGS
+        SIZED_USABLE
+        USABLE_ROW
         SHUFFLE_DRAW_RETURNS
         SHUFFLE_SETUP_RETURNS
         FERRY_CARDS
@@ -1240,6 +1248,7 @@ cdef extern from *:
     const int T_ACT_MASK[]
     const int T_ROUTE_SIBLINGS[]
     const int T_TRACKS_USABLE[]
+    const int T_SIZED_USABLE[]
     const int T_ACT_FERRY[]
     const int T_BLOCK_FERRY[]
     const int T_NODE_REGION[]
@@ -1530,6 +1539,17 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
+    """The routes claims took for no player (their owner is ``players``: the hook
+    takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
+    cdef int r, n = 0
+    for r in range(N_ROUTES):
+        if s.owner[r] == s.players:
+            routes[n] = r
+            n += 1
+    return n
+
+
 cdef void player_network(State* s, int p, int* parent) noexcept nogil:
     """``parent``: the union-find of player ``p``'s routes over the graph's nodes."""
     cdef int k, r, node, n
@@ -1546,16 +1566,23 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
     tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
     tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed."""
-    cdef int k, q, sibling, taken = 1, p = s.owner[r]
+    an owned track never becomes free again, so a track once closed stays closed. A track
+    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
+    in particular."""
+    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
-        s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
+        tracks += 1
+        if p < s.players:
+            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
-    if taken < s.tracks_usable:
+    if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
+        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
+            return
+    elif taken < s.tracks_usable:
         return
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
@@ -1580,6 +1607,10 @@ cdef inline void multi_track_derive(State* s) noexcept nogil:
 
 cdef inline void multi_track_after_claim(State* s, int p, int r) noexcept nogil:
     close_tracks(s, r)
+
+
+cdef inline void multi_track_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    close_tracks(s, r)  # a track taken for no player still counts among the group's taken
 
 
 cdef inline bint multi_track_route_open(State* s, int r, int p) noexcept nogil:
@@ -1643,6 +1674,11 @@ cdef inline void ferry_cards_claim_pay(State* s, int p, int action) noexcept nog
 cdef inline void ferry_cards_after_claim(State* s, int p, int r) noexcept nogil:
     """The claim completed: the ferry cards committed to it are spent."""
     pass
+
+
+cdef inline void ferry_cards_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    """The claim completed, taking its route for no player: its ferry cards are spent too."""
+    ferry_cards_after_claim(s, p, r)
 
 
 cdef inline void ferry_cards_claim_withdrawn(State* s, int p, int r) noexcept nogil:
@@ -1741,6 +1777,14 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
         return False
     return True
 
+# claim_payable (all): none
+cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
+    return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
+
 # turn_actions (thread): ferry_cards
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     n = ferry_cards_turn_actions(s, out, n)
@@ -1788,10 +1832,19 @@ cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
 cdef inline bint hook_before_claim_completes(State* s, int p, int r, int action) noexcept nogil:
     return True
 
+# takes_for_nobody (any): none
+cdef inline bint hook_takes_for_nobody(State* s, int r, int p) noexcept nogil:
+    return False
+
 # after_claim (each): multi_track, ferry_cards
 cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
     ferry_cards_after_claim(s, p, r)
+
+# after_nobody_claim (each): multi_track, ferry_cards
+cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    multi_track_after_nobody_claim(s, p, r)
+    ferry_cards_after_nobody_claim(s, p, r)
 
 # claim_withdrawn (each): ferry_cards
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
@@ -1804,6 +1857,10 @@ cdef inline void hook_end_of_turn(State* s) noexcept nogil:
 # end_triggered (any): none
 cdef inline bint hook_end_triggered(State* s, int p) noexcept nogil:
     return False
+
+# end_gate (all): none
+cdef inline bint hook_end_gate(State* s) noexcept nogil:
+    return True
 
 # game_over (each): none
 cdef inline void hook_game_over(State* s) noexcept nogil:
@@ -2013,7 +2070,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains
+    cdef int c, r, b, w, available, most, locos, trains, listed
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
@@ -2046,6 +2103,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
                 continue
             row = &T_CLAIM[r * CLAIM_ROW]
             available = holding.held[row[CR_HELD]]
+            listed = n
             # the route's first payment block, from its row; then any others
             b = row[CR_FIRST_BLOCK]
             if hook_payment_ok(s, b, p):
@@ -2167,7 +2225,8 @@ cdef inline bint claim_is_legal(State* s, int a) noexcept nogil:
     b = row[CR_FIRST_BLOCK]
     if row[CR_START] <= a < row[CR_END]:
         return hook_payment_ok(s, b, p) and payment_in_window(
-            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available, locos)
+            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available,
+            locos)
     if EXTRA_BLOCKS:
         for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
             if T_BLOCK_START[b] <= a < T_BLOCK_END[b]:
@@ -2407,6 +2466,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/legendary_asia.rail — do not edit
 # spec hash: c6c13594e484f1e5
 # mechanics: multi_track, long_tickets, removed_tickets, ferries, mountains, explorer
-# source hash: 4a35327439e82a36
+# source hash: cb0d33a24e6ceb88
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -80,6 +80,8 @@ cdef extern from *:
         B_TOTAL = 8,
         B_FIELDS = 9,
         MAX_SIBLINGS = 2,
+        SIZED_USABLE = 0,
+        USABLE_ROW = 6,
         LONG_CAP = 6,
         N_LONG = 6,
         DEAL_LONG = 1,
@@ -164,7 +166,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "legendary_asia";
     static const char RS_SPEC_HASH[] = "c6c13594e484f1e5";
-    static const char RS_SOURCE_HASH[] = "4a35327439e82a36";
+    static const char RS_SOURCE_HASH[] = "cb0d33a24e6ceb88";
     static const int T_ROUTE_LEN[101] = {
 2, 2, 2, 2, 2, 3, 3, 2, 3, 3, 3, 5, 1, 1, 3, 3, 3, 1, 1, 2,
 1, 1, 1, 1, 3, 3, 3, 3, 4, 4, 5, 2, 2, 1, 1, 2, 2, 2, 2, 5,
@@ -582,6 +584,10 @@ cdef extern from *:
     static const int T_TRACKS_USABLE[6] = {
 0, 0, 1, 1, 3, 3
     };
+    static const int T_SIZED_USABLE[24] = {
+0, 0, 1, 1, 3, 3, 0, 0, 1, 1, 3, 3, 0, 0, 1, 1, 3, 3, 0, 0,
+1, 1, 3, 3
+    };
     static const int T_LONG_TICKETS[6] = {
 30, 31, 32, 33, 34, 35
     };
@@ -735,6 +741,8 @@ cdef extern from *:
         B_TOTAL
         B_FIELDS
         MAX_SIBLINGS
+        SIZED_USABLE
+        USABLE_ROW
         LONG_CAP
         N_LONG
         DEAL_LONG
@@ -849,6 +857,7 @@ cdef extern from *:
     const int T_ACT_MASK[]
     const int T_ROUTE_SIBLINGS[]
     const int T_TRACKS_USABLE[]
+    const int T_SIZED_USABLE[]
     const int T_LONG_TICKETS[]
     const int T_TICKET_LONG[]
     const int T_ROUTE_MOUNTAIN[]
@@ -1136,6 +1145,17 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
+    """The routes claims took for no player (their owner is ``players``: the hook
+    takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
+    cdef int r, n = 0
+    for r in range(N_ROUTES):
+        if s.owner[r] == s.players:
+            routes[n] = r
+            n += 1
+    return n
+
+
 cdef void player_network(State* s, int p, int* parent) noexcept nogil:
     """``parent``: the union-find of player ``p``'s routes over the graph's nodes."""
     cdef int k, r, node, n
@@ -1152,16 +1172,23 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
     tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
     tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed."""
-    cdef int k, q, sibling, taken = 1, p = s.owner[r]
+    an owned track never becomes free again, so a track once closed stays closed. A track
+    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
+    in particular."""
+    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
-        s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
+        tracks += 1
+        if p < s.players:
+            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
-    if taken < s.tracks_usable:
+    if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
+        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
+            return
+    elif taken < s.tracks_usable:
         return
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
@@ -1186,6 +1213,10 @@ cdef inline void multi_track_derive(State* s) noexcept nogil:
 
 cdef inline void multi_track_after_claim(State* s, int p, int r) noexcept nogil:
     close_tracks(s, r)
+
+
+cdef inline void multi_track_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    close_tracks(s, r)  # a track taken for no player still counts among the group's taken
 
 
 cdef inline bint multi_track_route_open(State* s, int r, int p) noexcept nogil:
@@ -1395,6 +1426,14 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
         return False
     return True
 
+# claim_payable (all): none
+cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
+    return True
+
+# claim_routes (each): none
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    pass
+
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     return n
@@ -1439,10 +1478,18 @@ cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
 cdef inline bint hook_before_claim_completes(State* s, int p, int r, int action) noexcept nogil:
     return True
 
+# takes_for_nobody (any): none
+cdef inline bint hook_takes_for_nobody(State* s, int r, int p) noexcept nogil:
+    return False
+
 # after_claim (each): multi_track, mountains
 cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
     mountains_after_claim(s, p, r)
+
+# after_nobody_claim (each): multi_track
+cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    multi_track_after_nobody_claim(s, p, r)
 
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
@@ -1455,6 +1502,10 @@ cdef inline void hook_end_of_turn(State* s) noexcept nogil:
 # end_triggered (any): none
 cdef inline bint hook_end_triggered(State* s, int p) noexcept nogil:
     return False
+
+# end_gate (all): none
+cdef inline bint hook_end_gate(State* s) noexcept nogil:
+    return True
 
 # game_over (each): none
 cdef inline void hook_game_over(State* s) noexcept nogil:
@@ -1665,7 +1716,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains
+    cdef int c, r, b, w, available, most, locos, trains, listed
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
@@ -1698,6 +1749,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
                 continue
             row = &T_CLAIM[r * CLAIM_ROW]
             available = holding.held[row[CR_HELD]]
+            listed = n
             # the route's first payment block, from its row; then any others
             b = row[CR_FIRST_BLOCK]
             if hook_payment_ok(s, b, p):
@@ -1819,7 +1871,8 @@ cdef inline bint claim_is_legal(State* s, int a) noexcept nogil:
     b = row[CR_FIRST_BLOCK]
     if row[CR_START] <= a < row[CR_END]:
         return hook_payment_ok(s, b, p) and payment_in_window(
-            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available, locos)
+            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available,
+            locos)
     if EXTRA_BLOCKS:
         for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
             if T_BLOCK_START[b] <= a < T_BLOCK_END[b]:
@@ -2059,6 +2112,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/nordic_countries.rail — do not edit
 # spec hash: 1fd2ef9a3b4606ab
 # mechanics: multi_track, removed_tickets, ferries, tunnels, globetrotter, wild_locomotives, locomotive_draws, substitutes
-# source hash: d0e6d53fc6a06cf9
+# source hash: 1301b651ee383971
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -72,6 +72,7 @@ cdef extern from *:
         K_TUNNEL_PAY = 6,
         K_TUNNEL_DECLINE = 7,
         K_SUBSTITUTE_CARD = 8,
+        K_SUBSTITUTE_SET = 9,
         B_ROUTES = 0,
         B_TICKETS = 1,
         B_TICKETS_COMPLETED = 2,
@@ -79,6 +80,8 @@ cdef extern from *:
         B_TOTAL = 4,
         B_FIELDS = 5,
         MAX_SIBLINGS = 2,
+        SIZED_USABLE = 0,
+        USABLE_ROW = 4,
         REMOVE_SETUP_RETURNS = 1,
         REMOVE_DRAW_RETURNS = 1,
         TUNNEL_REVEAL = 3,
@@ -183,7 +186,7 @@ cdef extern from *:
     static const double OBS_27_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "nordic_countries";
     static const char RS_SPEC_HASH[] = "1fd2ef9a3b4606ab";
-    static const char RS_SOURCE_HASH[] = "d0e6d53fc6a06cf9";
+    static const char RS_SOURCE_HASH[] = "1301b651ee383971";
     static const int T_ROUTE_LEN[81] = {
 1, 2, 2, 3, 1, 5, 2, 2, 4, 4, 2, 3, 3, 1, 3, 3, 2, 3, 2, 2,
 3, 1, 4, 4, 2, 1, 1, 2, 4, 2, 2, 2, 1, 2, 2, 2, 3, 3, 3, 5,
@@ -518,6 +521,9 @@ cdef extern from *:
     static const int T_TRACKS_USABLE[4] = {
 0, 0, 1, 3
     };
+    static const int T_SIZED_USABLE[16] = {
+0, 0, 1, 3, 0, 0, 1, 3, 0, 0, 1, 3, 0, 0, 1, 3
+    };
     static const int T_ROUTE_TUNNEL[81] = {
 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -716,6 +722,7 @@ cdef extern from *:
         K_TUNNEL_PAY
         K_TUNNEL_DECLINE
         K_SUBSTITUTE_CARD
+        K_SUBSTITUTE_SET
         B_ROUTES
         B_TICKETS
         B_TICKETS_COMPLETED
@@ -723,6 +730,8 @@ cdef extern from *:
         B_TOTAL
         B_FIELDS
         MAX_SIBLINGS
+        SIZED_USABLE
+        USABLE_ROW
         REMOVE_SETUP_RETURNS
         REMOVE_DRAW_RETURNS
         TUNNEL_REVEAL
@@ -857,6 +866,7 @@ cdef extern from *:
     const int T_ACT_MASK[]
     const int T_ROUTE_SIBLINGS[]
     const int T_TRACKS_USABLE[]
+    const int T_SIZED_USABLE[]
     const int T_ROUTE_TUNNEL[]
     const int T_ACT_SUBSTITUTE[]
     const int T_BLOCK_SUBSTITUTE[]
@@ -1157,6 +1167,17 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
+    """The routes claims took for no player (their owner is ``players``: the hook
+    takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
+    cdef int r, n = 0
+    for r in range(N_ROUTES):
+        if s.owner[r] == s.players:
+            routes[n] = r
+            n += 1
+    return n
+
+
 cdef void player_network(State* s, int p, int* parent) noexcept nogil:
     """``parent``: the union-find of player ``p``'s routes over the graph's nodes."""
     cdef int k, r, node, n
@@ -1173,16 +1194,23 @@ cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
     tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
     tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed."""
-    cdef int k, q, sibling, taken = 1, p = s.owner[r]
+    an owned track never becomes free again, so a track once closed stays closed. A track
+    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
+    in particular."""
+    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
         if sibling < 0:
             break
-        s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
+        tracks += 1
+        if p < s.players:
+            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
         if s.owner[sibling] != -1:
             taken += 1
-    if taken < s.tracks_usable:
+    if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
+        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
+            return
+    elif taken < s.tracks_usable:
         return
     for k in range(MAX_SIBLINGS):
         sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
@@ -1207,6 +1235,10 @@ cdef inline void multi_track_derive(State* s) noexcept nogil:
 
 cdef inline void multi_track_after_claim(State* s, int p, int r) noexcept nogil:
     close_tracks(s, r)
+
+
+cdef inline void multi_track_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    close_tracks(s, r)  # a track taken for no player still counts among the group's taken
 
 
 cdef inline bint multi_track_route_open(State* s, int r, int p) noexcept nogil:
@@ -1350,20 +1382,11 @@ cdef inline void tunnels_end_of_turn(State* s) noexcept nogil:
 
 
 # --- mechanic globetrotter (mechanics/globetrotter/engine.pyx.j2) ---
-cdef void award_globetrotter(State* s, int* out) noexcept nogil:
-    """The bonus to every player with the most completed tickets, when that most is above 0."""
-    cdef int p, best = 0
-    for p in range(s.players):
-        if out[p * B_FIELDS + B_TICKETS_COMPLETED] > best:
-            best = out[p * B_FIELDS + B_TICKETS_COMPLETED]
-    for p in range(s.players):
-        out[p * B_FIELDS + B_GLOBETROTTER] = GLOBETROTTER_BONUS if best > 0 and out[p * B_FIELDS + B_TICKETS_COMPLETED] == best else 0
-
-
 # --- the hooks it fills (compiler/hooks.py) ---
 
 cdef inline void globetrotter_score_awards(State* s, int* out) noexcept nogil:
-    award_globetrotter(s, out)
+    # the bonus to every player with the most completed tickets, when that most is above 0
+    award_best(s, out, B_TICKETS_COMPLETED, B_GLOBETROTTER, GLOBETROTTER_BONUS)
 
 
 # --- mechanic locomotive_draws (mechanics/locomotive_draws/engine.pyx.j2) ---
@@ -1425,7 +1448,9 @@ cdef void substitute_card(State* s, int action) noexcept nogil:
 # --- the hooks it fills (compiler/hooks.py) ---
 
 cdef inline bint substitutes_payment_ok(State* s, int block, int p) noexcept nogil:
-    """A block paying sets: the hand holds its any cards besides its colour cards and locomotives."""
+    """A block paying sets: the hand holds its any cards besides its colour cards and
+    locomotives (or, for sets of one colour, makes that many sets: claim_payable then
+    tests each claim)."""
     cdef int c, held = 0
     if T_BLOCK_SUBSTITUTE[block] == 0:
         return True
@@ -1446,6 +1471,21 @@ cdef inline bint substitutes_before_claim_completes(State* s, int p, int r, int 
     return False
 
 
+cdef inline bint substitutes_claim_payable(State* s, int action, int p) noexcept nogil:
+    """Sets of any cards: payment_ok's test of the block says it all."""
+    return True
+
+
+cdef inline void substitutes_derive(State* s) noexcept nogil:
+    """Nothing to derive: only sets of one colour keep a count of them."""
+    pass
+
+
+cdef inline void substitutes_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    """Sets of any cards: every route is looked at (only sets of one colour narrow them)."""
+    pass
+
+
 cdef inline int substitutes_phase_legal(State* s, int phase, int* out) noexcept nogil:
     return legal_substitute(s, out)
 
@@ -1464,9 +1504,10 @@ cdef inline void hook_setup_piles(State* s) noexcept nogil:
 cdef inline void hook_setup_offer(State* s, int p) noexcept nogil:
     pass
 
-# derive (each): multi_track
+# derive (each): multi_track, substitutes
 cdef inline void hook_derive(State* s) noexcept nogil:
     multi_track_derive(s)
+    substitutes_derive(s)
 
 # returned_tickets (thread): removed_tickets
 cdef inline int hook_returned_tickets(State* s, int* items, int n, bint at_setup) noexcept nogil:
@@ -1484,6 +1525,16 @@ cdef inline bint hook_payment_ok(State* s, int block, int p) noexcept nogil:
     if not substitutes_payment_ok(s, block, p):
         return False
     return True
+
+# claim_payable (all): substitutes
+cdef inline bint hook_claim_payable(State* s, int action, int p) noexcept nogil:
+    if not substitutes_claim_payable(s, action, p):
+        return False
+    return True
+
+# claim_routes (each): substitutes
+cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidates) noexcept nogil:
+    substitutes_claim_routes(s, p, candidates)
 
 # turn_actions (thread): none
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
@@ -1514,7 +1565,7 @@ cdef inline void hook_apply(State* s, int kind, int action) noexcept nogil:
     if kind == K_TUNNEL_PAY or kind == K_TUNNEL_DECLINE:
         tunnels_apply(s, kind, action)
         return
-    if kind == K_SUBSTITUTE_CARD:
+    if kind == K_SUBSTITUTE_CARD or kind == K_SUBSTITUTE_SET:
         substitutes_apply(s, kind, action)
         return
 
@@ -1543,9 +1594,17 @@ cdef inline bint hook_before_claim_completes(State* s, int p, int r, int action)
         return False
     return True
 
+# takes_for_nobody (any): none
+cdef inline bint hook_takes_for_nobody(State* s, int r, int p) noexcept nogil:
+    return False
+
 # after_claim (each): multi_track
 cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_claim(s, p, r)
+
+# after_nobody_claim (each): multi_track
+cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
+    multi_track_after_nobody_claim(s, p, r)
 
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
@@ -1558,6 +1617,10 @@ cdef inline void hook_end_of_turn(State* s) noexcept nogil:
 # end_triggered (any): none
 cdef inline bint hook_end_triggered(State* s, int p) noexcept nogil:
     return False
+
+# end_gate (all): none
+cdef inline bint hook_end_gate(State* s) noexcept nogil:
+    return True
 
 # game_over (each): none
 cdef inline void hook_game_over(State* s) noexcept nogil:
@@ -1762,6 +1825,17 @@ cdef inline int legal_payments(Holding* holding, int* out, int n, int start, int
     return n
 
 
+cdef inline int keep_payable(State* s, int* out, int first, int n, int p) noexcept nogil:
+    """Keep, of the claims ``out[first:n]``, those the claim_payable hooks let the player
+    pay (in their order); returns the new end."""
+    cdef int k, kept = first
+    for k in range(first, n):
+        if hook_claim_payable(s, out[k], p):
+            out[kept] = out[k]
+            kept += 1
+    return kept
+
+
 cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     """Append the legal claims to ``out[n:]``: route by route, each route's payment blocks in
     catalogue order. Bitsets keep the free routes that are short enough, affordable with
@@ -1769,7 +1843,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains
+    cdef int c, r, b, w, available, most, locos, trains, listed
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
@@ -1793,6 +1867,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
             available = MAX_LENGTH
         for w in range(ROUTE_WORDS):
             affordable[w] |= T_AFFORD[(c * (MAX_LENGTH + 1) + available) * ROUTE_WORDS + w]
+    hook_claim_routes(s, p, candidates)  # a mechanic's narrowing by what its payments allow
     for w in range(ROUTE_WORDS):
         bits = candidates[w] & affordable[w]
         while bits:
@@ -1802,6 +1877,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
                 continue
             row = &T_CLAIM[r * CLAIM_ROW]
             available = holding.held[row[CR_HELD]]
+            listed = n
             # the route's first payment block, from its row; then any others
             b = row[CR_FIRST_BLOCK]
             if hook_payment_ok(s, b, p):
@@ -1812,6 +1888,7 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
                     if hook_payment_ok(s, b, p):
                         n = legal_payments(&holding, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
                                            T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+            n = keep_payable(s, out, listed, n, p)  # a mechanic's test of each claim the window lists
     return n
 
 
@@ -1923,13 +2000,14 @@ cdef inline bint claim_is_legal(State* s, int a) noexcept nogil:
     b = row[CR_FIRST_BLOCK]
     if row[CR_START] <= a < row[CR_END]:
         return hook_payment_ok(s, b, p) and payment_in_window(
-            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available, locos)
+            hand, a, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN], row[CR_CHOICES], available,
+            locos) and hook_claim_payable(s, a, p)
     if EXTRA_BLOCKS:
         for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
             if T_BLOCK_START[b] <= a < T_BLOCK_END[b]:
                 return hook_payment_ok(s, b, p) and payment_in_window(
                     hand, a, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b], T_BLOCK_PLAIN[b],
-                    T_BLOCK_CHOICES[b], available, locos)
+                    T_BLOCK_CHOICES[b], available, locos) and hook_claim_payable(s, a, p)
     return False
 
 
@@ -2163,6 +2241,18 @@ cdef inline void ticket_network(State* s, int p, int* parent, int* network, int*
     for k in range(N_NODES):
         network[k] = parent[k]
     hook_score_graph(s, p, network, row)
+
+
+cdef inline void award_best(State* s, int* out, int column, int bonus_column, int bonus) noexcept nogil:
+    """``bonus`` in ``bonus_column`` of every player whose ``column`` is the highest of all
+    players' (above 0), 0 in the others' (the breakdown ``out``): an award every tied
+    player scores (the longest path's, the Globetrotter's)."""
+    cdef int p, best = 0
+    for p in range(s.players):
+        if out[p * B_FIELDS + column] > best:
+            best = out[p * B_FIELDS + column]
+    for p in range(s.players):
+        out[p * B_FIELDS + bonus_column] = bonus if best > 0 and out[p * B_FIELDS + column] == best else 0
 
 
 cdef void score(State* s, int* out) noexcept nogil:

@@ -19,7 +19,7 @@ from railspec.tools import mapfacts
 from railspec.tools.cli import main
 
 STOCK = ["usa", "europe", "amsterdam", "pennsylvania", "italy", "india", "legendary_asia", "nordic_countries",
-         "switzerland", "france"]
+         "switzerland", "japan", "northern_lights", "united_kingdom", "france"]
 _TOKEN = re.compile(r'"[^"]*"|[^\s"]+')
 
 
@@ -142,15 +142,16 @@ def test_mechanic_route_attributes_are_counted_as_written(key, summaries):
 @pytest.mark.parametrize("key", STOCK)
 def test_mechanic_statements_are_counted_as_written(key, summaries, variants):
     """A mechanic's statement is counted once per line that begins with its words (the
-    longest words that fit: 'ferry cards spent' is not also 'ferry cards')."""
+    longest words that fit: 'ferry cards spent' is not also 'ferry cards'; a word in
+    capitals stands for any one word: 'tracks usable N of S')."""
     words_of = {cls.words: mech.name for mech in compiler.default_registry() for cls in mech.statements
-                if issubclass(cls, ast.Stmt) and cls.words and cls.words == cls.words.lower()}
+                if issubclass(cls, ast.Stmt) and cls.words}
     written: Counter = Counter()
     for line in spec_lines(key)["lines"]:
-        text = " ".join(line)
-        fits = [w for w in words_of if text == w or text.startswith(w + " ")]
+        fits = [w for w in words_of if len(line) >= len(w.split()) and all(
+            want == word or (want.isalpha() and want.isupper()) for want, word in zip(w.split(), line))]
         if fits:
-            written[max(fits, key=len)] += 1
+            written[max(fits, key=lambda w: len(w.split()))] += 1
     counted = {w: n for m in summaries[key]["mechanics"] for w, n in m["statements"].items() if w in words_of}
     assert counted == dict(written)
     assert [m["name"] for m in summaries[key]["mechanics"]] == [m.name for m, _ in variants[key].present()]

@@ -85,7 +85,8 @@ def test_language_md_explains_every_part_of_a_mechanics_language(mechanic):
             wanted = node.name
         elif issubclass(node, ast.ActionKind):
             wanted = f"action {node.form}"
-        elif issubclass(node, ast.DealPart):  # inside the deal statement: `deal tickets N [long L] keep K`
+        elif issubclass(node, (ast.DealPart, ast.EndPart)):  # inside the deal or the end statement:
+            # `deal tickets N [long L] keep K`, `end when trains <= N [and bullet trains <= N]`
             assert node.form in prose, f"docs/language.md does not explain {mechanic.name}'s {node.form!r}"
             continue
         else:  # a ticket form: its words before the cities

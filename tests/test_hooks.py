@@ -1,6 +1,7 @@
 """Every hook, in both engines: the inspector mechanic of tests/hooks_mechanic fills all
 of them (set-up piles and offers, claim payment, a claim left pending, a phase of its own,
-after a claim, the draw rules, end of turn, the end trigger, game over, the scoring graph,
+after a claim, a claim taken for no player, the draw rules, end of turn, the end trigger and
+a condition joined to the core's, game over, the scoring graph,
 one ticket's score, per-player and cross-player scoring, derived fields, engine methods, a
 tie-break, a position key) but four the stock mechanics fill, and the compiled engine and
 the reference interpreter must agree on every decision of seeded games."""
@@ -32,10 +33,11 @@ def inspected(tmp_path_factory):
 
 def test_the_inspector_fills_every_hook():
     assert Inspector.filled_hooks() == set(HOOK_NAMES) - {"returned_tickets", "route_open", "payment_ok",
-                                                          "turn_actions", "route_colour", "after_draw",
-                                                          "phase_count", "phase_nth"}
+                                                          "claim_payable", "claim_routes", "turn_actions",
+                                                          "route_colour", "after_draw", "phase_count", "phase_nth"}
     # the others are filled by the stock mechanics the USA spec uses and by the postcards of
-    # tests/outside_mechanic: shuffled returns, double routes, ferry cards; route_colour,
+    # tests/outside_mechanic: shuffled returns, double routes, ferry cards; claim_payable and
+    # claim_routes by the sets of one colour (substitutes, Northern Lights); route_colour,
     # after_draw and the playout hooks by track building (France's track beds, played on both
     # engines by tests/test_differential.py, tests/test_api.py's playouts and
     # mechanics/track_building/tests)
@@ -89,6 +91,8 @@ def test_the_hooks_leave_their_marks(inspected, engine):
     s = g.state()
     assert seen_phase and pending and s["game_finished"] == 1 and s["locos_seen"] > 0
     assert sum(s["claims_paid"]) >= sum(1 for o in s["owner"] if o >= 0)
+    taken = sum(1 for o in s["owner"] if o == 3)  # 3 players: the owner 3 is nobody
+    assert s["taken_for_nobody"] == taken > 0
     assert [g.inspections_of(p) for p in range(3)] == s["inspections"]
     assert g.inspected_total() == sum(s["inspections"])
 

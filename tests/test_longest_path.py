@@ -3,34 +3,35 @@ Calculating Scores: "a continuous path … may include loops and pass through th
 several times, but a given train car may never be used twice in the same path"; Europe,
 CALCOLO DEI PUNTEGGI, the European Express, the same words).
 
-The compiled engine answers a tree (its longest path, by peeling leaves) and a network
-of two odd cities at most (every car) without a search. Otherwise it keeps only the two
-longest dead ends at a city and contracts cities of degree 2. A network with bridges
-(routes whose removal splits it) is solved over the tree the bridges make: each blob
-between them searched with its children's subtrees folded into one route each. A search
-of a part with many odd cities and few cycles is by its lightest joins (the routes to
-leave out for at most two odd cities, found over every sum of its cycles, or for a part
-of many cycles by a frontier that settles the cities one by one, kept or removed one by
-one while what is left falls apart); else it walks the trails of a component of few
-cycles for a bounded number of steps, and otherwise (or when the walk runs out of steps)
-removes the fewest cars that leave a connected set of routes with at most two odd cities
-(mechanics/longest_path/engine.pyx.j2). The reference walks every trail. They must agree
-on the networks where they differ most: a player's every train on a tight cluster
-(India's are trees of double routes and small loops, many bridges), chains and loops,
-several components, parallel routes, dead ends, and the slowest networks a search found.
+The compiled search is railspec.mechanics.longest_path.trail (trail.pyx, search.pxi),
+compiled once with railspec; every engine with the bonus reads a player's networks into
+it. It answers a tree (its longest path, by peeling leaves) and a network of two odd
+cities at most (every car) without a search. Otherwise it keeps only the two longest dead
+ends at a city and contracts cities of degree 2. A network with bridges (routes whose
+removal splits it) is solved over the tree the bridges make: each blob between them
+searched with its children's subtrees folded into one route each. A search of a part with
+many odd cities and few cycles is by its lightest joins (the routes to leave out for at
+most two odd cities, found over every sum of its cycles, or for a part of many cycles by
+a frontier that settles the cities one by one, kept or removed one by one while what is
+left falls apart); else it walks the trails of a component of few cycles for a bounded
+number of steps, and otherwise (or when the walk runs out of steps) removes the fewest
+cars that leave a connected set of routes with at most two odd cities. The reference
+walks every trail. They must agree on the networks where they differ most: a player's
+every train on a tight cluster (India's are trees of double routes and small loops, many
+bridges), chains and loops, several components, parallel routes, dead ends, and the
+slowest networks a search found. The module is also tested by itself, on small graphs of
+known answers and on random graphs with each of its methods made to search them (its
+tuning), in both its sizes (trail: up to 62 routes a network; trail_large: up to 1,000).
 """
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import railspec
-import railspec.mechanics.longest_path as longest_path_mechanic
-from railspec.compiler import check_file, stock_path
-from railspec.compiler.build import build
-from railspec.compiler.emit import emit
-from railspec.mechanics.longest_path import cycle_rank, dense_network, longest_trail
+from railspec.mechanics.longest_path import cycle_rank, dense_network, longest_trail, trail, trail_large
 
 
 @pytest.fixture(scope="module", params=["usa", "europe", "india"])
@@ -231,39 +232,160 @@ def test_networks_of_many_cycles():
     networks = swapped_networks(india, random.Random(31), 50, doubles=2)
     networks += swapped_networks(india, random.Random(32), 50, doubles=0)
     ranks = [cycle_rank([india.routes[r] for r in n]) for n in networks]
-    assert sum(rank > longest_path_mechanic.JOIN_GRAY_CYCLES for rank in ranks) >= 40, ranks
-    assert sum(rank > longest_path_mechanic.JOIN_CYCLES for rank in ranks) >= 3, ranks
+    assert sum(rank > trail.TUNING["join_gray_cycles"] for rank in ranks) >= 40, ranks
+    assert sum(rank > trail.SUMMED_CYCLES for rank in ranks) >= 3, ranks
     for network in networks:
         assert compiled_longest(india, network) == reference_longest(india, network), network
 
 
-@pytest.fixture(scope="module", params=["india", "switzerland"])
-def frontier_everywhere(request, tmp_path_factory):
-    """The map's engine built with the frontier for every part that has a cycle
-    (JOIN_GRAY_CYCLES = 0) and the search by joins from two odd cities up: the frontier
-    on far more networks than the stock engine gives it."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(longest_path_mechanic, "JOIN_GRAY_CYCLES", 0)
-        mp.setattr(longest_path_mechanic, "JOIN_ODD_AT_LEAST", 2)
-        variant = check_file(stock_path(request.param))
-        source = emit(variant)
-        assert "JOIN_GRAY_CYCLES = 0" in source and "JOIN_ODD_AT_LEAST = 2" in source
-        module = build(variant, source, cache_dir=tmp_path_factory.mktemp("frontier"))
-    return railspec.load(request.param), module
+def edges_of(v, network: list[int]) -> list[tuple[int, int, int]]:
+    """A network of the map's routes as the module's graph: (node, node, length) each."""
+    return [(v.routes[r].node_a, v.routes[r].node_b, v.routes[r].length) for r in network]
 
 
-def test_the_frontier_on_every_network(frontier_everywhere):
-    """The lightest joins by the frontier alone agree with the reference on dense
-    clusters, swapped networks with and without double routes, dead-end trees and random
-    route sets of several components."""
-    v, module = frontier_everywhere
+@pytest.mark.parametrize("name", ["india", "switzerland"])
+def test_the_frontier_on_every_network(name):
+    """The lightest joins by the frontier alone (for every part with more than 0 cycles,
+    and the search by joins from two odd cities up: the frontier on far more networks than
+    the engines give it) agree with the reference on dense clusters, swapped networks with
+    and without double routes, dead-end trees and random route sets of several
+    components."""
+    v = railspec.load(name)
     rng = random.Random(41)
     networks = [dense_network(v.routes, v.ir.trains, random.Random(seed)) for seed in range(20)]
     networks += swapped_networks(v, rng, 40, doubles=2) + swapped_networks(v, rng, 40, doubles=0)
     networks += [rng.sample(range(len(v.routes)), rng.randint(0, 24)) for _ in range(40)]
     for network in networks:
-        owner = [-1] * len(v.routes)
-        for r in network:
-            owner[r] = 0
-        got = module.Engine.for_scoring({"players": 2, "owner": owner}).longest_path(0)
-        assert got == reference_longest(v, network), network
+        edges = edges_of(v, network)
+        assert trail.longest(edges, join_gray_cycles=0, join_odd_at_least=2) == longest_trail(edges), network
+
+
+# --- the module by itself ------------------------------------------------------------
+
+#: Small graphs and their longest trails, worked by hand: (label, edges, answer).
+KNOWN = [
+    ("nothing", [], 0),
+    ("one route", [(0, 1, 4)], 4),
+    ("a path", [(0, 1, 1), (1, 2, 2), (2, 3, 3)], 6),
+    ("a path, routes in any order", [(2, 3, 3), (0, 1, 1), (1, 2, 2)], 6),
+    ("a star of four: its two longest arms", [(0, 1, 1), (0, 2, 2), (0, 3, 3), (0, 4, 4)], 7),
+    ("a triangle: a circuit, every car", [(0, 1, 2), (1, 2, 3), (2, 0, 4)], 9),
+    ("a triangle with a tail: round it, then out", [(0, 1, 2), (1, 2, 3), (2, 0, 4), (2, 3, 5)], 14),
+    ("a triangle with two tails: the shorter tail stays out",
+     [(0, 1, 2), (1, 2, 3), (2, 0, 4), (2, 3, 5), (0, 4, 1)], 14),
+    ("a figure eight: both loops through the shared city",
+     [(0, 1, 1), (1, 2, 1), (2, 0, 1), (0, 3, 2), (3, 4, 2), (4, 0, 2)], 9),
+    ("two parallel tracks: there and back", [(0, 1, 3), (0, 1, 3)], 6),
+    ("three parallel tracks: there, back and there", [(0, 1, 3), (0, 1, 3), (0, 1, 2)], 8),
+    ("parallel tracks with a tail each side: four odd cities, the shorter tail stays out",
+     [(0, 1, 3), (0, 1, 3), (2, 0, 1), (1, 3, 4)], 10),
+    ("a square with both diagonals (K4): four odd cities, one route left out",
+     [(0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 0, 1), (0, 2, 5), (1, 3, 6)], 14),
+    ("two parts: the longer counts", [(0, 1, 2), (1, 2, 2), (5, 6, 6)], 6),
+    ("two parts: the loop's every car", [(0, 1, 2), (1, 2, 2), (2, 0, 2), (7, 8, 5)], 6),
+    ("two loops joined by a chain (a bridge): loop, chain, loop",
+     [(0, 1, 1), (1, 2, 1), (2, 0, 1), (2, 3, 4), (3, 4, 1), (4, 5, 1), (5, 3, 1)], 10),
+    ("cities need not be numbered from 0, nor densely", [(100, 7, 3), (7, 4000, 2)], 5),
+]
+
+#: Tunings that make each method search what it can: the defaults; nothing answered
+#: without a search; the removals alone; the walks alone (as long as they take); the
+#: joins by every sum of cycles from two odd cities up; the frontier for every part with
+#: a cycle; blob by blob wherever there is a bridge.
+TUNINGS = {
+    "defaults": {},
+    "no plain answers": {"plain": 0},
+    "removals": {"plain": 0, "walk_cycles": -1, "join_odd_at_least": 1000, "bridged_odd_at_least": 1000},
+    "walks": {"plain": 0, "walk_cycles": 1000, "walk_steps": 10 ** 9, "join_odd_at_least": 1000,
+              "bridged_odd_at_least": 1000},
+    "joins by sums": {"plain": 0, "join_odd_at_least": 2, "join_gray_cycles": 1000, "bridged_odd_at_least": 1000},
+    "joins by the frontier": {"plain": 0, "join_odd_at_least": 2, "join_gray_cycles": 0,
+                              "bridged_odd_at_least": 1000},
+    "blob by blob": {"plain": 0, "bridged_odd_at_least": 0},
+}
+
+
+@pytest.mark.parametrize("module", [trail, trail_large], ids=["trail", "trail_large"])
+@pytest.mark.parametrize("tuning", sorted(TUNINGS))
+def test_small_graphs_of_known_answers(module, tuning):
+    """Paths, stars, cycles, figure eights, parallel tracks, several parts: the answer
+    worked by hand, the reference's, and the module's with each of its methods."""
+    for label, edges, answer in KNOWN:
+        assert longest_trail(edges) == answer, label  # the hand's answer is the reference's
+        assert module.longest(edges, **TUNINGS[tuning]) == answer, label
+
+
+def random_graph(rng: random.Random, cities: int, routes: int) -> list[tuple[int, int, int]]:
+    """``routes`` routes (lengths 1 to 6) among ``cities`` cities: a random tree first
+    (connected while routes allow), then routes anywhere, parallel ones included; the
+    cities numbered at random, with gaps."""
+    names = rng.sample(range(3 * cities), cities)
+    edges = []
+    for k in range(1, cities):
+        if len(edges) < routes:
+            edges.append((names[k], names[rng.randrange(k)], rng.randint(1, 6)))
+    while len(edges) < routes:
+        a, b = rng.sample(names, 2)
+        edges.append((a, b, rng.randint(1, 6)))
+    rng.shuffle(edges)
+    return edges
+
+
+def test_random_graphs_by_each_method():
+    """Random graphs of 2 to 11 cities and up to 14 routes (trees, dense tangles, parallel
+    tracks, several parts), each searched by each method in both modules: all agree with
+    the reference."""
+    rng = random.Random(17)
+    for trial in range(150):
+        cities = rng.randint(2, 11)
+        edges = random_graph(rng, cities, rng.randint(1, min(14, 3 * cities)))
+        answer = longest_trail(edges)
+        for module in (trail, trail_large):
+            for tuning, settings in TUNINGS.items():
+                assert module.longest(edges, **settings) == answer, (trial, module.__name__, tuning, edges)
+
+
+def test_the_modules_sizes():
+    """trail searches networks of up to 62 routes (every network a stock map's 45 trains can
+    make), trail_large up to the language's 1,000 routes; each refuses more, and both find
+    the same trails."""
+    from railspec.compiler.base.limits import MAX_ROUTES
+    assert trail.ROUTES == 62 and trail_large.ROUTES == MAX_ROUTES
+    assert all(trail.ROUTES >= v.ir.trains for v in (railspec.load(n) for n in ("usa", "europe", "india")))
+    rng = random.Random(5)
+    chain = [(k, k + 1, rng.randint(1, 3)) for k in range(70)] + [(3, 9, 2), (20, 31, 1), (50, 44, 5)]
+    with pytest.raises(ValueError):
+        trail.longest(chain)
+    for tuning in TUNINGS.values():
+        assert trail_large.longest(chain, **tuning) == longest_trail(chain)
+    assert trail.longest(chain[:60]) == trail_large.longest(chain[:60]) == longest_trail(chain[:60])
+    with pytest.raises(ValueError):
+        trail.longest([(0, 1, 13)])
+    with pytest.raises(TypeError):
+        trail.longest([(0, 1, 1)], frontier=3)
+
+
+def test_an_engine_of_a_large_map(tmp_path):
+    """A map of more nodes than the search numbers as they are (its engine numbers each
+    network's cities), where a player's network may have more routes than trail holds (the
+    engine's search hands it to trail_large): a chain of 80 cities with chords, 1,000
+    trains. The engine agrees with the reference on networks of 5 to 85 routes."""
+    base = (Path(__file__).resolve().parent / "base.rail").read_text(encoding="utf-8")
+    head = base[:base.index("city Alpha")].replace("trains 12", "trains 1000")
+    cities = [f"C{k}" for k in range(81)]
+    routes = [(k, k + 1) for k in range(80)] + [(k, k + 7) for k in range(0, 70, 9)]
+    lines = [f"city {c}" for c in cities]
+    lines += [f"route {cities[a]} - {cities[b]} {1 + (a * 7 + b) % 3} gray" for a, b in routes]
+    lines += [f"ticket {cities[k]} - {cities[k + 40]} {5 + k}" for k in range(8)]
+    spec = tmp_path / "long_chain.rail"
+    spec.write_text(head.replace('variant "Base"', 'variant "Long chain"') + "\n".join(lines) + "\n",
+                    encoding="utf-8")
+    v = railspec.load(spec)
+    rng = random.Random(8)
+    sizes = []
+    for _ in range(30):
+        first = rng.randrange(len(v.routes))
+        network = sorted({(first + k) % len(v.routes) for k in range(rng.randint(5, 85))})
+        sizes.append(len(network))
+        assert compiled_longest(v, network) == reference_longest(v, network), network
+    assert max(sizes) > trail.ROUTES

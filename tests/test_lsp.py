@@ -70,7 +70,7 @@ def folder(tmp_path_factory):
     shutil.copy(compiler.stock_path("usa"), where / "usa.rail")
     largest = max(compiler.stock_names(), key=lambda name: compiler.stock_path(name).stat().st_size)
     shutil.copy(compiler.stock_path(largest), where / "largest.rail")
-    for name in ("italy", "pennsylvania", "france"):
+    for name in ("italy", "pennsylvania", "united_kingdom", "france"):
         shutil.copy(compiler.stock_path(name), where / f"{name}.rail")
     shutil.copy(HERE / "base.rail", where / "base.rail")
     # fewer trains than the base's: its 16 cars hold what 4 players place (no warning of a crowded map)
@@ -300,7 +300,34 @@ async def test_completion_in_context(client: LanguageClient, folder):
             assert cls.words in everything
     assert await complete("tiebreak most tickets, l") == ["longest path"]  # the keys the registry defines
     after_colour = await complete("route Denver - Omaha 4 red ")
-    assert "tunnel" in after_colour and "ferry" in after_colour
+    assert "tunnel" in after_colour and "ferry" in after_colour and "bullet" in after_colour
+    # Japan's statements, and the condition a mechanic joins to the end trigger
+    assert await complete("bul") == ["bullet ranking", "bullet trains", "bullet without"]
+    assert "and" in await complete("end when trains <= 2 ")
+    assert await complete("end when trains <= 2 and ") == ["bullet"]
+    assert await complete("end when trains <= 2 and bullet ") == ["trains"]
+    await doc.edit(base)
+    doc.close()
+
+
+async def test_completion_of_technology_statements(client: LanguageClient, folder):
+    """The United Kingdom's technology statements: their words, the cities a Concession
+    opens, and the route attribute that needs none."""
+    doc = Doc(client, folder / "united_kingdom.rail")
+    await doc.open()
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert await complete("techn") == ["technology", "technology sets of"]
+    assert await complete("start") == ["starting locomotives"]
+    assert await complete('technology "Isle of Man Concession" costs 1 copies 4 opens cities Carm') == ["Carmarthen"]
+    assert "needs" in await complete("route Southampton - New York 10 gray ferry 3 ")
     await doc.edit(base)
     doc.close()
 
@@ -497,4 +524,33 @@ async def test_a_change_to_the_largest_spec_is_answered_quickly(client: Language
         print(f"\nrailspec lsp: a change to {doc.path.name} ({len(original):,} bytes) answered with diagnostics "
               f"in {statistics.median(timings):.0f} ms (median of {len(timings)}; "
               f"min {min(timings):.0f}, max {max(timings):.0f})")
+    doc.close()
+
+
+async def test_completion_of_the_northern_lights_statements(client: LanguageClient, folder):
+    """On a copy of the Northern Lights spec: the words its statements begin with, the keys
+    a bonus card's 'by' takes, the groups its 'touching' names, the cities of a group, the
+    draw bonus among the route attributes and the sized form of 'tracks usable'."""
+    shutil.copy(compiler.stock_path("northern_lights"), folder / "northern_lights.rail")
+    doc = Doc(client, folder / "northern_lights.rail")
+    assert errors(await doc.open()) == []
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert await complete("bonus") == ["bonus card", "bonus cards", "bonus country", "bonus group"]
+    assert "tracks usable N of S" in await complete("tr") and "substitute N of one colour" in await complete("sub")
+    assert await complete("tracks usable 1 ") == ["for", "of"]
+    assert await complete('bonus card "Far north" 8 by l') == ["longest path"]
+    touching = await complete('bonus card "Far north" 8 for most routes touching ')
+    assert {"Arctic", "Capitals", "Norway"} <= set(touching) and "longest path" not in touching
+    assert await complete('bonus card "Far north" 8 for most tickets completed ') == ["touching", "worth"]
+    assert await complete("bonus group Fjords: Tro") == ["Tromsø", "Trondheim"]
+    assert "draw" in await complete("route Oslo - Bergen 3 gray ferry 1 ")
+    await doc.edit(base)
     doc.close()

@@ -443,3 +443,38 @@ def test_the_map_fills_its_column_and_nothing_is_cut(browser: sync_api.Browser, 
         page.close()
     finally:
         server.__exit__(None, None, None)
+
+
+def test_a_technology_bought_with_a_set_by_clicks(browser: sync_api.Browser, tmp_path: Path) -> None:
+    """The United Kingdom's purchase is a button of the turn's decision, its set's cards the
+    buttons of the next ones (one card each, docs/language.md, "Technology"); then the turn
+    goes on with no second purchase offered, and the players' table shows the technology
+    held."""
+    v = railspec.load("united_kingdom")
+    game = v.new_game(players=2, seed=5)
+    bots = [railspec.playtest.agents.make("one-step", seed=seat) for seat in range(2)]
+    while game.state()["phase"] != "turn" or game.current_player != 0:
+        game.apply(bots[game.current_player].act(game))
+    hand = sum(game.state()["hands"][0])
+    server, page, session = open_saved(browser, game, tmp_path / "saves", {"width": 1280, "height": 860})
+    try:
+        ready = page.get_attribute("body", "data-ready")
+        page.locator('#decide button.choice[data-action="buy technology Propellers 1loco+1set"]').click()
+        for given in range(4):  # a set of 4 cards, given one click at a time
+            assert wait_for_turn(page, ready) == "yours"
+            ready = page.get_attribute("body", "data-ready")
+            kinds = page.eval_on_selector_all("#decide button.choice", "ns => ns.map(n => n.dataset.kind)")
+            assert kinds and set(kinds) == {"technology_card"}, (given, kinds)
+            page.locator("#decide button.choice").first.click()
+        assert wait_for_turn(page, ready) == "yours"
+        state = session.game.state()
+        propellers = [t.name for t in v.ir.rule("technology").technologies].index("Propellers")
+        assert state["technologies"][0] == 1 << propellers and sum(state["hands"][0]) == hand - 5
+        assert session.game.current_player == 0 and state["technology_bought"] == 1
+        kinds = page.eval_on_selector_all("#decide button.choice", "ns => ns.map(n => n.dataset.kind)")
+        assert "buy_technology" not in kinds and "draw_blind" in kinds, kinds
+        column = page.eval_on_selector_all("#table table.players thead th", "ns => ns.map(n => n.textContent)")
+        assert any("technologies" in text for text in column), column
+        page.close()
+    finally:
+        server.__exit__(None, None, None)

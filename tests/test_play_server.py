@@ -15,6 +15,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from xml.sax.saxutils import quoteattr
 
 import pytest
 
@@ -132,8 +133,21 @@ def play_through(c, app, v, tunnels=frozenset(), check_every: int = 7) -> tuple[
         assert view["observer"] == 0
         if not view["over"]:
             hidden = other_tickets(session.game, 0)
-            assert not any(name in response.text for name in hidden)
+            assert not any(shows(view, name) for name in hidden)
     return view, texts
+
+
+def shows(value, name: str, key: str = "") -> bool:
+    """Whether the JSON ``value`` shows a ticket's name: as a value, or inside any text but a
+    route's name and an action's (a ticket may join the two cities of a route, and share its
+    name: the United Kingdom's Bristol-Southampton, Cambridge-London)."""
+    if isinstance(value, dict):
+        return any(shows(v, name, k) for k, v in value.items())
+    if isinstance(value, list):
+        return any(shows(v, name, key) for v in value)
+    if isinstance(value, str) and key != "route":
+        return value == name or (name in value and key not in ("action", "name"))
+    return False
 
 
 def test_a_whole_usa_game_by_action_names():
@@ -158,6 +172,53 @@ def test_a_whole_europe_game_with_a_tunnel_and_a_station():
     assert {"build_station", "tunnel_pay"} <= kinds or {"build_station", "tunnel_decline"} <= kinds, kinds
     assert any(v.routes[v.actions[v.action_id(n)].route].name in tunnels for n in mine
                if v.actions[v.action_id(n)].route >= 0)
+
+
+def test_a_whole_japan_game_with_bullet_routes_taken_for_nobody() -> None:
+    """Japan in the browser's API: the person claims Bullet Train routes (preferred, as
+    tunnels above), which go to no player; the map draws them as nobody's, never in a seat's
+    colour, and the breakdown has the Bullet Train bonus (docs/rules.md #50)."""
+    v, app, c = client("japan", 3)
+    bullet = {v.routes[r].name for r in railspec.playtest.render.looks(v.ir).badges}
+    view, _ = play_through(c, app, v, tunnels=bullet)
+    game = app.state.store.sessions[view["id"]].game
+    nobody = [r for r, who in enumerate(game.state()["owner"]) if who == game.players]
+    mine = [e["action"] for e in view["log"] if e["seat"] == 0]
+    assert nobody and any(v.routes[r].name in bullet for r in nobody)
+    assert any(v.actions[v.action_id(n)].route in nobody for n in mine)
+    svg = c.get(f"/api/games/{view['id']}/map").text
+    drawn = {r for r in range(len(v.routes))
+             if f'<g class="route claimed nobody" data-route={quoteattr(v.routes[r].name)}' in svg}
+    assert drawn == set(nobody)
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert "bullet_bonus" in keys
+    assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
+
+
+def test_a_whole_northern_lights_game_with_pairs_for_a_ferry_and_bonus_cards():
+    """A map whose claims may wait for a decision of the same player (a ferry's pairs of one
+    colour, given one at a time), whose claims draw cards unseen by the others (the draw
+    bonus), and whose score has columns of its own (the bonus cards dealt)."""
+    v, app, c = client("northern_lights", 3)
+    view, _ = play_through(c, app, v)
+    mine = [e["action"] for e in view["log"] if e["seat"] == 0]
+    assert any(v.actions[v.action_id(name)].kind == "substitute_set" for name in mine), mine
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert {"bonus_cards", "bonus_card_1", "bonus_card_4", "bonus_drawn"} <= set(keys), keys
+    game = app.state.store.sessions[view["id"]].game
+    assert [row["cells"][keys.index("total")] for row in view["breakdown"]["rows"]] == game.scores()
+
+
+def test_a_whole_united_kingdom_game_with_technologies():
+    """The United Kingdom's purchases and sets' cards are decisions of the page like any
+    other: offered by name under the technology mechanic's title, bought by the agents,
+    and the game ends with the technology columns in the breakdown."""
+    v, app, c = client("united_kingdom", 3, seed=5)
+    view, texts = play_through(c, app, v)
+    assert view["over"]
+    keys = [col["key"] for col in view["breakdown"]["columns"]]
+    assert "technology_routes" in keys and "technology_tickets" in keys
+    assert any("buy technology" in entry["action"] for entry in view["log"])
 
 
 def test_the_view_is_the_seats_observation_and_public_facts():
@@ -720,6 +781,9 @@ def test_play_on_the_command_line_refuses_bad_choices(capsys):
     assert main(["play", "usa", "--agents", "nobody"]) == 2
     assert main(["play", "usa", "--trace", "/nonexistent/trace.jsonl"]) == 2
     assert "trace" in capsys.readouterr().err
+    # a port past 65535 would be taken modulo 65536 by the socket layer: 99999 served on 34463
+    assert main(["play", "usa", "--port", "99999"]) == 2
+    assert "99999 is not a port (0 to 65535)" in capsys.readouterr().err
 
 
 def _raw(address: str, request: bytes, read: bool = True) -> bytes:

@@ -54,6 +54,24 @@ def test_claims_and_stations_take_the_players_colours():
     assert len(root.findall(f".//{SVG}path[@class='marker seat-1']")) == 1
 
 
+def test_a_route_taken_for_nobody_is_drawn_as_nobodys():
+    """A route whose owner is the number of players (a claim took it for no player: Japan's
+    bullet routes) is drawn claimed, in white cars, in no seat's colour; the legend says so."""
+    v = railspec.load("japan")
+    g = v.new_game(players=2, seed=1)
+    state = g.state()
+    route = v.ir.route_named("Aomori-Morioka").id
+    state["owner"][route], state["owner"][0] = 2, 1
+    root = _tree(render_svg(v.ir, state))
+    nobody = root.findall(f".//{SVG}g[@class='route claimed nobody']")
+    assert [g.get("data-route") for g in nobody] == ["Aomori-Morioka"]
+    assert {p.get("fill") for p in nobody[0].findall(f"{SVG}polygon[@class='car claimed nobody']")} == {"#ffffff"}
+    assert [g.get("data-route") for g in root.findall(f".//{SVG}g[@class='route claimed seat-1']")] == \
+        [v.routes[0].name]
+    assert root.find(f".//{SVG}g[@data-look='nobody']") is not None
+    assert root.find(f".//{SVG}g[@class='route claimed seat-2']") is None
+
+
 def test_names_from_the_spec_are_escaped(tmp_path):
     spec = tmp_path / "evil.rail"
     # every Atlanta of the spec renamed, whatever the spaces around it (its route table is aligned)

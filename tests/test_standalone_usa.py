@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import railspec
-from railspec.tools import driver
+from railspec.tools import driver, vectors
 from railspec.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,15 +44,51 @@ def test_the_standalone_engine_passes(capsys):
         assert any(line.startswith(check) and line.split()[-1] == "0" for line in out.splitlines()), (check, out)
 
 
-@pytest.mark.parametrize("mutant,fragment", [
+SEEDED = [
     ("double-route", "\nlegal: "),          # a second track of a route offered to its owner
     ("longest-reuse", "\nscore: "),         # a trail that comes back along its first route
     ("tiebreak", "the order of the tie-breaks decides"),  # keys applied last first
-])
+]
+EDGE_BUGS = [
+    ("empty-draw", vectors.EDGE_NO_CARD),        # face-up cards offered with nothing to draw
+    ("second-draw", vectors.EDGE_LAST_BLIND),    # a second draw after the last card
+    ("endless-passes", vectors.EDGE_PASSES),     # a round of passes that does not end the game
+    ("reset-shortage", vectors.EDGE_SHORTAGE),   # a redeal the cards outside the hands forbid
+]
+
+
+def test_the_readme_says_how_each_mutant_is_caught():
+    """examples/conformance/README.md's table lists every mutant the engine has, each with
+    what catches it (none passes: each is caught by a test below), and the edge cases by
+    their names."""
+    readme = (ENGINE.parent / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[3] for line in readme.splitlines()
+            if line.startswith("| `")}
+    mutants = ast.literal_eval(next(node.value for node in ast.parse(ENGINE.read_text(encoding="utf-8")).body
+                                    if isinstance(node, ast.Assign) and node.targets[0].id == "MUTANTS"))
+    assert set(rows) == set(mutants) == {m for m, _ in SEEDED + EDGE_BUGS}
+    assert "passes this mutant" not in readme and "only a tie on the total" not in readme
+    for mutant, edge in EDGE_BUGS:
+        assert edge.removeprefix("edge: ") in rows[mutant], (mutant, rows[mutant])
+
+
+@pytest.mark.parametrize("mutant,fragment", SEEDED)
 def test_each_seeded_bug_is_caught(mutant, fragment, capsys):
     status, out = _test_engine(capsys, "--mutant", mutant)
     assert status == 1 and out.rstrip().endswith("FAILED"), out
     assert fragment in out and "position: railspec-position/1 usa" in out, out
+
+
+@pytest.mark.parametrize("mutant,edge", EDGE_BUGS)
+def test_each_edge_bug_passes_a_random_game_and_fails_its_edge_case(mutant, edge):
+    """Bugs in rules random games almost never reach (30 random games pass each of these
+    mutants): the games vectors' hand-made edge cases catch each, and nothing else does."""
+    variant = railspec.load("usa")
+    report = driver.run(variant, [sys.executable, str(ENGINE), "--mutant", mutant],
+                        {"games": vectors.game_records(variant, 1, 1)}, checks=("legal", "apply"))
+    cases = [d.case for d in report.divergences]
+    assert report.failure is None and any(f"({edge}," in case for case in cases), cases
+    assert all("(edge: " in case for case in cases), cases  # the random game passed
 
 
 def _a_blind_draw_after_a_reshuffle():

@@ -4,9 +4,11 @@ CALCOLO DEI PUNTEGGI; docs/engine.md "Train stations"; docs/rules.md #16).
 Each station lets its owner use one route of another player at its city, the same route
 for all the owner's tickets. The engines pick, for each player, the assignment scoring the
 most ticket points, then the most completed tickets, then the lowest route ids. The
-compiled engine leaves out routes that cannot change the choice; the reference tries every
-assignment. This test holds its own plain brute force, written from the rulebook's
-sentence and sharing no code with either engine, and compares both engines with it on
+compiled engine leaves out routes that cannot change the choice and chooses with
+railspec.mechanics.stations.choice (compiled once with railspec), which is also tested
+here by itself, on problems given as components; the reference tries every assignment.
+This test holds its own plain brute force, written from the rulebook's sentence and
+sharing no code with either engine, and compares both engines with it on
 end-of-game positions: those random games reach, random boards denser than play makes
 (every route owned, many tickets, three stations each), and the positions the benchmark
 times as the slowest to score (the mechanic's ``hard_position`` and those the hill-climb
@@ -204,10 +206,9 @@ def test_station_use_is_the_best_of_every_assignment_on_the_benchmarks_hard_posi
 def test_station_use_with_more_assignments_than_the_compiled_engine_tables(tmp_path):
     """Five stations each (a spec extending Europe's), placed as the hard case places three:
     more assignments than the compiled engine tables the core tickets' gains for
-    (``STATION_TABLE_CAP``), so it scores every ticket on each assignment's network
-    instead. Both engines give the same breakdown, and the station choice is the brute
-    force's."""
-    from railspec.mechanics.stations import STATION_TABLE_CAP, crowded_stations
+    (``choice.TABLE``), so it scores every ticket on each assignment's network instead.
+    Both engines give the same breakdown, and the station choice is the brute force's."""
+    from railspec.mechanics.stations import choice, crowded_stations
     from railspec.runtime.position import position_fields
     from railspec.runtime.reference import score_fields
     spec = tmp_path / "five.rail"
@@ -226,7 +227,7 @@ def test_station_use_with_more_assignments_than_the_compiled_engine_tables(tmp_p
         for c in stations:  # a station's routes leading to distinct components, and no route
             assignments *= 1 + len({label[r.node_a if r.b == c else r.node_b] for r in five.ir.routes
                                     if c in (r.a, r.b) and state["owner"][r.id] not in (-1, 0)})
-        assert assignments > STATION_TABLE_CAP, assignments
+        assert assignments > choice.TABLE, assignments
         compiled = five.module().Engine.for_scoring(fields).score_breakdown()
         assert [dict(row) for row in compiled] == [dict(row) for row in score_fields(five.ir, fields)]
         got = [(row["tickets"], row["tickets_completed"], tuple(row[f"station_{k}_route"] for k in range(1, 6)))
@@ -255,3 +256,81 @@ def test_station_use_with_a_mechanics_ticket_beside_the_cores(tmp_path):
         compiled = either.module().Engine.for_scoring(fields).score_breakdown()
         assert [dict(row) for row in compiled] == [dict(row) for row in score_fields(either.ir, fields)], seed
     assert held >= 20, held
+
+
+# --- the compiled choice by itself -----------------------------------------------------
+
+def brute_use(stations, tickets, points_first: bool):
+    """(points, completed, choice) of the best assignment of a problem of
+    ``choice.best_use``, every assignment tried in the engines' order (the first station's
+    choice most significant, none first, then its options in order): the first best."""
+    def find(parent: dict, x):
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+    best = None
+    for assignment in itertools.product(*[range(-1, len(options)) for _, options in stations]):
+        parent: dict = {}
+        for (root, options), pick in zip(stations, assignment):
+            if pick >= 0:
+                parent[find(parent, root)] = find(parent, options[pick])
+        points = completed = 0
+        for ends_a, ends_b, worth in tickets:
+            joined = any(find(parent, a) == find(parent, b) for a in ends_a for b in ends_b)
+            points += worth if joined else -worth
+            completed += joined
+        key = (points, completed) if points_first else (completed, points)
+        if best is None or key > best[0]:
+            best = (key, (points, completed, assignment))
+    return best[1]
+
+
+def random_problem(rng: random.Random, most_options: int):
+    """A player's stations and tickets as components: 1 to 5 stations, each at a random
+    component with up to ``most_options`` options (distinct components, not its own),
+    and up to 12 tickets whose ends have 1 or 2 components each (a city of several
+    nodes), now and then joined already."""
+    components = rng.randint(2, 14)
+    stations = []
+    for _ in range(rng.randint(1, 5)):
+        root = rng.randrange(components)
+        others = [c for c in range(components) if c != root]
+        stations.append((root, rng.sample(others, rng.randint(0, min(most_options, len(others))))))
+    tickets = [([rng.randrange(components) for _ in range(rng.randint(1, 2))],
+                [rng.randrange(components) for _ in range(rng.randint(1, 2))], rng.randint(1, 20))
+               for _ in range(rng.randint(0, 12))]
+    return stations, tickets
+
+
+@pytest.mark.parametrize("table", [True, False], ids=["tabled", "scored on each"])
+@pytest.mark.parametrize("points_first", [True, False], ids=["points first", "tickets first"])
+def test_the_compiled_choice_by_itself(table, points_first):
+    """choice.best_use against every assignment, on random problems: the core's tickets
+    tabled (the engines' way up to choice.TABLE assignments), or scored on each
+    assignment's network (their way for a mechanic's tickets, and past the table), by
+    points then tickets or the other way. Problems of up to 4 options a station stay
+    under the table; those of up to 7, with 5 stations, can pass it (8 ** 5 assignments),
+    where the table gives way to the scoring on each."""
+    from railspec.mechanics.stations import choice
+    rng = random.Random(f"{table} {points_first}")
+    past_table = 0
+    for trial in range(400):
+        stations, tickets = random_problem(rng, 4 if trial % 4 else 7)
+        assignments = 1
+        for _, options in stations:
+            assignments *= len(options) + 1
+        past_table += assignments > choice.TABLE
+        got = choice.best_use(stations, tickets, points_first=points_first, table=table)
+        assert got == brute_use(stations, tickets, points_first), (trial, stations, tickets)
+    assert past_table >= 3, past_table
+
+
+def test_the_compiled_choice_has_room_for_every_station():
+    """The language allows MAX_STATIONS stations a player; the compiled choice has room for
+    as many, and refuses more."""
+    from railspec.mechanics.stations import MAX_STATIONS, choice
+    assert choice.STATIONS == MAX_STATIONS
+    with pytest.raises(ValueError):
+        choice.best_use([(0, [1])] * (MAX_STATIONS + 1), [])
+    with pytest.raises(ValueError):
+        choice.best_use([(0, [1, 1])], [])  # options lead to distinct components

@@ -29,7 +29,8 @@ import railspec
 from railspec.compiler import check_file, ir, stock_path
 from railspec.compiler.base.errors import UnsupportedMechanicError
 
-STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india", "nordic_countries", "switzerland"]
+STOCK = ["europe", "pennsylvania", "italy", "amsterdam", "legendary_asia", "india", "nordic_countries", "switzerland",
+         "japan", "united_kingdom"]
 
 # name: (cities, zones, routes, cars, regular tickets, long tickets, doubles, triples, gray)
 COUNTS = {
@@ -41,6 +42,8 @@ COUNTS = {
     "india": (39, 0, 108, 238, 58, 0, 28, 0, 30),
     "nordic_countries": (39, 0, 81, 207, 46, 0, 14, 0, 11),
     "switzerland": (34, 4, 88, 205, 46, 0, 12, 0, 14),
+    "japan": (48, 0, 114, 277, 54, 0, 22, 0, 25),
+    "united_kingdom": (47, 1, 125, 274, 57, 0, 19, 0, 40),
 }
 
 
@@ -115,10 +118,13 @@ def test_cards_and_market(variant):
     key, v = variant
     if key == "amsterdam":
         assert [c.count for c in v.colours] == [6] * 6 and v.locomotives == 8 and v.card_total == 44
+    elif key == "united_kingdom":  # "The UK deck has 6 extra Locomotives" (map.php)
+        assert [c.count for c in v.colours] == [12] * 8 and v.locomotives == 20 and v.card_total == 116
     else:
         assert [c.count for c in v.colours] == [12] * 8 and v.locomotives == 14 and v.card_total == 110
-    # Nordic Countries' face-up cards are never flushed (docs/rules.md #36)
-    assert (v.market_size, v.market_reset_locomotives) == (5, 0 if key == "nordic_countries" else 3)
+    # Nordic Countries' and the United Kingdom's face-up cards are never flushed (docs/rules.md #36)
+    assert (v.market_size, v.market_reset_locomotives) == (5, 0 if key in ("nordic_countries", "united_kingdom")
+                                                           else 3)
     assert v.end_trains == 2
 
 

@@ -73,11 +73,16 @@ def test_vector_reads_back_to_the_observation(v):
             assert out.dtype == np.float32 and out.min() >= 0.0 and out.max() <= 1.0 + 1e-6
             owner = spec.view(out, "owner")
             assert (owner.sum(axis=1) == 1).all()
+            # categories: the seats (relative to the observer), the owners beyond them (a
+            # route taken for no player: owner == players), then "free"
+            free = owner.shape[1] - 1
             for r, o in enumerate(obs["owner"]):
                 cat = int(owner[r].argmax())
-                assert (o == -1) == (cat == spec.seats)
-                if o >= 0:
+                assert (o == -1) == (cat == free)
+                if 0 <= o < players:
                     assert _relative_seat(cat, p, players) == o
+                elif o >= players:
+                    assert cat == spec.seats + (o - players) < free
             np.testing.assert_allclose(spec.view(out, "hand") * copies, obs["hand"], atol=1e-4)
             faceup = np.bincount([c for c in obs["faceup"] if c >= 0], minlength=len(copies))
             np.testing.assert_allclose(spec.view(out, "faceup") * copies, faceup, atol=1e-4)

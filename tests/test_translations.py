@@ -20,7 +20,7 @@ SAME_CODE = {
     "sizes": "trains 40\nhand 5\n",
     "players": "players 2..4\n",
     "cards": "card red 10\nlocomotives 12\n",
-    "route points": "route points 1:1 2:2 3:4 4:7 5:10 6:15 7:18 8:21 9:27\n",
+    "route points": "route points 1:1 2:2 3:4 4:7 5:10 6:15 7:18 8:21 9:27 10:40\n",  # the UK has 10
     "tickets": "ticket {a} - {b} 17\n",
     "no market reset": "market 5 no reset\n",
 }

@@ -39,7 +39,8 @@ PACKAGES = ("railspec.compiler", "railspec.runtime", "railspec.playtest", "rails
             "railspec.testing", "railspec.mechanics")
 #: The compiled modules Python code imports, and their stubs.
 STUBS = {"railspec.compiler.engine_face": ROOT / "compiler" / "engine_face.pyi",
-         "railspec.playtest.agents._policy": ROOT / "engine" / "playtest" / "agents" / "_policy.pyi"}
+         "railspec.playtest.agents._policy": ROOT / "engine" / "playtest" / "agents" / "_policy.pyi",
+         "railspec.rl._vector": ROOT / "engine" / "rl" / "_vector.pyi"}
 
 
 def lay_out(target: Path) -> None:

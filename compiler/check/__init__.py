@@ -117,7 +117,7 @@ def _variant(spec: Statements, variant_key: str, registry: Registry, rules: list
              end_trains: int, tiebreaks: tuple[str, ...]) -> ir.Variant:
     """The IR of a spec that checked, before its action catalogue and hash."""
     cities = tuple(ir.City(i, c["name"], c["dead_end"], c["span"], c["at"]) for i, c in enumerate(places.cities))
-    used = {type(rule) for rule in rules}
+    used = {type(rule): rule for rule in rules}
     variant_name, provisional = spec.one(ast.VariantName), spec.one(ast.Provisional)
     assert variant_name is not None  # a required statement: its absence stops the check before here
     return ir.Variant(
@@ -133,7 +133,7 @@ def _variant(spec: Statements, variant_key: str, registry: Registry, rules: list
         tickets=tuple(tickets), end_trains=end_trains, route_points=board.route_points, tiebreaks=tiebreaks,
         actions=(), claim_layout=ir.ClaimLayout((), ()), rules=tuple(rules), registry=registry,
         payment_columns=tuple(column for mechanic in registry if mechanic.rule in used
-                              for column in part(mechanic, Payments).payment_columns))
+                              for column in part(mechanic, Payments).used_columns(used[mechanic.rule])))
 
 
 def _with_hash(variant: ir.Variant) -> ir.Variant:

@@ -199,6 +199,11 @@ def check_end(spec: Statements, parts: Components) -> int:
     if end and parts.trains and end_trains >= parts.trains:
         spec.errors.add(end.trains_at_most.span,
                         f"the game would end at once: {end_trains} >= {parts.trains} trains")
+    # A mechanic reads the first part of its kind (EndWhen.part): a second would be ignored.
+    joined = end.parts if end else ()
+    for k, part in enumerate(joined):
+        if any(type(earlier) is type(part) for earlier in joined[:k]):
+            spec.errors.add(part.span, f"the end condition '{getattr(part, 'form', 'and …')}' is joined twice")
     return end_trains
 
 

@@ -152,6 +152,16 @@ class DealPart(Node):
 
 
 @dataclass(frozen=True)
+class EndPart(Node):
+    """A condition joined to the end trigger with ``and`` (``and bullet trains <= 2``): the
+    last round then starts once any player has the trigger's trains or fewer and every
+    joined condition holds. The mechanic owning the part reads it (``EndWhen.parts``) and
+    fills the ``end_gate`` hook."""
+
+    span: Span
+
+
+@dataclass(frozen=True)
 class ActionKind(Node):
     """What ``action …`` names: a kind of action and its numbers."""
 
@@ -481,10 +491,19 @@ class WithoutCity(Without):
 class EndWhen(Stmt):
     rule: ClassVar[str] = "end_when"
     words: ClassVar[str] = "end when"
-    form: ClassVar[str] = "end when trains <= N"
+    form: ClassVar[str] = "end when trains <= N{end_part}"
     merge: ClassVar[str] = SCALAR
     required: ClassVar[bool] = True
     trains_at_most: Num
+    parts: tuple[EndPart, ...] = ()  # the conditions joined with "and", as written
+
+    @classmethod
+    def parsed(cls, span, children):
+        return cls(span, children[0], tuple(children[1:]))
+
+    def part(self, kind: type) -> EndPart | None:
+        """The joined condition of class ``kind``, or None."""
+        return next((p for p in self.parts if isinstance(p, kind)), None)
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ _PART_POINTS = {
     "route_attr": (ast.RouteAttr, " [{}]", ""),
     "ticket_form": (ast.TicketForm, "[{}] ", ""),
     "deal_part": (ast.DealPart, "[{}] ", ""),
+    "end_part": (ast.EndPart, " [{}]", ""),
     "action_kind": (ast.ActionKind, "{}", " | "),
 }
 #: The extension points filled by keywords (a ``!`` rule): a form lists their alternatives.
@@ -285,16 +286,23 @@ def _unknown_statement(language: Language, word: str) -> str:
             f"(installed: {installed}; `railspec mechanics` lists their statements)")
 
 
+def _begins_with(words: str, tokens: list[str]) -> bool:
+    """Whether ``tokens`` begin with a statement's ``words``, in which a word in capitals
+    (``N``, ``S``) stands for any one token: ``tracks usable N of S`` begins
+    ``tracks usable 1 of 3 for 2..2``."""
+    wanted = words.split()
+    return len(tokens) >= len(wanted) and all(
+        want == token or (want.isalpha() and want.isupper()) for want, token in zip(wanted, tokens))
+
+
 def _form_of(language: Language, stmt: str) -> str | None:
     """The written form of the statement ``stmt`` begins, by its longest known first words;
     when even its first word is no statement's whole words, every form that word begins."""
     words = stmt.split()
     found = None
-    for n in (3, 2, 1):
-        key = " ".join(words[:n])
-        if len(words) >= n and key in language.forms:
-            found = language.forms[key]
-            break
+    known = [key for key in language.forms if _begins_with(key, words)]
+    if known:
+        found = language.forms[max(known, key=lambda key: len(key.split()))]
     else:
         same = [form for key, form in language.forms.items() if words and key.split()[0] == words[0]]
         found = " | ".join(same) if same else None

@@ -67,6 +67,12 @@ class Payments(Capability[RuleT]):
     #: route's payment blocks (see :meth:`payment_shapes`).
     payment_columns: ClassVar[tuple[ir.PaymentColumn, ...]] = ()
 
+    def used_columns(self, rule: RuleT) -> tuple[ir.PaymentColumn, ...]:
+        """The payment columns of ``payment_columns`` a variant with this rule has (all of
+        them, unless the mechanic says otherwise): a column its spec's statements never
+        pay would be in every claim's ``paid`` and name for nothing, and in the spec hash."""
+        return self.payment_columns
+
     def payment_shapes(self, variant: ir.Variant, rule: RuleT, route: ir.Route,
                        shapes: list[ir.PaymentShape]) -> list[ir.PaymentShape]:
         """The ways to pay for ``route`` (one payment block each), given those the core and
@@ -93,7 +99,8 @@ class Caches(Capability):
     purpose = "caches the compiled engine keeps current"
 
     #: Hooks its compiled engine fills only to keep its derived state fields current as
-    #: the game moves (``after_claim``): they decide nothing, so the reference, which keeps
+    #: the game moves (``after_claim``), or to narrow a search with them as its deciding
+    #: hooks would (``claim_routes``): they decide nothing, so the reference, which keeps
     #: no caches, does not fill them. Each must be a hook chained ``each``.
     upkeep_hooks: ClassVar[tuple[str, ...]] = ()
     #: When its compiled ``route_open`` only reads a bit of one of its derived state fields

@@ -36,7 +36,7 @@ from .. import hooks, ir
 from ..base.limits import Limit
 from ..base.schema import Field
 from ..hooks import MechanicReference, RuleT
-from ..lang.ast import ActionKind, DealPart, Node, RouteAttr, Stmt, TicketForm
+from ..lang.ast import ActionKind, DealPart, EndPart, Node, RouteAttr, Stmt, TicketForm
 from .capabilities import Caches
 from .parts import ScoreItem, Tables, TieBreak
 
@@ -180,6 +180,8 @@ class Mechanic(Generic[RuleT]):
                 out.append(f"ticket {node.written}" if node.written else f"ticket {node.form} CITY - CITY POINTS")
             elif issubclass(node, DealPart):
                 out.append(f"deal tickets N {node.form} keep K")
+            elif issubclass(node, EndPart):
+                out.append(f"end when trains <= N {node.form}")
         keyword_points = r'%extend\s+(returned_deck|return_place)\s*:\s*((?:"[^"]*"\s*)+)'
         for point, words in re.findall(keyword_points, cls.grammar()):
             word = " ".join(re.findall(r'"([^"]*)"', words))

@@ -151,13 +151,21 @@ class Sample:
 class AgentPlay:
     """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
     action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
-    ``by_routes``, ``payment_draw``, ``rescue``, ``open_route``, ``never``), and, for
-    ``by_routes``, ``rescue`` and ``open_route``, the routes each action is about (a share:
-    the routes showing its company; a station: the routes at its city; a track piece: the
-    bed it builds). A kind left out is played only when nothing else is legal."""
+    ``by_routes``, ``payment_draw``, ``rescue``, ``unlock``, ``open_route``, ``never``), and,
+    for ``by_routes``, ``rescue``, ``unlock`` and ``open_route``, the routes each action is
+    about (a share: the routes showing its company; a station: the routes at its city; a
+    technology: the routes it opens; a track piece: the bed it builds). A kind left out is
+    played only when nothing else is legal. ``worth`` adds to a route's points what a claim
+    of it brings the claimer besides (a draw bonus's cards), in points: the styles that
+    choose among claims by their points (one-step, greedy, long-route near its end) weigh it
+    too."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
+    #: the routes its claims take for no player (``takes_for_nobody``) join every player's
+    #: network: the agents plan through them as through their own routes
+    nobody_routes_join: bool = False
+    worth: dict = field(default_factory=dict)    # route id -> points a claim of it is worth besides its own
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

@@ -61,6 +61,12 @@ class CampaignPlan:
         rng = SplitMix64((self.seed % 2**64) ^ CAMPAIGN_SALT ^ (game * 0x9E3779B97F4A7C15 % 2**64))
         return rng.next(), [rng.next() for _ in range(self.players)]
 
+    def play(self, variant: Any, game: int) -> Any:
+        """What a worker sends back for game ``game``: its record (:func:`play_game`). A
+        subclass may send something else (a tuning run's short outcome), computed where
+        the game is played."""
+        return play_game(variant, self, game)
+
 
 def check_plan(plan: CampaignPlan, variant) -> None:
     """Raise ValueError for a plan that cannot be played (before any process starts)."""
@@ -130,7 +136,7 @@ def play_chunk(plan: CampaignPlan, games) -> list[dict]:
     records = []
     for g in games:
         stop_if_asked()  # in this process only (a worker ignores the signals): between games
-        records.append(play_game(variant, plan, g))
+        records.append(plan.play(variant, g))
     return records
 
 
@@ -239,6 +245,9 @@ class Campaign:
                 self.progress(len(batch))
 
     def __exit__(self, kind, value, traceback):
+        # a signal noted after the last record was read would be forgotten by the signals'
+        # exit: the caller asked to stop, so the campaign ends as stopped all the same
+        late = _STOP_SIGNAL if kind is None else None
         try:
             if self._batches is not None:
                 self._batches.close()  # a generator's close runs its clean-up: the workers are reaped
@@ -247,6 +256,8 @@ class Campaign:
         if kind is not None and issubclass(kind, KeyboardInterrupt) and not issubclass(kind, CampaignStopped):
             signum = signal.SIGTERM if issubclass(kind, _Terminated) else signal.SIGINT
             raise CampaignStopped(self.played, self.plan.games, signum) from None
+        if late is not None:
+            raise CampaignStopped(self.played, self.plan.games, late)
         return False
 
 
@@ -297,6 +308,35 @@ def _ignore_interrupts() -> None:
     on it (it stops the workers itself), so no worker prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    release_held_signals()
+
+
+#: The signals held back while a worker is forked (:func:`start_with_signals_held`).
+HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def start_with_signals_held(process: Any) -> None:
+    """Start ``process`` with Ctrl-C and SIGTERM held back during the fork. A signal that
+    lands inside the fork's callbacks is raised there, where Python prints it and drops it
+    (a tune run went on to its end), and one that reaches the child before it set its
+    handlers runs the parent's (a worker printed a traceback). Held, each is delivered once
+    the fork is over: in the parent where it is, in the child after
+    :func:`release_held_signals`."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: spawned processes, no such race
+        process.start()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def release_held_signals() -> None:
+    """A child's step once its handlers are set: the signals its parent held while forking
+    it (:func:`start_with_signals_held`) are delivered now."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
 
 
 def _in_order(submit, wait_any, chunks, window: int):
@@ -378,7 +418,7 @@ class _Workers:
             for _ in range(count):
                 ours, theirs = context.Pipe(duplex=True)
                 process = context.Process(target=_work, args=(theirs, lifeline.worker_end()), daemon=True)
-                process.start()
+                start_with_signals_held(process)
                 theirs.close()  # so a worker's death reads as end-of-file on ours
                 self.processes.append(process)
                 self.connections.append(ours)

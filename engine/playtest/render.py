@@ -43,6 +43,10 @@ CARD_COLOURS = {
 #: pink. None is near a card colour (CIE76 distance at least 25 from each of CARD_COLOURS),
 #: so a car's fill alone says it is a player's, whatever the colour of the route under it.
 PLAYER_COLOURS = ("#00c8e0", "#e000e0", "#a0e000", "#6b3e00", "#1a237e", "#7b1020", "#808000", "#ff1493")
+#: The cars of a route a claim took for no player (its owner is the number of players:
+#: Japan's bullet routes), white with a dark edge, framed in the route's colour like a
+#: player's: claimed, but nobody's.
+NOBODY_COLOUR = "#ffffff"
 
 SIZE = 1000.0  # the longer side of the map (city centres), in SVG units, before any enlarging
 MARGIN = 40.0  # where the map's first city sits; the canvas is fitted afterwards
@@ -656,16 +660,20 @@ class _Canvas:
         return box
 
 
-def _draw_route(canvas: _Canvas, t: _Track, fill: str, dashed: bool, seat: int | None) -> None:
+def _draw_route(canvas: _Canvas, t: _Track, fill: str, dashed: bool, seat: int | None,
+                nobody: bool = False) -> None:
+    """One route: its spaces in its colour, or, claimed, cars in the owner's colour (white for
+    a route taken for no player) framed in the route's colour."""
     r = t.route
-    seat_class = f" seat-{seat}" if seat is not None else ""
-    canvas.out.append(f'<g class="route{" claimed" if seat is not None else ""}{seat_class}" '
+    seat_class = f" seat-{seat}" if seat is not None else " nobody" if nobody else ""
+    claimed = seat is not None or nobody
+    canvas.out.append(f'<g class="route{" claimed" if claimed else ""}{seat_class}" '
                       f'data-route={quoteattr(r.name)}><title>{escape(r.name)} ({r.length}, '
                       f'{escape(r.colour_name)})</title>')
     route_colour = colour_of(r.colour_name)
     dash = ' stroke-dasharray="3 2"' if dashed else ""
     for corners in _cars(t):
-        if seat is None:
+        if not claimed:
             canvas.out.append(f'<polygon class="space{" dashed" if dashed else ""}" points="{_points(corners)}" '
                               f'fill="{fill}" stroke="#333333" '
                               f'stroke-width="{1.4 if dashed else 0.8}"{dash}/>')
@@ -677,8 +685,8 @@ def _draw_route(canvas: _Canvas, t: _Track, fill: str, dashed: bool, seat: int |
             frame = _grown(corners, 2.2)
             canvas.out.append(f'<polygon class="frame" points="{_points(frame)}" fill="{route_colour}" '
                               f'stroke="#222222" stroke-width="0.8"{dash}/>')
-            canvas.out.append(f'<polygon class="car claimed seat-{seat}" points="{_points(corners)}" fill="{fill}" '
-                              f'stroke="none"/>')
+            canvas.out.append(f'<polygon class="car claimed{seat_class}" points="{_points(corners)}" fill="{fill}" '
+                              + ('stroke="#222222" stroke-width="0.6"/>' if nobody else 'stroke="none"/>'))
             for x, y in frame:
                 canvas.point(x, y, 1.0)
     for x, y, colour, i in t.dots:
@@ -750,6 +758,9 @@ class _Legend:
         self.row("unclaimed", "a route: its spaces in its colour", self.space(CARD_COLOURS["gray"]))
         self.row("claimed", "a claimed route: cars in the owner's colour, framed in the route's colour",
                  self.car(PLAYER_COLOURS[0], CARD_COLOURS["gray"]))
+        if seats and seats in (state.get("owner") or ()):
+            self.row("nobody", "a route taken for no player: white cars, framed in the route's colour",
+                     self.car(NOBODY_COLOUR, CARD_COLOURS["gray"]))
         for p in range(seats):
             colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
             self.row("player", f"player {p}", self.car(colour, "#ffffff"), f' data-seat="{p}" data-colour="{colour}"')
@@ -887,24 +898,35 @@ def _draw_routes(canvas: _Canvas, tracks: list[_Track], state: dict | None, heat
     (``Looks.route_colours``) or its own; then every route's badge, in a layer above them
     all."""
     owner = state["owner"] if state else None
+    nobody_value = _nobody_owner(state)
     held = [state[name] for name in shown.route_colours if name in state] if state else []
     fills = []
     for t in tracks:
         r = t.route
-        seat = owner[r.id] if owner is not None and owner[r.id] >= 0 else None
+        nobody = owner is not None and owner[r.id] == nobody_value
+        seat = owner[r.id] if owner is not None and owner[r.id] >= 0 and not nobody else None
         given = next((colours[r.id] for colours in held if colours[r.id] >= 0), -1)
         if heat is not None:
             fill = heat_colour(heat[r.id])
         elif seat is not None:
             fill = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+        elif nobody:
+            fill = NOBODY_COLOUR
         elif given >= 0:  # a colour the state gives the route (a built track bed)
             fill = colour_of(colour_names[given])
         else:
             fill = colour_of(r.colour_name)
         fills.append(fill)
-        _draw_route(canvas, t, fill, r.id in shown.dashed, seat)
+        _draw_route(canvas, t, fill, r.id in shown.dashed, seat, nobody)
     for t, fill in zip(tracks, fills):
         _draw_badge(canvas, t, fill)
+
+
+def _nobody_owner(state: dict | None) -> int | None:
+    """The owner value of a route a claim took for no player: the number of players (None
+    without a state, or a state that does not say how many play)."""
+    players = state.get("players") if state else None
+    return players if isinstance(players, int) and players > 0 else None
 
 
 def _draw_city(canvas: _Canvas, c: ir.City, place: tuple[float, float], size: float, ring: str | None,

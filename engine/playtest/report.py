@@ -223,6 +223,14 @@ def _describe_table(tally: CampaignTally):
 
 def build_html(variant, tally: CampaignTally, plan=None, seconds: float | None = None) -> str:
     """The report of a tallied campaign as one self-contained HTML page."""
+    parts = report_sections(variant, tally, plan, seconds)
+    body = [f'<section id="{sid}"><h2>{html.escape(heading)}</h2>{parts[sid]}</section>' for sid, heading in SECTIONS]
+    return page(f"railspec balance: {variant.ir.name}", f"railspec balance report: {variant.ir.name}",
+                "\n".join(body))
+
+
+def report_sections(variant, tally: CampaignTally, plan=None, seconds: float | None = None) -> dict[str, str]:
+    """The body of each section of the report (by the ids of :data:`SECTIONS`), as HTML."""
     _need()
     ir_variant = variant.ir
     parts: dict[str, str] = {}
@@ -277,16 +285,18 @@ def build_html(variant, tally: CampaignTally, plan=None, seconds: float | None =
                           "there is one; a place: the mean place of those placed) and the actions taken, per "
                           "agent.</p>" + _unused_note(tally)
                           + '<div class="wide">' + _mechanics_table(tally).to_html() + "</div>")
+    return parts
 
-    body = [f'<section id="{sid}"><h2>{html.escape(heading)}</h2>{parts[sid]}</section>' for sid, heading in SECTIONS]
+
+def page(title: str, heading: str, body: str, width: str = "1100px", style: str = "") -> str:
+    """A report page: ``body`` (HTML) under ``heading``, in the report's style."""
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
-            f"railspec balance: {html.escape(ir_variant.name)}</title><style>"
-            "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+            f"{html.escape(title)}</title><style>"
+            f"body{{font-family:sans-serif;max-width:{width};margin:2em auto;color:#222}}"
             "table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px}"
             ".wide{max-width:100%;overflow-x:auto}"
-            "section{margin-bottom:2em}svg{max-width:100%;height:auto}</style></head><body>"
-            f"<h1>railspec balance report: {html.escape(ir_variant.name)}</h1>\n" + "\n".join(body)
-            + "</body></html>\n")
+            "section{margin-bottom:2em}svg{max-width:100%;height:auto}" + style + "</style></head><body>"
+            f"<h1>{html.escape(heading)}</h1>\n" + body + "</body></html>\n")
 
 
 #: The report folder's files.

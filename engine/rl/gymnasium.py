@@ -27,15 +27,21 @@ The module is named after the package it adapts; it imports the real ``gymnasium
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from ..compiler.base.errors import IllegalActionError, RailspecError
 from ..playtest import agents
-from ..runtime.game import Game
+from ..runtime.game import Game, Variant
 from . import tensor
 from .common import check_reward, final_rewards, load_variant, render_game, stock_variants
+from .vector import VectorGame
 
 #: Values of the ``illegal`` option.
 ILLEGAL = ("penalty", "forfeit", "raise")
@@ -172,6 +178,100 @@ class RailspecEnv(gymnasium.Env):
         agents.take_turns(self.game, self._seated, until_seat=self.seat)
 
 
+class RailspecVectorEnv(VectorEnv):
+    """Many games of ``variant`` as one Gymnasium vector environment (docs/rl.md "Batched
+    games"), stepped in C by :class:`railspec.rl.vector.VectorGame`: in each env the learner
+    holds one seat (``seat``: an int, or ``"rotate"``: seat ``(i + k) mod players`` in env
+    ``i``'s ``k``-th game) and ``opponents`` (random players or scripted styles, by name)
+    the others, played inside the step.
+
+    Gymnasium's conventions: the batched spaces are ``batch_space`` of the single ones;
+    ``reset(seed=s)`` starts every env's game 0 of a batch seeded ``s`` (without a seed,
+    each env's next game of the same batch, the one under way abandoned); the autoreset mode
+    is ``SAME_STEP``: where a game ends, the step returns the reward (the learner's score,
+    margin or share of the win), ``terminated`` True, and already the next game's
+    observation, the ended game's last observation in
+    ``info["final_obs"]`` (and ``info["final_info"]``: its ``scores``), each with its
+    ``_``-prefixed mask. ``info["action_mask"]`` (int8 [N, A]) holds the legal actions of
+    the observation returned; an action that is not legal raises
+    :class:`~railspec.IllegalActionError` naming the env, no game changed. Observations,
+    masks and infos are copies the next step does not touch."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, variant: Variant | str, num_envs: int, players: int = 2,
+                 opponents: Sequence[str] | None = None, seat: int | str = 0, reward: str = "score",
+                 threads: int = 1) -> None:
+        self.variant = load_variant(variant)
+        if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+            raise RailspecError(f"seat must be a seat of the {players}-player table or 'rotate', not {seat!r}")
+        self._options = {"variant": self.variant, "num_envs": num_envs, "players": players,
+                         "learner_seats": [0 if seat == "rotate" else seat],
+                         "opponents": ["random"] * (players - 1) if opponents is None else list(opponents),
+                         "rotate": seat == "rotate", "reward": reward, "threads": threads}
+        self.batch = VectorGame(seed=0, **self._options)
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(0.0, 1.0, shape=(self.batch.observation_size,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.batch.n_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+        self._mover = np.zeros(num_envs, dtype=np.intc)
+        self._started = False
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Every env's next game (game 0 of a batch seeded ``seed``, when given)."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+                raise RailspecError(f"reset(seed=) takes one int for the whole batch, not {seed!r}")
+            # Gymnasium's own generator (np_random), seeded as its checks expect (the games
+            # draw nothing from it); a seed it refuses changes nothing
+            super().reset(seed=int(seed))
+            self.batch.close()
+            self.batch = VectorGame(seed=int(seed), **self._options)
+        obs, mask, to_play = self.batch.reset()
+        self._started = True
+        self._mover[:] = to_play
+        return obs.copy(), self._info(mask, to_play)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """The learner's action in every env, then the opponents' until the learner is to
+        decide again (the next game's first decision where a game ended)."""
+        if not self._started:
+            raise RailspecError("step() before reset(): there are no games yet")
+        obs, mask, to_play, rewards, done = self.batch.step(actions)
+        reward = rewards[np.arange(self.num_envs), self._mover].astype(np.float64)
+        terminated = done.copy()
+        info = self._info(mask, to_play)
+        if terminated.any():
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_info: dict[str, Any] = {"scores": np.zeros((self.num_envs, self.batch.players), dtype=np.int64),
+                                "_scores": terminated.copy()}
+            for env in np.flatnonzero(terminated):
+                final_obs[env] = self.batch.final_obs[env].copy()
+                final_info["scores"][env] = self.batch.final_scores[env]
+            info.update({"final_obs": final_obs, "_final_obs": terminated.copy(), "final_info": final_info,
+                         "_final_info": terminated.copy()})
+        self._mover[:] = to_play
+        return obs.copy(), reward, terminated, np.zeros(self.num_envs, dtype=np.bool_), info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the batch's threads."""
+        self.batch.close()
+
+    def _info(self, mask: np.ndarray, to_play: np.ndarray) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        return {"action_mask": mask.copy(), "_action_mask": every, "seat": to_play.astype(np.int64),
+                "_seat": every.copy()}
+
+
+def make_vec(variant: Variant | str, num_envs: int, players: int = 2, opponents: Sequence[str] | None = None,
+             **options: Any) -> RailspecVectorEnv:
+    """A Gymnasium vector environment of ``num_envs`` games of ``variant`` (see
+    :class:`RailspecVectorEnv`)."""
+    return RailspecVectorEnv(variant, num_envs, players=players, opponents=opponents, **options)
+
+
 def register() -> list[str]:
     """Register ``railspec/<key>-v0`` with Gymnasium for every stock variant that loads, so
     ``gymnasium.make("railspec/usa-v0", players=4, opponents=[…])`` works. Returns the ids."""
@@ -179,6 +279,7 @@ def register() -> list[str]:
     for v in stock_variants():
         env_id = f"railspec/{v.key}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=f"{__name__}:make", kwargs={"variant": v.key})
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:make", vector_entry_point=f"{__name__}:make_vec",
+                               kwargs={"variant": v.key})
         ids.append(env_id)
     return ids

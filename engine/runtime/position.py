@@ -50,6 +50,10 @@ from . import notation, state_format
 #: The keys of a seat that the core reads, and ``name`` (a label, ignored).
 CORE_KEYS = ("routes", "tickets", "name")
 
+#: The core's key beside ``players`` listing the routes claims took for no player (a
+#: variant whose mechanics take routes for nobody: the hook takes_for_nobody).
+NOBODY_KEY = "nobody_routes"
+
 #: Integers in a position count cards, trains and shares: anything longer is a mistake,
 #: refused before Python spends time converting it.
 MAX_DIGITS = 30
@@ -278,6 +282,8 @@ def position_of_state(variant: ir.Variant, state: dict) -> dict:
             seat.update(d.seat_position(variant, rule, state, p))
         seats.append(seat)
     out: dict = {"variant": variant.key, "players": seats}
+    if assemble(variant).nobody_claims:
+        out[NOBODY_KEY] = [r.name for r in variant.routes if state["owner"][r.id] == state["players"]]
     for d, rule in describers:
         out.update(d.top_position(variant, rule, state))
     return out
@@ -338,6 +344,7 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
             raise PositionError(f"{where}: ticket {variant.tickets[twice].name!r} is listed twice"
                                 + ticket_names.copies_hint(variant.tickets[twice].name))
         tickets.append(held)
+    _nobody_routes(variant, position, route_names, owner, len(seats))
     all_held = [t for held in tickets for t in held]
     if len(set(all_held)) != len(all_held):
         raise PositionError("a ticket is held by two players")
@@ -350,7 +357,7 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
     used, cars, route_score = [0] * len(seats), [0] * len(seats), [0] * len(seats)
     for r in variant.routes:  # one pass over the routes, whatever the number of players
         p = owner[r.id]
-        if p >= 0:
+        if 0 <= p < len(seats):  # a route taken for nobody takes no train and scores no point
             used[p] += taken[r.id]
             cars[p] += r.length
             route_score[p] += variant.route_points[r.length]
@@ -367,3 +374,20 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
     for d, rule in describers:
         d.position_top(variant, rule, position, fields)
     return fields
+
+
+def _nobody_routes(variant: ir.Variant, position: dict, route_names: _Catalogue, owner: list[int],
+                   players: int) -> None:
+    """Read the routes taken for no player (``nobody_routes``, beside ``players``) into
+    ``owner``, as the owner ``players``: only a variant whose mechanics take routes for
+    nobody has any, and no such route is a player's too."""
+    where = f"'{NOBODY_KEY}'"
+    names = names_in(position, NOBODY_KEY, where)
+    if names and not assemble(variant).nobody_claims:
+        raise PositionError(f"{where}: no claim of {variant.name} takes a route for nobody")
+    for name in names:
+        rid = route_names.lookup(name, where)
+        if owner[rid] != -1:
+            who = "taken for nobody already" if owner[rid] == players else f"owned by player {owner[rid]}"
+            raise PositionError(f"{where}: route {name!r} is {who}")
+        owner[rid] = players

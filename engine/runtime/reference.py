@@ -14,7 +14,7 @@ kind); a :class:`ReferenceEngine` is a game, a ``Rules`` and a small
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -197,8 +197,15 @@ class Rules:
         return state.owner[route.id] == -1 and all(hook(state, route, player) for hook in self.hooks["route_open"])
 
     def route_open(self, state: StateView, route: ir.Route, player: int) -> bool:
-        """A claimable route the player has the trains for."""
-        return state.trains[player] >= route.length and self.route_claimable(state, route, player)
+        """A claimable route the player has the trains for, or one a claim would take for no
+        player (which needs none of their trains)."""
+        return ((state.trains[player] >= route.length or self.takes_for_nobody(state, route, player))
+                and self.route_claimable(state, route, player))
+
+    def takes_for_nobody(self, state: StateView, route: ir.Route, player: int) -> bool:
+        """Whether ``player``'s claim of ``route`` would take it for no player now (a
+        mechanic's takes_for_nobody hook says so)."""
+        return any(hook(state, route, player) for hook in self.hooks["takes_for_nobody"])
 
     def can_pay(self, state: StateView, action: ir.Action, player: int) -> bool:
         hand = state.hands[player]
@@ -209,8 +216,9 @@ class Rules:
     def legal_turn(self, state: StateView) -> list[int]:
         """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
         else is legal. A claim is legal when its route is open to the player, its payment
-        block too (the payment_ok hooks), and the hand holds its cards, of the colour the
-        route_colour hooks say when the route's colour is held in the state."""
+        block too (the payment_ok hooks), the hand holds its cards, of the colour the
+        route_colour hooks say when the route's colour is held in the state, and the
+        claim_payable hooks let it be paid."""
         player = state.current
         out = self.legal_draws(state, second=False)
         layout = self.variant.claim_layout
@@ -224,7 +232,8 @@ class Rules:
                         # a colour held in the state: only its cards (or locomotives alone) pay
                         out.extend(a.id for a in self.actions[block.start:block.end]
                                    if self.can_pay(state, a, player)
-                                   and (colour == ir.GRAY or not a.colour_cards or a.colour == colour))
+                                   and (colour == ir.GRAY or not a.colour_cards or a.colour == colour)
+                                   and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
         if state.ticket_deck:
             out.extend(a.id for a in self.draw_tickets)
         for hook in self.hooks["turn_actions"]:
@@ -286,6 +295,14 @@ class Rules:
             hook(state, route, player)
 
     def complete_claim(self, state: StateView, route: ir.Route, player: int) -> None:
+        """``route`` becomes ``player``'s: trains placed, points scored. A claim a
+        mechanic takes for no player (takes_for_nobody) gives the route the owner
+        ``players`` instead, and takes no train and scores no point."""
+        if self.takes_for_nobody(state, route, player):
+            state.owner[route.id] = state.players
+            for hook in self.hooks["after_nobody_claim"]:
+                hook(state, route, player)
+            return
         state.owner[route.id] = player
         state.trains[player] -= route.length
         state.route_score[player] += self.variant.route_points[route.length]
@@ -338,11 +355,13 @@ class Rules:
         self.refill_market(state)
         over = False
         # Game End: a player ending a turn with end_trains trains or fewer starts the
-        # last round; every player, that one included, gets one more turn.
+        # last round; every player, that one included, gets one more turn. With conditions
+        # joined to it (end when trains <= N and …), the last round starts once any player
+        # has that few trains and the conditions hold.
         if state.final_turns > 0:
             state.final_turns -= 1
             over = state.final_turns == 0
-        elif state.final_turns == -1 and (state.trains[state.current] <= self.variant.end_trains
+        elif state.final_turns == -1 and (self.trains_trigger(state)
                                           or any(hook(state, state.current) for hook in self.hooks["end_triggered"])):
             state.final_turns = state.players
         # Nobody able to act for a whole round ends the game (docs/rules.md).
@@ -359,7 +378,32 @@ class Rules:
             state.current = (state.current + 1) % state.players
             state.phase = PH_TURN
 
+    def trains_trigger(self, state: StateView) -> bool:
+        """The core's end trigger at the end of a turn: the player to move has end_trains
+        trains or fewer; with conditions joined to it (the end_gate hooks), any player has,
+        and every condition holds."""
+        if not self.hooks["end_gate"]:
+            return state.trains[state.current] <= self.variant.end_trains
+        return (min(state.trains) <= self.variant.end_trains
+                and all(hook(state) for hook in self.hooks["end_gate"]))
+
     # --- scoring ---------------------------------------------------------------------
+    def nobody_routes(self, state: StateView) -> list[int]:
+        """The routes claims took for no player (their owner is ``players``), ascending."""
+        return [r for r, who in enumerate(state.owner) if who == state.players]
+
+    @staticmethod
+    def join_routes(network: list[int], routes: Iterable[ir.Route]) -> None:
+        """Join ``routes`` (ir.Route objects) into ``network``, a component label per node,
+        relabelling in place: what a mechanic's score_graph does to add routes to a
+        player's network."""
+        for route in routes:
+            a, b = network[route.node_a], network[route.node_b]
+            if a != b:
+                for node, label in enumerate(network):
+                    if label == b:
+                        network[node] = a
+
     def network(self, state: StateView, player: int) -> list[int]:
         """The player's network: for each graph node, the root of its component."""
         parent = list(range(self.variant.node_count))

@@ -385,11 +385,29 @@ def end_problems(variant: ir.Variant, state: dict) -> list[str]:
         problems.append(f"state field 'final_turns': {final} turns left in the last round, but no player has "
                         f"{end} trains or fewer to have started it")
     if final == -1:
-        for p, left in enumerate(trains):
-            if left <= end and p != current:
-                problems.append(f"state field 'final_turns': -1 (the last round not started), but player {p} "
-                                f"ended a turn with {left} trains, {end} or fewer")
+        gate = _end_gate(variant, state)
+        if gate is None:
+            for p, left in enumerate(trains):
+                if left <= end and p != current:
+                    problems.append(f"state field 'final_turns': -1 (the last round not started), but player {p} "
+                                    f"ended a turn with {left} trains, {end} or fewer")
+        elif gate and phase == PH_TURN and state["turn"] > 0 and min(trains) <= end:
+            # conditions joined to the trigger: the last turn ended with one player at end_trains
+            # or fewer and every condition holding (nothing changes between the two)
+            problems.append(f"state field 'final_turns': -1 (the last round not started), but player "
+                            f"{trains.index(min(trains))} has {min(trains)} trains, {end} or fewer, and the "
+                            f"conditions joined to the end trigger hold")
     return problems
+
+
+def _end_gate(variant: ir.Variant, state: dict) -> bool | None:
+    """Whether the conditions joined to the core's end trigger (the end_gate hooks) hold;
+    None when the variant joins none."""
+    rules = reference.rules_for(variant)
+    if not rules.hooks["end_gate"]:
+        return None
+    view = schema.PlainState(rules.assembly.fields, {f.name: state[f.name] for f in rules.assembly.exported_fields})
+    return all(hook(view) for hook in rules.hooks["end_gate"])
 
 
 def _mechanic_triggered(variant: ir.Variant, state: dict) -> bool:
@@ -432,7 +450,7 @@ def pending_claim_problems(variant: ir.Variant, state: dict) -> list[str]:
         if not rules.route_claimable(view, route, player):
             problems.append(f"state field {field.name!r}: player {player}'s claim of {route.name} is under way, "
                             f"but the route is not one they may claim (taken, or closed to them)")
-        elif state["trains"][player] < need:
+        elif state["trains"][player] < need and not rules.takes_for_nobody(view, route, player):
             problems.append(f"state field 'trains[{player}]': player {player} has {state['trains'][player]} trains "
                             f"left, too few for the claim of {route.name} ({need} trains) under way in "
                             f"{field.name!r}")

@@ -83,6 +83,15 @@ def whole(low: int):
     return parse
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 to 65535 (0: any free port). The socket layer would
+    take a larger number modulo 65536 and serve somewhere else than asked."""
+    value = whole(0)(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (0 to 65535)")
+    return value
+
+
 def integer(text: str) -> int:
     try:
         return int(text)

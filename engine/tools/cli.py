@@ -13,9 +13,11 @@
     railspec perft FILE [--engine compiled|reference|both] [--spec VARIANT]
     railspec simulate VARIANT --agents one-step,route-focus,… [--workers N] [--save-state FILE]
     railspec balance VARIANT --players N --games N --agents … --out DIR [--workers N | --ray ADDRESS]
+    railspec tune VARIANT --target T --change KINDS --games N --players N --seed S --out DIR [--workers N | --ray A]
     railspec render VARIANT [--state FILE] --out map.svg
     railspec suite export VARIANT --out DIR [--games N] [--seed S]
     railspec test-engine VARIANT [--vectors DIR | --games N] -- COMMAND ARGS…
+    railspec export VARIANT [--out FILE]     the variant as JSON for other engines (--schema: its schema)
     railspec play VARIANT [--players N] [--agents A,B,…] [--seat K] [--port P] [--trace FILE]
     railspec lsp                             the language server for editors (stdio; railspec[lsp])
 
@@ -39,7 +41,7 @@ from ..compiler.emit import emit
 from ..compiler.mechanic import Drawing, Questions, default_registry, part
 from ..runtime.game import spec_path
 from ..runtime.position import read
-from . import cli_conformance, cli_describe, cli_fmt, cli_lsp, cli_play, cli_web, conformance, perft, trace
+from . import cli_conformance, cli_describe, cli_fmt, cli_lsp, cli_play, cli_tune, cli_web, conformance, perft, trace
 from .args import (
     Help,
     Parser,
@@ -328,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_commands(sub, formatter)
     _add_replay_commands(sub, formatter)
     cli_play.add_commands(sub, formatter)
+    cli_tune.add_commands(sub, formatter)
     cli_conformance.add_commands(sub, formatter)
     cli_describe.add_commands(sub, formatter)
     cli_fmt.add_commands(sub, formatter)

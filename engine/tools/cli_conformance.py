@@ -2,16 +2,19 @@
 
     railspec suite export VARIANT --out DIR [--games N] [--seed S]
     railspec test-engine VARIANT [--vectors DIR | --games N --seed S] [--checks …] -- COMMAND ARGS…
+    railspec export VARIANT [--out FILE] | railspec export --schema
 
 ``cli`` registers them with :func:`add_commands`.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from pathlib import Path
 
-from . import driver, vectors
-from .args import UsageError, integer, load_variant, output_folder, whole
+from . import driver, export, schemas, vectors
+from .args import UsageError, integer, load_variant, output_folder, output_path, whole, write_text
 
 
 def cmd_suite_export(args) -> int:
@@ -21,6 +24,20 @@ def cmd_suite_export(args) -> int:
     written = vectors.export(variant, Path(args.out), games=args.games, seed=args.seed, made_by=made_by)
     for path in written:
         print(f"wrote {path}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``export``: the variant as JSON (docs/formats.md, "Variant"), or with ``--schema``
+    the format's JSON Schema."""
+    if args.schema == bool(args.variant):
+        raise UsageError("export: give a VARIANT to export, or --schema for the format's schema (not both)")
+    document = schemas.variant_schema() if args.schema else export.variant_document(load_variant(args.variant))
+    text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        write_text(args.out, text)
     return 0
 
 
@@ -70,6 +87,8 @@ def cmd_test_engine(args) -> int:
         for line in report.failure.stderr[-10:]:
             print(f"  stderr: {line}")
     print(report.table())
+    if report.failure is None and not report.divergences and not sum(report.run.values()):
+        print("no case ran: the engine supports none of the checks asked for, or the vectors hold none of their cases")
     print("passed" if report.ok else "FAILED")
     return 0 if report.ok else 1
 
@@ -93,7 +112,7 @@ def _seconds(text: str) -> float:
 
 
 def add_commands(sub, formatter) -> None:
-    """Register ``suite`` and ``test-engine`` with the command line's subparsers."""
+    """Register ``suite``, ``test-engine`` and ``export`` with the command line's subparsers."""
     variant_help = "a stock variant name (e.g. usa) or a .rail spec file"
     suite = sub.add_parser("suite", help="the conformance kit's files for other engines", formatter_class=formatter)
     actions = suite.add_subparsers(dest="suite_command", required=True, metavar="export",
@@ -121,5 +140,12 @@ def add_commands(sub, formatter) -> None:
     p.epilog = "After the options, -- and the engine's command with its own arguments."
     p.set_defaults(run=cmd_test_engine)
 
+    p = sub.add_parser("export", help="print a variant as JSON (its map, tickets, decks and rules) for other engines",
+                       formatter_class=formatter)
+    p.add_argument("variant", nargs="?", help=f"{variant_help} (none with --schema)")
+    p.add_argument("--out", type=output_path, default="-", help="the file to write ('-': standard output)")
+    p.add_argument("--schema", action="store_true", help="print the JSON Schema of the format instead")
+    p.set_defaults(run=cmd_export)
 
-__all__ = ["add_commands", "cmd_suite_export", "cmd_test_engine"]
+
+__all__ = ["add_commands", "cmd_export", "cmd_suite_export", "cmd_test_engine"]

@@ -16,7 +16,7 @@ import sys
 from ..compiler.base import files
 from ..compiler.base.errors import RailspecError
 from . import trace, web
-from .args import UsageError, agent_list, integer, load_variant, whole
+from .args import UsageError, agent_list, integer, load_variant, port_number, whole
 from .web import sessions
 from .web.guard import Hosts
 from .web.saves import DEFAULT_FOLDER, SaveFolder, SaveFolderError
@@ -124,7 +124,7 @@ def add_commands(sub, formatter) -> None:
     p.add_argument("--seed", type=integer, default=None, help="the seed of new games (default: a random one each)")
     p.add_argument("--delay", type=_delay, default=0.7, help="seconds the page waits before each agent's decision")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on")
-    p.add_argument("--port", type=whole(0), default=8000, help="the port to listen on (0: any free port)")
+    p.add_argument("--port", type=port_number, default=8000, help="the port to listen on (0: any free port)")
     p.add_argument("--allow-host", metavar="NAME", action="append", default=None,
                    help="a name the page may also be reached by (repeatable); besides it, the server answers "
                         "only to --host, localhost, 127.0.0.1 and [::1] (and any address with --host 0.0.0.0)")

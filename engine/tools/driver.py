@@ -19,18 +19,24 @@ import selectors
 import subprocess
 import time
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, cast
+from typing import IO, cast
 
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.schema import CARD_COUNTS, CARD_IDS
 from ..playtest import lifeline
 from ..runtime import notation
+from ..runtime.game import Variant
+from . import schemas
+from .vectors import cards_in
 
-PROTOCOL = "railspec-driver/1"
+PROTOCOL = schemas.DRIVER_PROTOCOL
 #: The checks the driver runs, each needing the engine to support it (and ``position``).
-CHECKS = ("legal", "apply", "score", "perft")
+CHECKS = schemas.DRIVER_CHECKS
+#: The checks each kind of vector file serves: a kind is played when one of them runs.
+KIND_CHECKS = {"games": frozenset({"legal", "apply"}), "scores": frozenset({"score"}),
+               "perft": frozenset({"perft"})}
 #: How long an answer may take by default, in seconds.
 TIMEOUT = 10.0
 #: The longest answer line read by default, in bytes.
@@ -189,8 +195,9 @@ class Divergence:
 
 @dataclass
 class Report:
-    """The run: per check, cases run and passed; the divergences; the engine's failure (if
-    it stopped answering) and the checks it does not support."""
+    """The run: the checks asked for, per check the cases run and passed; the
+    divergences; the engine's failure (if it stopped answering) and the checks asked for
+    that it does not support (so none of their cases ran)."""
 
     engine: str = ""
     run: Counter = field(default_factory=Counter)
@@ -198,18 +205,22 @@ class Report:
     divergences: list[Divergence] = field(default_factory=list)
     failure: EngineFailure | None = None
     skipped: list[str] = field(default_factory=list)
+    asked: tuple[str, ...] = CHECKS
 
     @property
     def ok(self) -> bool:
+        """Whether some case ran, none differed and the engine kept answering."""
         return self.failure is None and not self.divergences and sum(self.run.values()) > 0
 
     def table(self) -> str:
-        """The summary: a row per check."""
+        """The summary: a row per check: its cases run, passed and failed, or why none ran."""
         rows = [f"{'check':8} {'cases':>7} {'passed':>7} {'failed':>7}"]
         for check in CHECKS:
-            if check in self.skipped:
-                rows.append(f"{check:8} {'not supported by the engine':>23}")
-            elif self.run[check] or check in self.run:
+            if check not in self.asked:
+                rows.append(f"{check:8} not asked (--checks)")
+            elif check in self.skipped:
+                rows.append(f"{check:8} not supported by the engine")
+            else:
                 rows.append(f"{check:8} {self.run[check]:>7} {self.passed[check]:>7} "
                             f"{self.run[check] - self.passed[check]:>7}")
         return "\n".join(rows)
@@ -225,18 +236,25 @@ def _short(value, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
 
 
-def _cards(field_, value) -> tuple[Counter, list[int]]:
-    """The train cards a card field holds (card id -> how many) and, per player for a
-    per-player field, how many each holds."""
-    rows = value if field_.per_player else [value]
-    total: Counter[int] = Counter()
-    sizes: list[int] = []
-    for row in rows:
-        held = Counter({c: n for c, n in enumerate(row) if n}) if field_.pile == CARD_COUNTS \
-            else Counter(c for c in row if c >= 0)
-        total += held
-        sizes.append(sum(held.values()))
-    return total, sizes
+def breakdown_difference(expected: list[dict], got: object) -> tuple[str, str] | None:
+    """None when the engine's breakdown is railspec's; else what each side says at the
+    first difference, naming the seat and the item (``seat 1 'longest_bonus': 10``), or
+    the shape that is wrong (not a list of objects, another number of seats, an item
+    missing or unknown)."""
+    if not isinstance(got, list) or not all(isinstance(row, dict) for row in got):
+        return "a breakdown: one object per seat", f"not a list of objects: {_short(got, 100)}"
+    if len(got) != len(expected):
+        return f"{len(expected)} seats", f"{len(got)} seats"
+    for seat, (mine, theirs) in enumerate(zip(expected, got)):
+        for item in list(mine) + [k for k in theirs if k not in mine]:
+            if item not in theirs:
+                return f"seat {seat} {item!r}: {mine[item]}", f"seat {seat}: no {item!r}"
+            if item not in mine:
+                return f"seat {seat}: no {_short(item, 60)}", \
+                    f"seat {seat} {_short(item, 60)}: {_short(theirs[item], 60)}"
+            if theirs[item] != mine[item] or type(theirs[item]) is not type(mine[item]):
+                return f"seat {seat} {item!r}: {mine[item]}", f"seat {seat} {item!r}: {_short(theirs[item], 60)}"
+    return None
 
 
 def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | None:
@@ -257,7 +275,7 @@ def compare_positions(variant, expected: dict, got, shuffled: bool) -> str | Non
     for key, value in ours.items():
         field_ = fields.get(key)
         if shuffled and field_ is not None and field_.pile in (CARD_IDS, CARD_COUNTS):
-            (mine, mine_sizes), (other, other_sizes) = _cards(field_, value), _cards(field_, theirs[key])
+            (mine, mine_sizes), (other, other_sizes) = cards_in(field_, value), cards_in(field_, theirs[key])
             if field_.per_player and mine_sizes != other_sizes:
                 return f"'{key}' differs in size after a shuffle: railspec {mine_sizes}, engine {other_sizes}"
             cards[0] += mine
@@ -303,7 +321,8 @@ class _Session:
         self.ask({"cmd": "position", "position": position}, check, case, step, position)
 
     def game(self, record: dict) -> None:
-        case = f"game {record['game']} ({record['players']} players, seed {record['seed']})"
+        case = f"game {record['game']} ({_short(record.get('name') or 'a random game', 100)}, " \
+               f"{record['players']} players, seed {record['seed']})"
         position = record["start"]
         self.set_position(position, "legal", case, 0)
         for step, move in enumerate(record["steps"]):
@@ -340,15 +359,22 @@ class _Session:
                 self.set_position(position, "apply", case, step + 1)
 
     def score(self, record: dict) -> None:
+        """One scored position: the breakdown and the winners, the first difference named
+        (the seat and the item)."""
+        self.report.run["score"] += 1
         case = f"score {record['name']} ({record['source']})"
         self.set_position(record["position"], "score", case, None)
         answer = self.ask({"cmd": "score"}, "score", case, None, record["position"])
-        for key in ("breakdown", "winners"):
-            if answer.get(key) != record[key]:
-                raise _Differs(Divergence("score", case, None, self.line(record["position"]), "score",
-                                          _short(record[key]), _short(answer.get(key))))
+        problem = breakdown_difference(record["breakdown"], answer.get("breakdown"))
+        if problem is None and answer.get("winners") != record["winners"]:
+            problem = (f"winners {_short(record['winners'], 100)}", f"winners {_short(answer.get('winners'), 100)}")
+        if problem is not None:
+            raise _Differs(Divergence("score", case, None, self.line(record["position"]), "score", *problem))
+        self.report.passed["score"] += 1
 
     def perft(self, record: dict) -> None:
+        """One perft count: the counts by depth, then divide."""
+        self.report.run["perft"] += 1
         case = f"perft {record['name']}"
         depth = len(record["counts"])
         self.set_position(record["position"], "perft", case, None)
@@ -365,51 +391,55 @@ class _Session:
             raise _Differs(Divergence("perft", case, None, self.line(record["position"]), f"perft {depth} divide",
                                       _short({k: record["divide"].get(k) for k in wrong[:5]}),
                                       _short({k: theirs.get(k) for k in wrong[:5]})))
+        self.report.passed["perft"] += 1
 
 
-def run(variant, command: list[str], cases: dict[str, Iterable[Any]], checks=CHECKS, timeout: float = TIMEOUT,
-        max_line: int = MAX_LINE, perft_timeout: float | None = None, progress=None) -> Report:
+def run(variant: Variant, command: list[str], cases: Mapping[str, Iterable[dict]], checks: tuple[str, ...] = CHECKS,
+        timeout: float = TIMEOUT, max_line: int = MAX_LINE, perft_timeout: float | None = None,
+        progress: Callable[[str], None] | None = None) -> Report:
     """Drive the engine ``command`` through ``cases`` (kind -> iterable of records: games,
-    scores, perft, as :mod:`.vectors` makes them) and report. ``checks`` limits the run;
-    ``progress`` is called with each case's name."""
-    report = Report()
+    scores, perft, as :mod:`.vectors` makes them) and report. Only the ``checks`` asked
+    for that the engine's hello lists under ``supports`` run: a kind of case none of whose
+    checks runs is neither sent nor read (its records are never made). ``progress`` is
+    called with each case's kind."""
+    report = Report(asked=tuple(c for c in CHECKS if c in checks))
     try:
         with EngineProcess(command, timeout, max_line) as engine:
-            hello = engine.request({"cmd": "hello", "protocol": PROTOCOL, "variant": variant.key,
-                                    "spec_hash": variant.spec_hash})
-            if not hello["ok"]:
-                report.failure = EngineFailure("refused", f"it refused the hello: {_short(hello.get('error'), 300)}")
+            supports = _hello(variant, engine, report)
+            if supports is None:
                 return report
-            report.engine = str(hello.get("engine", "?"))[:200]
-            offered = hello.get("supports")
-            if not isinstance(offered, list) or "position" not in offered:
-                report.failure = EngineFailure("refused", "its hello must list 'position' among what it supports "
-                                                          f"(got {_short(offered, 200)})")
-                return report
-            supports = {c for c in checks if c in offered}
-            report.skipped = [c for c in checks if c not in offered]
             session = _Session(variant, engine, report, supports, perft_timeout or max(timeout, 60.0))
-            plan = [("games", session.game, supports & {"legal", "apply"}), ("scores", session.score, {"score"}),
-                    ("perft", session.perft, {"perft"})]
-            for kind, play, needs in plan:
-                if not needs:
+            plan = (("games", session.game), ("scores", session.score), ("perft", session.perft))
+            for kind, play in plan:
+                if not supports & KIND_CHECKS[kind]:
                     continue
                 for record in cases.get(kind, ()):
                     if progress:
                         progress(kind)
-                    if kind != "games":
-                        report.run[kind.rstrip("s") if kind == "scores" else kind] += 1
                     try:
                         play(record)
                     except _Differs as differs:
                         report.divergences.append(differs.divergence)
-                        continue
-                    if kind == "scores":
-                        report.passed["score"] += 1
-                    elif kind == "perft":
-                        report.passed["perft"] += 1
     except EngineFailure as failure:
         report.failure = failure
     except OSError as err:
         report.failure = EngineFailure("crashed", f"it could not be started: {err.strerror or err}")
     return report
+
+
+def _hello(variant: Variant, engine: EngineProcess, report: Report) -> set[str] | None:
+    """Say hello; the checks to run (those asked for that the engine supports), or None
+    with the report's failure set when the engine refuses or supports no positions."""
+    hello = engine.request({"cmd": "hello", "protocol": PROTOCOL, "variant": variant.key,
+                            "spec_hash": variant.spec_hash})
+    if not hello["ok"]:
+        report.failure = EngineFailure("refused", f"it refused the hello: {_short(hello.get('error'), 300)}")
+        return None
+    report.engine = str(hello.get("engine", "?"))[:200]
+    offered = hello.get("supports")
+    if not isinstance(offered, list) or "position" not in offered:
+        report.failure = EngineFailure("refused", "its hello must list 'position' among what it supports "
+                                                  f"(got {_short(json.dumps(offered), 200)})")
+        return None
+    report.skipped = [c for c in report.asked if c not in offered]
+    return {c for c in report.asked if c in offered}

@@ -364,7 +364,8 @@ def _walk(node):
 
 
 #: The core's extension points a part may fill, with the word the summary puts before its form.
-_PARTS = ((ast.TicketForm, "ticket"), (ast.DealPart, "deal"), (ast.ActionKind, "action"))
+_PARTS = ((ast.TicketForm, "ticket"), (ast.DealPart, "deal"), (ast.ActionKind, "action"),
+          (ast.EndPart, "end when trains <= N"))
 
 
 def _label(node) -> str:

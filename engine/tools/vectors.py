@@ -2,8 +2,9 @@
 checked against, made from a spec by ``railspec suite export``.
 
 Three kinds, each JSON Lines with a header: ``games`` (seeded random games, each decision
-with its legal actions sorted by name, the action and the position it leads to),
-``scores`` (positions with their breakdowns and winners: ends of random games, games
+with its legal actions sorted by name, the action and the position it leads to, then
+hand-made edge cases: positions of rules random games almost never reach, recorded the
+same way), ``scores`` (positions with their breakdowns and winners: ends of random games, games
 stopped in the middle, and the hard cases the core and each mechanic label:
 :meth:`Mechanic.hard_cases`) and ``perft`` (counts of action sequences, with divide, from
 positions of every phase whose trees draw no chance). Every position is in the position
@@ -11,18 +12,25 @@ notation. The same arguments give the same files, byte for byte.
 
 The records are made lazily (``*_records``), so the driver (:mod:`.driver`) can run fresh
 cases without writing them; :func:`export` writes them with the JSON Schemas of
-:mod:`.schemas`.
+:mod:`.schemas` and the variant as ``railspec export`` prints it.
 """
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .. import __version__
 from ..compiler.base import files
 from ..compiler.base.rng import agent_for
+from ..compiler.base.schema import CARD_COUNTS, CARD_IDS, PH_TURN, Field
+from ..compiler.ir import DRAW_BLIND, DRAW_FACEUP
 from ..compiler.mechanic import HardCases, part
 from ..runtime import notation, scoring
+from ..runtime.game import Game, Variant
+from ..runtime.state_format import StateError
+from . import export as variant_export
 from . import jsonl, perft, schemas
 
 #: The vectors' format, written in every header.
@@ -60,9 +68,21 @@ def _names(game, ids) -> list[str]:
     return sorted(game.action_name(a) for a in ids)
 
 
-def game_records(variant, games: int, seed: int):
+def _step(game: Game, legal: list[int], action: int) -> dict:
+    """Apply ``action`` (one of ``legal``, the position's legal actions) to ``game``; the
+    step a games record keeps of it: the legal actions by name, sorted, its name, whether
+    the generator moved, and the position after it."""
+    rng = game.state()["rng"]
+    name = game.action_name(action)
+    game.apply(action)
+    return {"legal": _names(game, legal), "action": name, "chance": game.state()["rng"] != rng,
+            "position": game.position()}
+
+
+def game_records(variant: Variant, games: int, seed: int, edges: bool = True) -> Iterator[dict]:
     """Game ``i`` (from 0): ``players`` cycling through the variant's counts, game seed
-    ``seed + i``, the documented random agent choosing (docs/engine.md, "Random playouts")."""
+    ``seed + i``, the documented random agent choosing (docs/engine.md, "Random playouts").
+    Then, with ``edges``, the hand-made edge cases (:func:`edge_records`), numbered on."""
     counts = _player_counts(variant)
     for i in range(games):
         game_seed = (seed + i) % 2**64
@@ -72,14 +92,214 @@ def game_records(variant, games: int, seed: int):
         steps = []
         while not g.is_over:
             legal = g.legal_actions()
-            action = legal[agent.below(len(legal))]
-            rng = g.state()["rng"]
-            name = g.action_name(action)
-            g.apply(action)
-            steps.append({"legal": _names(g, legal), "action": name, "chance": g.state()["rng"] != rng,
-                          "position": g.position()})
+            steps.append(_step(g, legal, legal[agent.below(len(legal))]))
         record.update(steps=steps, breakdown=g.score_breakdown(), winners=g.winners())
         yield record
+    if edges:
+        yield from edge_records(variant, seed, first=games)
+
+
+# --- hand-made edge cases -------------------------------------------------------------------
+#
+# Rules whose positions random games almost never reach: an engine that breaks one passes
+# every random game. Each case is built from the first turn of a seeded game by moving
+# train cards (and, for the passes, tickets) between the core's piles, checked as any
+# state is, played a few decisions and kept as a games record with a "name". A case whose
+# position the variant's rules do not allow, or where its rule does not come into play
+# (a market without the reset; a mechanic's own action left besides "pass"), is left out.
+
+EDGE_NO_CARD = "edge: no train card left to draw"
+EDGE_LAST_BLIND = "edge: a blind draw takes the last train card"
+EDGE_LAST_FACEUP = "edge: a face-up draw takes the last train card"
+EDGE_PASSES = "edge: a full round of passes ends the game"
+EDGE_SHORTAGE = "edge: too few cards for the market's reset"
+EDGES = (EDGE_NO_CARD, EDGE_LAST_BLIND, EDGE_LAST_FACEUP, EDGE_PASSES, EDGE_SHORTAGE)
+#: The core's train card piles: the rest (a mechanic's: a tunnel's revealed cards) keep
+#: their cards when an edge case deals the cards anew.
+_CORE_CARD_PILES = ("deck", "discard", "faceup", "hands")
+#: A move of an edge case: the action it takes in a game, or None when it finds none.
+Move = Callable[[Game], "int | None"]
+#: Whether an edge case's rule came into play, given its game before its moves and after.
+Holds = Callable[[Game, Game], bool]
+
+
+def cards_in(field: Field, value: list) -> tuple[Counter, list[int]]:
+    """The train cards a card pile field holds (card id -> how many) and, per player for a
+    per-player field (one entry for another), how many each holds."""
+    rows = value if field.per_player else [value]
+    total: Counter = Counter()
+    sizes = []
+    for row in rows:
+        held = Counter({c: n for c, n in enumerate(row) if n}) if field.pile == CARD_COUNTS \
+            else Counter(c for c in row if c >= 0)
+        total += held
+        sizes.append(sum(held.values()))
+    return total, sizes
+
+
+def _deal_anew(variant: Variant, state: dict, deck: list[int], discard: Counter, faceup: list[int],
+               seats: list[int]) -> dict | None:
+    """``state`` with the train deck, the discards and the market as given and every other
+    train card of the core's piles dealt to the hands of ``seats``, one card at a time in
+    card order; None when the cards given are more than the game has."""
+    ir_variant = variant.ir
+    total = Counter({c.id: c.count for c in ir_variant.colours} | {len(ir_variant.colours): ir_variant.locomotives})
+    placed = Counter(deck) + discard + Counter(c for c in faceup if c >= 0)
+    for field in variant.assembly.exported_fields:
+        if field.pile in (CARD_IDS, CARD_COUNTS) and field.name not in _CORE_CARD_PILES:
+            placed += cards_in(field, state[field.name])[0]
+    if any(placed[card] > total[card] for card in placed):
+        return None
+    hands = [[0] * len(total) for _ in range(state["players"])]
+    for i, card in enumerate(sorted((total - placed).elements())):
+        hands[seats[i % len(seats)]][card] += 1
+    return state | {"deck": list(deck), "discard": [discard[c] for c in range(len(total))], "faceup": list(faceup),
+                    "hands": hands}
+
+
+def _first_turn(variant: Variant, seed: int) -> Game:
+    """The first turn of a game of three players (or the nearest count the variant has),
+    set up from ``seed`` with the random agent keeping tickets."""
+    counts = _player_counts(variant)
+    game = variant.new_game(players=min(max(3, counts[0]), counts[-1]), seed=seed)
+    agent = agent_for(seed)
+    while game.state()["phase"] != PH_TURN and not game.is_over:
+        legal = game.legal_actions()
+        game.apply(legal[agent.below(len(legal))])
+    return game
+
+
+def _calm(game: Game) -> int:
+    """The action an edge case takes after its own: one that moves no train card where
+    there is one (keeping tickets, else drawing them), else the first by name."""
+    legal = {game.action_name(a): a for a in game.legal_actions()}
+    keep = sorted(name for name in legal if name.startswith("keep tickets "))
+    if keep:
+        return legal[keep[0]]
+    return legal.get("draw tickets", legal[min(legal)])
+
+
+def _named(prefix: str, colour_only: bool = False) -> Move:
+    """A move: the first legal action (by id) whose name starts with ``prefix`` and, with
+    ``colour_only``, that takes a colour card (not a locomotive); None when there is none."""
+    def move(game: Game) -> int | None:
+        actions = game.variant.ir.actions
+        for a in game.legal_actions():
+            if actions[a].name.startswith(prefix) and not (colour_only and actions[a].colour < 0):
+                return a
+        return None
+    return move
+
+
+def _edge_record(variant: Variant, name: str, number: int, state: dict | None, moves: list[Move],
+                 holds: Holds | None = None) -> dict | None:
+    """A games record named ``name`` from ``state``: each of ``moves`` picks an action
+    from the game, and ``holds`` (given the game before the moves and after them) says
+    whether the case's rule came into play. None when the state does not check, a move
+    finds no action, or the rule did not come into play."""
+    if state is None:
+        return None
+    try:
+        game = variant.game_from_state(state)
+    except StateError:
+        return None
+    start = game.clone()
+    record = {"type": "game", "game": number, "name": name, "seed": state["seed"], "players": game.players,
+              "start": game.position()}
+    steps = []
+    for move in moves:
+        action = None if game.is_over else move(game)
+        if action is None:
+            return None
+        steps.append(_step(game, game.legal_actions(), action))
+    if holds is not None and not holds(start, game):
+        return None
+    return record | {"steps": steps, "breakdown": game.score_breakdown(), "winners": game.winners()}
+
+
+def _empty_piles(variant: Variant, state: dict) -> dict | None:
+    """No train card in the deck or the discards: every card outside the market in hands."""
+    return _deal_anew(variant, state, [], Counter(), state["faceup"], list(range(state["players"])))
+
+
+def _one_card_left(variant: Variant, state: dict) -> dict | None:
+    """One colour card in the deck, none in the discards, the rest in hands."""
+    empty = _empty_piles(variant, state)
+    if empty is None:
+        return None
+    in_hands: Counter = Counter()
+    for hand in empty["hands"]:
+        in_hands.update({card: n for card, n in enumerate(hand[:len(variant.ir.colours)]) if n})
+    if not in_hands:
+        return None
+    card = min(in_hands, key=lambda c: (-in_hands[c], c))  # the commonest colour
+    return _deal_anew(variant, state, [card], Counter(), state["faceup"], list(range(state["players"])))
+
+
+def _nobody_acts(variant: Variant, state: dict) -> dict | None:
+    """The player to move holds no train card and could draw none (deck and discards
+    empty), the ticket deck is held by the next seat, and every other seat passed: the
+    full round of passes ends with this player's."""
+    seat, players = state["current"], state["players"]
+    others = [p for p in range(players) if p != seat]
+    dealt = _deal_anew(variant, state, [], Counter(), state["faceup"], others)
+    if dealt is None:
+        return None
+    tickets = [list(held) for held in dealt["tickets"]]
+    tickets[others[0]] += dealt["ticket_deck"]
+    return dealt | {"ticket_deck": [], "tickets": tickets, "passes": players - 1}
+
+
+def _short_market(variant: Variant, state: dict) -> dict | None:
+    """A market showing as many locomotives as reset it, and too few other cards outside
+    the hands to make one with fewer (docs/engine.md, "The market"): the deck empty, a
+    locomotive or two in the discards. No reset is due; a redeal would move the cards."""
+    ir_variant = variant.ir
+    reset, size, loco = ir_variant.market_reset_locomotives, ir_variant.market_size, len(ir_variant.colours)
+    spare = ir_variant.locomotives - reset
+    if reset == 0 or reset > size or spare < 1:
+        return None
+    colours = [c for c in state["faceup"] if 0 <= c < loco]
+    colours += [c.id for c in ir_variant.colours for _ in range(c.count)]
+    market = [loco] * reset + colours[:size - reset]
+    return _deal_anew(variant, state, [], Counter({loco: min(2, spare)}), market, list(range(state["players"])))
+
+
+def _market_kept(before: Game, after: Game) -> bool:
+    """Whether the market, the deck and the discards are as they were: no redeal."""
+    old, new = before.state(), after.state()
+    return all(old[pile] == new[pile] for pile in ("faceup", "deck", "discard"))
+
+
+def _no_train_draw(before: Game, _after: Game) -> bool:
+    """Whether no train card could be drawn at the start."""
+    actions = before.variant.ir.actions
+    return not {actions[a].kind for a in before.legal_actions()} & {DRAW_BLIND, DRAW_FACEUP}
+
+
+def edge_records(variant: Variant, seed: int, first: int = 0) -> Iterator[dict]:
+    """The hand-made edge cases (:data:`EDGES`) the variant's rules allow, built from the
+    first turn of game ``seed`` and numbered from ``first``: no train card to draw (every
+    seat's next turn); a blind draw, then a face-up one, taking the last card (and the
+    next seat's turn); a full round of passes; a market the reset leaves as it is."""
+    base = _first_turn(variant, seed)
+    if base.is_over:
+        return
+    state = base.state()
+    calm_round: list[Move] = [_calm] * (2 * state["players"])
+    cases: list[tuple[str, dict | None, list[Move], Holds | None]] = [
+        (EDGE_NO_CARD, _empty_piles(variant, state), calm_round, _no_train_draw),
+        (EDGE_LAST_BLIND, _one_card_left(variant, state), [_named("draw blind"), _calm], None),
+        (EDGE_LAST_FACEUP, _one_card_left(variant, state), [_named("draw faceup ", colour_only=True), _calm], None),
+        (EDGE_PASSES, _nobody_acts(variant, state), [_named("pass")], lambda _, after: after.is_over),
+        (EDGE_SHORTAGE, _short_market(variant, state), [_named("draw tickets"), _calm], _market_kept),
+    ]
+    number = first
+    for name, start, moves, holds in cases:
+        record = _edge_record(variant, name, number, start, moves, holds)
+        if record is not None:
+            number += 1
+            yield record
 
 
 def _score_record(name: str, source: str, game) -> dict:
@@ -243,8 +463,8 @@ def records(variant, kind: str, games: int, seed: int):
 
 
 def export(variant, out: Path, games: int = 10, seed: int = 1, made_by: str | None = None) -> list[Path]:
-    """Write games.jsonl, scores.jsonl, perft.jsonl and schemas/ into ``out``; returns the
-    paths written."""
+    """Write games.jsonl, scores.jsonl, perft.jsonl, variant.json (the variant as
+    ``railspec export`` prints it) and schemas/ into ``out``; returns the paths written."""
     out = Path(out)
     out.mkdir(exist_ok=True)
     made_by = made_by or f"railspec suite export {variant.key} --games {games} --seed {seed}"
@@ -256,6 +476,10 @@ def export(variant, out: Path, games: int = 10, seed: int = 1, made_by: str | No
             for record in records(variant, kind, games, seed):
                 f.write(jsonl.dumps([record]))
         written.append(path)
+    path = out / "variant.json"
+    path.write_text(json.dumps(variant_export.variant_document(variant), indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    written.append(path)
     folder = out / "schemas"
     folder.mkdir(exist_ok=True)
     for name, schema in schemas.all_schemas(variant).items():

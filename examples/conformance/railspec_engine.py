@@ -2,6 +2,7 @@
 point of an adapter for an engine of your own.
 
     railspec test-engine usa -- python examples/conformance/railspec_engine.py [--engine reference]
+        [--supports legal,apply,position,score,perft]
 
 It reads one JSON request a line from standard input and answers each with one line on
 standard output, as the protocol asks. Everything it knows of the rules comes from
@@ -19,11 +20,15 @@ import railspec
 from railspec.tools import perft
 
 PROTOCOL = "railspec-driver/1"
+#: Everything an engine may support (docs/conformance.md, "The driver protocol").
+SUPPORTS = ("legal", "apply", "position", "score", "perft")
 
 
 class Adapter:
-    def __init__(self, engine: str, spec: str | None):
-        self.engine, self.spec = engine, spec
+    """One engine of railspec's behind the protocol: a method per request."""
+
+    def __init__(self, engine: str, spec: str | None, supports: tuple[str, ...] = SUPPORTS):
+        self.engine, self.spec, self.supports = engine, spec, supports
         self.variant = None
         self.game = None
 
@@ -33,7 +38,7 @@ class Adapter:
             return {"ok": False, "error": f"this engine plays spec {self.variant.spec_hash}, "
                                           f"not {request.get('spec_hash')}"}
         return {"ok": True, "protocol": PROTOCOL, "engine": f"railspec {railspec.__version__} ({self.engine})",
-                "supports": ["legal", "apply", "position", "score", "perft"]}
+                "supports": list(self.supports)}
 
     def position(self, request: dict) -> dict:
         self.game = self.variant.game_from_position(request["position"], engine=self.engine)
@@ -60,12 +65,22 @@ class Adapter:
         return {"ok": True, "counts": perft.counts(self.game, depth), "divide": perft.divide(self.game, depth)}
 
 
-def main(argv=None) -> int:
+def _supports(text: str) -> tuple[str, ...]:
+    names = tuple(n for n in text.split(",") if n)
+    if not set(names) <= set(SUPPORTS):
+        raise argparse.ArgumentTypeError(f"supports: some of {','.join(SUPPORTS)}, not {text!r}")
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", choices=["compiled", "reference"], default="reference")
     parser.add_argument("--spec", help="the spec to play (default: the stock variant hello names)")
+    parser.add_argument("--supports", type=_supports, default=SUPPORTS,
+                        help="what the hello says it supports (the rest is refused): a comma-separated "
+                             f"subset of {','.join(SUPPORTS)}")
     args = parser.parse_args(argv)
-    adapter = Adapter(args.engine, args.spec)
+    adapter = Adapter(args.engine, args.spec, args.supports)
     handlers = {"hello": adapter.hello, "position": adapter.position, "position?": adapter.get_position,
                 "legal": adapter.legal, "apply": adapter.apply, "score": adapter.score, "perft": adapter.perft}
     for line in sys.stdin:
@@ -77,6 +92,8 @@ def main(argv=None) -> int:
             handler = handlers.get(command)
             if handler is None:
                 answer = {"ok": False, "error": f"no command {command!r}"}
+            elif command != "hello" and ("position" if command == "position?" else command) not in adapter.supports:
+                answer = {"ok": False, "error": f"{command!r} is not supported here"}
             elif command != "hello" and adapter.variant is None:
                 answer = {"ok": False, "error": "hello first"}
             elif command not in ("hello", "position") and adapter.game is None:

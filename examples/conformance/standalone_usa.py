@@ -35,6 +35,17 @@ Seeded bugs for checking a test suite (`--mutant NAME`), each a small, realistic
   differ.
 - `longest-reuse`: the longest path forgets to mark the first route of a trail as used,
   so a trail may come back along the route it started on (a lone route counts twice).
+- `empty-draw`: the face-up cards are offered while the deck and the discards are both
+  empty (the rules allow no train card draw at all then).
+- `second-draw`: after a first card that left the deck and the discards empty, the turn
+  goes on to a second draw instead of ending.
+- `endless-passes`: a full round of passes does not end the game.
+- `reset-shortage`: the market's reset leaves out its condition that the cards outside
+  the hands can make a market with fewer locomotives; it redeals at most three times in a
+  row, so as not to loop forever.
+
+The last four are the rules of positions random games almost never reach; the suite's
+hand-made edge cases (docs/conformance.md, "Edge cases") catch them.
 """
 
 import argparse
@@ -47,7 +58,10 @@ import sys
 PROTOCOL = "railspec-driver/1"
 POSITION_FORMAT = "railspec-position/1"
 ENGINE_NAME = "standalone-usa (examples/conformance/standalone_usa.py)"
-MUTANTS = ("tiebreak", "double-route", "longest-reuse")
+MUTANTS = ("tiebreak", "double-route", "longest-reuse", "empty-draw", "second-draw", "endless-passes",
+           "reset-shortage")
+#: The redeals in a row the `reset-shortage` mutant allows itself.
+MUTANT_REDEALS = 3
 PHASES = ("setup_keep", "turn", "second_draw", "keep", "over")
 
 
@@ -390,11 +404,16 @@ class Game:
 
     def _reset_check(self):
         s = self.spec
+        redeals = 0
         while sum(1 for c in self.faceup if c == s.loco) >= s.reset_locos:
             outside = len(self.deck) + sum(self.discard) + sum(1 for c in self.faceup if c != -1)
             plain = (sum(1 for c in self.deck if c != s.loco) + sum(self.discard[:s.loco])
                      + sum(1 for c in self.faceup if c not in (-1, s.loco)))
-            if not min(s.market, outside) - plain < s.reset_locos:
+            if self.mutant == "reset-shortage":      # the mutant redeals whatever is left, a few times
+                if redeals == MUTANT_REDEALS:
+                    return
+                redeals += 1
+            elif not min(s.market, outside) - plain < s.reset_locos:
                 return
             for slot, c in enumerate(self.faceup):
                 if c != -1:
@@ -438,6 +457,7 @@ class Game:
         # phase turn
         if can_draw:
             out["draw blind"] = ("blind",)
+        if can_draw or self.mutant == "empty-draw":   # the mutant forgets the piles for the market
             for c in sorted(set(self.faceup)):
                 if c != -1:
                     out[f"draw faceup {s.card_names[c]}"] = ("faceup", c)
@@ -532,7 +552,7 @@ class Game:
     def _after_draw(self):
         if self.phase == "second_draw":
             self._end_turn(False)
-        elif self._cards_to_draw():
+        elif self._cards_to_draw() or self.mutant == "second-draw":
             self.phase = "second_draw"
         else:
             self._end_turn(False)
@@ -546,7 +566,7 @@ class Game:
         elif self.final_turns == -1 and self.trains[self.current] <= self.spec.end_trains:
             self.final_turns = self.players
         self.passes = self.passes + 1 if passed else 0
-        if self.passes >= self.players:
+        if self.passes >= self.players and self.mutant != "endless-passes":
             over = True
         self.turn += 1
         self.current = (self.current + 1) % self.players

@@ -114,6 +114,11 @@ class FerryCardsReference(MechanicReference[FerryCardsState, FerryCardsRule]):
             self.spend(state, state.ferry_committed)
             state.ferry_committed = 0
 
+    def after_nobody_claim(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
+        """The claim completed, taking its route for no player (a mechanic's
+        takes_for_nobody): the ferry cards committed to it are spent all the same."""
+        self.after_claim(state, route, player)
+
     def claim_withdrawn(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
         """The claim was given up: the ferry cards committed to it go back to the hand."""
         if self.held:

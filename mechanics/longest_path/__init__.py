@@ -18,28 +18,9 @@ from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import HardCases, Mechanic, Query, Questions, Sample, Sampled, ScoreItem, Tables, TieBreak
 from .syntax import LongestPath as LongestPathStmt
 
-#: The compiled engine first walks every trail of a component with at most WALK_CYCLES
-#: independent cycles (routes - cities + 1), for at most WALK_STEPS steps, and searches the
-#: others (and those whose walk ran out of steps) by removing routes (its definitions
-#: fragment says why). bench/benchmark.py measures random, dense and adversarial networks
-#: (bench/adversarial_networks.py finds the slowest by hill-climbing on the engine's time).
-WALK_CYCLES = 6
-WALK_STEPS = 1000
-#: Networks with bridges (routes whose removal splits them) and at least this many cities of
-#: odd degree are solved blob by blob over the tree the bridges make (engine.pyx.j2,
-#: "networks with bridges"); fewer odd cities are quick to search whole.
-BRIDGED_ODD_AT_LEAST = 6
-#: Components of at most JOIN_CYCLES independent cycles and at least JOIN_ODD_AT_LEAST cities
-#: of odd degree are searched by their lightest joins (engine.pyx.j2, "the search by joins"):
-#: each join tries every sum of the cycles, 2 ** JOIN_CYCLES of them at most.
-JOIN_CYCLES = 9
-JOIN_ODD_AT_LEAST = 4
-#: Parts of more than JOIN_GRAY_CYCLES cycles find their lightest joins by a frontier instead
-#: (engine.pyx.j2, "the lightest join by a frontier"): its cost grows with the network's width
-#: (a handful of cities on every map), not its cycles; above JOIN_CYCLES, only the frontier.
-#: From 5 cycles up the frontier was the faster on every map's adversarial networks (India's
-#: slowest of 6 cycles: 14.7 µs by the sums, 6.9 by the frontier; at 3, USA's were slower).
-JOIN_GRAY_CYCLES = 4
+# The compiled engine's search is trail.pyx, compiled once with railspec (its docstring
+# says how it searches and which thresholds it uses); engine.pyx.j2 reads a player's
+# networks into it.
 
 
 @dataclass(frozen=True)
@@ -189,9 +170,5 @@ class LongestPath(Mechanic[LongestPathRule], Questions, HardCases[LongestPathRul
         return rule.bonus
 
     def tables(self, variant: ir.Variant, rule: LongestPathRule) -> Tables:
-        return Tables(constants=[("LONGEST_BONUS", rule.bonus)],
-                      context={"walk_cycles": WALK_CYCLES, "walk_steps": WALK_STEPS,
-                               "bridged_odd_at_least": BRIDGED_ODD_AT_LEAST, "join_cycles": JOIN_CYCLES,
-                               "join_gray_cycles": JOIN_GRAY_CYCLES,
-                               "join_odd_at_least": JOIN_ODD_AT_LEAST})
+        return Tables(constants=[("LONGEST_BONUS", rule.bonus)])
 

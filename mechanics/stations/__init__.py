@@ -57,13 +57,9 @@ BUILD_STATION = "build_station"
 STATION_PAY = "station_pay"
 PH_STATION = "station"
 NO_ROUTE = -1  # a station that uses no route, in the breakdown and in the choice's order
-#: Stations per player: the end of the game tries every use of a player's stations.
+#: Stations per player: the end of the game tries every use of a player's stations (the
+#: compiled choice, choice.pyx, has room for this many: STATIONS_MOST in choice.pxd).
 MAX_STATIONS = 5
-#: The most assignments of a player's stations whose gains from the core's tickets the
-#: compiled engine tables before trying them (engine.pyx.j2, ``stations_use``): three
-#: tables of this many ints on the stack. Europe's map gives at most 8 × 7 × 7 = 392; with
-#: more, those tickets are scored on each assignment's network, as a mechanic's are.
-STATION_TABLE_CAP = 1024
 
 
 @dataclass(frozen=True)
@@ -377,7 +373,7 @@ class Stations(Mechanic[StationsRule], DescribedPositions[StationsRule], Invaria
         return Tables(
             constants=[("STATIONS", rule.count), ("STATION_BONUS", rule.bonus),
                        ("ACT_STATION_PAY_FIRST", pays[0]), ("ACT_STATION_PAY_END", pays[-1] + 1),
-                       ("STATION_OPTIONS_CAP", max(1, most_routes)), ("STATION_TABLE_CAP", STATION_TABLE_CAP),
+                       ("STATION_OPTIONS_CAP", max(1, most_routes)),
                        ("STATION_POINTS_FIRST", int(rule.choose[0] == "most_points"))],
             arrays=[("T_STATION_COST", list(rule.costs)), ("T_CITY_BUILD_ACTION", build or [0]),
                     ("T_ACT_CITY", [a.city for a in variant.actions]),

@@ -1,4 +1,4 @@
-"""Sets of any cards standing for one card (Nordic Countries).
+"""Sets of cards standing for one card (Nordic Countries, Northern Lights).
 
 Nordic Countries rules: on a ferry "you can always use any 3 cards in place of a
 locomotive" (boardgames.stackexchange.com question 1849; thoun/tickettoride
@@ -29,6 +29,24 @@ The catalogue's size: a route with ``b`` required locomotives and the statement 
 blocks where it had one; a route with the attribute and ``p`` spaces paid by cards of
 one colour has ``p + 1`` (Murmansk - Lieksa: 10 blocks, 73 claims); and one ``substitute``
 action per card kind.
+
+Sets of one colour (Northern Lights): "To claim a ferry route, a player must play: a
+locomotive card OR a pair of train cards of the same color for each locomotive symbol on
+the route, in addition to a set of train cards of any one color for the remaining spaces"
+(thoun/tickettoride northernlights/map.php, rulesDifferences; spellengek.nl: "twee kaarten
+van dezelfde kleur"). Written ``substitute N of one colour for a required locomotive``. The
+blocks are laid out as for any cards, their amount in the payment column
+``substitute_matched`` (``+2same``: the cards the sets take, N each). A set's colour is any
+colour, the route's chosen colour included (the adaptation's own checks accept
+``RED RED BLUE BLUE`` and ``RED RED RED RED`` for a red claim of a 3-space ferry with one
+symbol, and two pairs of different colours for two symbols); locomotives are never in a
+set (one locomotive pays a symbol alone). Whether the hand can make the sets depends on the
+colour the claim pays its spaces with, so each claim is tested (the ``claim_payable``
+hook): after its colour cards, the hand must hold that many sets. The claim then holds its
+colour cards and locomotives, and the same player gives the sets one decision at a time
+(``substitute set COLOUR``, N cards of it), never a colour below the one before. A spec has
+either kind of set for a required locomotive, and sets of one colour do not go with the
+route attribute (one claim would then owe two kinds of sets).
 """
 from __future__ import annotations
 
@@ -43,6 +61,7 @@ from ...compiler.hooks import MechanicReference, Services
 from ...compiler.mechanic import (
     AgentPlay,
     AgentRules,
+    Caches,
     Drawing,
     Invariants,
     Looks,
@@ -53,12 +72,17 @@ from ...compiler.mechanic import (
     Tables,
 )
 from .state_view import SubstitutesState
-from .syntax import SubstituteAttr, SubstituteLocomotive
+from .syntax import SubstituteAttr, SubstituteLocomotive, SubstituteMatching
 
 PH_SUBSTITUTE = "substitute"
 SUBSTITUTE_CARD = "substitute_card"
+SUBSTITUTE_SET = "substitute_set"
 #: The payment column of the cards of any kind a claim gives in sets.
 COLUMN = ir.PaymentColumn("substitute_cards", "substitutes", "any")
+#: The payment column of the cards a claim gives in sets of one colour.
+MATCHED = ir.PaymentColumn("substitute_matched", "substitutes", "same")
+#: The compiled engine's cache of each hand's sets of one colour (derived fields).
+SETS_AT, SETS = "substitute_sets_at", "substitute_sets"
 #: The fewest and the most cards of one set: a set of one card would be a wild card.
 SET_LEAST, SET_MOST = 2, 12
 #: Route attributes on whose routes no set may pay: the Nordic rules' "You may not use any
@@ -73,15 +97,22 @@ class SubstitutesRule(ir.Rule):
     cards: tuple[tuple[int, int], ...]  # (route id, N): any N cards for each card of the colour
     excluded: tuple[int, ...] = ()      # routes no set may pay for (tunnels)
     span: Span | None = field(default=None, compare=False)
+    # the locomotive's sets are of one colour (left out of the spec hash while False)
+    matching: bool = field(default=False, metadata={ir.OMIT_AT_DEFAULT: True})
 
     def per_card(self, route: int) -> int:
         return dict(self.cards).get(route, 0)
 
+    @property
+    def column(self) -> ir.PaymentColumn:
+        """The payment column its sets are paid in."""
+        return MATCHED if self.matching else COLUMN
 
-def _with_amount(paid: tuple, amount: int) -> tuple:
-    """A shape's payment columns with ``amount`` more any cards."""
-    total = dict(paid).get(COLUMN.name, 0) + amount
-    return tuple((name, n) for name, n in paid if name != COLUMN.name) + ((COLUMN.name, total),)
+
+def _with_amount(paid: tuple, amount: int, column: str) -> tuple:
+    """A shape's payment columns with ``amount`` more cards in ``column``."""
+    total = dict(paid).get(column, 0) + amount
+    return tuple((name, n) for name, n in paid if name != column) + ((column, total),)
 
 
 def floor_of(given: list[int]) -> int:
@@ -103,6 +134,28 @@ def giveable(hand: list[int], given: list[int], left: int) -> list[int]:
     return out
 
 
+def sets_from(hand: list[int], size: int, first: int = 0) -> int:
+    """The sets of ``size`` cards of one colour the hand makes from colour ``first`` up
+    (locomotives, the last card id, are in none)."""
+    return sum(n // size for n in hand[first:-1])
+
+
+def claim_sets(hand: list[int], size: int, colour: int, cards: int) -> int:
+    """The sets of one colour the hand makes once a claim's ``cards`` of ``colour`` left it."""
+    return sets_from(hand, size) - hand[colour] // size + (hand[colour] - cards) // size \
+        if 0 <= colour < len(hand) - 1 else sets_from(hand, size)
+
+
+def set_colours(hand: list[int], given: list[int], left: int, size: int) -> list[int]:
+    """The colours the next set of one colour may be: from the floor up, with ``size``
+    cards held, and leaving enough sets of that colour and above for the rest."""
+    out = []
+    for colour in range(floor_of(given), len(hand) - 1):
+        if hand[colour] >= size and sets_from(hand, size, colour) * size >= left:
+            out.append(colour)
+    return out
+
+
 class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule]):
     """Sets of any cards in plain Python."""
 
@@ -111,16 +164,32 @@ class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule])
         self.loco = rules.loco
         self.variant = rules.variant
         self.ids = [a.id for a in rules.variant.actions if a.kind == SUBSTITUTE_CARD]  # by card id
+        self.set_ids = [a.id for a in rules.variant.actions if a.kind == SUBSTITUTE_SET]  # by colour id
+        self.column = rule.column.name
+        self.size = rule.locomotive
 
     def payment_ok(self, state: SubstitutesState, block: ir.PaymentBlock, player: int) -> bool:
-        """A block paying sets is open to a player holding its any cards besides its colour
-        cards and locomotives."""
-        amount = self.variant.paid_by_block(block, COLUMN.name)
-        return not amount or sum(state.hands[player]) - block.plain - block.base_locomotives >= amount
+        """A block paying any cards is open to a player holding them besides its colour
+        cards and locomotives; one paying sets of one colour, to a hand making that many
+        (which of its claims, claim_payable says)."""
+        amount = self.variant.paid_by_block(block, self.column)
+        if not amount:
+            return True
+        if self.rule.matching:
+            return sets_from(state.hands[player], self.size) * self.size >= amount
+        return sum(state.hands[player]) - block.plain - block.base_locomotives >= amount
+
+    def claim_payable(self, state: SubstitutesState, action: ir.Action, player: int) -> bool:
+        """A claim paying sets of one colour: the hand still makes them without its colour cards."""
+        amount = self.variant.paid(action, self.column)
+        if not amount or not self.rule.matching:
+            return True
+        colour = action.colour if action.colour_cards else -1
+        return claim_sets(state.hands[player], self.size, colour, action.colour_cards) * self.size >= amount
 
     def before_claim_completes(self, state: SubstitutesState, action: ir.Action) -> bool:
-        """A claim paying sets waits, holding its colour cards and locomotives, for its any cards."""
-        amount = self.variant.paid(action, COLUMN.name)
+        """A claim paying sets waits, holding its colour cards and locomotives, for its sets."""
+        amount = self.variant.paid(action, self.column)
         if not amount:
             return True
         if action.colour_cards:
@@ -133,15 +202,21 @@ class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule])
 
     def phase_legal(self, state: SubstitutesState) -> list[int]:
         hand = state.hands[state.current]
+        if self.rule.matching:
+            return [self.set_ids[colour] for colour in set_colours(hand, state.substitute_given,
+                                                                    state.substitute_left, self.size)]
         return [self.ids[card] for card in giveable(hand, state.substitute_given, state.substitute_left)]
 
     def apply(self, state: SubstitutesState, action: ir.Action) -> None:
-        """One any card given; the last completes the claim."""
-        card = self.ids.index(action.id)
+        """One any card, or one set of one colour, given; the last completes the claim."""
+        if self.rule.matching:
+            card, count = self.set_ids.index(action.id), self.size
+        else:
+            card, count = self.ids.index(action.id), 1
         player = state.current
-        state.hands[player][card] -= 1
-        state.substitute_given[card] += 1
-        state.substitute_left -= 1
+        state.hands[player][card] -= count
+        state.substitute_given[card] += count
+        state.substitute_left -= count
         if state.substitute_left:
             return
         for card in range(self.loco + 1):
@@ -157,8 +232,8 @@ class SubstitutesReference(MechanicReference[SubstitutesState, SubstitutesRule])
             self.rules.end_turn(state, passed=False)
 
 
-class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invariants[SubstitutesRule],
-                  AgentRules[SubstitutesRule], Drawing[SubstitutesRule], Sampled):
+class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Caches,
+                  Invariants[SubstitutesRule], AgentRules[SubstitutesRule], Drawing[SubstitutesRule], Sampled):
     name = "substitutes"
     order = 200
     title = "sets of any cards standing for one card"
@@ -174,17 +249,41 @@ class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invarian
               owner="substitutes", size="N_CARDS", high="CARD_TOTAL", pile=CARD_COUNTS),
         Field("substitute_left", "the any cards still to give for that claim", owner="substitutes",
               high="SUBSTITUTE_MOST"),
+        # the compiled engine's count of sets of one colour in each hand, once a decision (only
+        # with sets of one colour: variant_state_fields): the legal claims ask it of every block
+        # and every claim paying sets, and counting the hand each time was a third of a random
+        # game's time; an action moves `decisions` on, and a state loaded or a world drawn is
+        # derived, so a count made at another decision is simply made again
+        Field(SETS_AT, "the decision (plus 1) at which substitute_sets counted each hand; 0: not counted",
+              owner="substitutes", per_player=True, high="1000000001", derived=True),
+        Field(SETS, "the sets of one colour the player's hand made at that decision", owner="substitutes",
+              per_player=True, high="CARD_TOTAL", derived=True),
     )
+    # with sets of one colour, a turn's candidate routes lose those the hand cannot pay (by
+    # its count of sets, a derived field): a third of the turns' routes were ferries looked at
+    # for nothing (the compiled engine's alone; the reference asks every route)
+    upkeep_hooks = ("claim_routes",)
     phases = (PH_SUBSTITUTE,)
-    kinds = (SUBSTITUTE_CARD,)
+    kinds = (SUBSTITUTE_CARD, SUBSTITUTE_SET)
     reference = SubstitutesReference
-    statements = (SubstituteLocomotive, SubstituteAttr)
-    payment_columns = (COLUMN,)
+    statements = (SubstituteLocomotive, SubstituteMatching, SubstituteAttr)
+    payment_columns = (COLUMN, MATCHED)
     limits = (Limit("substitute any N", f"{SET_LEAST} … {SET_MOST}",
-                    "a set of one card would be a wild card; a claim's any cards are given one at a time"),)
+                    "a set of one card would be a wild card; a claim's any cards are given one at a time"),
+              Limit("substitute N of one colour", f"{SET_LEAST} … {SET_MOST}",
+                    "a claim's sets are given one at a time, a set of N cards of one colour each"))
+
+    def used_columns(self, rule: SubstitutesRule) -> tuple[ir.PaymentColumn, ...]:
+        """One column: the any cards, or the cards of sets of one colour."""
+        return (rule.column,)
 
     def check(self, ctx) -> SubstitutesRule | None:
         stmt = ctx.one(SubstituteLocomotive)
+        matching = ctx.one(SubstituteMatching)
+        if stmt and matching:
+            ctx.errors.add(matching.span, "a required locomotive takes sets of any cards or sets of one colour, "
+                                          "not both: keep one 'substitute' statement")
+        stmt = stmt or matching
         locomotive = self._set_size(ctx, stmt.count) if stmt else 0
         cards = []
         for route, attr in ctx.routes_with(SubstituteAttr.name):
@@ -196,11 +295,15 @@ class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invarian
             blocked = [word for word in NO_SETS_ON if route_stmt.attr(word) is not None]
             if attr is not None and blocked:
                 ctx.errors.add(attr.span, f"no set of any cards may pay for a {blocked[0]}")
+        if matching and cards:
+            first = next(attr for _route, attr in ctx.routes_with(SubstituteAttr.name))
+            ctx.errors.add(first.span, "sets of any cards for a route's colour do not go with sets of one colour "
+                                       "for a required locomotive (one claim would owe both)")
         if not stmt and not cards:
             return None
         excluded = tuple(route.id for word in NO_SETS_ON for route, _attr in ctx.routes_with(word))
         return SubstitutesRule(locomotive=locomotive, cards=tuple(cards), excluded=excluded,
-                               span=stmt.span if stmt else None)
+                               span=stmt.span if stmt else None, matching=matching is not None)
 
     @staticmethod
     def _set_size(ctx, num) -> int:
@@ -229,31 +332,75 @@ class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invarian
                         continue  # offered by the block of j + 1, k - 1 sets
                     amount = j * rule.locomotive + k * per_card
                     out.append(replace(s, base_locomotives=s.base_locomotives - j, plain=s.plain - k,
-                                       paid=_with_amount(s.paid, amount)) if amount else s)
+                                       paid=_with_amount(s.paid, amount, rule.column.name)) if amount else s)
         return out
 
-    def actions(self, variant, rule) -> list[dict]:
-        """One decision per card kind: the next any card given."""
+    def actions(self, variant, rule: SubstitutesRule) -> list[dict]:
+        """One decision per card kind: the next any card given; or, for sets of one
+        colour, one per colour: the next set."""
+        if rule.matching:
+            return [dict(kind=SUBSTITUTE_SET, name=f"substitute set {c.name}", colour=c.id,
+                         colour_cards=rule.locomotive) for c in variant.colours]
         out = [dict(kind=SUBSTITUTE_CARD, name=f"substitute {c.name}", colour=c.id, colour_cards=1)
                for c in variant.colours]
         out.append(dict(kind=SUBSTITUTE_CARD, name="substitute loco", colour=ir.NO_COLOUR, locomotives=1))
         return out
 
+    def variant_state_fields(self, variant, rule: SubstitutesRule) -> tuple[Field, ...]:
+        """The count of sets of one colour in each hand only where sets are of one colour: the
+        other variants' states are as they were before it existed."""
+        return self.state_fields if rule.matching else tuple(f for f in self.state_fields
+                                                            if f.name not in (SETS_AT, SETS))
+
     def dimensions(self, variant, rule) -> dict[str, int]:
-        most = max((variant.paid_by_block(b, COLUMN.name) for b in variant.claim_layout.blocks), default=0)
+        column = rule.column.name
+        most = max((variant.paid_by_block(b, column) for b in variant.claim_layout.blocks), default=0)
         return {"SUBSTITUTE_MOST": max(1, most)}
 
-    def tables(self, variant: ir.Variant, rule) -> Tables:
+    def tables(self, variant: ir.Variant, rule: SubstitutesRule) -> Tables:
         blocks = variant.claim_layout.blocks
-        first = next(a.id for a in variant.actions if a.kind == SUBSTITUTE_CARD)
-        return Tables(constants=[("ACT_SUBSTITUTE_FIRST", first)],
-                      arrays=[("T_ACT_SUBSTITUTE", [variant.paid(a, COLUMN.name) for a in variant.actions]),
-                              ("T_BLOCK_SUBSTITUTE", [variant.paid_by_block(b, COLUMN.name) for b in blocks]),
-                              ("T_BLOCK_CARDS_PAID", [b.plain + b.base_locomotives for b in blocks])])
+        column = rule.column.name
+        first = next(a.id for a in variant.actions if a.kind in (SUBSTITUTE_CARD, SUBSTITUTE_SET))
+        constants = [("ACT_SUBSTITUTE_FIRST", first)]
+        bitsets = []
+        if rule.matching:  # only specs with sets of one colour: the others' numbers stay as they were
+            locos, sets, unpayable = self._unpayable(variant, rule)
+            constants += [("SUBSTITUTE_MATCHING", 1), ("SUBSTITUTE_SET_SIZE", rule.locomotive),
+                          ("SUBSTITUTE_MOST_LOCOS", locos), ("SUBSTITUTE_MOST_SETS", sets)]
+            bitsets.append(("T_SUBSTITUTE_UNPAYABLE", unpayable))
+        return Tables(constants=constants,
+                      arrays=[("T_ACT_SUBSTITUTE", [variant.paid(a, column) for a in variant.actions]),
+                              ("T_BLOCK_SUBSTITUTE", [variant.paid_by_block(b, column) for b in blocks]),
+                              ("T_BLOCK_CARDS_PAID", [b.plain + b.base_locomotives for b in blocks])],
+                      bitsets=bitsets, context={"substitute_matching": rule.matching})
+
+    @staticmethod
+    def _unpayable(variant: ir.Variant, rule: SubstitutesRule) -> tuple[int, int, list[int]]:
+        """For the claim_routes hook: the most locomotives and the most sets any block of a
+        route paying sets asks, and a bitset per (locomotives, sets) held, each capped at
+        those: the routes paying sets none of whose blocks a hand holding that many can pay
+        (a block asking more locomotives than the hand holds lists no claim, one asking more
+        sets is refused by payment_ok). Routes no set pays for are never in it."""
+        layout, column = variant.claim_layout, rule.column.name
+        paying = [r for r in variant.routes if any(variant.paid_by_block(b, column) for b in layout.blocks_of(r.id))]
+        asks = {r.id: [(b.base_locomotives, variant.paid_by_block(b, column) // rule.locomotive)
+                       for b in layout.blocks_of(r.id)] for r in paying}
+        most_locos = max((locos for needs in asks.values() for locos, _ in needs), default=0)
+        most_sets = max((sets for needs in asks.values() for _, sets in needs), default=0)
+        words = (len(variant.routes) + 63) // 64
+        table = []
+        for locos in range(most_locos + 1):
+            for sets in range(most_sets + 1):
+                row = [0] * words
+                for r in paying:
+                    if all(need_locos > locos or need_sets > sets for need_locos, need_sets in asks[r.id]):
+                        row[r.id >> 6] |= 1 << (r.id & 63)
+                table.extend(row)
+        return most_locos, most_sets, table
 
     def agent_play(self, variant, rule) -> AgentPlay:
-        """The any cards: the fewest locomotives, then the colour held most."""
-        return AgentPlay(rules={SUBSTITUTE_CARD: "pay"})
+        """The any cards, and the sets of one colour: the fewest locomotives, then the colour held most."""
+        return AgentPlay(rules={SUBSTITUTE_SET if rule.matching else SUBSTITUTE_CARD: "pay"})
 
     def looks(self, variant, rule: SubstitutesRule) -> Looks:
         """A route whose colour cards sets may replace: 'any' and the set's size."""
@@ -288,14 +435,29 @@ class Substitutes(Mechanic[SubstitutesRule], Payments[SubstitutesRule], Invarian
             return [f"state field 'substitute_left': the claim of {route.name} waits for no any card"]
         colours = [card for card in range(loco) if held[card]]
         matches = [a for a in variant.actions if a.kind == ir.CLAIM and a.route == route_id
-                   and variant.paid(a, COLUMN.name) == sum(given) + left and a.locomotives == held[loco]
+                   and variant.paid(a, rule.column.name) == sum(given) + left and a.locomotives == held[loco]
                    and len(colours) <= 1 and a.colour_cards == (held[colours[0]] if colours else 0)
                    and (not colours or a.colour == colours[0])]
         if not matches:
             return [f"state field 'substitute_held': the cards held and given for {route.name} are not one of its "
                     f"payments"]
         hand = state["hands"][state["current"]]
+        if rule.matching:
+            return self._set_problems(rule, route, hand, given, left, state["current"])
         if not giveable(hand, given, left):
             return [f"state field 'substitute_left': player {state['current']} cannot give the {left} any cards "
                     f"still due for {route.name} in card order"]
+        return []
+
+    @staticmethod
+    def _set_problems(rule: SubstitutesRule, route, hand: list[int], given: list[int], left: int,
+                      player: int) -> list[str]:
+        """Sets of one colour: whole sets given, of colours only, and the rest still possible."""
+        size = rule.locomotive
+        if given[-1] or any(n % size for n in given) or left % size:
+            return [f"state field 'substitute_given': the sets given for {route.name} are not whole sets of "
+                    f"{size} cards of one colour"]
+        if not set_colours(hand, given, left, size):
+            return [f"state field 'substitute_left': player {player} cannot give the {left // size} sets still due "
+                    f"for {route.name} in colour order"]
         return []

@@ -165,7 +165,7 @@ class TrackBuildingReference(MechanicReference[TrackBuildingState, TrackBuilding
 class TrackBuilding(Mechanic[TrackBuildingRule], Caches, Invariants[TrackBuildingRule], AgentRules[TrackBuildingRule],
                     Drawing[TrackBuildingRule], Sampled):
     name = "track_building"
-    order = 220
+    order = 260
     title = "track beds built with track pieces"
     # two cities of its own (the tools writing samples may offer only {city0} and {city1}) and
     # one-space beds (a sample's spec may score only length 1)

@@ -12,8 +12,12 @@ order of random draws. Its rules:
   the mechanic, the payment discarded at once): ``inspect yes`` completes it and counts
   an inspection, ``inspect no`` withdraws it (the cards stay paid);
 - after a claim: claiming a 1-car route opens an inspection too (``yes`` counts one);
+- taken for nobody: a route whose id is a multiple of 3, claimed by a player with an
+  inspection or more, is taken for no player (no trains, no route points), and such claims
+  are counted;
 - end of turn: the face-up locomotives showing before the refill are counted;
-- end trigger: a player with five inspections or more starts the last round;
+- end trigger: a player with five inspections or more starts the last round; the core's
+  trigger also needs an even count of face-up locomotives seen (the end gate);
 - draws: a face-up card of the first colour is the whole draw for a player holding three
   inspections or more; the market is not dealt again while a claim waits for its inspection;
 - game over: a flag is set;
@@ -129,6 +133,15 @@ class InspectorReference(MechanicReference):
         if route.length == 1:
             state.phase = INSPECTION
 
+    def takes_for_nobody(self, state, route, player: int) -> bool:
+        return route.id % 3 == 0 and state.inspections[player] >= 1
+
+    def after_nobody_claim(self, state, route, player: int) -> None:
+        state.taken_for_nobody += 1
+
+    def end_gate(self, state) -> bool:
+        return state.locos_seen % 2 == 0
+
     def end_of_turn(self, state) -> None:
         state.locos_seen += state.faceup.count(len(self.rules.variant.colours))
 
@@ -164,6 +177,7 @@ class Inspector(Mechanic, Payments, DescribedPositions, Invariants, Questions):
         Field("locos_seen", "face-up locomotives at the ends of turns, before the refill", owner="inspector",
               high="100000000"),
         Field("game_finished", "1 once the game is over", owner="inspector", high="1"),
+        Field("taken_for_nobody", "claims that took a route for no player", owner="inspector", high="100000"),
         Field("inspected_total", "every player's inspections (derived)", owner="inspector", high="100000000",
               derived=True),
     )

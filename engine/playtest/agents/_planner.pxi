@@ -23,6 +23,7 @@ cdef class Planner:
     tickets; and the cheapest-path search a seat's ``Plan`` is kept with."""
 
     cdef int n_routes, n_nodes, n_cards, loco, n_tickets, longest
+    cdef int nobody_join         # 1: routes taken for no player (owner players) join every network
     cdef int* route_len
     cdef int* route_colour     # -1 for gray
     cdef int* route_points
@@ -51,6 +52,7 @@ cdef class Planner:
         self.loco = self.n_cards - 1
         self.n_tickets = tables["n_tickets"]
         self.longest = tables["longest"]
+        self.nobody_join = tables["nobody_join"]
         self.route_len = _array(tables["route_len"])
         self.route_colour = _array(tables["route_colour"])
         self.route_points = _array(tables["route_points"])
@@ -83,14 +85,16 @@ cdef class Planner:
         free(self.mark)
         free(self.heap)
 
-    cdef int cheapest_path(self, const int* owner, int player, const char* open_route, const char* borrowed,
-                           int ticket, int* routes_out, int* routes_n) noexcept nogil:
-        """The cheapest way to join a ticket's cities (own and borrowed routes free, open
-        routes at their length, the rest closed): its cost, UNREACHABLE when there is none,
-        and the open routes on it from the far end back."""
+    cdef int cheapest_path(self, const int* owner, int player, int players, const char* open_route,
+                           const char* borrowed, int ticket, int* routes_out, int* routes_n) noexcept nogil:
+        """The cheapest way to join a ticket's cities (own and borrowed routes free, and the
+        routes taken for no player when the variant's mechanics join them into every network;
+        open routes at their length, the rest closed): its cost, UNREACHABLE when there is
+        none, and the open routes on it from the far end back."""
         cdef int n, k, e, node, other, route, step, nd, d, size = 0, child, parent
         cdef long long item, top
         cdef int a = self.ticket_a[ticket], b = self.ticket_b[ticket]
+        cdef int shared = players if self.nobody_join else -2  # the owner of the routes everyone uses
         routes_n[0] = 0
         for n in range(self.n_nodes):
             self.dist[n] = UNREACHABLE
@@ -111,7 +115,7 @@ cdef class Planner:
                     # the path back, keeping the routes still to claim
                     while self.via[node] != -1:
                         route = self.via[node]
-                        if owner[route] != player and not borrowed[route]:
+                        if owner[route] != player and owner[route] != shared and not borrowed[route]:
                             routes_out[routes_n[0]] = route
                             routes_n[0] += 1
                         node = self.adj_node_other(route, node)
@@ -119,7 +123,7 @@ cdef class Planner:
             for e in range(self.adj_start[node], self.adj_start[node + 1]):
                 other = self.adj_node[e]
                 route = self.adj_route[e]
-                if owner[route] == player or borrowed[route]:
+                if owner[route] == player or owner[route] == shared or borrowed[route]:
                     step = 0
                 elif open_route[route]:  # a route still to open costs a decision more (2: plan_open)
                     step = self.route_len[route] + (open_route[route] == 2)
@@ -168,6 +172,7 @@ cdef class Planner:
                 if plan.owner_seen[r] == owner[r] and plan.open_route[r] == self.plan_open(owner, open, r):
                     continue
                 if ((owner[r] == player and plan.owner_seen[r] != player)
+                        or (self.nobody_join and owner[r] == players and plan.owner_seen[r] != players)
                         or (open[r] != 0 and plan.open_route[r] != 1 and owner[r] != player)):
                     n_lost = -1  # cheaper for the player: any path may change
                     break
@@ -204,8 +209,9 @@ cdef class Planner:
         cdef int n
         if not plan.planned[ticket]:
             plan.path_start[ticket] = ticket * self.n_nodes
-            plan.cost[ticket] = self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed,
-                                                   ticket, plan.path_routes + ticket * self.n_nodes, &n)
+            plan.cost[ticket] = self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route,
+                                                   plan.borrowed, ticket, plan.path_routes + ticket * self.n_nodes,
+                                                   &n)
             plan.path_len[ticket] = n
             plan.planned[ticket] = 1
         return plan.cost[ticket]

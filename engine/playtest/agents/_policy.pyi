@@ -10,6 +10,9 @@ OTHER: int
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES: dict[str, int]
 CORE_KINDS: dict[str, int]
+#: Capsules of the C functions compiled code decides for a bound Seat with, and renews one with.
+SEAT_DECIDE: Any
+SEAT_RENEW: Any
 
 class Planner:
     """The map and catalogue as C arrays, and the route planner over them."""
@@ -24,6 +27,7 @@ class Policy(Styles):
     from Python or played in a compiled game."""
 
     def estimate(self, views: Sequence[Sequence[int]], totals: Sequence[int]) -> list[float]: ...
+    def bind(self, seat: Seat) -> None: ...
     def decide(self, seat: Seat, view: Sequence[int], legal: Sequence[int]) -> int: ...
     def decide_compiled(self, seat: Seat, engine: Any) -> int: ...
     def portfolio(self, seats: Sequence[Seat], engine: Any) -> list[int]: ...

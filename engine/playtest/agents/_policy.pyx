@@ -26,7 +26,7 @@ seats; small sorts and heaps).
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
-from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 from engine_api cimport (RAILSPEC_ENGINE_API_NAME, RAILSPEC_ENGINE_API_VERSION, RAILSPEC_ENGINE_STATE_NAME,
                          RV_HEADER, RV_OFFER_N, RV_PLAYER, RV_PLAYERS, RV_TICKETS_N, RV_TRAINS,
@@ -56,9 +56,11 @@ cdef enum:
     K_PAYMENT_DRAW = 10  # drawing what a claim may pay besides cards: for a wanted route that takes it
     K_RESCUE = 11      # an option letting the player use one of its routes owned by another (a station):
                        # taken when it joins a ticket that can no longer be joined otherwise
-    K_OPEN_ROUTE = 12  # an option opening one of its routes to claims (a track bed built): a route the
+    K_UNLOCK = 12      # an option opening routes closed to the player (a technology): taken when the
+                       # routes it opens join held tickets, or save trains on them
+    K_OPEN_ROUTE = 13  # an option opening one of its routes to claims (a track bed built): a route the
                        # player's tickets want, in the colour the player holds most of
-    N_KINDS = 13
+    N_KINDS = 14
 
 DEF UNREACHABLE = 1 << 30
 DEF MAX_PLAYERS = 16
@@ -83,7 +85,7 @@ STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_F
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
-         "rescue": K_RESCUE, "open_route": K_OPEN_ROUTE, "never": K_OTHER}
+         "rescue": K_RESCUE, "unlock": K_UNLOCK, "open_route": K_OPEN_ROUTE, "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 
@@ -194,7 +196,8 @@ cdef class Policy(Styles):
         for r in range(self.n_routes):
             self.est_open[r] = self.plan_open(owner, open, r)
         for k in range(v[RV_TICKETS_N]):
-            cost = self.cheapest_path(owner, player, self.est_open, self.est_borrowed, tickets[k], self.list_b, &n)
+            cost = self.cheapest_path(owner, player, v[RV_PLAYERS], self.est_open, self.est_borrowed, tickets[k],
+                                      self.list_b, &n)
             if not self.live(cost):
                 continue  # complete (already counted) or out of reach (stays lost)
             points = self.ticket_points[tickets[k]]
@@ -274,6 +277,12 @@ cdef class Policy(Styles):
         self.check_view(m, self.scratch_view)
         seat.ready(self)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+
+    def bind(self, Seat seat):
+        """Size ``seat``'s plan for this policy's variant, so that compiled code may decide
+        for it through :data:`SEAT_DECIDE` (any policy of the same variant may then decide
+        for it: a policy lends only its scratch arrays to a decision)."""
+        seat.ready(self)
 
     def decide_compiled(self, Seat seat, engine):
         """The action ``seat``'s style takes in a compiled game (its Engine), reading the
@@ -390,6 +399,7 @@ cdef class Seat:
     cdef unsigned long long rng
     cdef Plan plan
     cdef object policy      # the Policy the plan's arrays are sized for
+    cdef int n_routes       # its routes (the borrowed flags' length), 0 while unbound
 
     def __cinit__(self, int style, unsigned long long seed):
         self.style = style
@@ -416,6 +426,7 @@ cdef class Seat:
             raise MemoryError()
         self.plan.valid = 0
         self.policy = policy
+        self.n_routes = policy.n_routes
 
     cdef void release(self) noexcept:
         free(self.plan.owner_seen)
@@ -428,6 +439,7 @@ cdef class Seat:
         free(self.plan.borrowed)
         memset(&self.plan, 0, sizeof(Plan))
         self.policy = None
+        self.n_routes = 0
 
     def forget(self):
         """Drop the cached plan and the borrowed routes (a new game)."""
@@ -437,6 +449,33 @@ cdef class Seat:
 
     def __dealloc__(self):
         self.release()
+
+
+# --- deciding from compiled code (railspec.rl's batched games) ----------------------------
+# A batch of games holds its seats' Seat objects and one Policy per thread, and asks for a
+# seat's action without the GIL through these two functions (their capsules below): the same
+# choice Policy.decide_compiled makes, so a seat played in a batch plays as the agent of the
+# same style and seed plays one game.
+
+cdef int seat_decide(void* policy, void* seat, const int* view, const int* legal, int n) noexcept nogil:
+    """The action the Seat at ``seat`` takes from an agent view and the legal ids (ascending,
+    ``n`` >= 1), with the scratch arrays of the Policy at ``policy`` (bound to the seat's
+    variant by :meth:`Policy.bind`; one thread at a time per policy)."""
+    return (<Policy>policy).choose((<Seat>seat).style, &(<Seat>seat).plan, view, legal, n, &(<Seat>seat).rng)
+
+
+cdef void seat_renew(void* seat, unsigned long long rng) noexcept nogil:
+    """Make the (bound) Seat at ``seat`` what a new Seat of its style seeded with ``rng``
+    (the seed already salted) is: the generator reset, no plan, no borrowed route."""
+    (<Seat>seat).rng = rng
+    (<Seat>seat).plan.valid = 0
+    (<Seat>seat).plan.claimed_seen = 0
+    memset((<Seat>seat).plan.borrowed, 0, (<Seat>seat).n_routes)
+
+
+#: Capsules of :func:`seat_decide` and :func:`seat_renew`, for compiled code that plays seats.
+SEAT_DECIDE = PyCapsule_New(<void*>seat_decide, b"railspec.agents.seat_decide", NULL)
+SEAT_RENEW = PyCapsule_New(<void*>seat_renew, b"railspec.agents.seat_renew", NULL)
 
 
 # --- small sorts and heaps (route lists are short) -----------------------------------------

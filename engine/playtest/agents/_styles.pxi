@@ -36,6 +36,8 @@ cdef class Styles(Planner):
     cdef int* act_mask
     cdef int* act_rel_start    # the routes action a is about (by_routes): act_rel[act_rel_start[a]:...]
     cdef int* act_rel
+    cdef int* route_worth      # what a claim of each route is worth to the styles, in worth_units a point
+    cdef int worth_units
     # scratch for one decision (a Policy decides one thing at a time)
     cdef int* best_pay         # [n_routes]: the best legal claim of each route, or -1
     cdef int* claimable        # routes with a legal claim, ascending
@@ -57,6 +59,8 @@ cdef class Styles(Planner):
         self.act_mask = _array(tables["act_mask"])
         self.act_rel_start = _array(tables["act_rel_start"])
         self.act_rel = _array(tables["act_rel"])
+        self.route_worth = _array(tables["route_worth"])
+        self.worth_units = tables["worth_units"]
         if self.n_cards > 64:
             raise ValueError(f"{self.n_cards} card kinds; the scripted styles handle at most 64")
         self.best_pay = <int*>malloc((self.n_routes + 1) * sizeof(int))
@@ -74,9 +78,9 @@ cdef class Styles(Planner):
     def __dealloc__(self):
         cdef int** arrays = [self.act_kind, self.act_route, self.act_card, self.act_locos, self.act_paid,
                              self.act_mask, self.act_rel_start, self.act_rel, self.best_pay, self.claimable,
-                             self.list_a, self.list_b, self.count, self.offer_cost]
+                             self.list_a, self.list_b, self.count, self.offer_cost, self.route_worth]
         cdef int k
-        for k in range(14):
+        for k in range(15):
             free(arrays[k])
 
     # --- one decision's facts ----------------------------------------------------------
@@ -361,12 +365,13 @@ cdef class Styles(Planner):
         return m
 
     cdef int claim_by_points(self, Turn* t, Plan* plan) noexcept nogil:
-        """One-step: the legal claim of a wanted route scoring most (the earlier wanted
-        among equals), else the endgame claim."""
+        """One-step: the legal claim of a wanted route worth most (its points and what a
+        mechanic says it brings besides; the earlier wanted among equals), else the endgame
+        claim."""
         cdef int n = self.wanted(t, plan, self.list_a), k, r, best = -1
         for k in range(n):
             r = self.list_a[k]
-            if self.claim_of(t, r) != -1 and (best == -1 or self.route_points[r] > self.route_points[best]):
+            if self.claim_of(t, r) != -1 and (best == -1 or self.route_worth[r] > self.route_worth[best]):
                 best = r
         if best != -1:
             return self.best_pay[best]
@@ -396,18 +401,18 @@ cdef class Styles(Planner):
         return self.claim_by_points(t, plan)
 
     cdef int greedy_claim(self, Turn* t, Plan* plan) noexcept nogil:
-        """Greedy: the claim scoring most now, its route points plus every ticket it
-        completes."""
+        """Greedy: the claim scoring most now, its route's worth (its points and what a
+        mechanic says it brings besides) plus every ticket it completes."""
         cdef int k, j, r, gain, best = -1, best_gain = 0, ticket
         self.ready_claims(t)
         for k in range(self.n_claimable):
             r = self.claimable[k]
-            gain = self.route_points[r]
+            gain = self.route_worth[r]
             for j in range(t.tickets_n):
                 ticket = t.tickets[j]
                 if (self.live(self.path_cost(plan, ticket)) and plan.path_len[ticket] == 1
                         and plan.path_routes[plan.path_start[ticket]] == r):
-                    gain += self.ticket_points[ticket]
+                    gain += self.worth_units * self.ticket_points[ticket]
             if best == -1 or gain > best_gain:
                 best = r
                 best_gain = gain
@@ -521,15 +526,57 @@ cdef class Styles(Planner):
                 for m in range(t.tickets_n):
                     ticket = t.tickets[m]
                     if (plan.cost[ticket] >= UNREACHABLE
-                            and self.cheapest_path(plan.owner_seen, plan.player, plan.open_route, plan.borrowed,
-                                                   ticket, self.list_b, &n) <= t.trains):
-                        gain += self.ticket_points[ticket]
+                            and self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route,
+                                                   plan.borrowed, ticket, self.list_b, &n) <= t.trains):
+                        gain += self.worth_units * self.ticket_points[ticket]
                 plan.borrowed[r] = 0
                 if gain > best_gain:  # equal gains: the lowest id, then the first route, stays
                     best, best_route, best_gain = a, r, gain
         if best != -1:
             plan.borrowed[best_route] = 1
             plan.valid = 0  # plan again with the borrowed route
+        return best
+
+    cdef int unlock(self, Turn* t, Plan* plan) noexcept nogil:
+        """Among the legal options that open routes to the player (``AgentPlay.routes``: the
+        routes a technology opens), the one whose free routes, counted open, join the most
+        points of held tickets within the trains left, then save the most trains on the held
+        tickets still to join; -1 when none joins a ticket or saves at least 2 trains. The
+        routes count open whatever else they need: an option is judged as if it were the
+        last one missing, so a route needing two is worked towards one option at a time."""
+        cdef int k, j, m, a, r, ticket, n, after, opened, gain, saved, best = -1, best_gain = 0, best_saved = 1
+        for m in range(t.tickets_n):  # each held ticket's cost on the routes open now
+            ticket = t.tickets[m]
+            self.offer_cost[ticket] = self.path_cost(plan, ticket)
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_UNLOCK:
+                continue
+            opened = 0
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
+                if t.owner[r] < 0 and not plan.open_route[r]:
+                    plan.open_route[r] = 1
+                    self.list_a[opened] = r
+                    opened += 1
+            if not opened:
+                continue
+            gain = 0
+            saved = 0
+            for m in range(t.tickets_n):
+                ticket = t.tickets[m]
+                if self.offer_cost[ticket] == 0:
+                    continue
+                after = self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route,
+                                           plan.borrowed, ticket, self.list_b, &n)
+                if self.offer_cost[ticket] > t.trains and after <= t.trains:
+                    gain += self.ticket_points[ticket]
+                elif self.offer_cost[ticket] <= t.trains and after < self.offer_cost[ticket]:
+                    saved += self.offer_cost[ticket] - after
+            for j in range(opened):
+                plan.open_route[self.list_a[j]] = 0
+            if gain > best_gain or (gain == best_gain and saved > best_saved):
+                best, best_gain, best_saved = a, gain, saved
         return best
 
     cdef int fewest_locomotives(self, Turn* t) noexcept nogil:
@@ -566,6 +613,10 @@ cdef class Styles(Planner):
             return self.open_route_choice(&t, plan)
         if t.kind_count[K_RESCUE]:
             choice = self.rescue(&t, plan)
+            if choice != -1:
+                return choice
+        if t.kind_count[K_UNLOCK]:
+            choice = self.unlock(&t, plan)
             if choice != -1:
                 return choice
         if t.kind_count[K_CLAIM]:

@@ -4,7 +4,7 @@ still imports: checking and compiling specs, the reference engine and every comm
 plays no scripted agent work without it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...compiler.base.errors import RailspecError
 
@@ -20,6 +20,8 @@ class Kernel(Protocol):
     OTHER: int
     RULES: dict[str, int]
     CORE_KINDS: dict[str, int]
+    SEAT_DECIDE: Any
+    SEAT_RENEW: Any
     Policy: type[Policy]
     Seat: type[Seat]
 

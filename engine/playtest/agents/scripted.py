@@ -19,7 +19,8 @@ A mechanic's own decisions follow the generic rule the mechanic names for each o
 kinds (``Mechanic.agent_play``): pay with the fewest locomotives, withdraw only when
 nothing can be paid, choose the option whose routes the player holds most of, draw what
 a claim may pay besides cards for a route that takes it, rescue a ticket that can no
-longer be joined by borrowing another player's route (a station), or never.
+longer be joined by borrowing another player's route (a station), unlock routes that join
+held tickets (a technology), or never.
 """
 from __future__ import annotations
 

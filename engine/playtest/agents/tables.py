@@ -14,6 +14,10 @@ from ...compiler import ir
 from ...compiler.mechanic import AgentRules, part
 from .kernel import kernel
 
+#: The parts of a point a claim's worth is counted in (``route_worth``): a quarter point, so
+#: a card drawn (half a point to the styles) is a whole number.
+WORTH_UNITS = 4
+
 if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
     from ._policy import Policy
 
@@ -45,8 +49,11 @@ def policy_tables(variant: ir.Variant) -> dict:
     plays = _plays(variant)
     codes = kind_codes(variant, plays)
     related: dict[int, tuple[int, ...]] = {}
+    worth = [0.0] * len(variant.routes)
     for _mechanic, play in plays:
         related.update(play.routes)
+        for route, points in play.worth.items():
+            worth[route] += points
 
     def csr(groups):
         start, flat = [0], []
@@ -68,13 +75,20 @@ def policy_tables(variant: ir.Variant) -> dict:
     adj_start, adj = csr(edges)
     city_start, city_node = csr(variant.city_nodes)
     actions = variant.actions
+    points = [variant.route_points[r.length] if r.length < len(variant.route_points) else 0 for r in routes]
     return dict(
         n_routes=len(routes), n_nodes=n_nodes, n_cards=loco + 1, n_tickets=len(variant.tickets),
         n_actions=len(actions),
+        nobody_join=int(any(play.nobody_routes_join for _mechanic, play in plays)),
         longest=max((r.length for r in routes), default=0),
         route_len=[r.length for r in routes],
         route_colour=[r.colour if r.colour >= 0 else -1 for r in routes],
-        route_points=[variant.route_points[r.length] if r.length < len(variant.route_points) else 0 for r in routes],
+        route_points=points,
+        # what a claim is worth to the styles, in quarter points: its route points and what a
+        # mechanic says it brings besides (AgentPlay.worth); a variant without is its points
+        # times 4, so the styles' choices among claims are those of the points alone
+        route_worth=[round(WORTH_UNITS * (points[r.id] + worth[r.id])) for r in routes],
+        worth_units=WORTH_UNITS,
         route_paid=[int(any(any(b.paid) for b in layout.blocks_of(r.id))) for r in routes],
         route_openable=[int(r.id in openable) for r in routes],
         act_rel_start=act_rel_start, act_rel=act_rel,

@@ -424,8 +424,9 @@ def _registry(analysis: Analysis):
 
 def _namespace(analysis: Analysis, found: tuple[type, str] | None) -> str | None:
     """The namespace of the names a field holds: the index's; or tie-break keys, for the
-    ``tiebreak`` statement and any field whose names in the spec are mostly keys (a
-    mechanic's statement naming keys; the line being written may hold a key half typed)."""
+    ``tiebreak`` statement and any field whose names in the spec are at least half keys (a
+    mechanic's statement naming keys; the line being written may hold a key half typed,
+    which is no key yet: beside one other use, half)."""
     if found is None:
         return None
     kind = analysis.index.field_kinds.get(found)
@@ -434,7 +435,7 @@ def _namespace(analysis: Analysis, found: tuple[type, str] | None) -> str | None
     keys = _registry(analysis).tiebreak_words()
     used = [name.text for spec in analysis.files for stmt in spec.statements
             for cls, fname, name in names_in(stmt) if (cls, fname) == found]
-    if found == (ast.Tiebreak, "keys") or sum(text in keys for text in used) * 2 > len(used):
+    if found == (ast.Tiebreak, "keys") or (used and sum(text in keys for text in used) * 2 >= len(used)):
         return TIEBREAK
     return None
 

@@ -9,6 +9,7 @@ tests/ do (tests/test_rules_<map>.py's docstrings list them).
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 
 import pytest
 from conftest import (
@@ -29,6 +30,8 @@ from conftest import (
 
 import railspec
 from railspec.compiler.base.errors import PositionError, ProvisionalSpecWarning, SpecCheckError, SpecSyntaxError
+from railspec.compiler.mechanic import stock_registry
+from railspec.testing import check_mechanic, sample_spec
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -138,7 +141,7 @@ def test_tracks_usable_usa_double_routes_note():
 # (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
 BAD_SPECS = [
     ("tracks-usable-without-for", edit(14, "tracks usable 1 2..3 players"), S, 14, 17,
-     "unexpected '2', expected 'for'; the form is: tracks usable N for LOW..HIGH players"),
+     "unexpected '2', expected one of 'for', 'of'; the form is: tracks usable N for LOW..HIGH players"),
     ("tracks-misspelt", edit(14, "track usable 1 for 2..3 players"), S, 14, 1,
      "unknown statement 'track' (did you mean 'tracks'?)"),
     ("tracks-usable-outside-players", edit(14, "tracks usable 1 for 2..5 players"), C, 14, 1,
@@ -147,6 +150,21 @@ BAD_SPECS = [
      "4 usable tracks, but a route has at most 3"),
     ("four-tracks", add(26, "route Alpha - Beta 2 gray; route Alpha - Beta 2 gray"), C, 26, 28,
      "route Alpha - Beta has more than 3 tracks"),
+    # tracks usable N of S for LOW..HIGH players: the routes of S tracks only
+    ("tracks-usable-of-four", add(15, "tracks usable 1 of 4 for 2..3 players"), C, 15, 20,
+     "routes of 4 tracks: a double or triple route has 2 or 3 tracks"),
+    ("tracks-usable-of-one", add(15, "tracks usable 1 of 1 for 2..3 players"), C, 15, 20,
+     "routes of 1 track: a double or triple route has 2 or 3 tracks"),
+    ("tracks-usable-of-more-than-its-routes", add(15, "tracks usable 3 of 2 for 2..3 players"), C, 15, 15,
+     "3 usable tracks, but these routes have 2"),
+    ("tracks-usable-of-none", add(15, "tracks usable 0 of 2 for 2..3 players"), C, 15, 15,
+     "the number of usable tracks must be positive, got 0"),
+    ("tracks-usable-of-overlapping", add(15, "tracks usable 1 of 2 for 2..3 players; tracks usable 2 of 2 for 3..4 "
+                                             "players"), C, 15, 40, "'tracks usable' ranges overlap at 3 players"),
+    ("tracks-usable-of-outside-players", add(15, "tracks usable 1 of 2 for 2..5 players"), C, 15, 1,
+     "player range 2..5 is outside the game's 2..4"),
+    ("tracks-usable-of-without-players", add(15, "tracks usable 1 of 2 for 2..3"), S, 15, 30,
+     "unexpected end of line, expected 'players'; the form is: tracks usable N of S for LOW..HIGH players"),
 ]
 
 
@@ -160,6 +178,8 @@ def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
 WARNING_CASES = [
     ("apart-on-a-lone-route", edit(26, "route Beta - Gamma 3 gray apart"), 26, 27,
      "'apart' does nothing here: Beta-Gamma is the only route of its city pair"),
+    ("tracks-usable-of-a-size-no-route-has", add(15, "tracks usable 1 of 3 for 2..3 players"), 15, 1,
+     "'tracks usable N of 3' does nothing here: no route has 3 tracks"),
 ]
 
 
@@ -304,7 +324,11 @@ def test_doubles_only_at_three_players(swiss, engine, players, open_):
 # --- described positions (docs/formats.md, "Position") ----------------------------------------
 
 def _double(v):
-    return [r for r in v.routes if r.group == next(r.group for r in v.routes if r.tracks > 1)]
+    """The tracks of the variant's first double route: a group of two tracks or more (a
+    route written ``apart`` counts its pair's tracks but is a group of its own: Japan's
+    Aomori - Hakodate)."""
+    size = Counter(r.group for r in v.routes)
+    return [r for r in v.routes if r.group == next(r.group for r in v.routes if size[r.group] > 1)]
 
 
 @pytest.mark.parametrize("v", VARIANTS, ids=IDS)
@@ -367,3 +391,15 @@ def test_a_full_double_route_is_closed_in_the_view(usa, engine):
     flags = g.agent_view()[front:front + len(usa.ir.routes)]
     assert flags[sibling.id] == 0 and flags[twin.id] == 0
     assert sum(flags) == sum(1 for o in owner if o == -1) - 1
+
+
+def test_tracks_usable_by_size_keep_the_contract():
+    """The contract check (railspec.testing) on the sized form the sample does not write: the
+    small map's double route opens one track at 2 players and both at 3 and 4 (the form
+    without a size says one up to 3); both engines, every decision."""
+    mechanic = stock_registry().by_name["multi_track"]
+    text = sample_spec(mechanic) + "tracks usable 1 of 2 for 2..2 players\ntracks usable 2 of 2 for 3..4 players\n"
+    rule = checked(text).rule("multi_track")
+    assert [rule.usable(p, 2) for p in (2, 3, 4)] == [1, 2, 2] and rule.usable(3) == 1
+    report = check_mechanic(mechanic, spec_text=text, games=4)
+    assert report.ok and report.decisions > 100

@@ -9,10 +9,12 @@ thoun/tickettoride modules/maps/nordiccountries.
 from __future__ import annotations
 
 import pytest
-from conftest import Arranged, add, assert_located_error, bad_spec_params, edit, names, start_turns
+from conftest import Arranged, add, assert_located_error, bad_spec_params, checked, edit, names, start_turns
 
 import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.compiler.mechanic import stock_registry
+from railspec.testing import check_mechanic, sample_spec
 
 S, C = SpecSyntaxError, SpecCheckError
 
@@ -50,6 +52,21 @@ BAD_SPECS = [
      "no set of any cards may pay for a tunnel"),
     ("substitute-without-a-number", add(9, "substitute any for a required locomotive"), S, 9, 16,
      "unexpected 'for', expected a number; the form is: substitute any N for a required locomotive"),
+    # substitute N of one colour for a required locomotive (Northern Lights' ferries)
+    ("substitute-of-one-colour-too-large", add(9, "substitute 13 of one colour for a required locomotive"), C, 9,
+     12, "a set has 2 to 12 cards, got 13"),
+    ("substitute-of-one-colour-single", add(9, "substitute 1 of one colour for a required locomotive"), C, 9, 12,
+     "a set has 2 to 12 cards, got 1"),
+    ("substitute-both-kinds-of-set", add(9, "substitute any 3 for a required locomotive\n"
+                                            "substitute 2 of one colour for a required locomotive"), C, 10, 1,
+     "a required locomotive takes sets of any cards or sets of one colour, not both"),
+    ("substitute-of-one-colour-beside-the-attribute",
+     add(9, "substitute 2 of one colour for a required locomotive").replace(
+         "route Gamma - Delta 4 blue", "route Gamma - Delta 4 blue substitute any 4"), C, 28, 28,
+     "sets of any cards for a route's colour do not go with sets of one colour for a required locomotive"),
+    ("substitute-of-a-colour", add(9, "substitute 2 of a colour for a required locomotive"), S, 9, 17,
+     "unexpected 'a', expected 'one'; the form is: substitute any N for a required locomotive | "
+     "substitute N of one colour for a required locomotive"),
 ]
 
 
@@ -180,3 +197,16 @@ def test_two_claims_of_one_name_are_refused(tmp_path):
 
     with pytest.raises(ValueError, match=r"two actions are named 'claim .*' .*mechanics that reshape payments: twice"):
         catalogue.build(variant, [], [(Twice(), None)])
+
+
+# --- sets of one colour (Northern Lights), under the contract ------------------------------------
+
+def test_sets_of_one_colour_keep_the_contract():
+    """The contract check (railspec.testing) on the form the sample does not write: the small
+    map with a ferry of one symbol on every route, each symbol paid by a locomotive or two
+    cards of one colour; both engines, every decision."""
+    registry = stock_registry()
+    text = sample_spec(registry.by_name["ferries"]) + "substitute 2 of one colour for a required locomotive\n"
+    assert checked(text).rule("substitutes").matching
+    report = check_mechanic(registry.by_name["substitutes"], spec_text=text, games=4)
+    assert report.ok and report.decisions > 100

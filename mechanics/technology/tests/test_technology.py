@@ -1,0 +1,366 @@
+"""Technology cards (mechanics/technology): its statements' errors, and its rules on the
+United Kingdom map on both engines.
+
+No rulebook of the map is in shared/seeds: the sources are those of spec/united_kingdom.rail's
+header. MAP: thoun/tickettoride modules/maps/uk/map.php (the file index's version 9fdaa6fa:
+its settings, canClaimRouteWithTechnology and the rules-differences list); README: a public
+"Ticket to Ride - UK" implementation's rule notes (each technology's effect); TABLE: a
+second implementation's Players.java (each technology's price and copies); REVIEW:
+opinionatedgamers.com's and dailyworkerplacement.com's reviews.
+"""
+from __future__ import annotations
+
+import pytest
+from conftest import Arranged, add, assert_located_error, bad_spec_params, edit, names, start_turns
+
+import railspec
+from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
+from railspec.playtest import agents
+from railspec.playtest.agents.kernel import kernel
+from railspec.playtest.agents.tables import policy_tables
+from railspec.runtime.state_format import StateError
+
+S, C = SpecSyntaxError, SpecCheckError
+
+#: The technologies in the spec's order: bit k of a player's ``technologies``.
+TECHS = ["Wales Concession", "Ireland/France Concession", "Scotland Concession", "Mechanical Stoker",
+         "Superheated Steam Boiler", "Propellers", "Booster", "Boiler Lagging", "Steam Turbine", "Double Heading"]
+#: cities.php's countries other than England.
+WALES = {"Aberystwyth", "Cardiff", "Carmarthen", "Holyhead", "Llandrindod Wells"}
+IRELAND_FRANCE = {"Belfast", "Cork", "Dublin", "Dundalk", "Galway", "Limerick", "Londonderry", "Rosslare", "Sligo",
+                  "Tullamore", "France"}
+SCOTLAND = {"Aberdeen", "Dundee", "Edinburgh", "Fort William", "Glasgow", "Inverness", "Stornoway", "Stranraer",
+            "Ullapool", "Wick"}
+MARKET = ("pink", "white", "blue", "orange", "black")  # no locomotive
+
+
+@pytest.fixture(scope="module")
+def uk():
+    return railspec.load("united_kingdom")
+
+
+def turn(v, engine, players=2, market=MARKET, holding=(), **hand):
+    """Player 0 to move with ``hand``, the given market and the technologies ``holding``."""
+    g = start_turns(v, players, engine="reference")
+    arranged = Arranged(v, g).hand(0, **hand).faceup(*market)
+    mask, supply = 0, list(g.state()["technology_supply"])
+    for tech in holding:
+        mask |= 1 << TECHS.index(tech)
+        supply[TECHS.index(tech)] -= 1
+    technologies = list(g.state()["technologies"])
+    technologies[0] = mask
+    return arranged.set(technologies=technologies, technology_supply=supply).game(engine)
+
+
+def claimed_routes(game) -> set[str]:
+    """The routes with a legal claim (a double's tracks by their own names)."""
+    v = game.variant.ir
+    return {v.routes[v.actions[a].route].name for a in game.legal_actions() if v.actions[a].kind == "claim"}
+
+
+def buys(game) -> list[str]:
+    return [n for n in names(game) if n.startswith("buy technology")]
+
+
+ALL_CARDS = dict(pink=6, white=6, blue=6, yellow=6, orange=6, black=6, red=6, green=6, loco=3)
+
+
+# --- what the technologies open ----------------------------------------------------------------
+
+def test_at_the_start_only_short_routes_in_england(uk, engine):
+    """MAP: "At the start, players may only claim 1- or 2-space routes in England. Technology
+    cards unlock longer routes, ferries, and routes into Wales, Scotland, Ireland, and France";
+    "The Southampton–New York route may be claimed without Technology". REVIEW: "limited to
+    building only between mainland English destinations and only on routes of one or two
+    track length" (docs/rules.md #62)."""
+    g = turn(uk, engine, **ALL_CARDS)
+    abroad = WALES | IRELAND_FRANCE | SCOTLAND
+    ferries = set(next(rule for rule in uk.ir.rules if rule.mechanic == "ferries").routes)
+    assert len(ferries) == 30
+    expected = {r.name for r in uk.ir.routes if r.length <= 2 and r.id not in ferries
+                and not {uk.ir.cities[r.a].name, uk.ir.cities[r.b].name} & abroad} | {"Southampton-New York"}
+    assert claimed_routes(g) == expected
+    assert "Birmingham-Cardiff/1" not in expected and "Bristol-Plymouth" not in expected
+    assert "Barrow-Liverpool" not in expected  # a 1-space ferry: Propellers
+
+
+def test_a_concession_opens_its_region_and_no_longer_route(uk, engine):
+    """MAP (canClaimRouteWithTechnology): a route touching Wales needs the Wales Concession,
+    and a route of 3 spaces Mechanical Stoker besides; README: "Wales Concession- allows you
+    to claim routes into any of the 5 cities in Wales"."""
+    g = turn(uk, engine, holding=["Wales Concession"], **ALL_CARDS)
+    routes = claimed_routes(g)
+    assert {"Aberystwyth-Carmarthen", "Cardiff-Carmarthen", "Birmingham-Llandrindod Wells"} <= routes
+    assert "Birmingham-Cardiff/1" not in routes  # 3 spaces
+    g = turn(uk, engine, holding=["Wales Concession", "Mechanical Stoker"], **ALL_CARDS)
+    assert {"Birmingham-Cardiff/1", "Birmingham-Cardiff/2", "Bristol-Plymouth"} <= claimed_routes(g)
+
+
+def test_lengths_and_ferries(uk, engine):
+    """README: "Mechanical Stoker- allows you to claim 3 space routes. Superheated Steam
+    Boiler- allows you to claim 4, 5, and 6 space routes. Propellers- allows you to claim
+    ferry routes"; MAP: 3 needs type 3, 4 and more type 4, a route with locomotives type 5."""
+    g = turn(uk, engine, holding=["Mechanical Stoker"], **ALL_CARDS)
+    routes = claimed_routes(g)
+    assert "Bristol-Plymouth" in routes and "Norwich-Nottingham" not in routes
+    g = turn(uk, engine, holding=["Superheated Steam Boiler"], **ALL_CARDS)
+    routes = claimed_routes(g)
+    assert "Norwich-Nottingham" in routes and "Bristol-Plymouth" not in routes  # 4 spaces, not 3
+    assert "Barrow-Liverpool" not in routes
+    g = turn(uk, engine, holding=["Propellers"], **ALL_CARDS)
+    routes = claimed_routes(g)
+    assert "Barrow-Liverpool" in routes and "Penzance-Plymouth/2" not in routes  # a 3-space ferry
+
+
+def test_southampton_new_york_needs_no_technology(uk, engine):
+    """MAP: "The Southampton–New York route may be claimed without Technology" (10 spaces, 3
+    locomotives, 40 points: the route table's 10:40)."""
+    g = turn(uk, engine, red=7, loco=3)
+    assert [n for n in names(g) if "New York" in n] == ["claim Southampton-New York gray 7red+3loco"]
+    g.apply_name("claim Southampton-New York gray 7red+3loco")
+    s = g.state()
+    assert s["route_score"][0] == 40 and s["trains"][0] == 25
+
+
+# --- buying --------------------------------------------------------------------------------
+
+def test_buying_costs_locomotives_and_the_turn_goes_on(uk, engine):
+    """MAP: "Before a regular turn action, a player may buy one Technology card using
+    Locomotives"; TABLE: Mechanical Stoker costs 1, Double Heading 4. The purchase does not end
+    the turn, and no second one is offered in it (docs/rules.md #61)."""
+    g = turn(uk, engine, red=2, loco=1)
+    assert "buy technology Mechanical Stoker 1loco" in buys(g)
+    assert not any("Double Heading" in n for n in buys(g))  # 4 locomotives
+    discards = g.state()["discard"][8]
+    g.apply_name("buy technology Mechanical Stoker 1loco")
+    s = g.state()
+    assert s["current"] == 0 and s["phase"] == "turn" and s["technologies"][0] == 1 << 3
+    assert s["hands"][0][8] == 0 and s["discard"][8] == discards + 1 and s["technology_supply"][3] == 3
+    assert buys(g) == [] and "draw blind" in names(g)
+    g.apply_name("draw blind")
+    g.apply_name("draw blind")
+    assert g.state()["technology_bought"] == 0 and g.current_player == 1
+
+
+def test_one_copy_of_each_and_the_supply(uk, engine):
+    """TABLE: 4 copies of each basic technology (Right of Way: 1, not in the spec: docs/rules.md
+    #60); a player holds one of each (a second copy would do nothing: docs/rules.md #61)."""
+    g = turn(uk, engine, holding=["Mechanical Stoker"], loco=2)
+    assert not any("Mechanical Stoker" in n for n in buys(g)) and any("Propellers" in n for n in buys(g))
+    s = g.state()
+    assert s["technology_supply"] == [4, 4, 4, 3, 4, 4, 4, 4, 4, 4]
+    # a supply of 0 with no holder breaks the count of copies: the state is refused
+    with pytest.raises(StateError, match="0 copies of Propellers left and 0 held, the game has 4"):
+        Arranged(uk, g).set(technology_supply=[4, 4, 4, 3, 4, 0, 4, 4, 4, 4]).game(engine)
+
+
+def test_any_four_cards_for_a_locomotive_and_three_with_booster(uk, engine):
+    """MAP: "Any 4 Train Car cards can substitute for a Locomotive, or any 3 with Booster
+    technology"; REVIEW: "At any time they can discard four cards to get a locomotive …
+    Boosters will allow players to trade three cards for a locomotive rather than four". The
+    cards are given one decision at a time, in card order (docs/rules.md #63)."""
+    g = turn(uk, engine, blue=2, red=1, green=1)
+    assert buys(g) == [n for n in buys(g) if n.endswith("1set")] and "buy technology Mechanical Stoker 1set" in buys(g)
+    assert not any("Propellers" in n for n in buys(g))  # 2 locomotives: 8 cards
+    g.apply_name("buy technology Mechanical Stoker 1set")
+    s = g.state()
+    assert s["phase"] == "technology_set" and s["technology_left"] == 4 and s["technology_buying"] == 3
+    for card in ["blue", "blue", "red", "green"]:  # pink white blue yellow orange black red green loco
+        assert names(g)[0] == f"set {card}"
+        g.apply_name(f"set {card}")
+    s = g.state()
+    assert s["phase"] == "turn" and s["current"] == 0 and sum(s["hands"][0]) == 0 and s["technology_buying"] == -1
+    assert s["technologies"][0] == 1 << 3
+    g = turn(uk, engine, holding=["Booster"], blue=3)
+    g.apply_name("buy technology Mechanical Stoker 1set")
+    assert g.state()["technology_left"] == 3
+
+
+def test_a_set_pays_a_ferry_locomotive(uk, engine):
+    """MAP: a set substitutes for a Locomotive, so for a ferry's (Barrow - Liverpool, 1 gray
+    space with 1 locomotive symbol, needs Propellers)."""
+    g = turn(uk, engine, holding=["Propellers"], red=2, green=2)
+    assert [n for n in names(g) if "Barrow-Liverpool" in n] == ["claim Barrow-Liverpool gray 1set"]
+    g.apply_name("claim Barrow-Liverpool gray 1set")
+    for card in ["red", "red", "green", "green"]:
+        g.apply_name(f"set {card}")
+    s = g.state()
+    assert s["owner"][uk.ir.route_named("Barrow-Liverpool").id] == 0 and s["current"] == 1 and s["trains"][0] == 34
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+def test_boiler_lagging_and_steam_turbine_score_later_claims(uk, engine):
+    """README: "Boiler Lagging- you score 1 extra point for each route that you claim after
+    you have this card. Steam Turbines- … 2 extra … for each ferry route"; MAP
+    (getAdditionalRoutePoints: +1, and +2 on a route with locomotives); docs/rules.md #64."""
+    g = turn(uk, engine, holding=["Propellers", "Boiler Lagging", "Steam Turbine"], loco=1, red=2)
+    g.apply_name("claim Barrow-Liverpool gray 1loco")
+    assert g.state()["technology_points"][0] == 3
+    assert g.score_breakdown()[0]["technology_routes"] == 3
+
+
+def test_double_heading_scores_each_completed_ticket(uk, engine):
+    """MAP (getCompletedTicketBonus): 2 points for each completed ticket; the second
+    implementation's note: "At the end of the game, you score 2 points for each Ticket that
+    you completed"."""
+    g = turn(uk, engine, holding=["Double Heading"])
+    row = g.score_breakdown()[0]
+    assert row["technology_tickets"] == 2 * row["tickets_completed"]
+    leeds_manchester = next(t.id for t in uk.ir.tickets if t.name == "Leeds-Manchester")
+    arranged = Arranged(uk, g).own(0, "Leeds-Manchester/1")
+    tickets = [list(t) for t in g.state()["tickets"]]
+    for seat in tickets:
+        if leeds_manchester in seat:
+            seat.remove(leeds_manchester)
+    deck = [t for t in g.state()["ticket_deck"] if t != leeds_manchester]
+    tickets[0].append(leeds_manchester)
+    g = arranged.set(tickets=tickets, ticket_deck=deck).game(engine)
+    row = g.score_breakdown()[0]
+    assert row["tickets_completed"] >= 1 and row["technology_tickets"] == 2 * row["tickets_completed"]
+
+
+# --- set-up and the market -------------------------------------------------------------------
+
+def test_each_starting_hand_has_a_locomotive(uk, engine):
+    """MAP: "Each player starts with 35 trains, 4 Train Car cards, and 1 Locomotive"; REVIEW:
+    "Each player receives 35 trains …, 4 train cards, plus a locomotive card" (docs/rules.md
+    #65: the topmost locomotive of the shuffled deck)."""
+    for players in (2, 3, 4):
+        g = uk.new_game(players=players, seed=players, engine=engine)
+        s = g.state()
+        assert all(sum(hand) == 5 and hand[8] >= 1 for hand in s["hands"])
+        assert all(mask == 0 for mask in s["technologies"]) and s["technology_supply"] == [4] * 10
+
+
+def test_three_face_up_locomotives_stay(uk, engine):
+    """MAP: "3 face-up Locomotives are not replaced" (resetVisibleCardsWithLocomotives = null);
+    docs/rules.md #66."""
+    g = turn(uk, engine, market=("loco", "loco", "loco", "red", "blue"), red=1)
+    g.apply_name("draw blind")
+    g.apply_name("draw blind")
+    assert g.state()["faceup"].count(8) == 3
+
+
+# --- the language ----------------------------------------------------------------------------
+
+#: A technology statement that checks, before the statement a case is about.
+STOKER = "technology Stoker costs 1 copies 4 opens length 3"
+# (id, spec text, error class, line, col, message fragment), as in tests/test_bad_specs.py
+BAD_SPECS = [
+    ("technology-free-of-charge", add(9, "technology Stoker costs 0 copies 4 opens length 3"), C, 9, 25,
+     "a technology's price must be positive, got 0"),
+    ("technology-unknown-city", add(9, "technology North costs 1 copies 4 opens cities Omega"), C, 9, 48,
+     "unknown"),
+    ("technology-opens-no-route", add(9, "technology Diver costs 1 copies 4 opens tunnel"), C, 9, 41,
+     "no route has the attribute 'tunnel'"),
+    ("technology-set-of-one", add(9, "technology Booster costs 1 copies 4 sets of 1"), C, 9, 45,
+     "a set has 2 to 12 cards, got 1"),
+    ("technology-city-twice", add(9, "technology North costs 1 copies 4 opens cities Alpha, Alpha"), C, 9, 55,
+     "Alpha is opened by North already"),
+    ("technology-sets-alone", add(9, "technology sets of 4"), C, 9, 1,
+     "'technology sets of' needs at least one 'technology' statement"),
+    ("technology-without-copies", add(9, "technology Stoker costs 1 opens length 3"), S, 9, 27,
+     "expected 'copies'"),
+    ("technology-too-dear", add(9, "technology Stoker costs 13 copies 4 opens length 3"), C, 9, 25,
+     "a technology's price must be at most 12, got 13"),
+    ("technology-no-copies", add(9, "technology Stoker costs 1 copies 0 opens length 3"), C, 9, 34,
+     "a technology's copies must be positive, got 0"),
+    ("technology-opens-length-0", add(9, "technology Stoker costs 1 copies 4 opens length 0"), C, 9, 49,
+     "a length a technology opens must be positive, got 0"),
+    ("technology-scores-no-route", add(9, "technology Turbine costs 1 copies 4 scores 2 per ferry"), C, 9, 50,
+     "no route has the attribute 'ferry'"),
+    ("technology-sets-of-13", add(9, f"{STOKER}\ntechnology sets of 13"), C, 10, 20, "a set has 2 to 12 cards, got 13"),
+    ("technology-sets-twice", add(9, f"{STOKER}\ntechnology sets of 4\ntechnology sets of 3"), C, 11, 1,
+     "'technology sets of' is given twice (first at line 10)"),
+    ("starting-locomotives-alone", add(9, "starting locomotives 1"), C, 9, 1,
+     "'starting locomotives' needs at least one 'technology' statement"),
+    ("starting-locomotives-13", add(9, f"{STOKER}\nstarting locomotives 13"), C, 10, 22,
+     "the starting locomotives must be at most 12, got 13"),
+    ("needs-no-technology-alone", edit(26, "route Beta - Gamma 3 gray needs no technology"), C, 26, 27,
+     "'needs no technology' needs at least one 'technology' statement"),
+]
+
+
+@pytest.mark.parametrize("text,kind,line,col,fragment,where", bad_spec_params(BAD_SPECS))
+def test_bad_spec(tmp_path, text, kind, line, col, fragment, where):
+    assert_located_error(tmp_path, text, kind, line, col, fragment, where)
+
+
+# --- the agents --------------------------------------------------------------------------------
+
+SCRIPTED = ["one-step", "long-route", "route-focus", "destination-hungry", "greedy"]
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+def test_the_styles_buy_technologies_that_open_routes(uk, engine):
+    """The `unlock` rule (docs/agents.md): every style buys technologies, and only ones that
+    open routes still free (a Concession, a length, Propellers), never one that only scores:
+    nothing of the map opens without them (MAP: "At the start, players may only claim 1- or
+    2-space routes in England")."""
+    v = uk.ir
+    mechanic = next(m for m, _ in v.present() if m.name == "technology")
+    opens = {a: set(routes) for a, routes in mechanic.agent_play(v, v.rule("technology")).routes.items()}
+    bought = {name: 0 for name in SCRIPTED}
+    for seed in range(5 if engine == "compiled" else 2):
+        seats = [SCRIPTED[(seed + k) % 5] for k in range(3)]
+        players = [agents.make(name, seed=seed * 7 + k) for k, name in enumerate(seats)]
+        g = uk.new_game(players=3, seed=seed, engine=engine)
+        while not g.is_over:
+            p = g.current_player
+            action = players[p].act(g)
+            if v.actions[action].kind == "buy_technology":
+                bought[seats[p]] += 1
+                owner = g.state()["owner"]
+                assert any(owner[r] == -1 for r in opens[action]), v.actions[action].name
+            g.apply(action)
+    assert all(bought[name] for name in SCRIPTED[:3]) and sum(bought.values()) >= 20, bought
+
+
+def test_buying_what_the_tickets_need_wins(uk):
+    """The same style with and without the `unlock` rule (without it a purchase is taken only
+    when nothing else is legal), two players, seats alternating: the one buying technologies
+    wins most games (the figure docs/agents.md's rule rests on)."""
+    k = kernel()
+    tables = policy_tables(uk.ir)
+    never = dict(tables, act_kind=[k.OTHER if a.kind == "buy_technology" else kind
+                                   for a, kind in zip(uk.ir.actions, tables["act_kind"])])
+    using, without = k.Policy(tables), k.Policy(never)
+    wins = 0
+    for seed in range(20):
+        seats = [k.Seat(k.STYLES[SCRIPTED[seed % 5]], seed * 2 + n) for n in range(2)]
+        policies = [using, without] if seed % 2 == 0 else [without, using]
+        g = uk.new_game(players=2, seed=seed, engine="compiled")
+        while not g.is_over:
+            p = g.current_player
+            g.apply(policies[p].decide_compiled(seats[p], g._e))
+        scores = g.scores()
+        user = seed % 2
+        wins += scores[user] > scores[1 - user]
+    assert wins >= 15, wins
+
+
+def test_ismcts_buys_the_technologies_its_tickets_need(uk):
+    """ISMCTS (docs/agents.md: its nodes weigh its portfolio's choices, the styles' `unlock`
+    among them) against one-step, two players, seats alternating: it buys technologies in
+    every game, each opening a route still free, and a Concession among them (the tickets
+    of the map mostly leave England: MAP, "At the start, players may only claim 1- or
+    2-space routes in England")."""
+    v = uk.ir
+    mechanic = next(m for m, _ in v.present() if m.name == "technology")
+    opens = {a: set(routes) for a, routes in mechanic.agent_play(v, v.rule("technology")).routes.items()}
+    for seed in range(3):
+        bots = [agents.make("ismcts", seed=seed, iterations=16), agents.make("one-step", seed=seed + 9)]
+        seat = seed % 2
+        if seat:
+            bots.reverse()
+        g = uk.new_game(players=2, seed=seed, engine="compiled")
+        bought = []
+        while not g.is_over:
+            p = g.current_player
+            action = bots[p].act(g)
+            if p == seat and v.actions[action].kind == "buy_technology":
+                bought.append(v.actions[action].name)
+                assert any(g.state()["owner"][r] == -1 for r in opens[action]), v.actions[action].name
+            g.apply(action)
+        assert len(bought) >= 3 and any("Concession" in name for name in bought), (seed, bought)
