@@ -122,3 +122,80 @@ def test_agents_building_toward_their_tickets_beat_agents_building_at_random(fra
         for p in range(2):
             tickets[policies[p]] += rows[p]["tickets_completed"]
     assert wins[smart] >= 5 and tickets[smart] > tickets[blind], (wins, tickets)
+
+
+def closed_for_good(v, state: dict, bed: int) -> bool:
+    """Whether track bed ``bed`` can never be built (docs/rules.md #73, #74): free and not
+    built, and a bed it crosses is built or claimed, or as many tracks of its route as the
+    player count allows are built or claimed."""
+    from railspec.mechanics.track_building import twin_tracks
+    rule = v.ir.rule("track_building")
+    colour, owner = state["bed_colour"], state["owner"]
+
+    def taken(r: int) -> bool:
+        return colour[r] >= 0 or owner[r] != -1
+
+    if taken(bed):
+        return False
+    twins = twin_tracks(v.ir, v.ir.routes[bed])
+    return (any(taken(o) for o in rule.crossing(bed))
+            or sum(taken(o) for o in twins) >= rule.tracks_buildable(state["players"]))
+
+
+def test_agents_learn_the_beds_closed_for_good_and_the_colours_they_built(france):
+    """The planner counts a free bed as a route to open later (open_route) only while it may
+    still be built: a build decision that offers other beds of its length but not it shows
+    it closed for good (a crossing, or the 2-3 player rule on doubles), and the seat plans
+    without it from then on; a bed the seat built is remembered in its piece's colour (the
+    agent view shows no bed colours), which its draws then collect. Checked at every
+    decision of a seeded 3-player game: what each seat learnt is true of the state."""
+    k = kernel()
+    policy = k.Policy(policy_tables(france.ir))
+    seats = [k.Seat(k.STYLES["route-focus"], p ^ SCRIPTED_SALT) for p in range(3)]
+    g = france.new_game(players=3, seed=1)
+    learnt_closed, learnt_built = set(), set()
+    while not g.is_over:
+        p = g.current_player
+        g.apply(policy.decide(seats[p], g.agent_view(), g.legal_actions()))
+        s = g.state()
+        for memory in seats:
+            for r, colour in memory.seen().items():
+                if colour == k.CLOSED_FOR_GOOD:
+                    assert s["owner"][r] != -1 or closed_for_good(france, s, r), france.routes[r].name
+                    learnt_closed.add(r)
+                else:
+                    assert s["bed_colour"][r] == colour, france.routes[r].name
+                    learnt_built.add(r)
+    assert len(learnt_closed) >= 5 and len(learnt_built) >= 5, (learnt_closed, learnt_built)
+
+
+def test_an_agent_draws_the_colour_of_the_bed_it_built(france):
+    """Holding Cherbourg - Paris with Le Havre - Rouen and Rouen - Paris already its own,
+    the agent builds Cherbourg - Le Havre in blue (most held); with red cards only later
+    (an arranged hand, the same board), it draws the face-up blue the bed asks for, not
+    the red it holds most of (a gray route's colour otherwise)."""
+    k = kernel()
+    policy = k.Policy(policy_tables(france.ir))
+    seat = k.Seat(k.STYLES["one-step"], 5 ^ SCRIPTED_SALT)
+    ticket = next(t.id for t in france.ir.tickets if t.name == "Cherbourg-Paris")
+
+    def arranged(**cards) -> Arranged:
+        a = Arranged(france, start_turns(france, 2)).hand(0, **cards).faceup("red", "blue", "green", "white", "pink")
+        s = a.state
+        s["ticket_deck"] = [t for t in s["ticket_deck"] if t != ticket] + s["tickets"][0]
+        s["tickets"][0] = [ticket]
+        return a
+
+    a = arranged(blue=3, red=1)
+    g = a.game("compiled")
+    g.apply_name("draw blind")
+    g.apply_name("draw blind")
+    g.apply(policy.decide(seat, g.agent_view(), g.legal_actions()))
+    bed = france.ir.route_named("Cherbourg-Le Havre").id
+    assert g.state()["bed_colour"][bed] == a.card("blue")
+    assert seat.seen()[bed] == a.card("blue")
+    later = arranged(red=4)
+    later.state["bed_colour"][bed] = later.card("blue")
+    later.state["pieces_out"][later.card("blue") * len(france.ir.rule("track_building").pieces) + 2] += 1
+    g = later.own(0, "Le Havre-Rouen", "Paris-Rouen").game("compiled")
+    assert g.action_name(policy.decide(seat, g.agent_view(), g.legal_actions())) == "draw faceup blue"

@@ -661,16 +661,17 @@ class _Canvas:
 
 
 def _draw_route(canvas: _Canvas, t: _Track, fill: str, dashed: bool, seat: int | None,
-                nobody: bool = False) -> None:
+                nobody: bool = False, own_colour: str | None = None) -> None:
     """One route: its spaces in its colour, or, claimed, cars in the owner's colour (white for
-    a route taken for no player) framed in the route's colour."""
+    a route taken for no player) framed in the route's colour (``own_colour`` when the state
+    gives it one: a built track bed)."""
     r = t.route
     seat_class = f" seat-{seat}" if seat is not None else " nobody" if nobody else ""
     claimed = seat is not None or nobody
     canvas.out.append(f'<g class="route{" claimed" if claimed else ""}{seat_class}" '
                       f'data-route={quoteattr(r.name)}><title>{escape(r.name)} ({r.length}, '
                       f'{escape(r.colour_name)})</title>')
-    route_colour = colour_of(r.colour_name)
+    route_colour = own_colour or colour_of(r.colour_name)
     dash = ' stroke-dasharray="3 2"' if dashed else ""
     for corners in _cars(t):
         if not claimed:
@@ -917,7 +918,8 @@ def _draw_routes(canvas: _Canvas, tracks: list[_Track], state: dict | None, heat
         else:
             fill = colour_of(r.colour_name)
         fills.append(fill)
-        _draw_route(canvas, t, fill, r.id in shown.dashed, seat, nobody)
+        own_colour = colour_of(colour_names[given]) if given >= 0 else None  # a claimed one's frame too
+        _draw_route(canvas, t, fill, r.id in shown.dashed, seat, nobody, own_colour)
     for t, fill in zip(tracks, fills):
         _draw_badge(canvas, t, fill)
 

@@ -15,6 +15,8 @@ cdef struct Plan:
     int* path_len
     int* path_routes       # [n_tickets * n_nodes]
     char* borrowed         # [n_routes]: another player's routes this seat's rescues let it use
+    int* seen              # [n_routes]: what this seat learnt of a route an action opens (rule open_route):
+                           # SEEN_NOTHING, SEEN_CLOSED (never to be opened) or the card colour it built it in
     int claimed_seen       # routes claimed when last planned: fewer means a new game
 
 
@@ -136,12 +138,13 @@ cdef class Planner:
                     size = heap_push(self.heap, size, (<long long>nd << 32) | other)
         return UNREACHABLE
 
-    cdef inline char plan_open(self, const int* owner, const int* open, int r) noexcept nogil:
+    cdef inline char plan_open(self, const int* owner, const int* open, const int* seen, int r) noexcept nogil:
         # how a plan sees route r: 1 open to the player's claims, 2 free but still to be opened
         # by an action (a track bed to build: a path through it costs a decision more), 0 closed
+        # (also a route the seat has seen closed for good: ``seen``, NULL when nothing is known)
         if open[r] != 0:
             return 1
-        return 2 if self.route_openable[r] and owner[r] < 0 else 0
+        return 2 if self.route_openable[r] and owner[r] < 0 and (seen == NULL or seen[r] != SEEN_CLOSED) else 0
 
     cdef inline int adj_node_other(self, int route, int node) noexcept nogil:
         # the node at the other end of ``route`` from ``node``
@@ -166,10 +169,12 @@ cdef class Planner:
         fresh_game = claimed < plan.claimed_seen
         if fresh_game:
             memset(plan.borrowed, 0, self.n_routes)
+            for r in range(self.n_routes):
+                plan.seen[r] = SEEN_NOTHING
         plan.claimed_seen = claimed
         if plan.valid and plan.player == player and plan.players == players and not fresh_game:
             for r in range(self.n_routes):
-                if plan.owner_seen[r] == owner[r] and plan.open_route[r] == self.plan_open(owner, open, r):
+                if plan.owner_seen[r] == owner[r] and plan.open_route[r] == self.plan_open(owner, open, plan.seen, r):
                     continue
                 if ((owner[r] == player and plan.owner_seen[r] != player)
                         or (self.nobody_join and owner[r] == players and plan.owner_seen[r] != players)
@@ -194,14 +199,14 @@ cdef class Planner:
                     self.mark[self.lost[k]] = 0
                 memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
                 for r in range(self.n_routes):
-                    plan.open_route[r] = self.plan_open(owner, open, r)
+                    plan.open_route[r] = self.plan_open(owner, open, plan.seen, r)
                 return
         plan.player = player
         plan.players = players
         plan.valid = 1
         memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
         for r in range(self.n_routes):
-            plan.open_route[r] = self.plan_open(owner, open, r)
+            plan.open_route[r] = self.plan_open(owner, open, plan.seen, r)
         memset(plan.planned, 0, self.n_tickets * sizeof(int))
 
     cdef int path_cost(self, Plan* plan, int ticket) noexcept nogil:
