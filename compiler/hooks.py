@@ -133,8 +133,19 @@ HOOKS: tuple[Hook, ...] = (
          "and claim_payable could let the player pay (it decides nothing: the reference asks every route)"),
     Hook("turn_actions", "thread", "int", (("int*", "out"), ("int", "n")), "turn_actions(state) -> legal ids",
          "the legal moves of a turn, after the ticket draw: more ids (ascending)", threaded="n"),
+    Hook("route_colour", "thread", "int", (("int", "r"), ("int", "colour")),
+         "route_colour(state, route, colour) -> colour",
+         "legal claims: the colour a route open to the player is claimed in now (its printed colour, or GRAY: any "
+         "one colour); a mechanic may hold a gray route's colour in the state, and then only that colour's cards "
+         "(and locomotives) pay for it", threaded="colour"),
     Hook("phase_legal", "phase", "int", (("int", "phase"), ("int*", "out")), "phase_legal(state) -> legal ids",
          "the legal moves of the mechanic's own phases"),
+    Hook("phase_count", "phase", "int", (("int", "phase"),), "",
+         "random playouts, in one of the mechanic's own phases: how many ids phase_legal would list, counted "
+         "without listing them (0: not counted, phase_legal lists them); Mechanic.playout_hooks"),
+    Hook("phase_nth", "phase", "int", (("int", "phase"), ("int", "k")), "",
+         "random playouts, after phase_count counted n ids: the id phase_legal would list k-th (0 <= k < n), so "
+         "the playout picks what it would pick from the list"),
     Hook("apply", "kind", "void", (("int", "kind"), ("int", "action")), "apply(state, action)",
          "the transitions of the mechanic's own action kinds"),
     Hook("faceup_cost", "thread", "int", (("int", "card"), ("int", "cost")),
@@ -145,6 +156,9 @@ HOOKS: tuple[Hook, ...] = (
          "whether the face-up market is discarded and dealt again (the core's: the reset number of "
          "locomotives showing, and a market with fewer can be dealt); False once a reset cannot change it",
          threaded="resets"),
+    Hook("after_draw", "each", "void", (("int", "p"),), "after_draw(state, player)",
+         "a turn's train card draw is over (its last card taken), before the turn ends: a mechanic may open a phase "
+         "of its own, and then ends the turn itself"),
     Hook("claim_pay", "each", "void", (("int", "p"), ("int", "action")), "claim_pay(state, action)",
          "a claim, after its colour cards and locomotives leave the hand: what the mechanic's payment "
          "columns take"),
@@ -298,6 +312,16 @@ class MechanicReference(Generic[StateT, RuleT]):
     def apply(self, state: StateT, action: ir.Action) -> None:
         """Play one of the mechanic's own action kinds (``Mechanic.kinds``)."""
         raise NotImplementedError(f"{type(self).__name__} declares action kinds but no apply")
+
+    def route_colour(self, state: StateT, route: ir.Route, colour: int) -> int:
+        """The colour ``route`` (free and open to the player) is claimed in now: ``colour``,
+        what its printed colour and the mechanics before this one say (``ir.GRAY``: any one
+        colour)."""
+        return colour
+
+    def after_draw(self, state: StateT, player: int) -> None:
+        """``player``'s train card draw is over, before the turn ends; a mechanic may open a
+        phase of its own (the turn then ends when it calls ``end_turn``)."""
 
     def faceup_cost(self, state: StateT, card: int, cost: int) -> int:
         """What taking face-up ``card`` costs of a two-card draw (``cost``: what the core

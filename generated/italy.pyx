@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: b732f74a6c5eec22
+# source hash: 50efc9c021d6c44a
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -173,7 +173,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "b732f74a6c5eec22";
+    static const char RS_SOURCE_HASH[] = "50efc9c021d6c44a";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -1794,8 +1794,20 @@ cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     n = ferry_cards_turn_actions(s, out, n)
     return n
 
+# route_colour (thread): none
+cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
+    return colour
+
 # phase_legal (phase): none
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): ferry_cards
@@ -1811,6 +1823,10 @@ cdef inline int hook_faceup_cost(State* s, int card, int cost) noexcept nogil:
 # market_resets (thread): none
 cdef inline bint hook_market_resets(State* s, bint resets) noexcept nogil:
     return resets
+
+# after_draw (each): none
+cdef inline void hook_after_draw(State* s, int p) noexcept nogil:
+    pass
 
 # claim_pay (each): ferry_cards
 cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
@@ -2280,7 +2296,8 @@ cdef void after_card_drawn(State* s, bint locomotive_from_market) noexcept nogil
     """A face-up locomotive or a second card ends the turn; otherwise the second draw,
     unless no card can be drawn (the deck and the discards are empty: then the turn ends
     with one card). A second draw is always possible while the deck or the discards
-    hold a card: the blind draw."""
+    hold a card: the blind draw. When the draw is over the after_draw hooks may open a
+    mechanic's decision, which then ends the turn."""
     if s.phase == PH_SECOND_DRAW or locomotive_from_market or not can_draw_blind(s):
         end_turn(s, False)
         return

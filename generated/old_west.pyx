@@ -1,7 +1,7 @@
 # generated from spec/old_west.rail — do not edit
 # spec hash: fec3dbcadf7a77c3
 # mechanics: multi_track, shuffled_returns, globetrotter, city_control
-# source hash: db900f3472ad8b19
+# source hash: 6c0f59b214bfbabc
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -198,7 +198,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.0017421602787456446;
     static const char RS_VARIANT_KEY[] = "old_west";
     static const char RS_SPEC_HASH[] = "fec3dbcadf7a77c3";
-    static const char RS_SOURCE_HASH[] = "db900f3472ad8b19";
+    static const char RS_SOURCE_HASH[] = "6c0f59b214bfbabc";
     static const int T_ROUTE_LEN[139] = {
 2, 4, 4, 2, 2, 5, 2, 1, 1, 5, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1,
 3, 1, 1, 1, 4, 4, 1, 1, 1, 1, 2, 2, 4, 4, 3, 3, 3, 3, 3, 4,
@@ -1677,10 +1677,22 @@ cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidat
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     return n
 
+# route_colour (thread): none
+cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
+    return colour
+
 # phase_legal (phase): city_control
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
     if phase == PH_START_CITY or phase == PH_CITY_MARKER or phase == PH_CITY_MARKER_PAY:
         return city_control_phase_legal(s, phase, out)
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): city_control
@@ -1696,6 +1708,10 @@ cdef inline int hook_faceup_cost(State* s, int card, int cost) noexcept nogil:
 # market_resets (thread): none
 cdef inline bint hook_market_resets(State* s, bint resets) noexcept nogil:
     return resets
+
+# after_draw (each): none
+cdef inline void hook_after_draw(State* s, int p) noexcept nogil:
+    pass
 
 # claim_pay (each): none
 cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
@@ -2166,7 +2182,8 @@ cdef void after_card_drawn(State* s, bint locomotive_from_market) noexcept nogil
     """A face-up locomotive or a second card ends the turn; otherwise the second draw,
     unless no card can be drawn (the deck and the discards are empty: then the turn ends
     with one card). A second draw is always possible while the deck or the discards
-    hold a card: the blind draw."""
+    hold a card: the blind draw. When the draw is over the after_draw hooks may open a
+    mechanic's decision, which then ends the turn."""
     if s.phase == PH_SECOND_DRAW or locomotive_from_market or not can_draw_blind(s):
         end_turn(s, False)
         return

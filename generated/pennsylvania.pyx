@@ -1,7 +1,7 @@
 # generated from spec/pennsylvania.rail — do not edit
 # spec hash: 023a4cd6df965c65
 # mechanics: multi_track, zones, ferries, shares, globetrotter
-# source hash: b0818ea71f5699fe
+# source hash: 0018966f378b3641
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -188,7 +188,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.02;
     static const char RS_VARIANT_KEY[] = "pennsylvania";
     static const char RS_SPEC_HASH[] = "023a4cd6df965c65";
-    static const char RS_SOURCE_HASH[] = "b0818ea71f5699fe";
+    static const char RS_SOURCE_HASH[] = "0018966f378b3641";
     static const int T_ROUTE_LEN[95] = {
 6, 6, 6, 6, 6, 3, 3, 2, 3, 3, 2, 2, 5, 5, 1, 1, 2, 6, 6, 2,
 2, 7, 3, 4, 4, 2, 3, 3, 3, 2, 2, 2, 4, 5, 5, 1, 1, 5, 5, 4,
@@ -1458,10 +1458,22 @@ cdef inline void hook_claim_routes(State* s, int p, unsigned long long* candidat
 cdef inline int hook_turn_actions(State* s, int* out, int n) noexcept nogil:
     return n
 
+# route_colour (thread): none
+cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
+    return colour
+
 # phase_legal (phase): shares
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
     if phase == PH_SHARE or phase == PH_NEUTRAL_SHARE:
         return shares_phase_legal(s, phase, out)
+    return 0
+
+# phase_count (phase): none
+cdef inline int hook_phase_count(State* s, int phase) noexcept nogil:
+    return 0
+
+# phase_nth (phase): none
+cdef inline int hook_phase_nth(State* s, int phase, int k) noexcept nogil:
     return 0
 
 # apply (kind): shares
@@ -1477,6 +1489,10 @@ cdef inline int hook_faceup_cost(State* s, int card, int cost) noexcept nogil:
 # market_resets (thread): none
 cdef inline bint hook_market_resets(State* s, bint resets) noexcept nogil:
     return resets
+
+# after_draw (each): none
+cdef inline void hook_after_draw(State* s, int p) noexcept nogil:
+    pass
 
 # claim_pay (each): none
 cdef inline void hook_claim_pay(State* s, int p, int action) noexcept nogil:
@@ -1946,7 +1962,8 @@ cdef void after_card_drawn(State* s, bint locomotive_from_market) noexcept nogil
     """A face-up locomotive or a second card ends the turn; otherwise the second draw,
     unless no card can be drawn (the deck and the discards are empty: then the turn ends
     with one card). A second draw is always possible while the deck or the discards
-    hold a card: the blind draw."""
+    hold a card: the blind draw. When the draw is over the after_draw hooks may open a
+    mechanic's decision, which then ends the turn."""
     if s.phase == PH_SECOND_DRAW or locomotive_from_market or not can_draw_blind(s):
         end_turn(s, False)
         return

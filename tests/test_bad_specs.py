@@ -60,7 +60,7 @@ CASES = [
     ("unknown-return-place", edit(10, "returned tickets sideways"), S, 10, 18,
      "expected one of 'bottom', 'removed', 'shuffled'"),
     ("unknown-route-attribute", edit(24, "route Alpha - Beta 2 red bridge"), S, 24, 26,
-     "unexpected 'bridge', expected one of ';', 'apart', 'bullet', 'draw', 'ferry'"),
+     "unexpected 'bridge', expected one of ';', 'apart', 'bed', 'bullet', 'draw', 'ferry'"),
     ("end-without-comparison", edit(15, "end when trains 2"), S, 15, 17, "expected '<='"),
     ("empty-city", edit(19, "city"), S, 19, 5, "the form is: city NAME"),
 

@@ -19,7 +19,7 @@ from railspec.tools import mapfacts
 from railspec.tools.cli import main
 
 STOCK = ["usa", "europe", "amsterdam", "pennsylvania", "italy", "india", "legendary_asia", "nordic_countries",
-         "switzerland", "japan", "northern_lights", "united_kingdom", "old_west"]
+         "switzerland", "japan", "northern_lights", "united_kingdom", "old_west", "france"]
 _TOKEN = re.compile(r'"[^"]*"|[^\s"]+')
 
 

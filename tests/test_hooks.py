@@ -33,10 +33,39 @@ def inspected(tmp_path_factory):
 
 def test_the_inspector_fills_every_hook():
     assert Inspector.filled_hooks() == set(HOOK_NAMES) - {"returned_tickets", "route_open", "payment_ok",
-                                                          "claim_payable", "claim_routes", "turn_actions"}
-    # the six others are filled by the stock mechanics the USA spec uses and by the
-    # postcards of tests/outside_mechanic: shuffled returns, double routes, ferry cards; and
-    # claim_payable and claim_routes by the sets of one colour (substitutes, Northern Lights)
+                                                          "claim_payable", "claim_routes", "turn_actions",
+                                                          "route_colour", "after_draw", "phase_count", "phase_nth"}
+    # the others are filled by the stock mechanics the USA spec uses and by the postcards of
+    # tests/outside_mechanic: shuffled returns, double routes, ferry cards; claim_payable and
+    # claim_routes by the sets of one colour (substitutes, Northern Lights); route_colour,
+    # after_draw and the playout hooks by track building (France's track beds, played on both
+    # engines by tests/test_differential.py, tests/test_api.py's playouts and
+    # mechanics/track_building/tests)
+
+
+def test_playout_hooks_come_as_a_pair_for_a_mechanic_with_phases():
+    """``Mechanic.playout_hooks`` (compiled only: the random playouts' count and pick in the
+    mechanic's phases) are both or neither, of a mechanic with phases; they are filled hooks."""
+
+    class Counter(Mechanic):
+        name = "counter"
+        phases = ("counting",)
+        playout_hooks = ("phase_count", "phase_nth")
+
+    assert {"phase_count", "phase_nth"} <= Counter.filled_hooks()
+    assert not [p for p in contract_problems(Counter) if "playout hook" in p]
+
+    class HalfCounter(Counter):
+        playout_hooks = ("phase_count",)
+
+    assert any("playout hooks are phase_count: they are phase_count and phase_nth" in p
+               for p in contract_problems(HalfCounter))
+
+    class Phaseless(Mechanic):
+        name = "phaseless"
+        playout_hooks = ("phase_count", "phase_nth")
+
+    assert any("declares no phase" in p for p in contract_problems(Phaseless))
 
 
 def test_both_engines_agree_on_every_hook(inspected):

@@ -70,7 +70,7 @@ def folder(tmp_path_factory):
     shutil.copy(compiler.stock_path("usa"), where / "usa.rail")
     largest = max(compiler.stock_names(), key=lambda name: compiler.stock_path(name).stat().st_size)
     shutil.copy(compiler.stock_path(largest), where / "largest.rail")
-    for name in ("italy", "pennsylvania", "united_kingdom"):
+    for name in ("italy", "pennsylvania", "united_kingdom", "france"):
         shutil.copy(compiler.stock_path(name), where / f"{name}.rail")
     shutil.copy(HERE / "base.rail", where / "base.rail")
     # fewer trains than the base's: its 16 cars hold what 4 players place (no warning of a crowded map)
@@ -328,6 +328,30 @@ async def test_completion_of_technology_statements(client: LanguageClient, folde
     assert await complete("start") == ["starting locomotives"]
     assert await complete('technology "Isle of Man Concession" costs 1 copies 4 opens cities Carm') == ["Carmarthen"]
     assert "needs" in await complete("route Southampton - New York 10 gray ferry 3 ")
+    await doc.edit(base)
+    doc.close()
+
+
+async def test_completion_of_track_beds(client: LanguageClient, folder):
+    """France's statements (track_building): their words, a crossing's cities, and 'bed'
+    among the attributes after a route's colour."""
+    doc = Doc(client, folder / "france.rail")
+    await doc.open()
+    base = doc.text.rstrip("\n") + "\n"
+
+    async def complete(line: str) -> list[str]:
+        doc.change(base + line)
+        position = lsp.Position(line=base.count("\n"), character=len(line))
+        found = await client.text_document_completion_async(lsp.CompletionParams(text_document=doc.ident(),
+                                                                                 position=position))
+        return [item.label for item in found.items]
+
+    assert "tracks buildable" in await complete("tra")
+    assert "pieces" in await complete("pie")
+    assert "crossing" in await complete("cros")
+    assert await complete("crossing Angers - Ren") == ["Rennes"]
+    assert await complete("crossing Angers - Rennes / Le M") == ["Le Mans"]
+    assert "bed" in await complete("route Amiens - Calais 2 gray ")
     await doc.edit(base)
     doc.close()
 

@@ -107,7 +107,7 @@ def test_the_order_of_the_stock_mechanics_is_fixed():
         "multi_track", "longest_path", "shuffled_returns", "long_tickets", "removed_tickets", "zones", "ferries",
         "ferry_cards", "tunnels", "stations", "goods", "shares", "globetrotter", "regions", "grand_tour",
         "mountains", "explorer", "wild_locomotives", "locomotive_draws", "substitutes", "multi_target", "bullet_trains",
-        "technology", "draw_bonus", "bonus_cards", "city_control"]
+        "technology", "draw_bonus", "bonus_cards", "track_building", "city_control"]
     stock = [m.name for m in stock_registry()]
     assert [m.name for m in REGISTRY if m.name in stock] == stock
 

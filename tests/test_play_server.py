@@ -221,6 +221,28 @@ def test_a_whole_united_kingdom_game_with_technologies():
     assert any("buy technology" in entry["action"] for entry in view["log"])
 
 
+def test_a_built_track_bed_is_drawn_in_its_pieces_colour_and_redraws_the_map() -> None:
+    """France's builds own no route, yet change the map (docs/rules.md #70): the page's map
+    version follows the route colours a mechanic's state gives (Looks.route_colours), and
+    the map draws the built bed, still free, in its piece's colour."""
+    v = railspec.load("france")
+    game = v.new_game(players=3, seed=2)
+    rng = random.Random(2)
+    while game.state()["phase"] != "track_piece":
+        game.apply(rng.choice(game.legal_actions()))
+    before = game.observation(0)
+    build = v.actions[game.legal_actions()[0]]
+    game.apply(build.id)
+    after = game.observation(0)
+    assert after["owner"] == before["owner"]
+    assert sessions.map_version(v, after) != sessions.map_version(v, before)
+    route = v.routes[build.route]
+    svg = sessions.map_svg(v, after)
+    drawn = svg.split(f"data-route={quoteattr(route.name)}", 1)[1].split("</g>", 1)[0]
+    assert f'fill="{railspec.playtest.render.colour_of(v.ir.colours[build.colour].name)}"' in drawn
+    assert f'fill="{railspec.playtest.render.colour_of(route.colour_name)}"' not in drawn
+
+
 def test_the_view_is_the_seats_observation_and_public_facts():
     v, app, c = client("europe", 3)
     view = c.post("/api/games", json={"seat": 1}).json()

@@ -28,7 +28,7 @@ def old_west() -> railspec.Variant:
 def test_the_map_is_the_adaptations_with_51_tickets(old_west):
     """MAP: 41 cities, 139 routes (lengths 1:41 2:38 3:22 4:20 5:10 6:5 7:3, 36 doubles and
     10 triples) and 51 tickets; BOOKLET: "50 Destination Ticket cards" (the census's count
-    agrees with the data): all 51 are kept, each once (docs/rules.md #67)."""
+    agrees with the data): all 51 are kept, each once (docs/rules.md #77)."""
     v = old_west.ir
     assert len(v.cities) == 41 and len(v.routes) == 139 and sum(r.length for r in v.routes) == 364
     assert Counter(r.length for r in v.routes) == {1: 41, 2: 38, 3: 22, 4: 20, 5: 10, 6: 5, 7: 3}
@@ -40,7 +40,7 @@ def test_the_map_is_the_adaptations_with_51_tickets(old_west):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_player_count_of_the_box_plays(old_west, players, engine):
     """BOOKLET: "This expansion is designed for 2-6 players" (the adaptation stops at 5 for
-    want of a sixth colour of pieces: docs/rules.md #68). A game at each count starts with
+    want of a sixth colour of pieces: docs/rules.md #78). A game at each count starts with
     the start cities, from the last seat down, and is played to its end."""
     g = start_turns(old_west, players, seed=players, engine=engine)
     assert g.state()["phase"] == "start_city" and g.state()["current"] == players - 1
@@ -59,7 +59,7 @@ def test_set_up_draws_and_scoring_settings(old_west):
     initial tickets together and place them under the deck. Later, draw 4 tickets and keep at
     least 1; return unchosen tickets to the bottom of the deck", "There is no longest path
     bonus. All players tied for the most completed tickets receive the 15-point Globetrotter
-    bonus"; the three 7-space routes score 18 (docs/rules.md #73)."""
+    bonus"; the three 7-space routes score 18 (docs/rules.md #83)."""
     v = old_west.ir
     assert v.trains == 40 and v.hand == 4 and v.min_players == 2 and v.max_players == 6
     assert (v.deal_regular, v.deal_keep, v.draw_tickets, v.draw_tickets_keep) == (5, 3, 4, 1)

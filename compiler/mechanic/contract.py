@@ -181,6 +181,11 @@ def _reference_problems(cls: type[Mechanic[Any]]) -> list[str]:
                         "legal in them")
     if cls.kinds and "apply" not in filled:
         problems.append("it declares action kinds of its own, and its reference fills no apply to play them")
+    if cls.playout_hooks and sorted(cls.playout_hooks) != ["phase_count", "phase_nth"]:
+        problems.append(f"its playout hooks are {', '.join(cls.playout_hooks)}: they are phase_count and phase_nth, "
+                        f"both (one counts a phase's legal ids, the other picks one)")
+    elif cls.playout_hooks and not cls.phases:
+        problems.append("it has playout hooks, which count the legal ids of its own phases, and declares no phase")
     return problems
 
 

@@ -75,6 +75,11 @@ class Mechanic(Generic[RuleT]):
     reference: ClassVar[type[MechanicReference[Any, Any]]] = MechanicReference
     score_items: ClassVar[tuple[ScoreItem, ...]] = ()
     tiebreaks: ClassVar[tuple[TieBreak, ...]] = ()
+    #: Compiled-only hooks its engine fills so that random playouts need not list every legal
+    #: id of its phases: ``("phase_count", "phase_nth")``, both or neither, for a mechanic
+    #: whose phases can offer many ids of which a playout plays one. They decide nothing
+    #: (the playout picks the id the list would give it), so the reference does not fill them.
+    playout_hooks: ClassVar[tuple[str, ...]] = ()
     #: Its language: the node classes (``lang.ast.Node`` subclasses) of its statements and
     #: of the parts it adds to the core's extension points (route attributes, ticket forms,
     #: deal parts, action kinds); their grammar rules are ``grammar.lark`` in its folder.
@@ -125,9 +130,9 @@ class Mechanic(Generic[RuleT]):
     def filled_hooks(cls) -> frozenset[str]:
         """The hooks it fills: those its reference class overrides; and when it keeps
         derived state fields (the compiled engine's caches), ``derive`` and its upkeep
-        hooks (``Caches.upkeep_hooks``). Whether these are consistent is the contract's
+        hooks (``Caches.upkeep_hooks``); its ``playout_hooks``. Whether these are consistent is the contract's
         check (``contract.contract_problems``)."""
-        filled = set(hooks.filled(cls.reference))
+        filled = set(hooks.filled(cls.reference)) | set(cls.playout_hooks)
         if any(f.derived for f in cls.state_fields):
             filled.add("derive")
             if issubclass(cls, Caches):

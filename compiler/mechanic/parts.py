@@ -151,13 +151,14 @@ class Sample:
 class AgentPlay:
     """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
     action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
-    ``by_routes``, ``payment_draw``, ``rescue``, ``unlock``, ``never``), and, for
-    ``by_routes``, ``rescue`` and ``unlock``, the routes each action is about (a share: the
-    routes showing its company; a station: the routes at its city; a technology: the routes
-    it opens). A kind left out is played only when nothing else is legal. ``worth`` adds to
-    a route's points what a claim of it brings the claimer besides (a draw bonus's cards),
-    in points: the styles that choose among claims by their points (one-step, greedy,
-    long-route near its end) weigh it too."""
+    ``by_routes``, ``payment_draw``, ``rescue``, ``unlock``, ``open_route``, ``never``), and,
+    for ``by_routes``, ``rescue``, ``unlock`` and ``open_route``, the routes each action is
+    about (a share: the routes showing its company; a station: the routes at its city; a
+    technology: the routes it opens; a track piece: the bed it builds). A kind left out is
+    played only when nothing else is legal. ``worth`` adds to a route's points what a claim
+    of it brings the claimer besides (a draw bonus's cards), in points: the styles that
+    choose among claims by their points (one-step, greedy, long-route near its end) weigh it
+    too."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
@@ -174,7 +175,7 @@ class AgentPlay:
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`
 #: that mark routes and cities, and ``dead_ends``, the squares the core draws for the
 #: places a mechanic declares as dead ends (``ir.City.dead_end``).
-LEGEND_KEYS = ("dashed", "badges", "groups", "city_markers", "route_groups", "dead_ends")
+LEGEND_KEYS = ("dashed", "badges", "groups", "city_markers", "route_groups", "route_colours", "dead_ends")
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,9 @@ class Looks:
     locomotives), named groups of cities ringed in a colour of their own (Italy's regions),
     state fields holding a seat per city (-1 for none), each drawn as a marker in that
     player's colour (stations), and named groups of routes, each route marked with a dot
-    in the colour of every group it belongs to (Pennsylvania's companies).
+    in the colour of every group it belongs to (Pennsylvania's companies), and state fields
+    holding a card colour per route (-1 for none), a free route drawn in that colour instead
+    of its printed one (France's built track beds).
 
     ``legend`` says what the map's legend writes for each of these looks, keyed by the
     field's name (one of :data:`LEGEND_KEYS`; ``dead_ends`` explains the squares of
@@ -197,6 +200,7 @@ class Looks:
     groups: tuple = ()                             # (name, city ids)
     city_markers: tuple[str, ...] = ()             # state field names
     route_groups: tuple = ()                       # (name, route ids)
+    route_colours: tuple[str, ...] = ()            # state fields holding a card colour per route (-1: none)
     legend: dict = field(default_factory=dict)     # one of LEGEND_KEYS -> what the legend says of it
 
     def __post_init__(self):

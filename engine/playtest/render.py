@@ -322,6 +322,7 @@ def looks(variant: ir.Variant) -> Looks:
     groups: list[tuple[str, tuple[int, ...]]] = []
     markers: list[str] = []
     route_groups: list[tuple[str, tuple[int, ...]]] = []
+    route_colours: list[str] = []
     for mechanic, rule in variant.present():
         seen = part(mechanic, Drawing).looks(variant, rule)
         dashed |= seen.dashed
@@ -330,7 +331,9 @@ def looks(variant: ir.Variant) -> Looks:
         groups.extend(seen.groups)
         markers.extend(seen.city_markers)
         route_groups.extend(seen.route_groups)
-    return Looks(frozenset(dashed), badges, tuple(groups), tuple(markers), tuple(route_groups))
+        route_colours.extend(seen.route_colours)
+    return Looks(frozenset(dashed), badges, tuple(groups), tuple(markers), tuple(route_groups),
+                 tuple(route_colours))
 
 
 @dataclass(frozen=True)
@@ -363,7 +366,8 @@ def legend_entries(variant: ir.Variant, state: dict | None = None) -> list[Legen
             dead_end_texts.append(words["dead_ends"])
         present = {"dashed": bool(seen.dashed), "badges": bool(seen.badges), "groups": bool(seen.groups),
                    "city_markers": bool(seen.city_markers) and state is not None,
-                   "route_groups": bool(seen.route_groups)}
+                   "route_groups": bool(seen.route_groups),
+                   "route_colours": bool(seen.route_colours) and state is not None}
         for look in LEGEND_KEYS:
             if not present.get(look):
                 continue
@@ -657,16 +661,17 @@ class _Canvas:
 
 
 def _draw_route(canvas: _Canvas, t: _Track, fill: str, dashed: bool, seat: int | None,
-                nobody: bool = False) -> None:
+                nobody: bool = False, own_colour: str | None = None) -> None:
     """One route: its spaces in its colour, or, claimed, cars in the owner's colour (white for
-    a route taken for no player) framed in the route's colour."""
+    a route taken for no player) framed in the route's colour (``own_colour`` when the state
+    gives it one: a built track bed)."""
     r = t.route
     seat_class = f" seat-{seat}" if seat is not None else " nobody" if nobody else ""
     claimed = seat is not None or nobody
     canvas.out.append(f'<g class="route{" claimed" if claimed else ""}{seat_class}" '
                       f'data-route={quoteattr(r.name)}><title>{escape(r.name)} ({r.length}, '
                       f'{escape(r.colour_name)})</title>')
-    route_colour = colour_of(r.colour_name)
+    route_colour = own_colour or colour_of(r.colour_name)
     dash = ' stroke-dasharray="3 2"' if dashed else ""
     for corners in _cars(t):
         if not claimed:
@@ -794,6 +799,8 @@ class _Legend:
         elif entry.look == "city_markers":
             self.row(entry.look, entry.text, lambda cy: (f'<path class="legend-sample" d="M{x + 9:.1f},{cy + 3:.1f} '
                                                          f'l5,-6 l5,6 z" fill="#777777"/>'))
+        elif entry.look == "route_colours":
+            self.row(entry.look, entry.text, self.space(CARD_COLOURS["red"]))
         elif entry.look == "dead_ends":
             self.row(entry.look, entry.text, lambda cy: (f'<rect class="legend-sample" x="{x + 7:.1f}" '
                                                          f'y="{cy - 7:.1f}" width="14" height="14" fill="#dddddd" '
@@ -851,7 +858,7 @@ def render_svg(variant: ir.Variant, state: dict | None = None, heat: list[float]
     city_size = [11.5 if c.id in ring else 7.0 if c.dead_end else CITY_RADIUS for c in variant.cities]
     places, tracks, labels = _fitted(variant, shown, city_size)
     canvas = _Canvas()
-    _draw_routes(canvas, tracks, state, heat, shown)
+    _draw_routes(canvas, tracks, state, heat, shown, [c.name for c in variant.colours])
     markers = [state[name] for name in shown.city_markers if name in state] if state else []
     for c in variant.cities:
         _draw_city(canvas, c, places[c.id], city_size[c.id], ring.get(c.id), markers)
@@ -887,26 +894,32 @@ def _fitted(variant: ir.Variant, shown: Looks, city_size: list[float]):
 
 
 def _draw_routes(canvas: _Canvas, tracks: list[_Track], state: dict | None, heat: list | None,
-                 shown: Looks) -> None:
-    """Every route, in the heat map's colour, its owner's or its own; then every route's
-    badge, in a layer above them all."""
+                 shown: Looks, colour_names: list[str]) -> None:
+    """Every route, in the heat map's colour, its owner's, the colour the state gives it
+    (``Looks.route_colours``) or its own; then every route's badge, in a layer above them
+    all."""
     owner = state["owner"] if state else None
     nobody_value = _nobody_owner(state)
+    held = [state[name] for name in shown.route_colours if name in state] if state else []
     fills = []
     for t in tracks:
         r = t.route
         nobody = owner is not None and owner[r.id] == nobody_value
         seat = owner[r.id] if owner is not None and owner[r.id] >= 0 and not nobody else None
+        given = next((colours[r.id] for colours in held if colours[r.id] >= 0), -1)
         if heat is not None:
             fill = heat_colour(heat[r.id])
         elif seat is not None:
             fill = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
         elif nobody:
             fill = NOBODY_COLOUR
+        elif given >= 0:  # a colour the state gives the route (a built track bed)
+            fill = colour_of(colour_names[given])
         else:
             fill = colour_of(r.colour_name)
         fills.append(fill)
-        _draw_route(canvas, t, fill, r.id in shown.dashed, seat, nobody)
+        own_colour = colour_of(colour_names[given]) if given >= 0 else None  # a claimed one's frame too
+        _draw_route(canvas, t, fill, r.id in shown.dashed, seat, nobody, own_colour)
     for t, fill in zip(tracks, fills):
         _draw_badge(canvas, t, fill)
 

@@ -216,17 +216,23 @@ class Rules:
     def legal_turn(self, state: StateView) -> list[int]:
         """A turn: draws, claims, the ticket draw, the mechanics' actions; pass when nothing
         else is legal. A claim is legal when its route is open to the player, its payment
-        block too (the payment_ok hooks), the hand holds its cards, and the claim_payable
-        hooks let it be paid."""
+        block too (the payment_ok hooks), the hand holds its cards, of the colour the
+        route_colour hooks say when the route's colour is held in the state, and the
+        claim_payable hooks let it be paid."""
         player = state.current
         out = self.legal_draws(state, second=False)
         layout = self.variant.claim_layout
         for route in self.variant.routes:
             if self.route_open(state, route, player):
+                colour = route.colour
+                for hook in self.hooks["route_colour"]:
+                    colour = hook(state, route, colour)
                 for block in layout.blocks_of(route.id):
                     if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
+                        # a colour held in the state: only its cards (or locomotives alone) pay
                         out.extend(a.id for a in self.actions[block.start:block.end]
                                    if self.can_pay(state, a, player)
+                                   and (colour == ir.GRAY or not a.colour_cards or a.colour == colour)
                                    and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
         if state.ticket_deck:
             out.extend(a.id for a in self.draw_tickets)
@@ -338,7 +344,10 @@ class Rules:
         """A face-up locomotive is the whole draw; otherwise a second card follows unless
         it is the second already or no card can be drawn."""
         if state.phase == PH_SECOND_DRAW or locomotive_from_market or not self.can_draw_blind(state):
-            self.end_turn(state, passed=False)
+            for hook in self.hooks["after_draw"]:
+                hook(state, state.current)
+            if state.phase in (PH_TURN, PH_SECOND_DRAW):  # else a mechanic's decision follows, which ends the turn
+                self.end_turn(state, passed=False)
             return
         state.phase = PH_SECOND_DRAW
 

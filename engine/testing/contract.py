@@ -456,6 +456,16 @@ def _check_games(run: _Run, classes, games: int, seed: int) -> str | None:
     for k in range(games):
         game_seed = seed + k
         _play(run, game_seed, low + k % (high - low + 1))
+    if "compiled" in run.engines and any(cls.playout_hooks for cls in classes):
+        # the playout hooks pick without the list: the batch loop must play the games the
+        # reference's, which lists, plays (docs/engine.md "Random playouts")
+        for players in range(low, high + 1):
+            batch = v.playout(games=games, players=players, seed=seed)
+            listed = v.playout(games=games, players=players, seed=seed, engine="reference")
+            if batch != listed:
+                run.problem("games", f"{players}p: the compiled playout, through the playout hooks, plays other "
+                                     f"games than the reference's (decisions {batch['decisions']} against "
+                                     f"{listed['decisions']})")
     return None
 
 

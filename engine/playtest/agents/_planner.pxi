@@ -8,13 +8,15 @@ cdef struct Plan:
     int players
     int valid
     int* owner_seen        # [n_routes]
-    char* open_route       # [n_routes]: the view's open flags the plan was made on
+    char* open_route       # [n_routes]: the view's open flags the plan was made on (Planner.plan_open)
     int* planned           # [n_tickets]: 1 when cost/path below are current
     int* cost              # [n_tickets]: trains still to lay, UNREACHABLE if impossible
     int* path_start        # [n_tickets]: the ticket's open routes, path_routes[start:start+len]
     int* path_len
     int* path_routes       # [n_tickets * n_nodes]
     char* borrowed         # [n_routes]: another player's routes this seat's rescues let it use
+    int* seen              # [n_routes]: what this seat learnt of a route an action opens (rule open_route):
+                           # SEEN_NOTHING, SEEN_CLOSED (never to be opened) or the card colour it built it in
     int claimed_seen       # routes claimed when last planned: fewer means a new game
 
 
@@ -31,6 +33,7 @@ cdef class Planner:
     cdef int* route_colour     # -1 for gray
     cdef int* route_points
     cdef int* route_paid       # 1 when some payment of the route pays in a payment column
+    cdef int* route_openable   # 1 when an action may open the route to claims (rule open_route: a bed built)
     cdef int* adj_start        # edges at node n: adj_node/adj_route[adj_start[n]:adj_start[n+1]]
     cdef int* adj_node
     cdef int* adj_route
@@ -60,6 +63,7 @@ cdef class Planner:
         self.route_colour = _array(tables["route_colour"])
         self.route_points = _array(tables["route_points"])
         self.route_paid = _array(tables["route_paid"])
+        self.route_openable = _array(tables["route_openable"])
         self.adj_start = _array(tables["adj_start"])
         self.adj_node = _array(tables["adj_node"])
         self.adj_route = _array(tables["adj_route"])
@@ -81,9 +85,9 @@ cdef class Planner:
         cdef int** arrays = [self.route_len, self.route_colour, self.route_points, self.route_paid,
                              self.adj_start, self.adj_node, self.adj_route, self.city_start, self.city_node,
                              self.ticket_a, self.ticket_b, self.ticket_points, self.lost, self.dist, self.via,
-                             self.grown_open]
+                             self.grown_open, self.route_openable]
         cdef int k
-        for k in range(16):
+        for k in range(17):
             free(arrays[k])
         free(self.mark)
         free(self.heap)
@@ -128,8 +132,8 @@ cdef class Planner:
                 route = self.adj_route[e]
                 if owner[route] == player or owner[route] == shared or borrowed[route]:
                     step = 0
-                elif open_route[route]:
-                    step = self.route_len[route]
+                elif open_route[route]:  # a route still to open costs a decision more (2: plan_open)
+                    step = self.route_len[route] + (open_route[route] == 2)
                 else:
                     continue
                 nd = d + step
@@ -138,6 +142,14 @@ cdef class Planner:
                     self.via[other] = route
                     size = heap_push(self.heap, size, (<long long>nd << 32) | other)
         return UNREACHABLE
+
+    cdef inline char plan_open(self, const int* owner, const int* open, const int* seen, int r) noexcept nogil:
+        # how a plan sees route r: 1 open to the player's claims, 2 free but still to be opened
+        # by an action (a track bed to build: a path through it costs a decision more), 0 closed
+        # (also a route the seat has seen closed for good: ``seen``, NULL when nothing is known)
+        if open[r] != 0:
+            return 1
+        return 2 if self.route_openable[r] and owner[r] < 0 and (seen == NULL or seen[r] != SEEN_CLOSED) else 0
 
     cdef inline int adj_node_other(self, int route, int node) noexcept nogil:
         # the node at the other end of ``route`` from ``node``
@@ -186,14 +198,16 @@ cdef class Planner:
         fresh_game = claimed < plan.claimed_seen
         if fresh_game:
             memset(plan.borrowed, 0, self.n_routes)
+            for r in range(self.n_routes):
+                plan.seen[r] = SEEN_NOTHING
         plan.claimed_seen = claimed
         if plan.valid and plan.player == player and plan.players == players and not fresh_game:
             for r in range(self.n_routes):
-                if plan.owner_seen[r] == owner[r] and plan.open_route[r] == (open[r] != 0):
+                if plan.owner_seen[r] == owner[r] and plan.open_route[r] == self.plan_open(owner, open, plan.seen, r):
                     continue
                 if ((owner[r] == player and plan.owner_seen[r] != player)
                         or (self.nobody_join and owner[r] == players and plan.owner_seen[r] != players)
-                        or (open[r] != 0 and not plan.open_route[r] and owner[r] != player)):
+                        or (open[r] != 0 and plan.open_route[r] != 1 and owner[r] != player)):
                     n_lost = -1  # cheaper for the player: any path may change
                     break
                 self.lost[n_lost] = r
@@ -214,14 +228,14 @@ cdef class Planner:
                     self.mark[self.lost[k]] = 0
                 memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
                 for r in range(self.n_routes):
-                    plan.open_route[r] = open[r] != 0
+                    plan.open_route[r] = self.plan_open(owner, open, plan.seen, r)
                 return
         plan.player = player
         plan.players = players
         plan.valid = 1
         memcpy(plan.owner_seen, owner, self.n_routes * sizeof(int))
         for r in range(self.n_routes):
-            plan.open_route[r] = open[r] != 0
+            plan.open_route[r] = self.plan_open(owner, open, plan.seen, r)
         memset(plan.planned, 0, self.n_tickets * sizeof(int))
 
     cdef int path_cost(self, Plan* plan, int ticket) noexcept nogil:

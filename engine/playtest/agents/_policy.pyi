@@ -5,6 +5,8 @@ from typing import Any
 
 #: The styles by the names the agents go by.
 STYLES: dict[str, int]
+#: Seat.seen's value for a route never to be opened.
+CLOSED_FOR_GOOD: int
 #: The code of a kind no rule covers.
 OTHER: int
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
@@ -39,4 +41,5 @@ class Seat:
 
     style: int
     def __init__(self, style: int, seed: int) -> None: ...
+    def seen(self) -> dict[int, int]: ...
     def forget(self) -> None: ...

@@ -60,9 +60,14 @@ cdef enum:
                        # routes it opens join held tickets, or save trains on them
     K_BY_PLAN = 13     # a choice among options tied to routes: the one whose routes the held tickets'
                        # planned paths use most (a start city, a city to mark), else one declining
-    N_KINDS = 14
+    K_OPEN_ROUTE = 14  # an option opening one of its routes to claims (a track bed built): a route the
+                       # player's tickets want, in the colour the player holds most of
+    N_KINDS = 15
 
 DEF UNREACHABLE = 1 << 30
+DEF SEEN_NOTHING = -1  # Plan.seen: nothing learnt of the route
+DEF SEEN_CLOSED = -2   # Plan.seen: a build decision showed the route can never be opened
+DEF LENGTHS_SEEN = 64  # route lengths a decision's scratch tells apart (the language allows 1 … 12)
 DEF MAX_PLAYERS = 16
 # The value estimate's weights, fitted (least squares) to the final scores the playing
 # styles reach from positions of their own 2-player USA games (bench/fit_value_estimate.py,
@@ -81,11 +86,14 @@ DEF HAND_WORTH = 0.25
 #: The styles by the names the agents go by.
 STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_FOCUS,
           "destination-hungry": DESTINATION_HUNGRY, "greedy": GREEDY}
+#: Seat.seen's value for a route never to be opened.
+CLOSED_FOR_GOOD = SEEN_CLOSED
 #: The code of a kind no rule covers.
 OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
-         "rescue": K_RESCUE, "unlock": K_UNLOCK, "by_plan": K_BY_PLAN, "never": K_OTHER}
+         "rescue": K_RESCUE, "unlock": K_UNLOCK, "by_plan": K_BY_PLAN, "open_route": K_OPEN_ROUTE,
+         "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 
@@ -194,7 +202,7 @@ cdef class Policy(Styles):
             cards += v[RV_HEADER + k]
         value = total + self.train_value * (TRAIN_WORTH * usable + HAND_WORTH * cards)
         for r in range(self.n_routes):
-            self.est_open[r] = open[r] != 0
+            self.est_open[r] = self.plan_open(owner, open, NULL, r)
         for k in range(v[RV_TICKETS_N]):
             cost = self.cheapest_path(owner, player, v[RV_PLAYERS], self.est_open, self.est_borrowed, tickets[k],
                                       self.list_b, &n)
@@ -420,10 +428,13 @@ cdef class Seat:
         self.plan.path_len = <int*>malloc((policy.n_tickets + 1) * sizeof(int))
         self.plan.path_routes = <int*>malloc((<size_t>policy.n_tickets * policy.n_nodes + 1) * sizeof(int))
         self.plan.borrowed = <char*>calloc(policy.n_routes + 1, 1)
+        self.plan.seen = <int*>malloc((policy.n_routes + 1) * sizeof(int))
         if not (self.plan.owner_seen and self.plan.open_route and self.plan.planned and self.plan.cost
-                and self.plan.path_start and self.plan.path_len and self.plan.path_routes and self.plan.borrowed):
+                and self.plan.path_start and self.plan.path_len and self.plan.path_routes and self.plan.borrowed
+                and self.plan.seen):
             self.release()
             raise MemoryError()
+        forget_seen(&self.plan, policy.n_routes)
         self.plan.valid = 0
         self.policy = policy
         self.n_routes = policy.n_routes
@@ -437,15 +448,25 @@ cdef class Seat:
         free(self.plan.path_len)
         free(self.plan.path_routes)
         free(self.plan.borrowed)
+        free(self.plan.seen)
         memset(&self.plan, 0, sizeof(Plan))
         self.policy = None
         self.n_routes = 0
 
+    def seen(self) -> dict:
+        """What the seat learnt of the routes an action opens (rule open_route), by route id:
+        the card colour it built the route in, or CLOSED_FOR_GOOD (a build decision showed
+        the route can never be opened). Empty before the seat has decided in a game."""
+        if self.policy is None:
+            return {}
+        return {r: self.plan.seen[r] for r in range(self.n_routes) if self.plan.seen[r] != SEEN_NOTHING}
+
     def forget(self):
-        """Drop the cached plan and the borrowed routes (a new game)."""
+        """Drop the cached plan, the borrowed routes and what was learnt of the routes (a new game)."""
         self.plan.valid = 0
         if self.policy is not None:
             memset(self.plan.borrowed, 0, (<Policy>self.policy).n_routes)
+            forget_seen(&self.plan, (<Policy>self.policy).n_routes)
 
     def __dealloc__(self):
         self.release()
@@ -471,6 +492,14 @@ cdef void seat_renew(void* seat, unsigned long long rng) noexcept nogil:
     (<Seat>seat).plan.valid = 0
     (<Seat>seat).plan.claimed_seen = 0
     memset((<Seat>seat).plan.borrowed, 0, (<Seat>seat).n_routes)
+    forget_seen(&(<Seat>seat).plan, (<Seat>seat).n_routes)
+
+
+cdef inline void forget_seen(Plan* plan, int n_routes) noexcept nogil:
+    """Nothing learnt of any route (a new game)."""
+    cdef int r
+    for r in range(n_routes):
+        plan.seen[r] = SEEN_NOTHING
 
 
 #: Capsules of :func:`seat_decide` and :func:`seat_renew`, for compiled code that plays seats.

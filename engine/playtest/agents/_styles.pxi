@@ -23,6 +23,7 @@ cdef struct Turn:
     int claims_ready           # best_pay below is filled
     int faceup[64]             # a card's face-up draw action, or -1 (cards < 64)
     int most_held
+    const int* seen            # [n_routes]: the seat's Plan.seen (a bed's colour it built it in)
 
 
 cdef class Styles(Planner):
@@ -209,6 +210,8 @@ cdef class Styles(Planner):
     cdef void deficit(self, Turn* t, int route, int* missing, int* card) noexcept nogil:
         """Cards still missing to claim ``route``, and the colour to collect for it."""
         cdef int colour = self.route_colour[route]
+        if colour < 0 and t.seen != NULL and t.seen[route] >= 0:
+            colour = t.seen[route]  # a gray route the seat opened in a colour: only it pays
         if colour < 0:
             colour = t.most_held
         missing[0] = self.route_len[route] - t.hand[colour] - t.hand[self.loco]
@@ -507,6 +510,65 @@ cdef class Styles(Planner):
             return best
         return plain if plain != -1 else first
 
+    cdef void learn_closed(self, Turn* t, Plan* plan) noexcept nogil:
+        """At a decision offering options that open routes (track beds to build): a free route
+        an option could open, offered by none while another route of its length is offered,
+        can never be opened (its pieces are there; a crossing or the player count shut it, for
+        the rest of the game): the plan stops counting on it. A length none is offered of says
+        nothing (its pieces may all be out)."""
+        cdef int k, j, a, r
+        cdef char offered_length[LENGTHS_SEEN]
+        memset(offered_length, 0, LENGTHS_SEEN)
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_OPEN_ROUTE:
+                continue
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
+                self.mark[r] = 1
+                if self.route_len[r] < LENGTHS_SEEN:
+                    offered_length[self.route_len[r]] = 1
+        for r in range(self.n_routes):
+            if (self.route_openable[r] and not self.mark[r] and t.owner[r] < 0 and not t.open[r]
+                    and self.route_len[r] < LENGTHS_SEEN and offered_length[self.route_len[r]]):
+                plan.seen[r] = SEEN_CLOSED
+            self.mark[r] = 0
+
+    cdef int open_route_choice(self, Turn* t, Plan* plan) noexcept nogil:
+        """The option that opens a route the player's tickets want (a track bed on the
+        cheapest path of a live ticket, the cheapest ticket first), in the card colour the
+        player holds most of; with no wanted route among the options, the colour held most
+        (the first of equals). ``count`` marks each wanted route with its ticket's cost
+        meanwhile and is cleared after."""
+        cdef int k, j, a, r, ticket, cost, want, held, best = -1, best_want = UNREACHABLE, best_held = -1
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            cost = self.path_cost(plan, ticket)
+            if not self.live(cost):
+                continue
+            for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                r = plan.path_routes[j]
+                if self.count[r] == 0 or cost < self.count[r]:
+                    self.count[r] = cost
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if self.act_kind[a] != K_OPEN_ROUTE:
+                continue
+            want = UNREACHABLE
+            for j in range(self.act_rel_start[a], self.act_rel_start[a + 1]):
+                r = self.act_rel[j]
+                if self.count[r] and self.count[r] < want:
+                    want = self.count[r]
+            held = self.hand_of(t, self.act_card[a])
+            if best == -1 or want < best_want or (want == best_want and held > best_held):
+                best, best_want, best_held = a, want, held
+        for k in range(t.tickets_n):
+            ticket = t.tickets[k]
+            if plan.planned[ticket]:
+                for j in range(plan.path_start[ticket], plan.path_start[ticket] + plan.path_len[ticket]):
+                    self.count[plan.path_routes[j]] = 0
+        return best
+
     cdef int rescue(self, Turn* t, Plan* plan) noexcept nogil:
         """When a held ticket can no longer be joined over the player's own and open routes,
         the legal rescue option (a station) and the route of another player it would let
@@ -601,10 +663,13 @@ cdef class Styles(Planner):
                     unsigned long long* rng) noexcept nogil:
         """The style's action: the turn skeleton every style shares."""
         cdef Turn t
-        cdef int choice
+        cdef int choice, j
         if n_legal == 1:
             return legal[0]
         self.begin(&t, style, view, legal, n_legal)
+        t.seen = plan.seen
+        if t.kind_count[K_OPEN_ROUTE]:
+            self.learn_closed(&t, plan)
         self.refresh(plan, t.owner, t.open, t.player, t.players)
         if t.kind_count[K_KEEP]:
             return self.keep(&t, plan)
@@ -616,6 +681,11 @@ cdef class Styles(Planner):
             return self.by_routes_choice(&t)
         if t.kind_count[K_BY_PLAN]:
             return self.by_plan_choice(&t, plan)
+        if t.kind_count[K_OPEN_ROUTE]:
+            choice = self.open_route_choice(&t, plan)
+            for j in range(self.act_rel_start[choice], self.act_rel_start[choice + 1]):
+                plan.seen[self.act_rel[j]] = self.act_card[choice]  # the colour the seat opens it in
+            return choice
         if t.kind_count[K_RESCUE]:
             choice = self.rescue(&t, plan)
             if choice != -1:

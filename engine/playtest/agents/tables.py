@@ -63,6 +63,10 @@ def policy_tables(variant: ir.Variant) -> dict:
         return start, flat
 
     act_rel_start, act_rel = csr(related.get(a.id, ()) for a in variant.actions)
+    # routes an action of the open_route rule may open to claims (a track bed built): the
+    # planner counts them as routes to claim later
+    opens = _policy.RULES["open_route"]
+    openable = {r for a in variant.actions if codes.get(a.kind) == opens for r in related.get(a.id, ())}
     layout = variant.claim_layout
     edges: list[list[tuple[int, int]]] = [[] for _ in range(n_nodes)]
     for r in routes:
@@ -87,6 +91,7 @@ def policy_tables(variant: ir.Variant) -> dict:
         route_worth=[round(WORTH_UNITS * (points[r.id] + worth[r.id])) for r in routes],
         worth_units=WORTH_UNITS,
         route_paid=[int(any(any(b.paid) for b in layout.blocks_of(r.id))) for r in routes],
+        route_openable=[int(r.id in openable) for r in routes],
         act_rel_start=act_rel_start, act_rel=act_rel,
         adj_start=adj_start, adj_node=[node for node, _ in adj], adj_route=[route for _, route in adj],
         city_start=city_start, city_node=city_node,

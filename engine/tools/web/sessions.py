@@ -403,15 +403,19 @@ def _tickets(variant, observation: dict, done: set[int]) -> list[dict]:
 
 def map_version(variant, observation: dict) -> str:
     """A short digest of what the drawn map shows of a game (each route's owner, each
-    mechanic's city marks): the page fetches the map again when it changes."""
-    marks = [observation.get(name) for name in looks(variant.ir).city_markers]
-    text = json.dumps([observation["owner"], marks, observation["players"]])
+    mechanic's city marks and the route colours the state gives, ``Looks.route_colours``):
+    the page fetches the map again when it changes."""
+    shown = looks(variant.ir)
+    marks = [observation.get(name) for name in shown.city_markers]
+    colours = [observation.get(name) for name in shown.route_colours]
+    text = json.dumps([observation["owner"], marks, colours, observation["players"]])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def map_svg(variant, observation: dict) -> str:
     """The map with the claims and marks of a game, drawn from one seat's observation (the
-    renderer reads only public fields of it: the owners and the mechanics' city marks)."""
+    renderer reads only public fields of it: the owners, the mechanics' city marks and the
+    route colours a mechanic's state gives)."""
     return render_svg(variant.ir, observation)
 
 

@@ -65,7 +65,7 @@ def test_start_cities_are_chosen_in_reverse_order_before_the_first_turn(old_west
     placing one of their 3 City Markers"; ChooseStartingCity.php: the cities no marker holds,
     and "Reverse selection ends on the first player, who takes the first turn". PUBLISHER:
     "choosing (in reverse player order) a starting location for one of their three city
-    pieces" (docs/rules.md #69)."""
+    pieces" (docs/rules.md #79)."""
     g = start_turns(old_west, 3, engine=engine)
     s = g.state()
     assert s["phase"] == "start_city" and s["current"] == 2
@@ -87,7 +87,7 @@ def test_a_claim_must_extend_the_players_network(old_west, engine):
     """PUBLISHER: "The first route that a player claims must have this city as one of the
     route's two endpoints, and each subsequent route claimed must connect to that player's
     existing network"; MAP: "Every claimed route must extend their network from that
-    city" (docs/rules.md #70)."""
+    city" (docs/rules.md #80)."""
     everything = dict(pink=4, white=4, blue=4, yellow=4, orange=4, black=4, red=4, green=4, loco=4)
     g = arranged(old_west, engine, **everything).game(engine)
     denver = city(old_west, "Denver")
@@ -115,7 +115,7 @@ def test_a_marker_may_follow_a_claim_on_a_free_end_for_two_cards(old_west, engin
     endpoint by paying 2 cards of the same color. Locomotives may replace either or both
     cards. City Markers cannot be moved." BuildingManager.php placeCityMarker: the route's
     ends no marker holds; canPayForStation with 2 cards of the colour, locomotives wild
-    (docs/rules.md #72)."""
+    (docs/rules.md #82)."""
     g = arranged(old_west, engine, red=3, blue=1, loco=1).game(engine)
     claim(g, "Denver-Grand Junction")  # 3 red: Denver is player 0's, Grand Junction free
     assert g.state()["phase"] == "city_marker"
@@ -181,7 +181,7 @@ def test_route_points_go_to_the_markers_on_its_ends(old_west, engine):
     twice." BuildingManager.php getRoutePointAwards; PUBLISHER: "Whenever a player builds a
     route that connects to a city owned by another player, the owner of the city claims the
     points for the route … If both endpoints of the route have cities, then the owner of each
-    city scores these points." Denver - Grand Junction: 3 spaces, 4 points (docs/rules.md #71)."""
+    city scores these points." Denver - Grand Junction: 3 spaces, 4 points (docs/rules.md #81)."""
     # from player 0's Denver into a free Grand Junction: player 0 scores (through Denver)
     assert points_after(old_west, engine, "Denver-Grand Junction", BASE_OWNERS, red=3)[:2] == [(4, 0), (0, 0)]
     # into player 1's Grand Junction: both score 4
