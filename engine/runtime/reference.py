@@ -220,19 +220,34 @@ class Rules:
         hooks let it be paid."""
         player = state.current
         out = self.legal_draws(state, second=False)
-        layout = self.variant.claim_layout
         for route in self.variant.routes:
             if self.route_open(state, route, player):
-                for block in layout.blocks_of(route.id):
-                    if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
-                        out.extend(a.id for a in self.actions[block.start:block.end]
-                                   if self.can_pay(state, a, player)
-                                   and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
+                out.extend(self.payments(state, route, player))
         if state.ticket_deck:
             out.extend(a.id for a in self.draw_tickets)
         for hook in self.hooks["turn_actions"]:
             out.extend(hook(state))
         return out or [self.pass_id]
+
+    def payments(self, state: StateView, route: ir.Route, player: int) -> list[int]:
+        """The claims of ``route`` whose payment the player can make now: its payment
+        blocks the payment_ok hooks allow, the cards at hand, the claim_payable hooks."""
+        out = []
+        for block in self.variant.claim_layout.blocks_of(route.id):
+            if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
+                out.extend(a.id for a in self.actions[block.start:block.end]
+                           if self.can_pay(state, a, player)
+                           and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
+        return out
+
+    def route_claims(self, state: StateView, route: ir.Route, player: int) -> list[int]:
+        """The claims of ``route`` the player could make now whatever its owner: enough
+        trains, every route_open hook, the payments (a service: a mechanic's phase lists
+        with it the claims of a route another player owns, a shared claim)."""
+        if state.trains[player] < route.length or not all(hook(state, route, player)
+                                                           for hook in self.hooks["route_open"]):
+            return []
+        return self.payments(state, route, player)
 
     def legal_keep(self, state: StateView) -> list[int]:
         """Keep-ticket choices: every set of offered slots with at least enough tickets."""
@@ -291,7 +306,14 @@ class Rules:
     def complete_claim(self, state: StateView, route: ir.Route, player: int) -> None:
         """``route`` becomes ``player``'s: trains placed, points scored. A claim a
         mechanic takes for no player (takes_for_nobody) gives the route the owner
-        ``players`` instead, and takes no train and scores no point."""
+        ``players`` instead, and takes no train and scores no point. A claim of a route
+        someone owns already (a mechanic's phase offered it) places the player's trains
+        and leaves the rest to the after_shared_claim hooks (a shared claim)."""
+        if state.owner[route.id] != -1:  # owned already: a mechanic's phase offered it (route_claims)
+            state.trains[player] -= route.length
+            for hook in self.hooks["after_shared_claim"]:
+                hook(state, route, player)
+            return
         if self.takes_for_nobody(state, route, player):
             state.owner[route.id] = state.players
             for hook in self.hooks["after_nobody_claim"]:

@@ -284,6 +284,13 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
         if 0 <= who < players:
             used[who] += trains
             points[who] += score
+    # a route's further owners (a mechanic's co_owner field, a shared claim) placed their
+    # trains on it too; its points are that mechanic's to score
+    for field in assemble(variant).fields:
+        if field.co_owner:
+            for who, trains in zip(state[field.name], taken):
+                if 0 <= who < players:
+                    used[who] += trains
     for p in range(players):
         if used[p] + state["trains"][p] != variant.trains:
             problems.append(f"state field 'trains[{p}]': player {p} has {state['trains'][p]} trains left but owns "
