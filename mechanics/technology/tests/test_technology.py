@@ -273,6 +273,8 @@ BAD_SPECS = [
     ("technology-sets-of-13", add(9, f"{STOKER}\ntechnology sets of 13"), C, 10, 20, "a set has 2 to 12 cards, got 13"),
     ("technology-sets-twice", add(9, f"{STOKER}\ntechnology sets of 4\ntechnology sets of 3"), C, 11, 1,
      "'technology sets of' is given twice (first at line 10)"),
+    ("technology-claims-owned-what", add(9, "technology Right costs 4 copies 1 claims owned"), S, 9, 47,
+     "expected 'routes'"),
     ("starting-locomotives-alone", add(9, "starting locomotives 1"), C, 9, 1,
      "'starting locomotives' needs at least one 'technology' statement"),
     ("starting-locomotives-13", add(9, f"{STOKER}\nstarting locomotives 13"), C, 10, 22,
@@ -436,6 +438,11 @@ def test_right_of_way_claims_an_owned_route_for_both_and_returns(uk, engine):
     ticket = next(t.id for t in uk.ir.tickets if {uk.ir.cities[t.a].name, uk.ir.cities[t.b].name}
                   == {"Birmingham", "Cambridge"})
     assert ticket in g.completed_tickets(0)
+    # the state checks count a shared route's trains for its second owner (Field.co_owner)
+    state = g.state()
+    state["trains"][0] += 1
+    with pytest.raises(StateError, match="trains"):
+        uk.game_from_state(state, engine=engine)
 
 
 def test_right_of_way_needs_the_buyers_technologies_and_one_second_owner(uk, engine):
