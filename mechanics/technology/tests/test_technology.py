@@ -10,6 +10,8 @@ opinionatedgamers.com's and dailyworkerplacement.com's reviews.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import Arranged, add, assert_located_error, bad_spec_params, edit, names, start_turns
 
@@ -474,3 +476,32 @@ def test_right_of_way_with_no_claim_left_passes_and_returns(uk, engine):
     g.apply_name("pass")
     s = g.state()
     assert s["current"] == 1 and s["technology_supply"][10] == 1 and not s["technologies"][0] >> 10 & 1
+
+
+def test_engines_agree_on_games_that_buy_right_of_way(uk):
+    """Right of Way is rare in random play (4 locomotives, 1 copy, a route to share that the
+    buyer's technologies open: no shared claim in 30 random 3-player games), so the engines
+    are compared here on games whose players buy it whenever it is legal, seldom buy other
+    technologies and hoard cards: the legal moves and the whole state after each decision."""
+    phases = shared = 0
+    for seed in range(6):
+        ref = uk.new_game(players=2 + seed % 3, seed=seed, engine="reference")
+        fast = uk.new_game(players=2 + seed % 3, seed=seed, engine="compiled")
+        rng = random.Random(seed)
+        while not ref.is_over:
+            legal = ref.legal_actions()
+            assert fast.legal_actions() == legal
+            named = {ref.action_name(a): a for a in legal}
+            chosen = next((a for n, a in named.items() if n.startswith("buy technology Right of Way")), None)
+            buys = [a for n, a in named.items() if n.startswith("buy technology")]
+            claims = [a for n, a in named.items() if n.startswith("claim")]
+            if chosen is None:
+                chosen = (rng.choice(buys) if buys and rng.random() < 0.1
+                          else rng.choice(claims) if claims and rng.random() < 0.3 else rng.choice(legal))
+            phases += ref.state()["phase"] == "technology_owned_claim"
+            ref.apply(chosen)
+            fast.apply(chosen)
+            assert fast.state() == ref.state()
+        shared += sum(1 for who in ref.state()["technology_shared"] if who != -1)
+        assert fast.score_breakdown() == ref.score_breakdown()
+    assert phases and shared
