@@ -33,10 +33,13 @@ def inspected(tmp_path_factory):
 
 def test_the_inspector_fills_every_hook():
     assert Inspector.filled_hooks() == set(HOOK_NAMES) - {"returned_tickets", "route_open", "payment_ok",
-                                                          "claim_payable", "claim_routes", "turn_actions"}
+                                                          "claim_payable", "claim_routes", "turn_actions",
+                                                          "after_shared_claim"}
     # the six others are filled by the stock mechanics the USA spec uses and by the
     # postcards of tests/outside_mechanic: shuffled returns, double routes, ferry cards; and
-    # claim_payable and claim_routes by the sets of one colour (substitutes, Northern Lights)
+    # claim_payable and claim_routes by the sets of one colour (substitutes, Northern Lights);
+    # after_shared_claim, reached only from a phase listing owned routes' claims, by the
+    # technologies' Right of Way (the United Kingdom: mechanics/technology/tests)
 
 
 def test_both_engines_agree_on_every_hook(inspected):
