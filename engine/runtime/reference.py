@@ -232,7 +232,7 @@ class Rules:
     def payments(self, state: StateView, route: ir.Route, player: int) -> list[int]:
         """The claims of ``route`` whose payment the player can make now: its payment
         blocks the payment_ok hooks allow, the cards at hand, the claim_payable hooks."""
-        out = []
+        out: list[int] = []
         for block in self.variant.claim_layout.blocks_of(route.id):
             if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
                 out.extend(a.id for a in self.actions[block.start:block.end]
