@@ -462,6 +462,28 @@ def test_right_of_way_needs_the_buyers_technologies_and_one_second_owner(uk, eng
     assert uk.game_from_state(state, engine=engine).legal_actions() == g.legal_actions()
 
 
+def test_right_of_way_on_a_ferry_paid_with_sets(uk, engine):
+    """GAME: the claim of an occupied route is paid as any claim (MAP: "Any 4 Train Car cards
+    can substitute for a Locomotive"): a shared claim waits for its set's cards as any other,
+    and its state, under way, is one play reaches (docs/rules.md #63, #67)."""
+    g = right_of_way_turn(uk, engine, owned=("Barrow-Liverpool",), pink=5)
+    state = g.state()
+    state["technologies"][0] |= 1 << TECHS.index("Propellers")
+    state["technology_supply"][TECHS.index("Propellers")] -= 1
+    g = uk.game_from_state(state, engine=engine)
+    g.apply_name("buy technology Right of Way 4loco")
+    assert names(g) == ["claim Barrow-Liverpool gray 1set"]
+    g.apply_name("claim Barrow-Liverpool gray 1set")
+    s = g.state()
+    assert s["phase"] == "technology_set" and s["technology_route"] == uk.ir.route_named("Barrow-Liverpool").id
+    assert uk.game_from_state(s, engine=engine).legal_actions() == g.legal_actions()
+    for _ in range(4):
+        g.apply_name("set pink")
+    s = g.state()
+    assert s["technology_shared"][uk.ir.route_named("Barrow-Liverpool").id] == 0 and s["current"] == 1
+    assert s["owner"][uk.ir.route_named("Barrow-Liverpool").id] == 1 and s["technology_supply"][10] == 1
+
+
 def test_right_of_way_with_no_claim_left_passes_and_returns(uk, engine):
     """docs/rules.md #68: the purchase asks for a claim with the hand less the locomotives;
     should the sets' cards given leave none, the phase offers the pass, and the card goes back."""
