@@ -106,22 +106,24 @@ def positions(variant, seeds=range(1, 40)) -> list[tuple[str, dict]]:
             found.setdefault("turn_midgame", turns[len(turns) // 2])
     missing = [p for p in variant.assembly.phases if p not in found and p not in (PH_SETUP_KEEP, PH_TURN, PH_OVER)]
     if missing:
-        found.update(_rare_phases(variant, set(missing), seeds))
+        found.update(rare_phases(variant, set(missing), seeds))
     order = ["start", "setup_last", "turn_first",
              *(p for p in variant.assembly.phases if p not in (PH_SETUP_KEEP, PH_TURN, PH_OVER)),
              "turn_midgame", "turn_last_round"]
     return [(name, found[name]) for name in order if name in found]
 
 
-def _rare_phases(variant, missing: set[str], seeds) -> dict[str, dict]:
+def rare_phases(variant, missing: set[str], seeds) -> dict[str, dict]:
     """The first position of each phase in ``missing`` that random games never reached (a
     mechanic's option costing more than random play ever saves for): further seeded games
     in which each decision leading into a missing phase is taken (looked one move ahead
     on a copy), the first seat otherwise only draws cards (its hand grows, as a player's
     saving for a costly option does), and the others play at random. Variants whose
     phases the random games all reach never play these."""
-    draws = {a.id for a in variant.ir.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)}
     found: dict[str, dict] = {}
+    if not missing:
+        return found
+    draws = {a.id for a in variant.ir.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)}
     for seed in seeds:
         players = variant.ir.min_players + seed % (variant.ir.max_players - variant.ir.min_players + 1)
         game = variant.new_game(players=players, seed=seed, engine="reference")
