@@ -18,6 +18,11 @@ reference, the methods of ``Rules`` :class:`MechanicReference` lists; in the com
 engine, these C functions (``State* s`` first where they take the state):
 
 - ``route_claimable(s, r, p)``: route ``r`` is free and no mechanic closes it to ``p``;
+- ``route_claims(s, r, p, out, n)``: append to ``out[n:]`` the claims of route ``r`` that
+  player ``p`` could make now whatever its owner (enough trains, every route_open, the
+  payment blocks' payment_ok and claim_payable, the hand's cards); returns the new end.
+  A mechanic's phase lists with it the claims of routes another player owns, whose
+  completion is a shared claim (hook ``after_shared_claim``);
 - ``complete_claim(s, p, r)``, ``discard_payment(s, card, cards, locos)``: finish a claim
   a mechanic held back, put paid cards on the discards; ``withdraw_claim(s, p, r)``: give
   such a claim up (the mechanics whose payment columns it paid give them back, hook
@@ -177,6 +182,11 @@ HOOKS: tuple[Hook, ...] = (
          "after_nobody_claim(state, route, player)",
          "after player p's claim took route r for no player (takes_for_nobody; after_claim is not called); "
          "may open a phase"),
+    Hook("after_shared_claim", "each", "void", (("int", "p"), ("int", "r")),
+         "after_shared_claim(state, route, player)",
+         "a claim completes of route r that a player already owns (a mechanic's phase offered it through the "
+         "route_claims service): the owner stays, player p's trains are placed, and the mechanic records p as a "
+         "further owner (a co_owner state field) and scores the route for them; after_claim is not called"),
     Hook("claim_withdrawn", "each", "void", (("int", "p"), ("int", "r")), "claim_withdrawn(state, route, player)",
          "a claim a mechanic held (before_claim_completes said False) is given up, through the withdraw_claim "
          "service: what the mechanic's payment columns took (claim_pay) goes back"),
@@ -235,6 +245,7 @@ class Services(Protocol):
     def withdraw_claim(self, state: StateView, route: ir.Route, player: int) -> None: ...
     def end_turn(self, state: StateView, passed: bool) -> None: ...
     def route_claimable(self, state: StateView, route: ir.Route, player: int) -> bool: ...
+    def route_claims(self, state: StateView, route: ir.Route, player: int) -> list[int]: ...
     def network(self, state: StateView, player: int) -> list[int]: ...
     def ticket_network(self, state: StateView, player: int, row: dict[str, int]) -> list[int]: ...
     def ticket_result(self, state: StateView, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]: ...
@@ -258,7 +269,8 @@ class MechanicReference(Generic[StateT, RuleT]):
     ``draw_from_deck``, ``discard_payment``, ``complete_claim``, ``withdraw_claim``,
     ``end_turn``, ``refill_market``, ``network``, ``ticket_network``, ``ticket_result``,
     ``ticket_score``, ``route_claimable`` (a free route the player may claim, whatever
-    their cards and trains), ``nobody_routes`` (the routes claims took for no player) and
+    their cards and trains), ``route_claims`` (the claims of one route the player could
+    make now, whatever its owner), ``nobody_routes`` (the routes claims took for no player) and
     ``join_routes`` (join routes into a network's labels, as ``score_graph`` may).
     ``rule`` is the mechanic's record in the IR.
 
@@ -353,6 +365,11 @@ class MechanicReference(Generic[StateT, RuleT]):
     def after_nobody_claim(self, state: StateT, route: ir.Route, player: int) -> None:
         """After ``player``'s claim took ``route`` for no player (:meth:`takes_for_nobody`);
         may open a phase."""
+
+    def after_shared_claim(self, state: StateT, route: ir.Route, player: int) -> None:
+        """After ``player``'s claim of ``route``, which another player owns, placed their
+        trains (a phase of the mechanic offered it, :meth:`Services.route_claims`): record
+        them as a further owner and score it for them."""
 
     def claim_withdrawn(self, state: StateT, route: ir.Route, player: int) -> None:
         """A claim of ``route`` that a mechanic held is given up by ``player`` (the

@@ -1,7 +1,7 @@
 # generated from spec/france.rail — do not edit
 # spec hash: 90f1d50925b3469d
 # mechanics: multi_track, longest_path, shuffled_returns, zones, ferries, globetrotter, track_building
-# source hash: b2b59bc8f0c0ce02
+# source hash: a226eb44e17fe85a
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -173,7 +173,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.3333333333333333;
     static const char RS_VARIANT_KEY[] = "france";
     static const char RS_SPEC_HASH[] = "90f1d50925b3469d";
-    static const char RS_SOURCE_HASH[] = "b2b59bc8f0c0ce02";
+    static const char RS_SOURCE_HASH[] = "a226eb44e17fe85a";
     static const int T_ROUTE_LEN[159] = {
 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 3, 4, 4, 4, 2, 2,
 2, 2, 2, 4, 6, 3, 3, 1, 3, 1, 4, 2, 2, 3, 3, 3, 3, 4, 4, 4,
@@ -2788,6 +2788,10 @@ cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
 cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_nobody_claim(s, p, r)
 
+# after_shared_claim (each): none
+cdef inline void hook_after_shared_claim(State* s, int p, int r) noexcept nogil:
+    pass
+
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
     pass
@@ -3006,6 +3010,34 @@ cdef inline int legal_payments(Holding* holding, int* out, int n, int start, int
     return n
 
 
+cdef inline int route_payments(State* s, int r, int p, Holding* holding, int locos, int* out, int n) noexcept nogil:
+    """Append the claims of route ``r`` whose payment player ``p`` can make now (their hand
+    as ``holding``, ``locos`` locomotives): its payment blocks the payment_ok hooks allow,
+    in catalogue order, then the claim_payable hooks' test. A gray route whose colour the
+    route_colour hooks hold in the state is paid in that colour's cards alone."""
+    cdef const int* row = &T_CLAIM[r * CLAIM_ROW]
+    cdef int available = holding.held[row[CR_HELD]]
+    cdef int listed = n
+    cdef Holding one_colour  # the hand's cards of the state's colour alone
+    cdef int x, colour = hook_route_colour(s, r, T_ROUTE_COLOUR[r])
+    if colour >= 0 and T_ROUTE_COLOUR[r] < 0:  # a gray route paid in the colour the state holds
+        for x in range(MAX_LENGTH + 1):
+            one_colour.colours[x] = holding.colours[x] & (1u << colour)
+        available = holding.held[colour]
+        holding = &one_colour
+    # the route's first payment block, from its row; then any others
+    cdef int b = row[CR_FIRST_BLOCK]
+    if hook_payment_ok(s, b, p):
+        n = legal_payments(holding, out, n, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN],
+                           row[CR_CHOICES], available, locos)
+    if EXTRA_BLOCKS:  # routes with several blocks, when a mechanic lays any out
+        for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
+            if hook_payment_ok(s, b, p):
+                n = legal_payments(holding, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
+                                   T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+    return n
+
+
 cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     """Append the legal claims to ``out[n:]``: route by route, each route's payment blocks in
     catalogue order. Bitsets keep the free routes that are short enough, affordable with
@@ -3013,15 +3045,11 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains, listed
+    cdef int c, r, w, available, most, locos, trains
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
-    cdef const int* row
     cdef Holding holding
-    cdef Holding one_colour  # a gray route whose colour the state holds: the hand's cards of that colour alone
-    cdef Holding* paying
-    cdef int colour, x
     locos = hand[LOCO]
     most = hand_holding(hand, &holding)
     trains = s.trains[p]
@@ -3048,27 +3076,10 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
             bits &= bits - 1
             if not hook_route_open_listing(s, r, p):
                 continue
-            row = &T_CLAIM[r * CLAIM_ROW]
-            available = holding.held[row[CR_HELD]]
-            paying = &holding
-            colour = hook_route_colour(s, r, T_ROUTE_COLOUR[r])
-            if colour >= 0 and T_ROUTE_COLOUR[r] < 0:  # a gray route paid in the colour the state holds
-                for x in range(MAX_LENGTH + 1):
-                    one_colour.colours[x] = holding.colours[x] & (1u << colour)
-                available = holding.held[colour]
-                paying = &one_colour
-            listed = n
-            # the route's first payment block, from its row; then any others
-            b = row[CR_FIRST_BLOCK]
-            if hook_payment_ok(s, b, p):
-                n = legal_payments(paying, out, n, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN],
-                                   row[CR_CHOICES], available, locos)
-            if EXTRA_BLOCKS:  # routes with several blocks, when a mechanic lays any out
-                for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
-                    if hook_payment_ok(s, b, p):
-                        n = legal_payments(paying, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
-                                           T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+            n = route_payments(s, r, p, &holding, locos, out, n)
     return n
+
+
 
 
 cdef inline int legal_turn(State* s, int* out) noexcept nogil:

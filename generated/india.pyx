@@ -1,7 +1,7 @@
 # generated from spec/india.rail — do not edit
 # spec hash: 5e472e2a004d5731
 # mechanics: multi_track, longest_path, ferries, grand_tour
-# source hash: dcd41f4e216c5d1f
+# source hash: 40544bd79572b138
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -158,7 +158,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.017241379310344827;
     static const char RS_VARIANT_KEY[] = "india";
     static const char RS_SPEC_HASH[] = "5e472e2a004d5731";
-    static const char RS_SOURCE_HASH[] = "dcd41f4e216c5d1f";
+    static const char RS_SOURCE_HASH[] = "40544bd79572b138";
     static const int T_ROUTE_LEN[108] = {
 1, 1, 2, 1, 1, 2, 2, 3, 3, 3, 2, 1, 2, 2, 2, 2, 2, 4, 1, 1,
 4, 2, 2, 2, 1, 2, 2, 3, 3, 2, 2, 2, 2, 2, 2, 2, 4, 1, 1, 1,
@@ -1549,6 +1549,10 @@ cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
 cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_nobody_claim(s, p, r)
 
+# after_shared_claim (each): none
+cdef inline void hook_after_shared_claim(State* s, int p, int r) noexcept nogil:
+    pass
+
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
     pass
@@ -1767,6 +1771,27 @@ cdef inline int legal_payments(Holding* holding, int* out, int n, int start, int
     return n
 
 
+cdef inline int route_payments(State* s, int r, int p, Holding* holding, int locos, int* out, int n) noexcept nogil:
+    """Append the claims of route ``r`` whose payment player ``p`` can make now (their hand
+    as ``holding``, ``locos`` locomotives): its payment blocks the payment_ok hooks allow,
+    in catalogue order, then the claim_payable hooks' test. A gray route whose colour the
+    route_colour hooks hold in the state is paid in that colour's cards alone."""
+    cdef const int* row = &T_CLAIM[r * CLAIM_ROW]
+    cdef int available = holding.held[row[CR_HELD]]
+    cdef int listed = n
+    # the route's first payment block, from its row; then any others
+    cdef int b = row[CR_FIRST_BLOCK]
+    if hook_payment_ok(s, b, p):
+        n = legal_payments(holding, out, n, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN],
+                           row[CR_CHOICES], available, locos)
+    if EXTRA_BLOCKS:  # routes with several blocks, when a mechanic lays any out
+        for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
+            if hook_payment_ok(s, b, p):
+                n = legal_payments(holding, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
+                                   T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+    return n
+
+
 cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     """Append the legal claims to ``out[n:]``: route by route, each route's payment blocks in
     catalogue order. Bitsets keep the free routes that are short enough, affordable with
@@ -1774,11 +1799,10 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains, listed
+    cdef int c, r, w, available, most, locos, trains
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
-    cdef const int* row
     cdef Holding holding
     locos = hand[LOCO]
     most = hand_holding(hand, &holding)
@@ -1805,20 +1829,10 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
             bits &= bits - 1
             if not hook_route_open_listing(s, r, p):
                 continue
-            row = &T_CLAIM[r * CLAIM_ROW]
-            available = holding.held[row[CR_HELD]]
-            listed = n
-            # the route's first payment block, from its row; then any others
-            b = row[CR_FIRST_BLOCK]
-            if hook_payment_ok(s, b, p):
-                n = legal_payments(&holding, out, n, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN],
-                                   row[CR_CHOICES], available, locos)
-            if EXTRA_BLOCKS:  # routes with several blocks, when a mechanic lays any out
-                for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
-                    if hook_payment_ok(s, b, p):
-                        n = legal_payments(&holding, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
-                                           T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+            n = route_payments(s, r, p, &holding, locos, out, n)
     return n
+
+
 
 
 cdef inline int legal_turn(State* s, int* out) noexcept nogil:

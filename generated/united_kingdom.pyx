@@ -1,7 +1,7 @@
 # generated from spec/united_kingdom.rail — do not edit
-# spec hash: fa812ac4f24b57b3
+# spec hash: c8884294195192d9
 # mechanics: multi_track, zones, ferries, technology
-# source hash: 5445d33cb6d75f64
+# source hash: 13e23f8f370604b7
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -49,7 +49,7 @@ cdef extern from *:
         MAX_LENGTH = 10,
         ACT_BLIND = 0,
         ACT_DRAW_TICKETS = 1798,
-        ACT_PASS = 1867,
+        ACT_PASS = 1872,
         KEEP_BASE = 1799,
         KEEP_END = 1830,
         EXTRA_BLOCKS = 34,
@@ -76,104 +76,111 @@ cdef extern from *:
         B_TICKETS_COMPLETED = 2,
         B_TECHNOLOGY_ROUTES = 3,
         B_TECHNOLOGY_TICKETS = 4,
-        B_TOTAL = 5,
-        B_FIELDS = 6,
+        B_TECHNOLOGY_SHARED_ROUTES = 5,
+        B_TOTAL = 6,
+        B_FIELDS = 7,
         MAX_SIBLINGS = 2,
         SIZED_USABLE = 0,
         USABLE_ROW = 5,
-        N_TECHS = 10,
-        TECH_ALL = 1023,
+        N_TECHS = 11,
+        TECH_ALL = 2047,
         TECH_COPIES_MOST = 4,
-        TECH_POINTS_MOST = 299,
+        TECH_POINTS_MOST = 694,
         TECH_SET_CARDS_MOST = 16,
         ACT_BUY_FIRST = 1830,
-        N_BUYS = 28,
-        ACT_SET_FIRST = 1858,
+        N_BUYS = 33,
+        ACT_SET_FIRST = 1863,
         TECH_SET_SIZE = 4,
         TECH_STARTING_LOCOS = 1,
-        N_ACTIONS_C = 1868,
+        TECH_CLAIMERS = 1024,
+        N_ACTIONS_C = 1873,
         N_TICKET_DECKS = 1,
         STORE_MARKET = 5,
         STORE_N_CARDS = 9,
         STORE_N_ROUTES = 125,
-        STORE_N_TECHS = 10,
+        STORE_N_TECHS = 11,
         STORE_ROUTE_WORDS = 2,
         OBS_0_START = 0,
         OBS_0_BLOCK = 1,
         OBS_1_START = 1,
-        OBS_1_BLOCK = 6,
-        OBS_1_CATS = 6,
-        OBS_2_START = 7,
+        OBS_1_BLOCK = 7,
+        OBS_1_CATS = 7,
+        OBS_2_START = 8,
         OBS_2_BLOCK = 5,
         OBS_2_CATS = 5,
         OBS_2_NONE = 4,
         OBS_2_SEATS = 4,
-        OBS_3_START = 12,
+        OBS_3_START = 13,
         OBS_3_BLOCK = 1,
-        OBS_4_START = 13,
+        OBS_4_START = 14,
         OBS_4_BLOCK = 1,
-        OBS_5_START = 14,
+        OBS_5_START = 15,
         OBS_5_BLOCK = 2,
-        OBS_6_START = 16,
+        OBS_6_START = 17,
         OBS_6_BLOCK = 1,
-        OBS_7_START = 17,
+        OBS_7_START = 18,
         OBS_7_BLOCK = 1,
-        OBS_8_START = 18,
+        OBS_8_START = 19,
         OBS_8_BLOCK = 9,
-        OBS_9_START = 27,
+        OBS_9_START = 28,
         OBS_9_BLOCK = 9,
         OBS_9_CATS = 9,
-        OBS_10_START = 36,
+        OBS_10_START = 37,
         OBS_10_BLOCK = 1,
-        OBS_11_START = 37,
+        OBS_11_START = 38,
         OBS_11_BLOCK = 285,
         OBS_11_CATS = 57,
-        OBS_12_START = 322,
+        OBS_12_START = 323,
         OBS_12_BLOCK = 1,
-        OBS_13_START = 323,
+        OBS_13_START = 324,
         OBS_13_BLOCK = 625,
         OBS_13_CATS = 5,
         OBS_13_NONE = 4,
         OBS_13_SEATS = 4,
-        OBS_14_START = 948,
+        OBS_14_START = 949,
         OBS_14_BLOCK = 9,
-        OBS_15_START = 957,
+        OBS_15_START = 958,
         OBS_15_BLOCK = 1,
-        OBS_16_START = 961,
+        OBS_16_START = 962,
         OBS_16_BLOCK = 1,
-        OBS_17_START = 965,
+        OBS_17_START = 966,
         OBS_17_BLOCK = 1,
-        OBS_18_START = 969,
+        OBS_18_START = 970,
         OBS_18_BLOCK = 57,
         OBS_18_CATS = 57,
-        OBS_19_START = 1026,
+        OBS_19_START = 1027,
         OBS_19_BLOCK = 1,
-        OBS_20_START = 1030,
+        OBS_20_START = 1031,
         OBS_20_BLOCK = 285,
         OBS_20_CATS = 57,
-        OBS_21_START = 1315,
+        OBS_21_START = 1316,
         OBS_21_BLOCK = 1,
-        OBS_22_START = 1319,
-        OBS_22_BLOCK = 10,
-        OBS_23_START = 1329,
+        OBS_22_START = 1320,
+        OBS_22_BLOCK = 11,
+        OBS_23_START = 1331,
         OBS_23_BLOCK = 1,
-        OBS_24_START = 1330,
+        OBS_24_START = 1332,
         OBS_24_BLOCK = 1,
-        OBS_25_START = 1334,
-        OBS_25_BLOCK = 126,
-        OBS_25_CATS = 126,
-        OBS_25_NONE = 125,
-        OBS_26_START = 1460,
-        OBS_26_BLOCK = 11,
-        OBS_26_CATS = 11,
-        OBS_26_NONE = 10,
-        OBS_27_START = 1471,
-        OBS_27_BLOCK = 9,
-        OBS_28_START = 1480,
+        OBS_25_START = 1336,
+        OBS_25_BLOCK = 625,
+        OBS_25_CATS = 5,
+        OBS_25_NONE = 4,
+        OBS_25_SEATS = 4,
+        OBS_26_START = 1961,
+        OBS_26_BLOCK = 126,
+        OBS_26_CATS = 126,
+        OBS_26_NONE = 125,
+        OBS_27_START = 2087,
+        OBS_27_BLOCK = 12,
+        OBS_27_CATS = 12,
+        OBS_27_NONE = 11,
+        OBS_28_START = 2099,
         OBS_28_BLOCK = 9,
-        OBS_29_START = 1489,
-        OBS_29_BLOCK = 1,
-        OBS_SIZE = 1490,
+        OBS_29_START = 2108,
+        OBS_29_BLOCK = 9,
+        OBS_30_START = 2117,
+        OBS_30_BLOCK = 1,
+        OBS_SIZE = 2118,
     };
     static const double OBS_0_SCALE = 0.25;
     static const double OBS_3_SCALE = 200.0;
@@ -187,14 +194,14 @@ cdef extern from *:
     static const double OBS_16_SCALE = 0.02857142857142857;
     static const double OBS_17_SCALE = 0.002531645569620253;
     static const double OBS_19_SCALE = 0.017543859649122806;
-    static const double OBS_21_SCALE = 0.0009775171065493646;
+    static const double OBS_21_SCALE = 0.0004885197850512946;
     static const double OBS_22_SCALE = 0.25;
     static const double OBS_23_SCALE = 1.0;
-    static const double OBS_24_SCALE = 0.0033444816053511705;
-    static const double OBS_29_SCALE = 0.0625;
+    static const double OBS_24_SCALE = 0.001440922190201729;
+    static const double OBS_30_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "united_kingdom";
-    static const char RS_SPEC_HASH[] = "fa812ac4f24b57b3";
-    static const char RS_SOURCE_HASH[] = "5445d33cb6d75f64";
+    static const char RS_SPEC_HASH[] = "c8884294195192d9";
+    static const char RS_SOURCE_HASH[] = "13e23f8f370604b7";
     static const int T_ROUTE_LEN[125] = {
 1, 4, 3, 6, 3, 1, 2, 1, 3, 4, 1, 2, 1, 1, 1, 2, 1, 3, 3, 2,
 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1, 2, 2, 1,
@@ -401,7 +408,7 @@ cdef extern from *:
 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3,
 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5
     };
-    static const int T_ACT_KIND[1868] = {
+    static const int T_ACT_KIND[1873] = {
 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
@@ -494,10 +501,10 @@ cdef extern from *:
 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4,
 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7,
-7, 7, 7, 7, 7, 7, 7, 5
+6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 5
     };
-    static const int T_ACT_ROUTE[1868] = {
+    static const int T_ACT_ROUTE[1873] = {
 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -591,9 +598,9 @@ cdef extern from *:
 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
--1, -1, -1, -1, -1, -1, -1, -1
+-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
     };
-    static const int T_ACT_CARD[1868] = {
+    static const int T_ACT_CARD[1873] = {
 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 8, 0, 1, 2, 3, 4, 5, 6, 7,
 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2,
 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6,
@@ -686,10 +693,10 @@ cdef extern from *:
 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 8, 3, 3, 3, 8, 8, 8,
 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 1,
-2, 3, 4, 5, 6, 7, 8, 8
+8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+8, 8, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8
     };
-    static const int T_ACT_CARDS[1868] = {
+    static const int T_ACT_CARDS[1873] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3,
 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3,
 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
@@ -782,10 +789,10 @@ cdef extern from *:
 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 2, 1, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-1, 1, 1, 1, 1, 1, 0, 0
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0
     };
-    static const int T_ACT_LOCOS[1868] = {
+    static const int T_ACT_LOCOS[1873] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 0, 0, 0,
 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2,
@@ -878,10 +885,10 @@ cdef extern from *:
 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 0, 1, 2, 3, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 2, 1,
-0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 4, 3, 2, 1, 0, 0, 0,
-0, 0, 0, 0, 0, 0, 1, 0
+0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 4, 3, 2, 1, 0, 4, 3,
+2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0
     };
-    static const int T_ACT_MASK[1868] = {
+    static const int T_ACT_MASK[1873] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -975,7 +982,7 @@ cdef extern from *:
 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-0, 0, 0, 0, 0, 0, 0, 0
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     };
     static const int T_ROUTE_SIBLINGS[250] = {
 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
@@ -1007,27 +1014,27 @@ cdef extern from *:
 0, 0, 9, 2, 46, 0, 0, 0, 0, 0, 0, 0, 16, 0, 40, 48, 0, 2, 10, 42,
 42, 0, 36, 52, 12
     };
-    static const int T_BUY_TECH[28] = {
+    static const int T_BUY_TECH[33] = {
 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7,
-8, 8, 8, 9, 9, 9, 9, 9
+8, 8, 8, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10
     };
-    static const int T_BUY_SETS[28] = {
+    static const int T_BUY_SETS[33] = {
 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2,
-0, 1, 2, 0, 1, 2, 3, 4
+0, 1, 2, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4
     };
-    static const int T_TECH_COST[10] = {
-1, 1, 1, 1, 2, 2, 2, 2, 2, 4
+    static const int T_TECH_COST[11] = {
+1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4
     };
-    static const int T_TECH_COPIES[10] = {
-4, 4, 4, 4, 4, 4, 4, 4, 4, 4
+    static const int T_TECH_COPIES[11] = {
+4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1
     };
-    static const int T_TECH_SETS[10] = {
-0, 0, 0, 0, 0, 0, 3, 0, 0, 0
+    static const int T_TECH_SETS[11] = {
+0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0
     };
-    static const int T_TECH_TICKET_POINTS[10] = {
-0, 0, 0, 0, 0, 0, 0, 0, 0, 2
+    static const int T_TECH_TICKET_POINTS[11] = {
+0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0
     };
-    static const int T_TECH_ROUTE_POINTS[1250] = {
+    static const int T_TECH_ROUTE_POINTS[1375] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1090,9 +1097,15 @@ cdef extern from *:
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     };
-    static const int T_ACT_TECH_SETS[1868] = {
+    static const int T_ACT_TECH_SETS[1873] = {
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,
 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -1186,7 +1199,7 @@ cdef extern from *:
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-0, 0, 0, 0, 0, 0, 0, 0
+0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     };
     static const int T_BLOCK_TECH_SETS[159] = {
 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 1,
@@ -1288,11 +1301,11 @@ cdef extern from *:
 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333,
 0.08333333333333333, 0.08333333333333333, 0.05
     };
-    static const double T_OBS_27_SCALE[9] = {
+    static const double T_OBS_28_SCALE[9] = {
 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333,
 0.08333333333333333, 0.08333333333333333, 0.05
     };
-    static const double T_OBS_28_SCALE[9] = {
+    static const double T_OBS_29_SCALE[9] = {
 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333, 0.08333333333333333,
 0.08333333333333333, 0.08333333333333333, 0.05
     };
@@ -1359,6 +1372,7 @@ cdef extern from *:
         B_TICKETS_COMPLETED
         B_TECHNOLOGY_ROUTES
         B_TECHNOLOGY_TICKETS
+        B_TECHNOLOGY_SHARED_ROUTES
         B_TOTAL
         B_FIELDS
         MAX_SIBLINGS
@@ -1374,6 +1388,7 @@ cdef extern from *:
         ACT_SET_FIRST
         TECH_SET_SIZE
         TECH_STARTING_LOCOS
+        TECH_CLAIMERS
         N_ACTIONS_C
         N_TICKET_DECKS
         STORE_MARKET
@@ -1446,16 +1461,21 @@ cdef extern from *:
         OBS_25_BLOCK
         OBS_25_CATS
         OBS_25_NONE
+        OBS_25_SEATS
         OBS_26_START
         OBS_26_BLOCK
         OBS_26_CATS
         OBS_26_NONE
         OBS_27_START
         OBS_27_BLOCK
+        OBS_27_CATS
+        OBS_27_NONE
         OBS_28_START
         OBS_28_BLOCK
         OBS_29_START
         OBS_29_BLOCK
+        OBS_30_START
+        OBS_30_BLOCK
         OBS_SIZE
     const double OBS_0_SCALE
     const double OBS_3_SCALE
@@ -1473,7 +1493,7 @@ cdef extern from *:
     const double OBS_22_SCALE
     const double OBS_23_SCALE
     const double OBS_24_SCALE
-    const double OBS_29_SCALE
+    const double OBS_30_SCALE
     const char RS_VARIANT_KEY[]
     const char RS_SPEC_HASH[]
     const char RS_SOURCE_HASH[]
@@ -1526,8 +1546,8 @@ cdef extern from *:
     const double T_OBS_8_SCALE[]
     const double T_OBS_9_WEIGHTS[]
     const double T_OBS_14_SCALE[]
-    const double T_OBS_27_SCALE[]
     const double T_OBS_28_SCALE[]
+    const double T_OBS_29_SCALE[]
 
 VARIANT_KEY = RS_VARIANT_KEY.decode("utf-8")
 SPEC_HASH = RS_SPEC_HASH.decode("ascii")
@@ -1542,9 +1562,10 @@ cdef enum:
     PH_KEEP = 3
     PH_OVER = 4
     PH_TECHNOLOGY_SET = 5
+    PH_TECHNOLOGY_OWNED_CLAIM = 6
 
-PHASE_NAMES = ('setup_keep', 'turn', 'second_draw', 'keep', 'over', 'technology_set', )
-BREAKDOWN_KEYS = ('routes', 'tickets', 'tickets_completed', 'technology_routes', 'technology_tickets', 'total', )
+PHASE_NAMES = ('setup_keep', 'turn', 'second_draw', 'keep', 'over', 'technology_set', 'technology_owned_claim', )
+BREAKDOWN_KEYS = ('routes', 'tickets', 'tickets_completed', 'technology_routes', 'technology_tickets', 'technology_shared_routes', 'total', )
 
 cdef extern from *:
     """
@@ -1637,6 +1658,7 @@ cdef struct State:
     int technology_supply[STORE_N_TECHS]
     int technology_bought
     int technology_points[NP_MAX]
+    int technology_shared[STORE_N_ROUTES]
     int technology_route
     int technology_buying
     int technology_held[STORE_N_CARDS]
@@ -1656,6 +1678,8 @@ cdef void init_fields(State* s) noexcept nogil:
         s.owner[k] = -1
     for p in range(NP_MAX):
         s.trains[p] = TRAINS
+    for k in range(STORE_N_ROUTES):
+        s.technology_shared[k] = -1
     s.technology_route = -1
     s.technology_buying = -1
 
@@ -1938,6 +1962,35 @@ cdef void technology_close(State* s, int p) noexcept nogil:
             s.technology_closed[p][r >> 6] |= 1ULL << (r & 63)
 
 
+cdef int technology_owned_claims(State* s, int p, int* out) noexcept nogil:
+    """The claims of routes another player owns that nobody shares yet, which player p could
+    make now (the core's route_claims: trains, route_open, payments)."""
+    cdef int r, owner, n = 0
+    for r in range(N_ROUTES):
+        owner = s.owner[r]
+        if 0 <= owner < s.players and owner != p and s.technology_shared[r] == -1:
+            n = route_claims(s, r, p, out, n)
+    return n
+
+
+cdef bint technology_owned_claim_after(State* s, int p, int locos, int* scratch) noexcept nogil:
+    """Whether a claim of an owned route stays possible once ``locos`` locomotives are paid."""
+    cdef int n
+    s.hands[p][LOCO] -= locos
+    n = technology_owned_claims(s, p, scratch)
+    s.hands[p][LOCO] += locos
+    return n > 0
+
+
+cdef inline void technology_return_claimer(State* s, int p) noexcept nogil:
+    """The technology that claimed an owned route goes back to the supply."""
+    cdef int t
+    for t in range(N_TECHS):
+        if (s.technologies[p] & TECH_CLAIMERS) >> t & 1:
+            s.technology_supply[t] += 1
+    s.technologies[p] &= ~TECH_CLAIMERS
+
+
 cdef void technology_buy(State* s, int action) noexcept nogil:
     """The technology is the player's at once; its locomotives go to the discards; its sets'
     cards follow one at a time. The turn goes on."""
@@ -1956,6 +2009,8 @@ cdef void technology_buy(State* s, int action) noexcept nogil:
         s.technology_buying = t
         s.technology_left = sets * size
         s.phase = PH_TECHNOLOGY_SET
+    elif (TECH_CLAIMERS >> t) & 1:
+        s.phase = PH_TECHNOLOGY_OWNED_CLAIM
 
 
 cdef void technology_give(State* s, int action) noexcept nogil:
@@ -1974,6 +2029,8 @@ cdef void technology_give(State* s, int action) noexcept nogil:
     refill_market(s)
     s.phase = PH_TURN
     if s.technology_buying != -1:
+        if (TECH_CLAIMERS >> s.technology_buying) & 1:
+            s.phase = PH_TECHNOLOGY_OWNED_CLAIM
         s.technology_buying = -1
         return
     r = s.technology_route
@@ -2040,14 +2097,19 @@ cdef inline int technology_turn_actions(State* s, int* out, int n) noexcept nogi
         sets = T_BUY_SETS[k]
         locos = T_TECH_COST[t] - sets
         if (s.technology_supply[t] > 0 and not ((s.technologies[p] >> t) & 1) and s.hands[p][LOCO] >= locos
-                and (sets == 0 or (size > 0 and total - locos >= sets * size))):
+                and (sets == 0 or (size > 0 and total - locos >= sets * size))
+                and (not ((TECH_CLAIMERS >> t) & 1) or technology_owned_claim_after(s, p, locos, out + n))):
             out[n] = ACT_BUY_FIRST + k
             n += 1
     return n
 
 
 cdef inline bint technology_before_claim_completes(State* s, int p, int r, int action) noexcept nogil:
-    """A claim paying sets waits, holding its colour cards and locomotives, for the sets' cards."""
+    """The claim of an owned route returns its technology and lets the turn end; a claim
+    paying sets waits, holding its colour cards and locomotives, for the sets' cards."""
+    if s.phase == PH_TECHNOLOGY_OWNED_CLAIM:
+        technology_return_claimer(s, p)
+        s.phase = PH_TURN
     if T_ACT_TECH_SETS[action] == 0:
         return True
     s.technology_held[T_ACT_CARD[action]] += T_ACT_CARDS[action]
@@ -2059,6 +2121,15 @@ cdef inline bint technology_before_claim_completes(State* s, int p, int r, int a
 
 
 cdef inline int technology_phase_legal(State* s, int phase, int* out) noexcept nogil:
+    """The cards the next set card may be; or the claims of owned routes (the pass, when the
+    sets' cards given left none)."""
+    cdef int n
+    if phase == PH_TECHNOLOGY_OWNED_CLAIM:
+        n = technology_owned_claims(s, s.current, out)
+        if n == 0:
+            out[0] = ACT_PASS
+            n = 1
+        return n
     return legal_technology_card(s, out)
 
 
@@ -2077,17 +2148,39 @@ cdef inline void technology_after_claim(State* s, int p, int r) noexcept nogil:
             s.technology_points[p] += T_TECH_ROUTE_POINTS[t * N_ROUTES + r]
 
 
+cdef inline void technology_after_shared_claim(State* s, int p, int r) noexcept nogil:
+    """Player p shares route r (its owner keeps it), and their technologies score it."""
+    s.technology_shared[r] = p
+    technology_after_claim(s, p, r)
+
+
 cdef inline void technology_end_of_turn(State* s) noexcept nogil:
+    """The next turn may buy again; a technology bought to claim an owned route whose turn
+    passed instead goes back to the supply."""
+    if s.phase == PH_TECHNOLOGY_OWNED_CLAIM:
+        technology_return_claimer(s, s.current)
     s.technology_bought = 0
 
 
+cdef inline void technology_score_graph(State* s, int p, int* network, int* row) noexcept nogil:
+    """The routes player p shares join their network."""
+    cdef int r
+    for r in range(N_ROUTES):
+        if s.technology_shared[r] == p:
+            network[uf_find(network, T_ROUTE_NODE_A[r])] = uf_find(network, T_ROUTE_NODE_B[r])
+
+
 cdef inline void technology_score_player(State* s, int p, int* row, int* parent, int* network) noexcept nogil:
-    cdef int t, per_ticket = 0
+    cdef int t, r, per_ticket = 0
     for t in range(N_TECHS):
         if (s.technologies[p] >> t) & 1:
             per_ticket += T_TECH_TICKET_POINTS[t]
     row[B_TECHNOLOGY_ROUTES] = s.technology_points[p]
     row[B_TECHNOLOGY_TICKETS] = per_ticket * row[B_TICKETS_COMPLETED]
+    row[B_TECHNOLOGY_SHARED_ROUTES] = 0
+    for r in range(N_ROUTES):
+        if s.technology_shared[r] == p:
+            row[B_TECHNOLOGY_SHARED_ROUTES] += T_ROUTE_POINTS[r]
 
 # --- from compiler/templates/hooks.pyx.j2 ---
 # --- the hooks: each one chains the functions of the mechanics that fill it (compiler/hooks.py) ---
@@ -2146,7 +2239,7 @@ cdef inline int hook_route_colour(State* s, int r, int colour) noexcept nogil:
 
 # phase_legal (phase): technology
 cdef inline int hook_phase_legal(State* s, int phase, int* out) noexcept nogil:
-    if phase == PH_TECHNOLOGY_SET:
+    if phase == PH_TECHNOLOGY_SET or phase == PH_TECHNOLOGY_OWNED_CLAIM:
         return technology_phase_legal(s, phase, out)
     return 0
 
@@ -2199,6 +2292,10 @@ cdef inline void hook_after_claim(State* s, int p, int r) noexcept nogil:
 cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_nobody_claim(s, p, r)
 
+# after_shared_claim (each): technology
+cdef inline void hook_after_shared_claim(State* s, int p, int r) noexcept nogil:
+    technology_after_shared_claim(s, p, r)
+
 # claim_withdrawn (each): none
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:
     pass
@@ -2219,9 +2316,9 @@ cdef inline bint hook_end_gate(State* s) noexcept nogil:
 cdef inline void hook_game_over(State* s) noexcept nogil:
     pass
 
-# score_graph (each): none
+# score_graph (each): technology
 cdef inline void hook_score_graph(State* s, int p, int* network, int* row) noexcept nogil:
-    pass
+    technology_score_graph(s, p, network, row)
 
 # ticket_score (first): none
 cdef inline bint hook_ticket_score(State* s, int p, int t, int* network, int* points, int* completed) noexcept nogil:
@@ -2416,6 +2513,27 @@ cdef inline int legal_payments(Holding* holding, int* out, int n, int start, int
     return n
 
 
+cdef inline int route_payments(State* s, int r, int p, Holding* holding, int locos, int* out, int n) noexcept nogil:
+    """Append the claims of route ``r`` whose payment player ``p`` can make now (their hand
+    as ``holding``, ``locos`` locomotives): its payment blocks the payment_ok hooks allow,
+    in catalogue order, then the claim_payable hooks' test. A gray route whose colour the
+    route_colour hooks hold in the state is paid in that colour's cards alone."""
+    cdef const int* row = &T_CLAIM[r * CLAIM_ROW]
+    cdef int available = holding.held[row[CR_HELD]]
+    cdef int listed = n
+    # the route's first payment block, from its row; then any others
+    cdef int b = row[CR_FIRST_BLOCK]
+    if hook_payment_ok(s, b, p):
+        n = legal_payments(holding, out, n, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN],
+                           row[CR_CHOICES], available, locos)
+    if EXTRA_BLOCKS:  # routes with several blocks, when a mechanic lays any out
+        for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
+            if hook_payment_ok(s, b, p):
+                n = legal_payments(holding, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
+                                   T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+    return n
+
+
 cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     """Append the legal claims to ``out[n:]``: route by route, each route's payment blocks in
     catalogue order. Bitsets keep the free routes that are short enough, affordable with
@@ -2423,11 +2541,10 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
     other route_open tests are asked route by route."""
     cdef int p = s.current
     cdef int* hand = &s.hands[p][0]
-    cdef int c, r, b, w, available, most, locos, trains, listed
+    cdef int c, r, w, available, most, locos, trains
     cdef unsigned long long bits
     cdef unsigned long long candidates[ROUTE_WORDS]
     cdef unsigned long long affordable[ROUTE_WORDS]
-    cdef const int* row
     cdef Holding holding
     locos = hand[LOCO]
     most = hand_holding(hand, &holding)
@@ -2455,20 +2572,21 @@ cdef inline int legal_claims(State* s, int* out, int n) noexcept nogil:
             bits &= bits - 1
             if not hook_route_open_listing(s, r, p):
                 continue
-            row = &T_CLAIM[r * CLAIM_ROW]
-            available = holding.held[row[CR_HELD]]
-            listed = n
-            # the route's first payment block, from its row; then any others
-            b = row[CR_FIRST_BLOCK]
-            if hook_payment_ok(s, b, p):
-                n = legal_payments(&holding, out, n, row[CR_START], row[CR_END], row[CR_BASE_LOCOS], row[CR_PLAIN],
-                                   row[CR_CHOICES], available, locos)
-            if EXTRA_BLOCKS:  # routes with several blocks, when a mechanic lays any out
-                for b in range(b + 1, T_ROUTE_BLOCK_END[r]):
-                    if hook_payment_ok(s, b, p):
-                        n = legal_payments(&holding, out, n, T_BLOCK_START[b], T_BLOCK_END[b], T_BLOCK_BASE_LOCOS[b],
-                                           T_BLOCK_PLAIN[b], T_BLOCK_CHOICES[b], available, locos)
+            n = route_payments(s, r, p, &holding, locos, out, n)
     return n
+
+
+cdef inline int route_claims(State* s, int r, int p, int* out, int n) noexcept nogil:
+    """Append to ``out[n:]`` the claims of route ``r`` player ``p`` could make now whatever
+    its owner: enough trains, every route_open hook, the payments (a service: a mechanic's
+    phase lists with it the claims of a route another player owns, a shared claim)."""
+    cdef Holding holding
+    if s.trains[p] < T_ROUTE_LEN[r] or not hook_route_open(s, r, p):
+        return n
+    hand_holding(&s.hands[p][0], &holding)
+    return route_payments(s, r, p, &holding, s.hands[p][LOCO], out, n)
+
+
 
 
 cdef inline int legal_turn(State* s, int* out) noexcept nogil:
@@ -2700,6 +2818,10 @@ cdef void keep_tickets(State* s, int mask) noexcept nogil:
 
 cdef inline void complete_claim(State* s, int p, int r) noexcept nogil:
     """Route ``r`` becomes player ``p``'s: trains placed, points scored."""
+    if s.owner[r] != -1:  # owned already: a mechanic's phase offered it (route_claims), a shared claim
+        s.trains[p] -= T_ROUTE_LEN[r]
+        hook_after_shared_claim(s, p, r)
+        return
     s.owner[r] = p
     s.unowned[r >> 6] &= ~(1ULL << (r & 63))
     s.owned[p][r >> 6] |= 1ULL << (r & 63)
@@ -2852,7 +2974,7 @@ cdef void score(State* s, int* out) noexcept nogil:
     hook_score_awards(s, out)
     for p in range(s.players):
         row = out + p * B_FIELDS
-        row[B_TOTAL] = row[B_ROUTES] + row[B_TICKETS] + row[B_TECHNOLOGY_ROUTES] + row[B_TECHNOLOGY_TICKETS]
+        row[B_TOTAL] = row[B_ROUTES] + row[B_TICKETS] + row[B_TECHNOLOGY_ROUTES] + row[B_TECHNOLOGY_TICKETS] + row[B_TECHNOLOGY_SHARED_ROUTES]
 # --- from compiler/templates/observe.pyx.j2 ---
 # --- the observation vector (docs/rl.md; the same floats as railspec.tensor's fill) ---
 # (its size, each op's offsets, scales and tables are in the numbers block: OBS_<i>_...)
@@ -3028,35 +3150,42 @@ cdef void fill_observation(State* s, int player, float* out) noexcept nogil:
         k = 0
         v = s.technology_points[q]
         out[base + k] = <float>(<double>v * OBS_24_SCALE)
-    # 'technology_route': each, onehot
+    # 'technology_shared': each, onehot
     base = OBS_25_START
-    k = 0
-    v = s.technology_route
-    c = (OBS_25_NONE if v < 0 else v)
-    if c >= 0:
-        out[base + k * OBS_25_CATS + c] = 1.0
-    # 'technology_buying': each, onehot
+    for k in range(N_ROUTES):
+        v = s.technology_shared[k]
+        c = (OBS_25_NONE if v < 0 else (v - player + s.players) % s.players if v < s.players else OBS_25_SEATS + v - s.players)
+        if c >= 0:
+            out[base + k * OBS_25_CATS + c] = 1.0
+    # 'technology_route': each, onehot
     base = OBS_26_START
     k = 0
-    v = s.technology_buying
+    v = s.technology_route
     c = (OBS_26_NONE if v < 0 else v)
     if c >= 0:
         out[base + k * OBS_26_CATS + c] = 1.0
-    # 'technology_held': each, number
+    # 'technology_buying': each, onehot
     base = OBS_27_START
-    for k in range(N_CARDS):
-        v = s.technology_held[k]
-        out[base + k] = <float>(<double>v * T_OBS_27_SCALE[k])
-    # 'technology_given': each, number
+    k = 0
+    v = s.technology_buying
+    c = (OBS_27_NONE if v < 0 else v)
+    if c >= 0:
+        out[base + k * OBS_27_CATS + c] = 1.0
+    # 'technology_held': each, number
     base = OBS_28_START
     for k in range(N_CARDS):
-        v = s.technology_given[k]
+        v = s.technology_held[k]
         out[base + k] = <float>(<double>v * T_OBS_28_SCALE[k])
-    # 'technology_left': each, number
+    # 'technology_given': each, number
     base = OBS_29_START
+    for k in range(N_CARDS):
+        v = s.technology_given[k]
+        out[base + k] = <float>(<double>v * T_OBS_29_SCALE[k])
+    # 'technology_left': each, number
+    base = OBS_30_START
     k = 0
     v = s.technology_left
-    out[base + k] = <float>(<double>v * OBS_29_SCALE)
+    out[base + k] = <float>(<double>v * OBS_30_SCALE)
 
 
 cdef inline int fill_mask(State* s, char* out) noexcept nogil:
@@ -3550,7 +3679,7 @@ cdef int api_completed(void* state, int player, int* out) noexcept nogil:
 
 
 # the exported fields of the state schema, as the Python face reads and writes them
-cdef railspec_field STATE_FIELDS[30]
+cdef railspec_field STATE_FIELDS[31]
 cdef State _probe
 
 
@@ -3595,12 +3724,13 @@ describe_field(21, RF_INT, RF_SCALAR, 1, RF_NO_PILE, <int*>&_probe.technologies,
 describe_field(22, RF_INT, RF_FIXED, 0, RF_NO_PILE, <int*>&_probe.technology_supply, <int*>&_probe.technology_supply, STORE_N_TECHS, N_TECHS, 0, 0, TECH_COPIES_MOST, 0)
 describe_field(23, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_bought, <int*>&_probe.technology_bought, 0, 0, 0, 0, 1, 0)
 describe_field(24, RF_INT, RF_SCALAR, 1, RF_NO_PILE, <int*>&_probe.technology_points, <int*>&_probe.technology_points, 0, 0, 0, 0, TECH_POINTS_MOST, 0)
-describe_field(25, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_route, <int*>&_probe.technology_route, 0, 0, -1, 0, (N_ROUTES - 1), 0)
-describe_field(26, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_buying, <int*>&_probe.technology_buying, 0, 0, -1, 0, (N_TECHS - 1), 0)
-describe_field(27, RF_INT, RF_FIXED, 0, RF_CARD_COUNTS, <int*>&_probe.technology_held, <int*>&_probe.technology_held, STORE_N_CARDS, N_CARDS, 0, 0, CARD_TOTAL, 0)
-describe_field(28, RF_INT, RF_FIXED, 0, RF_CARD_COUNTS, <int*>&_probe.technology_given, <int*>&_probe.technology_given, STORE_N_CARDS, N_CARDS, 0, 0, CARD_TOTAL, 0)
-describe_field(29, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_left, <int*>&_probe.technology_left, 0, 0, 0, 0, TECH_SET_CARDS_MOST, 0)
-FIELD_NAMES = ('players', 'seed', 'rng', 'phase', 'current', 'turn', 'decisions', 'final_turns', 'passes', 'deck', 'discard', 'faceup', 'ticket_deck', 'offer', 'offer_keep', 'owner', 'hands', 'trains', 'route_score', 'tickets', 'setup_offer', 'technologies', 'technology_supply', 'technology_bought', 'technology_points', 'technology_route', 'technology_buying', 'technology_held', 'technology_given', 'technology_left', )
+describe_field(25, RF_INT, RF_FIXED, 0, RF_NO_PILE, <int*>&_probe.technology_shared, <int*>&_probe.technology_shared, STORE_N_ROUTES, N_ROUTES, -1, 0, -1, 1)
+describe_field(26, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_route, <int*>&_probe.technology_route, 0, 0, -1, 0, (N_ROUTES - 1), 0)
+describe_field(27, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_buying, <int*>&_probe.technology_buying, 0, 0, -1, 0, (N_TECHS - 1), 0)
+describe_field(28, RF_INT, RF_FIXED, 0, RF_CARD_COUNTS, <int*>&_probe.technology_held, <int*>&_probe.technology_held, STORE_N_CARDS, N_CARDS, 0, 0, CARD_TOTAL, 0)
+describe_field(29, RF_INT, RF_FIXED, 0, RF_CARD_COUNTS, <int*>&_probe.technology_given, <int*>&_probe.technology_given, STORE_N_CARDS, N_CARDS, 0, 0, CARD_TOTAL, 0)
+describe_field(30, RF_INT, RF_SCALAR, 0, RF_NO_PILE, <int*>&_probe.technology_left, <int*>&_probe.technology_left, 0, 0, 0, 0, TECH_SET_CARDS_MOST, 0)
+FIELD_NAMES = ('players', 'seed', 'rng', 'phase', 'current', 'turn', 'decisions', 'final_turns', 'passes', 'deck', 'discard', 'faceup', 'ticket_deck', 'offer', 'offer_keep', 'owner', 'hands', 'trains', 'route_score', 'tickets', 'setup_offer', 'technologies', 'technology_supply', 'technology_bought', 'technology_points', 'technology_shared', 'technology_route', 'technology_buying', 'technology_held', 'technology_given', 'technology_left', )
 
 cdef railspec_engine_api ENGINE_API
 ENGINE_API.version = RAILSPEC_ENGINE_API_VERSION
@@ -3625,7 +3755,7 @@ ENGINE_API.b_total = B_TOTAL
 ENGINE_API.card_total = CARD_TOTAL
 ENGINE_API.ticket_cap = TICKET_CAP
 ENGINE_API.n_tickets = N_TICKETS
-ENGINE_API.n_fields = 30
+ENGINE_API.n_fields = 31
 ENGINE_API.fields = STATE_FIELDS
 ENGINE_API.phase = api_phase
 ENGINE_API.setup = api_setup

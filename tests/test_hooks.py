@@ -34,13 +34,16 @@ def inspected(tmp_path_factory):
 def test_the_inspector_fills_every_hook():
     assert Inspector.filled_hooks() == set(HOOK_NAMES) - {"returned_tickets", "route_open", "payment_ok",
                                                           "claim_payable", "claim_routes", "turn_actions",
-                                                          "route_colour", "after_draw", "phase_count", "phase_nth"}
+                                                          "route_colour", "after_draw", "phase_count", "phase_nth",
+                                                          "after_shared_claim"}
     # the others are filled by the stock mechanics the USA spec uses and by the postcards of
     # tests/outside_mechanic: shuffled returns, double routes, ferry cards; claim_payable and
     # claim_routes by the sets of one colour (substitutes, Northern Lights); route_colour,
     # after_draw and the playout hooks by track building (France's track beds, played on both
     # engines by tests/test_differential.py, tests/test_api.py's playouts and
-    # mechanics/track_building/tests)
+    # mechanics/track_building/tests); after_shared_claim, reached only from a phase listing
+    # owned routes' claims, by the technologies' Right of Way (the United Kingdom:
+    # mechanics/technology/tests)
 
 
 def test_playout_hooks_come_as_a_pair_for_a_mechanic_with_phases():

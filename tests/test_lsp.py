@@ -312,7 +312,7 @@ async def test_completion_in_context(client: LanguageClient, folder):
 
 async def test_completion_of_technology_statements(client: LanguageClient, folder):
     """The United Kingdom's technology statements: their words, the cities a Concession
-    opens, and the route attribute that needs none."""
+    opens, Right of Way's effect, and the route attribute that needs none."""
     doc = Doc(client, folder / "united_kingdom.rail")
     await doc.open()
     base = doc.text.rstrip("\n") + "\n"
@@ -328,6 +328,8 @@ async def test_completion_of_technology_statements(client: LanguageClient, folde
     assert await complete("start") == ["starting locomotives"]
     assert await complete('technology "Isle of Man Concession" costs 1 copies 4 opens cities Carm') == ["Carmarthen"]
     assert "needs" in await complete("route Southampton - New York 10 gray ferry 3 ")
+    assert "claims" in await complete("technology Detour costs 4 copies 1 ")  # Right of Way's effect
+    assert await complete("technology Detour costs 4 copies 1 claims ") == ["owned"]
     await doc.edit(base)
     doc.close()
 

@@ -119,6 +119,10 @@ class Field:
     derived: bool = False
     pile: str | None = None
     pending_claim: bool = False
+    #: A route's further owner: a field of one value per route (-1: none) naming a player
+    #: who owns the route besides ``owner`` (a shared claim, hook ``after_shared_claim``);
+    #: their trains are on it, and the state's checks count them.
+    co_owner: bool = False
     #: What the values name, for the position notation (docs/conformance.md): ``card``,
     #: ``ticket``, ``route`` or ``city`` (-1 is none); by default a ticket pile's tickets
     #: and a card-id pile's cards, else numbers.
@@ -138,6 +142,8 @@ class Field:
             raise ValueError(f"field {self.name}: a pile is a list or a row, not a number")
         if self.names not in (None, "card", "ticket", "route", "city"):
             raise ValueError(f"field {self.name}: values name a card, ticket, route or city, not {self.names!r}")
+        if self.co_owner and (self.size != "N_ROUTES" or self.per_player):
+            raise ValueError(f"field {self.name}: a further owner is one value per route (size N_ROUTES)")
         if self.pile == CARD_COUNTS and self.size != "N_CARDS":
             raise ValueError(f"field {self.name}: a count per card has the size N_CARDS")
 

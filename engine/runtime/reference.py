@@ -221,24 +221,41 @@ class Rules:
         claim_payable hooks let it be paid."""
         player = state.current
         out = self.legal_draws(state, second=False)
-        layout = self.variant.claim_layout
         for route in self.variant.routes:
             if self.route_open(state, route, player):
-                colour = route.colour
-                for hook in self.hooks["route_colour"]:
-                    colour = hook(state, route, colour)
-                for block in layout.blocks_of(route.id):
-                    if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
-                        # a colour held in the state: only its cards (or locomotives alone) pay
-                        out.extend(a.id for a in self.actions[block.start:block.end]
-                                   if self.can_pay(state, a, player)
-                                   and (colour == ir.GRAY or not a.colour_cards or a.colour == colour)
-                                   and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
+                out.extend(self.payments(state, route, player))
         if state.ticket_deck:
             out.extend(a.id for a in self.draw_tickets)
         for hook in self.hooks["turn_actions"]:
             out.extend(hook(state))
         return out or [self.pass_id]
+
+    def payments(self, state: StateView, route: ir.Route, player: int) -> list[int]:
+        """The claims of ``route`` whose payment the player can make now: its payment
+        blocks the payment_ok hooks allow, the cards at hand, of the colour the
+        route_colour hooks say when the route's colour is held in the state, the
+        claim_payable hooks."""
+        colour = route.colour
+        for hook in self.hooks["route_colour"]:
+            colour = hook(state, route, colour)
+        out: list[int] = []
+        for block in self.variant.claim_layout.blocks_of(route.id):
+            if all(ok(state, block, player) for ok in self.hooks["payment_ok"]):
+                # a colour held in the state: only its cards (or locomotives alone) pay
+                out.extend(a.id for a in self.actions[block.start:block.end]
+                           if self.can_pay(state, a, player)
+                           and (colour == ir.GRAY or not a.colour_cards or a.colour == colour)
+                           and all(ok(state, a, player) for ok in self.hooks["claim_payable"]))
+        return out
+
+    def route_claims(self, state: StateView, route: ir.Route, player: int) -> list[int]:
+        """The claims of ``route`` the player could make now whatever its owner: enough
+        trains, every route_open hook, the payments (a service: a mechanic's phase lists
+        with it the claims of a route another player owns, a shared claim)."""
+        if state.trains[player] < route.length or not all(hook(state, route, player)
+                                                           for hook in self.hooks["route_open"]):
+            return []
+        return self.payments(state, route, player)
 
     def legal_keep(self, state: StateView) -> list[int]:
         """Keep-ticket choices: every set of offered slots with at least enough tickets."""
@@ -297,7 +314,14 @@ class Rules:
     def complete_claim(self, state: StateView, route: ir.Route, player: int) -> None:
         """``route`` becomes ``player``'s: trains placed, points scored. A claim a
         mechanic takes for no player (takes_for_nobody) gives the route the owner
-        ``players`` instead, and takes no train and scores no point."""
+        ``players`` instead, and takes no train and scores no point. A claim of a route
+        someone owns already (a mechanic's phase offered it) places the player's trains
+        and leaves the rest to the after_shared_claim hooks (a shared claim)."""
+        if state.owner[route.id] != -1:  # owned already: a mechanic's phase offered it (route_claims)
+            state.trains[player] -= route.length
+            for hook in self.hooks["after_shared_claim"]:
+                hook(state, route, player)
+            return
         if self.takes_for_nobody(state, route, player):
             state.owner[route.id] = state.players
             for hook in self.hooks["after_nobody_claim"]:

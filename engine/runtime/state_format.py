@@ -284,6 +284,13 @@ def core_problems(variant: ir.Variant, state: dict, fields=None) -> list[str]:
         if 0 <= who < players:
             used[who] += trains
             points[who] += score
+    # a route's further owners (a mechanic's co_owner field, a shared claim) placed their
+    # trains on it too; its points are that mechanic's to score
+    for field in assemble(variant).fields:
+        if field.co_owner:
+            for who, trains in zip(state[field.name], taken):
+                if 0 <= who < players:
+                    used[who] += trains
     for p in range(players):
         if used[p] + state["trains"][p] != variant.trains:
             problems.append(f"state field 'trains[{p}]': player {p} has {state['trains'][p]} trains left but owns "
@@ -437,17 +444,22 @@ def legal_problem(variant: ir.Variant, state: dict) -> str | None:
 def pending_claim_problems(variant: ir.Variant, state: dict) -> list[str]:
     """Why a claim under way (a ``pending_claim`` field) is one the player to move could not
     have started: the route taken, closed to them by a mechanic's rule, or longer than
-    their trains."""
+    their trains. In a variant with a further owner's field (``co_owner``), another
+    player's route that no rule closes may be under way too: a shared claim."""
     rules = reference.rules_for(variant)
     fields = [f for f in rules.assembly.exported_fields if f.pending_claim and state[f.name] != -1]
     if not fields:
         return []
     view = schema.PlainState(rules.assembly.fields, {f.name: state[f.name] for f in rules.assembly.exported_fields})
     player, problems = state["current"], []
+    sharing = any(f.co_owner for f in rules.assembly.fields)  # a mechanic's claims of owned routes
     for field in fields:
         route = variant.routes[state[field.name]]
         need = rules.assembly.route_trains[route.id]  # its length, and what a mechanic's rule adds
-        if not rules.route_claimable(view, route, player):
+        owner = state["owner"][route.id]
+        shared = (sharing and 0 <= owner < state["players"] and owner != player
+                  and all(hook(view, route, player) for hook in rules.hooks["route_open"]))
+        if not (rules.route_claimable(view, route, player) or shared):
             problems.append(f"state field {field.name!r}: player {player}'s claim of {route.name} is under way, "
                             f"but the route is not one they may claim (taken, or closed to them)")
         elif state["trains"][player] < need and not rules.takes_for_nobody(view, route, player):

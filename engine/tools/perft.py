@@ -18,6 +18,7 @@ FILE`` checks an engine against a file.
 """
 from __future__ import annotations
 
+from ..compiler import ir
 from ..compiler.base.errors import RailspecError
 from ..compiler.base.rng import agent_for
 from ..compiler.base.schema import PH_OVER, PH_SETUP_KEEP, PH_TURN
@@ -103,10 +104,49 @@ def positions(variant, seeds=range(1, 40)) -> list[tuple[str, dict]]:
             game.apply(legal[agent.below(len(legal))])
         if turns:
             found.setdefault("turn_midgame", turns[len(turns) // 2])
+    missing = [p for p in variant.assembly.phases if p not in found and p not in (PH_SETUP_KEEP, PH_TURN, PH_OVER)]
+    if missing:
+        found.update(rare_phases(variant, set(missing), seeds))
     order = ["start", "setup_last", "turn_first",
              *(p for p in variant.assembly.phases if p not in (PH_SETUP_KEEP, PH_TURN, PH_OVER)),
              "turn_midgame", "turn_last_round"]
     return [(name, found[name]) for name in order if name in found]
+
+
+def rare_phases(variant, missing: set[str], seeds) -> dict[str, dict]:
+    """The first position of each phase in ``missing`` that random games never reached (a
+    mechanic's option costing more than random play ever saves for): further seeded games
+    in which each decision leading into a missing phase is taken (looked one move ahead
+    on a copy), the first seat otherwise only draws cards (its hand grows, as a player's
+    saving for a costly option does), and the others play at random. Variants whose
+    phases the random games all reach never play these."""
+    found: dict[str, dict] = {}
+    if not missing:
+        return found
+    draws = {a.id for a in variant.ir.actions if a.kind in (ir.DRAW_BLIND, ir.DRAW_FACEUP)}
+    for seed in seeds:
+        players = variant.ir.min_players + seed % (variant.ir.max_players - variant.ir.min_players + 1)
+        game = variant.new_game(players=players, seed=seed, engine="reference")
+        agent = agent_for(seed)
+        while not game.is_over and missing - found.keys():
+            legal = game.legal_actions()
+            into = [a for a in legal if _phase_after(game, a) in missing - found.keys()]
+            saving = [a for a in legal if a in draws] if game.state()["current"] == 0 else []
+            options = into or saving or legal
+            game.apply(options[agent.below(len(options))])
+            phase = game.state()["phase"]
+            if phase in missing:
+                found.setdefault(phase, game.state())
+        if not missing - found.keys():
+            break
+    return found
+
+
+def _phase_after(game, action: int) -> str:
+    """The phase one move later."""
+    after = game.clone()
+    after.apply(action)
+    return after.state()["phase"]
 
 
 def deepest(game, budget: int = BUDGET, most: int = MAX_DEPTH) -> int:

@@ -16,8 +16,10 @@ The statements (``syntax.py``, ``grammar.lark``):
   ``opens ATTRIBUTE`` (a route carrying that route attribute needs it: ``opens ferry``),
   ``sets of N`` (its holder's sets have N cards), ``scores P per route`` (P points for each
   route claimed afterwards), ``scores P per ATTRIBUTE`` (for each such route claimed
-  afterwards) and ``scores P per ticket`` (P points for each completed ticket at the end).
-  A route needs every technology whose effect opens it;
+  afterwards), ``scores P per ticket`` (P points for each completed ticket at the end) and
+  ``claims owned routes`` (its buyer's action this turn is a claim of a route another
+  player owns, a shared claim; the card then goes back to the supply). A route needs
+  every technology whose effect opens it;
 - ``technology sets of N``: any N cards stand for one locomotive that a claim requires (a
   ferry's) or that a technology costs;
 - ``starting locomotives N``: each player's starting hand has N locomotives more, taken
@@ -30,7 +32,13 @@ technology and number of sets); the purchase does not end the turn, and no secon
 legal until the next turn. A purchase or a claim paying sets waits (phase
 ``technology_set``) while the same player gives the sets' cards one at a time
 (``set CARD``), in card-id order, as the sets of the ``substitutes`` mechanic are given;
-the last card completes the purchase or the claim.
+the last card completes the purchase or the claim. A technology that claims owned routes
+opens the phase ``technology_owned_claim`` once paid: its buyer's decision is a claim of a
+route another player owns and nobody shares yet (the core's ``route_claims`` service lists
+them; its completion is a shared claim, recorded in ``technology_shared``), after which
+the card goes back to the supply and the turn ends. Its purchase is legal only when such a
+claim is (with the hand less the price's locomotives); should the sets' cards given leave
+none, the phase offers the pass, and the card goes back.
 """
 from __future__ import annotations
 
@@ -58,6 +66,7 @@ from ...compiler.mechanic import (
 )
 from .state_view import TechnologyState
 from .syntax import (
+    CLAIMS_OWNED,
     OPENS_ATTRIBUTE,
     OPENS_CITIES,
     OPENS_LENGTH,
@@ -69,6 +78,7 @@ from .syntax import (
 )
 
 PH_TECHNOLOGY = "technology_set"
+PH_OWNED_CLAIM = "technology_owned_claim"
 BUY_TECHNOLOGY = "buy_technology"
 TECHNOLOGY_CARD = "technology_card"
 #: The payment column of a claim's sets: how many required locomotives sets stand for.
@@ -92,6 +102,7 @@ class Technology:
     set_size: int = 0                   # sets of N for its holder (0: no change)
     route_points: tuple[tuple[int, int], ...] = ()  # (route id, points) scored for each such claim
     ticket_points: int = 0              # points for each completed ticket
+    claims_owned: bool = False          # its buyer claims a route another player owns, then returns it
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,8 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
         self.card_ids = [a.id for a in rules.variant.actions if a.kind == TECHNOLOGY_CARD]  # by card id
         self.needs = [rule.needs(r.id) for r in rules.variant.routes]
         self.route_points = [dict(t.route_points) for t in rule.technologies]
+        self.claimers = sum(1 << t for t, tech in enumerate(rule.technologies) if tech.claims_owned)
+        self.pass_id = next(a.id for a in rules.variant.actions if a.kind == ir.PASS)
 
     def set_size(self, state: TechnologyState, player: int) -> int:
         """The cards of a set for the player now (0: the player cannot pay with sets)."""
@@ -195,12 +208,42 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
         for action, (t, sets) in zip(self.buy_ids, self.rule.buys()):
             locos = self.rule.technologies[t].cost - sets
             if (state.technology_supply[t] > 0 and not owned >> t & 1 and hand[self.loco] >= locos
-                    and (not sets or (size > 0 and sum(hand) - locos >= sets * size))):
+                    and (not sets or (size > 0 and sum(hand) - locos >= sets * size))
+                    and (not self.claimers >> t & 1 or self.owned_claim_after(state, player, locos))):
                 out.append(action)
         return out
 
+    def owned_claims(self, state: TechnologyState, player: int) -> list[int]:
+        """The claims of routes another player owns that nobody shares yet, which the player
+        could make now (the core's route_claims: trains, route_open, payments)."""
+        out = []
+        for route in self.variant.routes:
+            owner = state.owner[route.id]
+            if 0 <= owner < state.players and owner != player and state.technology_shared[route.id] == -1:
+                out.extend(self.rules.route_claims(state, route, player))
+        return out
+
+    def owned_claim_after(self, state: TechnologyState, player: int, locos: int) -> bool:
+        """Whether a claim of an owned route stays possible once ``locos`` locomotives are paid."""
+        state.hands[player][self.loco] -= locos
+        possible = bool(self.owned_claims(state, player))
+        state.hands[player][self.loco] += locos
+        return possible
+
+    def return_claimer(self, state: TechnologyState, player: int) -> None:
+        """The technology that claimed an owned route goes back to the supply."""
+        held = state.technologies[player] & self.claimers
+        for t in range(len(self.rule.technologies)):
+            if held >> t & 1:
+                state.technology_supply[t] += 1
+        state.technologies[player] &= ~self.claimers
+
     def before_claim_completes(self, state: TechnologyState, action: ir.Action) -> bool:
-        """A claim paying sets waits, holding its colour cards and locomotives, for the sets' cards."""
+        """The claim of an owned route returns its technology and lets the turn end; a claim
+        paying sets waits, holding its colour cards and locomotives, for the sets' cards."""
+        if state.phase == PH_OWNED_CLAIM:
+            self.return_claimer(state, state.current)
+            state.phase = PH_TURN
         sets = self.variant.paid(action, COLUMN.name)
         if not sets:
             return True
@@ -213,7 +256,10 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
         return False
 
     def phase_legal(self, state: TechnologyState) -> list[int]:
-        """The cards the next set card may be."""
+        """The cards the next set card may be; or the claims of owned routes (the pass, when
+        the sets' cards given left none)."""
+        if state.phase == PH_OWNED_CLAIM:
+            return self.owned_claims(state, state.current) or [self.pass_id]
         hand = state.hands[state.current]
         return [self.card_ids[c] for c in giveable(hand, state.technology_given, state.technology_left)]
 
@@ -241,6 +287,8 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
             state.technology_buying = t
             state.technology_left = sets * size
             state.phase = PH_TECHNOLOGY
+        elif self.claimers >> t & 1:
+            state.phase = PH_OWNED_CLAIM
 
     def give(self, state: TechnologyState, action: ir.Action) -> None:
         """One card of a set given; the last completes the purchase or the claim."""
@@ -258,6 +306,8 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
         self.rules.refill_market(state)
         state.phase = PH_TURN
         if state.technology_buying != -1:
+            if self.claimers >> state.technology_buying & 1:
+                state.phase = PH_OWNED_CLAIM
             state.technology_buying = -1
             return
         route = self.variant.routes[state.technology_route]
@@ -273,9 +323,21 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
             if owned >> t & 1:
                 state.technology_points[player] += points.get(route.id, 0)
 
+    def after_shared_claim(self, state: TechnologyState, route: ir.Route, player: int) -> None:
+        """The player shares the route (its owner keeps it), and their technologies score it."""
+        state.technology_shared[route.id] = player
+        self.after_claim(state, route, player)
+
     def end_of_turn(self, state: TechnologyState) -> None:
-        """The next turn may buy again."""
+        """The next turn may buy again; a technology bought to claim an owned route whose
+        turn passed instead goes back to the supply."""
+        if state.phase == PH_OWNED_CLAIM:
+            self.return_claimer(state, state.current)
         state.technology_bought = 0
+
+    def score_graph(self, state: TechnologyState, player: int, network: list[int], row: dict[str, int]) -> None:
+        """The routes the player shares join their network."""
+        self.rules.join_routes(network, [r for r in self.variant.routes if state.technology_shared[r.id] == player])
 
     def score_player(self, state: TechnologyState, player: int, row: dict[str, int], network: list[int]) -> None:
         """The technologies' points for routes claimed, and for completed tickets."""
@@ -283,6 +345,8 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
         per_ticket = sum(t.ticket_points for k, t in enumerate(self.rule.technologies) if owned >> k & 1)
         row["technology_routes"] = state.technology_points[player]
         row["technology_tickets"] = per_ticket * row["tickets_completed"]
+        row["technology_shared_routes"] = sum(self.variant.route_points[r.length] for r in self.variant.routes
+                                              if state.technology_shared[r.id] == player)
 
 
 class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Caches,
@@ -308,6 +372,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
               owner="technology", high="1"),
         Field("technology_points", "each player's points from technologies for the routes claimed",
               owner="technology", per_player=True, high="TECH_POINTS_MOST"),
+        Field("technology_shared", "each route's second owner, who claimed it from its owner (-1: none)",
+              owner="technology", size="N_ROUTES", low="-1", high="players-1", initial=-1, co_owner=True),
         Field("technology_route", "the route whose claim waits for its sets' cards (-1: none)", owner="technology",
               low="-1", high="N_ROUTES-1", initial=-1, pending_claim=True, names="route"),
         Field("technology_buying", "the technology whose purchase waits for its sets' cards (-1: none)",
@@ -325,7 +391,7 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
               size="ROUTE_WORDS", derived=True),
     )
     closed_routes = "technology_closed"  # route_open reads only it
-    phases = (PH_TECHNOLOGY,)
+    phases = (PH_TECHNOLOGY, PH_OWNED_CLAIM)
     kinds = (BUY_TECHNOLOGY, TECHNOLOGY_CARD)
     reference = TechnologyReference
     score_items = (
@@ -333,6 +399,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
                   "technology", label="tech"),
         ScoreItem("technology_tickets", "points from technologies for each completed ticket", True, "technology",
                   label="tech tix"),
+        ScoreItem("technology_shared_routes", "route points of the routes claimed from their owner", True,
+                  "technology", label="shared"),
     )
     limits = (
         Limit("technology NAME costs N copies K", f"N 1 … {MOST_COST}; K 1 … {MAX_PILE:,}; at most "
@@ -403,6 +471,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
             return replace(tech, opens=opened)
         if stmt.effect == SETS:
             return replace(tech, set_size=self._set_size(ctx, stmt.number))
+        if stmt.effect == CLAIMS_OWNED:
+            return replace(tech, claims_owned=True)
         points = ctx.points(stmt.number, "a technology's points")
         if stmt.per == "ticket":
             return replace(tech, ticket_points=points)
@@ -455,6 +525,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
     def score_bound(self, variant, rule: TechnologyRule) -> int:
         """Every route's points of every technology, and every ticket's."""
         routes = sum(points for t in rule.technologies for _route, points in t.route_points)
+        if any(t.claims_owned for t in rule.technologies):  # every route shared
+            routes += sum(variant.route_points[r.length] for r in variant.routes)
         return min(MAX_POINTS, routes + sum(t.ticket_points for t in rule.technologies) * len(variant.tickets))
 
     def tables(self, variant: ir.Variant, rule: TechnologyRule) -> Tables:
@@ -469,7 +541,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
                 route_points[t * len(variant.routes) + route] = points
         return Tables(constants=[("ACT_BUY_FIRST", first_buy), ("N_BUYS", len(buys)),
                                  ("ACT_SET_FIRST", first_card), ("TECH_SET_SIZE", rule.set_size),
-                                 ("TECH_STARTING_LOCOS", rule.starting_locomotives)],
+                                 ("TECH_STARTING_LOCOS", rule.starting_locomotives),
+                                 ("TECH_CLAIMERS", sum(1 << t for t, tech in enumerate(techs) if tech.claims_owned))],
                       arrays=[("T_ROUTE_NEEDS", [rule.needs(r.id) for r in variant.routes]),
                               ("T_BUY_TECH", [t for t, _ in buys]), ("T_BUY_SETS", [j for _, j in buys]),
                               ("T_TECH_COST", [t.cost for t in techs]), ("T_TECH_COPIES", [t.copies for t in techs]),
@@ -502,6 +575,20 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
             if held + state["technology_supply"][t] != tech.copies:
                 problems.append(f"state field 'technology_supply': {state['technology_supply'][t]} copies of "
                                 f"{tech.name} left and {held} held, the game has {tech.copies}")
+        claimers = sum(1 << t for t, tech in enumerate(rule.technologies) if tech.claims_owned)
+        for r, sharer in enumerate(state["technology_shared"]):
+            if sharer != -1 and not (0 <= state["owner"][r] < state["players"] and state["owner"][r] != sharer):
+                problems.append(f"state field 'technology_shared': route {r} is shared by player {sharer} but owned "
+                                f"by {state['owner'][r]}")
+        for p, mask in enumerate(state["technologies"]):
+            buying = state["technology_buying"]
+            claiming = state["phase"] == PH_OWNED_CLAIM or (state["phase"] == PH_TECHNOLOGY and buying >= 0
+                                                            and claimers >> buying & 1)
+            if mask & claimers and not (p == state["current"] and claiming):
+                problems.append(f"state field 'technologies': player {p} holds a technology that claims owned routes "
+                                f"outside the claim it was bought for")
+        if state["phase"] == PH_OWNED_CLAIM and not state["technologies"][state["current"]] & claimers:
+            problems.append("state field 'phase': a claim of an owned route without its technology")
         pending = state["phase"] == PH_TECHNOLOGY
         waiting = (state["technology_route"] != -1) + (state["technology_buying"] != -1)
         if pending and (waiting != 1 or state["technology_left"] < 1):

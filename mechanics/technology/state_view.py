@@ -20,6 +20,8 @@ class TechnologyState(StateView):
     technology_bought: int
     #: each player's points from technologies for the routes claimed
     technology_points: list[int]
+    #: each route's second owner, who claimed it from its owner (-1: none)
+    technology_shared: list[int]
     #: the route whose claim waits for its sets' cards (-1: none)
     technology_route: int
     #: the technology whose purchase waits for its sets' cards (-1: none)

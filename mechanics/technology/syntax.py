@@ -10,8 +10,8 @@ from ...compiler.base.errors import Span
 from ...compiler.lang import ast
 
 #: The effects a technology may have, by their first words.
-OPENS_CITIES, OPENS_LENGTH, OPENS_ATTRIBUTE, SETS, SCORES = ("opens cities", "opens length", "opens attribute",
-                                                              "sets", "scores")
+OPENS_CITIES, OPENS_LENGTH, OPENS_ATTRIBUTE, SETS, SCORES, CLAIMS_OWNED = (
+    "opens cities", "opens length", "opens attribute", "sets", "scores", "claims owned routes")
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class TechnologyStmt(ast.Stmt):
     rule: ClassVar[str] = "technology"
     words: ClassVar[str] = "technology"
     form: ClassVar[str] = ("technology NAME costs N copies K opens cities CITY, … | opens length L[+] | "
-                           "opens ATTRIBUTE | sets of N | scores P per route|ticket|ATTRIBUTE")
+                           "opens ATTRIBUTE | sets of N | scores P per route|ticket|ATTRIBUTE | claims owned routes")
     merge: ClassVar[str] = ast.KEYED
     name: ast.Name
     cost: ast.Num
@@ -41,6 +41,8 @@ class TechnologyStmt(ast.Stmt):
         per = ""
         if words[0] == "sets":
             effect = SETS
+        elif words[0] == "claims":
+            effect = CLAIMS_OWNED
         elif words[0] == "scores":
             effect = SCORES
             per = words[-1] if words[-1] in ("route", "ticket") else "attribute"

@@ -10,6 +10,8 @@ opinionatedgamers.com's and dailyworkerplacement.com's reviews.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import Arranged, add, assert_located_error, bad_spec_params, edit, names, start_turns
 
@@ -143,15 +145,15 @@ def test_buying_costs_locomotives_and_the_turn_goes_on(uk, engine):
 
 
 def test_one_copy_of_each_and_the_supply(uk, engine):
-    """TABLE: 4 copies of each basic technology (Right of Way: 1, not in the spec: docs/rules.md
-    #60); a player holds one of each (a second copy would do nothing: docs/rules.md #61)."""
+    """TABLE: 4 copies of each basic technology (Right of Way: 1, docs/rules.md #60, #67); a
+    player holds one of each (a second copy would do nothing: docs/rules.md #61)."""
     g = turn(uk, engine, holding=["Mechanical Stoker"], loco=2)
     assert not any("Mechanical Stoker" in n for n in buys(g)) and any("Propellers" in n for n in buys(g))
     s = g.state()
-    assert s["technology_supply"] == [4, 4, 4, 3, 4, 4, 4, 4, 4, 4]
+    assert s["technology_supply"] == [4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 1]
     # a supply of 0 with no holder breaks the count of copies: the state is refused
     with pytest.raises(StateError, match="0 copies of Propellers left and 0 held, the game has 4"):
-        Arranged(uk, g).set(technology_supply=[4, 4, 4, 3, 4, 0, 4, 4, 4, 4]).game(engine)
+        Arranged(uk, g).set(technology_supply=[4, 4, 4, 3, 4, 0, 4, 4, 4, 4, 1]).game(engine)
 
 
 def test_any_four_cards_for_a_locomotive_and_three_with_booster(uk, engine):
@@ -230,7 +232,7 @@ def test_each_starting_hand_has_a_locomotive(uk, engine):
         g = uk.new_game(players=players, seed=players, engine=engine)
         s = g.state()
         assert all(sum(hand) == 5 and hand[8] >= 1 for hand in s["hands"])
-        assert all(mask == 0 for mask in s["technologies"]) and s["technology_supply"] == [4] * 10
+        assert all(mask == 0 for mask in s["technologies"]) and s["technology_supply"] == [4] * 10 + [1]
 
 
 def test_three_face_up_locomotives_stay(uk, engine):
@@ -273,6 +275,8 @@ BAD_SPECS = [
     ("technology-sets-of-13", add(9, f"{STOKER}\ntechnology sets of 13"), C, 10, 20, "a set has 2 to 12 cards, got 13"),
     ("technology-sets-twice", add(9, f"{STOKER}\ntechnology sets of 4\ntechnology sets of 3"), C, 11, 1,
      "'technology sets of' is given twice (first at line 10)"),
+    ("technology-claims-owned-what", add(9, "technology Right costs 4 copies 1 claims owned"), S, 9, 47,
+     "expected 'routes'"),
     ("starting-locomotives-alone", add(9, "starting locomotives 1"), C, 9, 1,
      "'starting locomotives' needs at least one 'technology' statement"),
     ("starting-locomotives-13", add(9, f"{STOKER}\nstarting locomotives 13"), C, 10, 22,
@@ -364,3 +368,162 @@ def test_ismcts_buys_the_technologies_its_tickets_need(uk):
                 assert any(g.state()["owner"][r] == -1 for r in opens[action]), v.actions[action].name
             g.apply(action)
         assert len(bought) >= 3 and any("Concession" in name for name in bought), (seed, bought)
+
+
+# --- Right of Way: a claim of a route another player owns (docs/rules.md #67, #68) ---------------
+# GAME: the adaptation's modules/php/States/ChooseAction.php and Game.php (the file index's
+# version 100940e3): actBuyTechnologyCard (type 10 offered only when an occupied route can be
+# claimed with the hand left), actClaimRoute with RIGHT_OF_WAY_PENDING (only routes claimed by
+# another player and not by the buyer; applyClaimRoute: cards, trains, route points, a second
+# claimed_routes row the buyer's tickets read), then returnRightOfWay (the card back to the supply).
+
+RIGHT_OF_WAY = "Right of Way"
+
+
+def right_of_way_turn(v, engine, owned=("Cambridge-Northampton",), mine=(), **hand):
+    """Player 0 to move with ``hand`` (4 locomotives more, Right of Way's price), player 1
+    owning ``owned`` and player 0 ``mine``; player 0 holds the ticket Birmingham - Cambridge."""
+    g = start_turns(v, 2, engine="reference")
+    hand = dict(hand)
+    hand["loco"] = hand.get("loco", 0) + 4
+    arranged = Arranged(v, g).hand(0, **hand).faceup(*MARKET).own(1, *owned).own(0, *mine)
+    state = arranged.state
+    ticket = next(t.id for t in v.ir.tickets if {v.ir.cities[t.a].name, v.ir.cities[t.b].name}
+                  == {"Birmingham", "Cambridge"})
+    if ticket not in state["tickets"][0]:  # swap it with player 0's first ticket, wherever it is
+        first = state["tickets"][0][0]
+        for pile in ("ticket_deck", "offer"):
+            if ticket in state[pile]:
+                state[pile][state[pile].index(ticket)] = first
+        for held in state["tickets"][1:]:
+            if ticket in held:
+                held[held.index(ticket)] = first
+        state["tickets"][0][0] = ticket
+    return arranged.game(engine)
+
+
+def test_right_of_way_is_bought_only_when_an_owned_route_can_be_claimed(uk, engine):
+    """GAME actBuyTechnologyCard: type 10 is offered only if claimableRoutes(...,
+    opponentRoutesInsteadOfFreeOnes) is not empty with the hand left; TABLE: it costs 4 and
+    has 1 copy (docs/rules.md #68)."""
+    assert TECHS + [RIGHT_OF_WAY] == [t.name for t in next(
+        r for r in uk.ir.rules if r.mechanic == "technology").technologies]
+    g = right_of_way_turn(uk, engine, owned=(), orange=1)
+    assert not [n for n in buys(g) if RIGHT_OF_WAY in n]
+    g = right_of_way_turn(uk, engine, orange=1)  # Cambridge - Northampton is gray: one orange pays it
+    assert "buy technology Right of Way 4loco" in buys(g)
+    # a route the buyer's technologies keep closed does not count (Wales: the Wales Concession)
+    g = right_of_way_turn(uk, engine, owned=("Cardiff-Carmarthen",), red=1)
+    assert not [n for n in buys(g) if RIGHT_OF_WAY in n]
+
+
+def test_right_of_way_claims_an_owned_route_for_both_and_returns(uk, engine):
+    """GAME: after the purchase only a claim of an occupied route is legal; the claim is paid
+    and placed as any, both players own the route (the buyer's tickets read it), its points
+    go to the buyer too, and the card goes back to the supply (docs/rules.md #67)."""
+    g = right_of_way_turn(uk, engine, mine=("Birmingham-Northampton/1",), orange=2)
+    supply = g.state()["technology_supply"][10]
+    g.apply_name("buy technology Right of Way 4loco")
+    s = g.state()
+    assert s["phase"] == "technology_owned_claim" and s["technologies"][0] >> 10 & 1
+    assert s["technology_supply"][10] == supply - 1
+    assert names(g) == ["claim Cambridge-Northampton gray 1orange"]
+    r = uk.ir.route_named("Cambridge-Northampton").id
+    g.apply_name("claim Cambridge-Northampton gray 1orange")
+    s = g.state()
+    assert s["owner"][r] == 1 and s["technology_shared"][r] == 0
+    assert s["trains"] == [35 - 2, 35 - 1] and s["route_score"] == [1, 1]
+    assert s["technology_supply"][10] == supply and not s["technologies"][0] >> 10 & 1
+    assert s["current"] == 1 and s["phase"] == "turn"
+    rows = g.score_breakdown()
+    assert rows[0]["technology_shared_routes"] == 1 and rows[1]["technology_shared_routes"] == 0
+    ticket = next(t.id for t in uk.ir.tickets if {uk.ir.cities[t.a].name, uk.ir.cities[t.b].name}
+                  == {"Birmingham", "Cambridge"})
+    assert ticket in g.completed_tickets(0)
+    # the state checks count a shared route's trains for its second owner (Field.co_owner)
+    state = g.state()
+    state["trains"][0] += 1
+    with pytest.raises(StateError, match="trains"):
+        uk.game_from_state(state, engine=engine)
+
+
+def test_right_of_way_needs_the_buyers_technologies_and_one_second_owner(uk, engine):
+    """GAME: the claim is among claimableRoutes, which canClaimRouteWithTechnology filters; a
+    route the buyer owns is not offered. railspec keeps two owners at most (docs/rules.md #67)."""
+    g = right_of_way_turn(uk, engine, owned=("Cambridge-Northampton", "Cardiff-Carmarthen"), orange=1, red=1)
+    g.apply_name("buy technology Right of Way 4loco")
+    # not Cardiff - Carmarthen (red): Wales needs its concession
+    assert names(g) == ["claim Cambridge-Northampton gray 1orange", "claim Cambridge-Northampton gray 1red"]
+    state = g.state()
+    state["technology_shared"][uk.ir.route_named("Cambridge-Northampton").id] = 1  # shared already
+    with pytest.raises(StateError):
+        uk.game_from_state(state, engine=engine)  # its owner cannot share it as well
+    state["technology_shared"][uk.ir.route_named("Cambridge-Northampton").id] = -1
+    assert uk.game_from_state(state, engine=engine).legal_actions() == g.legal_actions()
+
+
+def test_right_of_way_on_a_ferry_paid_with_sets(uk, engine):
+    """GAME: the claim of an occupied route is paid as any claim (MAP: "Any 4 Train Car cards
+    can substitute for a Locomotive"): a shared claim waits for its set's cards as any other,
+    and its state, under way, is one play reaches (docs/rules.md #63, #67)."""
+    g = right_of_way_turn(uk, engine, owned=("Barrow-Liverpool",), pink=5)
+    state = g.state()
+    state["technologies"][0] |= 1 << TECHS.index("Propellers")
+    state["technology_supply"][TECHS.index("Propellers")] -= 1
+    g = uk.game_from_state(state, engine=engine)
+    g.apply_name("buy technology Right of Way 4loco")
+    assert names(g) == ["claim Barrow-Liverpool gray 1set"]
+    g.apply_name("claim Barrow-Liverpool gray 1set")
+    s = g.state()
+    assert s["phase"] == "technology_set" and s["technology_route"] == uk.ir.route_named("Barrow-Liverpool").id
+    assert uk.game_from_state(s, engine=engine).legal_actions() == g.legal_actions()
+    for _ in range(4):
+        g.apply_name("set pink")
+    s = g.state()
+    assert s["technology_shared"][uk.ir.route_named("Barrow-Liverpool").id] == 0 and s["current"] == 1
+    assert s["owner"][uk.ir.route_named("Barrow-Liverpool").id] == 1 and s["technology_supply"][10] == 1
+
+
+def test_right_of_way_with_no_claim_left_passes_and_returns(uk, engine):
+    """docs/rules.md #68: the purchase asks for a claim with the hand less the locomotives;
+    should the sets' cards given leave none, the phase offers the pass, and the card goes back."""
+    g = right_of_way_turn(uk, engine, orange=1)
+    state = g.state()
+    state["phase"] = "technology_owned_claim"
+    state["technologies"][0] |= 1 << 10
+    state["technology_supply"][10] -= 1
+    moved = Arranged(uk, uk.game_from_state(state, engine="reference")).hand(0).state  # no card left
+    g = uk.game_from_state(moved, engine=engine)
+    assert names(g) == ["pass"]
+    g.apply_name("pass")
+    s = g.state()
+    assert s["current"] == 1 and s["technology_supply"][10] == 1 and not s["technologies"][0] >> 10 & 1
+
+
+def test_engines_agree_on_games_that_buy_right_of_way(uk):
+    """Right of Way is rare in random play (4 locomotives, 1 copy, a route to share that the
+    buyer's technologies open: no shared claim in 30 random 3-player games), so the engines
+    are compared here on games whose players buy it whenever it is legal, seldom buy other
+    technologies and hoard cards: the legal moves and the whole state after each decision."""
+    phases = shared = 0
+    for seed in range(6):
+        ref = uk.new_game(players=2 + seed % 3, seed=seed, engine="reference")
+        fast = uk.new_game(players=2 + seed % 3, seed=seed, engine="compiled")
+        rng = random.Random(seed)
+        while not ref.is_over:
+            legal = ref.legal_actions()
+            assert fast.legal_actions() == legal
+            named = {ref.action_name(a): a for a in legal}
+            chosen = next((a for n, a in named.items() if n.startswith("buy technology Right of Way")), None)
+            buys = [a for n, a in named.items() if n.startswith("buy technology")]
+            claims = [a for n, a in named.items() if n.startswith("claim")]
+            if chosen is None:
+                chosen = (rng.choice(buys) if buys and rng.random() < 0.1
+                          else rng.choice(claims) if claims and rng.random() < 0.3 else rng.choice(legal))
+            phases += ref.state()["phase"] == "technology_owned_claim"
+            ref.apply(chosen)
+            fast.apply(chosen)
+            assert fast.state() == ref.state()
+        shared += sum(1 for who in ref.state()["technology_shared"] if who != -1)
+        assert fast.score_breakdown() == ref.score_breakdown()
+    assert phases and shared
