@@ -157,7 +157,15 @@ class AgentPlay:
     it opens). A kind left out is played only when nothing else is legal. ``worth`` adds to
     a route's points what a claim of it brings the claimer besides (a draw bonus's cards),
     in points: the styles that choose among claims by their points (one-step, greedy,
-    long-route near its end) weigh it too."""
+    long-route near its end) weigh it too. ``worth_now`` says the same of the position as it
+    stands: a function of the deciding player's observation (``game.observation()``) giving
+    route id -> points a claim of it brings now besides its own (negative where a claim does
+    not score its points: a route taken for no player), asked before each of the player's
+    decisions (a Bullet Train track's ranking, bonus cards dealt at set-up).
+    ``option_worth_now``, likewise, gives action id -> points taking that option brings now,
+    its price already taken off (a technology that scores per route claimed afterwards): the
+    styles take the legal option worth most when that is above 0, after the rules above and
+    before a claim (the generic rule ``invest``)."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
@@ -165,6 +173,10 @@ class AgentPlay:
     #: network: the agents plan through them as through their own routes
     nobody_routes_join: bool = False
     worth: dict = field(default_factory=dict)    # route id -> points a claim of it is worth besides its own
+    #: observation -> {route id: points a claim of it brings now besides its own}; None: nothing
+    worth_now: Callable[[dict], dict[int, float]] | None = None
+    #: observation -> {action id: points taking it brings now, its price paid}; None: nothing
+    option_worth_now: Callable[[dict], dict[int, float]] | None = None
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

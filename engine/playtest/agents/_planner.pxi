@@ -16,6 +16,11 @@ cdef struct Plan:
     int* path_routes       # [n_tickets * n_nodes]
     char* borrowed         # [n_routes]: another player's routes this seat's rescues let it use
     int claimed_seen       # routes claimed when last planned: fewer means a new game
+    int* worth_now         # [n_routes]: what a claim brings now besides its points, in worth units
+                           # (AgentPlay.worth_now, set by the seat's owner before a decision; 0s)
+    int* option_worth      # [n_actions]: what taking each option brings now, its price paid, in
+                           # worth units (AgentPlay.option_worth_now; 0s: none is worth taking)
+    int any_option         # 1 when some option_worth entry is above 0
 
 
 cdef class Planner:

@@ -25,7 +25,7 @@ held tickets (a technology), or never.
 from __future__ import annotations
 
 from .kernel import kernel
-from .tables import policy_of
+from .tables import policy_of, worth_now
 
 #: Salts an agent's seed so two agents given the same seed still draw differently.
 SCRIPTED_SALT = 0x2545F4914F6CDD1D
@@ -42,6 +42,9 @@ class ScriptedAgent:
     def act(self, game) -> int:
         """The action this style takes in ``game`` for the player about to decide."""
         policy = policy_of(game.variant.ir)
+        worth = worth_now(game.variant.ir, game)
+        if worth is not None:  # a mechanic says what claims or options bring as the position stands
+            self.seat.set_worth(policy, *worth)
         if game.engine == "compiled":
             return policy.decide_compiled(self.seat, game._e)
         return policy.decide(self.seat, game.agent_view(),
