@@ -488,15 +488,13 @@ def test_worth_now_steers_the_claim_and_the_option_and_a_stock_map_asks_nothing(
     claims = [a for a in g.legal_actions() if usa.ir.actions[a].kind == "claim"]
     other = next(a for a in claims if usa.ir.actions[a].route != usa.ir.actions[plain].route)
     route = usa.ir.actions[other].route
-    worth = [0] * len(usa.ir.routes)
-    worth[route] = 4 * 100
-    seat.set_worth(policy, worth)
+    seat.set_worth(policy, {route: 4 * 100})
     assert usa.ir.actions[policy.decide_compiled(seat, g._e)].route == route
-    seat.set_worth(policy, [0] * len(usa.ir.routes), {other: 1})
+    seat.set_worth(policy, {}, {other: 1})
     assert policy.decide_compiled(seat, g._e) == other
     seat.forget()
     assert policy.decide_compiled(seat, g._e) == plain
     with pytest.raises(ValueError):
-        seat.set_worth(policy, [0])
+        seat.set_worth(policy, {len(usa.ir.routes): 1})
     with pytest.raises(ValueError):
-        seat.set_worth(policy, worth, {len(usa.ir.actions): 1})
+        seat.set_worth(policy, {}, {len(usa.ir.actions): 1})

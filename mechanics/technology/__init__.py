@@ -56,6 +56,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
+from . import agents
 from .state_view import TechnologyState
 from .syntax import (
     OPENS_ATTRIBUTE,
@@ -482,10 +483,17 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
 
     def agent_play(self, variant, rule: TechnologyRule) -> AgentPlay:
         """A technology is bought when the routes it opens let the player join held tickets
-        (the generic ``unlock`` rule); a set's cards are paid as any payment."""
+        (the generic ``unlock`` rule), or, one that scores or makes sets cheaper, when what
+        it will score outweighs its price (``option_worth_now``: agents.PurchaseWorth); once
+        held, one scoring per route adds its points to those claims (``worth_now``); a set's
+        cards are paid as any payment."""
         buy_ids = [a.id for a in variant.actions if a.kind == BUY_TECHNOLOGY]
+        scoring = any(tech.route_points for tech in rule.technologies)
+        options = any(tech.route_points or tech.ticket_points or tech.set_size for tech in rule.technologies)
         return AgentPlay(rules={BUY_TECHNOLOGY: "unlock", TECHNOLOGY_CARD: "pay"},
-                         routes={a: rule.technologies[t].opens for a, (t, _sets) in zip(buy_ids, rule.buys())})
+                         routes={a: rule.technologies[t].opens for a, (t, _sets) in zip(buy_ids, rule.buys())},
+                         worth_now=agents.HeldRouteWorth(rule) if scoring else None,
+                         option_worth_now=agents.PurchaseWorth(variant, rule, buy_ids) if options else None)
 
     def looks(self, variant, rule: TechnologyRule) -> Looks:
         """The cities each technology opens, ringed; the routes needing no technology, badged."""

@@ -458,21 +458,22 @@ cdef class Seat:
             self.plan.any_option = 0
 
     def set_worth(self, Policy policy, worth, options=None):
-        """For the decisions until the next call: what a claim of each route brings now
-        besides its points (``worth[r]``; AgentPlay.worth_now) and what taking an option
-        brings now, its price paid (``options``, action id -> worth; AgentPlay.
-        option_worth_now; the rest 0), ints in the policy's worth units (docs/agents.md).
-        The seat is sized for ``policy``'s variant first."""
+        """For the decisions until the next call: what a claim of a route brings now besides
+        its points (``worth``, route id -> worth; AgentPlay.worth_now) and what taking an
+        option brings now, its price paid (``options``, action id -> worth; AgentPlay.
+        option_worth_now); ints in the policy's worth units (docs/agents.md), 0 for every id
+        not given. The seat is sized for ``policy``'s variant first."""
         cdef int r, a
         self.ready(policy)
-        if len(worth) != policy.n_routes:
-            raise ValueError(f"{len(worth)} worths for {policy.n_routes} routes")
-        for r in range(policy.n_routes):
-            self.plan.worth_now[r] = worth[r]
+        memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+        for r, value in worth.items():
+            if not 0 <= r < self.n_routes:
+                raise ValueError(f"no route {r} in this variant")
+            self.plan.worth_now[r] = value
         memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
         self.plan.any_option = 0
         for a, value in (options or {}).items():
-            if not 0 <= a < policy.n_actions:
+            if not 0 <= a < self.n_actions:
                 raise ValueError(f"no action {a} in this variant")
             self.plan.option_worth[a] = value
             self.plan.any_option |= value > 0

@@ -122,23 +122,24 @@ def policy_of(variant: ir.Variant) -> Policy:
     return _entry(variant)[1]
 
 
-def worth_now(variant: ir.Variant, game: Any) -> tuple[list[int], dict[int, int]] | None:
-    """What a claim of each route, and taking each option, brings the player about to decide
-    in ``game`` now, in worth units: the sums of the present mechanics' ``AgentPlay.worth_now``
-    (a list by route id) and ``option_worth_now`` (action id -> worth, the price paid) of the
-    player's observation; None when no mechanic of the variant says (then nothing is asked of
-    the game: a stock variant's decisions cost what they did)."""
+def worth_now(variant: ir.Variant, game: Any) -> tuple[dict[int, int], dict[int, int]] | None:
+    """What a claim of a route, and taking an option, brings the player about to decide in
+    ``game`` now, in worth units: the sums of the present mechanics' ``AgentPlay.worth_now``
+    (route id -> worth) and ``option_worth_now`` (action id -> worth, the price paid) of the
+    player's observation, for :meth:`Seat.set_worth`; None when no mechanic of the variant
+    says (then nothing is asked of the game: a stock variant's decisions cost what they did)."""
     _variant, _policy, route_functions, option_functions = _entry(variant)
     if not route_functions and not option_functions:
         return None
     observation = game.observation()
-    worth = [0.0] * len(variant.routes)
-    for function in route_functions:
-        for route, points in function(observation).items():
-            worth[route] += points
-    options: dict[int, float] = {}
-    for function in option_functions:
-        for action, points in function(observation).items():
-            options[action] = options.get(action, 0.0) + points
-    return ([round(WORTH_UNITS * points) for points in worth],
-            {action: round(WORTH_UNITS * points) for action, points in options.items()})
+    return _units(route_functions, observation), _units(option_functions, observation)
+
+
+def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
+    if len(functions) == 1:
+        return {key: round(WORTH_UNITS * points) for key, points in functions[0](observation).items()}
+    total: dict[int, float] = {}
+    for function in functions:
+        for key, points in function(observation).items():
+            total[key] = total.get(key, 0.0) + points
+    return {key: round(WORTH_UNITS * points) for key, points in total.items()}

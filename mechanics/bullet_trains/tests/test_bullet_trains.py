@@ -442,11 +442,14 @@ def test_a_bullet_claim_is_worth_its_track_move_not_its_points(japan) -> None:
     it avoids (MAP getBulletTrainBonuses: -20 for a marker at 0, the last place -10 at 3
     players) and the table's spread (15 - -10) over the spaces a marker moves in a game (16
     pieces of the bullet routes' mean length, shared by 3), less the route's points; the
-    first move only avoids the penalty; nothing once the pieces are gone."""
+    first move only avoids the penalty; nothing once the pieces are gone, or when the player
+    has no claim to make (a second card draw)."""
     v = japan.ir
     rule = v.rule("bullet_trains")
     play = next(m for m, _ in v.present() if m.name == "bullet_trains").agent_play(v, rule)
     g = japan.new_game(players=3, seed=1, engine="compiled")
+    while g.observation()["phase"] != "turn":  # the tickets kept: a claim is the turn's to make
+        g.apply(g.legal_actions()[0])
     lengths = [v.routes[r].length for r in rule.routes]
     per_space = 25 / (16 * sum(lengths) / len(lengths) / 3)
     route = next(r for r in rule.routes if v.routes[r].length == 3)
@@ -456,8 +459,8 @@ def test_a_bullet_claim_is_worth_its_track_move_not_its_points(japan) -> None:
     moved = g.observation()  # the same player, their marker 2 spaces on
     moved["bullet_track"][moved["player"]] = 2
     assert play.worth_now(moved)[route] == pytest.approx(3 * per_space - v.route_points[3])
-    observation = dict(g.observation(), bullet_pieces=0)
-    assert play.worth_now(observation) == {}
+    assert play.worth_now(dict(g.observation(), bullet_pieces=0)) == {}
+    assert play.worth_now(dict(g.observation(), phase="second_draw")) == {}  # no claim to make
 
 
 def test_greedy_told_the_worth_of_the_track_wins_more(japan) -> None:
