@@ -43,6 +43,8 @@ from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import (
     CORE_SCORE_ITEMS,
+    AgentPlay,
+    AgentRules,
     DescribedPositions,
     Mechanic,
     PositionKey,
@@ -52,6 +54,7 @@ from ...compiler.mechanic import (
     Tables,
     TieBreak,
 )
+from .agents import BonusWorth
 from .state_view import BonusCardsState
 from .syntax import BonusCard, BonusCountry, BonusDeal, BonusGroup
 
@@ -166,7 +169,7 @@ def card_names(variant: ir.Variant) -> list[str]:
     return [c.name for c in variant.colours] + ["loco"]
 
 
-class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], Sampled):
+class BonusCards(Mechanic[BonusCardsRule], AgentRules[BonusCardsRule], DescribedPositions[BonusCardsRule], Sampled):
     name = "bonus_cards"
     order = 250
     title = "bonus cards (end-game awards drawn at set-up)"
@@ -251,6 +254,11 @@ class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], S
         if len(set(dealt)) != len(dealt):
             raise PositionError(f"'{DEALT}': a bonus card is dealt once, got {dealt!r}")
         fields["bonus_cards"] = [titles.index(title) for title in dealt]
+
+    def agent_play(self, variant: ir.Variant, rule: BonusCardsRule) -> AgentPlay:
+        """No decision of its own; the cards dealt in a game make the routes they count worth
+        a share of their points to the agents (``worth_now``: agents.BonusWorth)."""
+        return AgentPlay(worth_now=BonusWorth(variant, rule))
 
     def variant_score_items(self, variant: ir.Variant, rule: BonusCardsRule) -> tuple[ScoreItem, ...]:
         """The two totals, then one measure column per dealt card."""
