@@ -302,9 +302,9 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
     payment_columns = (COLUMN,)
     state_fields = (
         Field("technologies", "each player's technologies, a bit per technology (public)", owner="technology",
-              per_player=True, high="TECH_ALL"),
+              per_player=True, high="TECH_ALL", items="technology", items_as="bits"),
         Field("technology_supply", "the copies of each technology left to buy", owner="technology",
-              size="N_TECHS", high="TECH_COPIES_MOST"),
+              size="N_TECHS", high="TECH_COPIES_MOST", items="technology", items_as="per_item"),
         Field("technology_bought", "1 once the player to move has bought a technology this turn",
               owner="technology", high="1"),
         Field("technology_points", "each player's points from technologies for the routes claimed",
@@ -312,7 +312,7 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
         Field("technology_route", "the route whose claim waits for its sets' cards (-1: none)", owner="technology",
               low="-1", high="N_ROUTES-1", initial=-1, pending_claim=True, names="route"),
         Field("technology_buying", "the technology whose purchase waits for its sets' cards (-1: none)",
-              owner="technology", low="-1", high="N_TECHS-1", initial=-1),
+              owner="technology", low="-1", high="N_TECHS-1", initial=-1, items="technology"),
         Field("technology_held", "that claim's colour cards and locomotives, a count per card: out of the hand, "
                                  "not yet discarded", owner="technology", size="N_CARDS", high="CARD_TOTAL",
               pile=CARD_COUNTS),
@@ -494,6 +494,10 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
                          routes={a: rule.technologies[t].opens for a, (t, _sets) in zip(buy_ids, rule.buys())},
                          worth_now=agents.HeldRouteWorth(rule) if scoring else None,
                          option_worth_now=agents.PurchaseWorth(variant, rule, buy_ids) if options else None)
+
+    def item_names(self, variant, rule: TechnologyRule) -> dict[str, list[str]]:
+        """The technologies by id, for the fields holding them."""
+        return {"technology": [tech.name for tech in rule.technologies]}
 
     def looks(self, variant, rule: TechnologyRule) -> Looks:
         """The cities each technology opens, ringed; the routes needing no technology, badged."""
