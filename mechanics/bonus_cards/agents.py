@@ -29,7 +29,9 @@ class BonusWorth:
 
     def __init__(self, variant: ir.Variant, rule: BonusCardsRule):
         self.rule = rule
-        self.ends = [(route.a, route.b) for route in variant.routes]
+        #: each route's countries at its ends
+        self.route_countries = [frozenset(rule.city_country[c] for c in (route.a, route.b)) - {-1}
+                                for route in variant.routes]
         self.countries = len({c for c in rule.city_country if c >= 0})
 
     def __call__(self, observation: dict) -> dict[int, float]:
@@ -63,11 +65,14 @@ class BonusWorth:
 
     def _countries(self, points: int, owner: list[int], player: int, players: int,
                    worth: dict[int, float]) -> None:
-        country = self.rule.city_country
-        reached = {country[c] for r, who in enumerate(owner) if who == player for c in self.ends[r]} - {-1}
+        countries = self.route_countries
+        reached: set[int] = set()
+        for r, who in enumerate(owner):
+            if who == player:
+                reached |= countries[r]
         each = min(points, points * players / self.countries)
         for r, who in enumerate(owner):
-            if who == -1:
-                new = {country[c] for c in self.ends[r]} - reached - {-1}
+            if who == -1 and countries[r]:
+                new = len(countries[r] - reached)
                 if new:
-                    worth[r] = worth.get(r, 0.0) + each * len(new)
+                    worth[r] = worth.get(r, 0.0) + each * new
