@@ -36,13 +36,17 @@ class ScriptedAgent:
 
     name = "one-step"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, worth_now: bool = True):
+        """``worth_now``: ask the mechanics what claims and options bring as the game stands
+        before each decision (AgentPlay.worth_now, docs/agents.md); False plays as the
+        compiled seats of railspec.rl's batches do, which nothing asks in Python."""
         self.seat = kernel().Seat(kernel().STYLES[self.name], (int(seed) % 2**64) ^ SCRIPTED_SALT)
+        self.told = worth_now
 
     def act(self, game) -> int:
         """The action this style takes in ``game`` for the player about to decide."""
         policy = policy_of(game.variant.ir)
-        worth = worth_now(game.variant.ir, game)
+        worth = worth_now(game.variant.ir, game) if self.told else None
         if worth is not None:  # a mechanic says what claims or options bring as the position stands
             self.seat.set_worth(policy, *worth)
         if game.engine == "compiled":
