@@ -26,6 +26,8 @@ import railspec
 from railspec.compiler import check_file, ir, parse
 from railspec.compiler.base.errors import SpecError
 from railspec.compiler.check import check
+from railspec.playtest.agents.kernel import kernel
+from railspec.playtest.agents.tables import policy_of, worth_now
 from railspec.runtime import reference
 from railspec.runtime.position import position_fields
 from railspec.tools.cli import main as cli_main
@@ -192,6 +194,33 @@ def score_both(v, position: dict) -> list[dict]:
     fields = position_fields(v.ir, position)
     assert reference.score_fields(v.ir, fields) == [{k: x for k, x in r.items() if k != "winner"} for r in rows]
     return rows
+
+
+# --- the agents: a style with and without what a mechanic says now ---------------------------
+
+def worth_now_match(v, players: int, games: int, styles: tuple[str, ...]) -> tuple[list[float], list[float]]:
+    """``games`` seeded games of ``v`` on the compiled engine, every seat one style (game i's:
+    ``styles[i % len(styles)]``), seat ``i % players`` told before each of its decisions what a
+    mechanic says claims and options bring now (AgentPlay.worth_now, option_worth_now: the
+    agents' ``set_worth``), the others never; played once so and once with nobody told, on the
+    same seeds. Returns that seat's results in each, a game each: 1 won, 0.5 tied, 0 lost."""
+    k, policy = kernel(), policy_of(v.ir)
+    results: tuple[list[float], list[float]] = ([], [])
+    for told, out in zip((True, False), results):
+        for seed in range(games):
+            user = seed % players
+            seats = [k.Seat(k.STYLES[styles[seed % len(styles)]], seed * 7 + n) for n in range(players)]
+            g = v.new_game(players=players, seed=seed, engine="compiled")
+            while not g.is_over:
+                p = g.current_player
+                worth = worth_now(v.ir, g) if told and p == user else None
+                if worth is not None:
+                    seats[p].set_worth(policy, *worth)
+                g.apply(policy.decide_compiled(seats[p], g._e))
+            scores = g.scores()
+            best = max(s for n, s in enumerate(scores) if n != user)
+            out.append(1.0 if scores[user] > best else 0.5 if scores[user] == best else 0.0)
+    return results
 
 
 # --- bad specs: tests/base.rail with one line edited ---------------------------------------

@@ -17,7 +17,7 @@ from railspec.compiler.base.rng import SplitMix64
 from railspec.playtest import agents
 from railspec.playtest.agents import ismcts
 from railspec.playtest.agents.kernel import kernel as agents_kernel
-from railspec.playtest.agents.tables import kind_codes, policy_of
+from railspec.playtest.agents.tables import kind_codes, policy_of, worth_now
 from railspec.runtime import determinize
 
 VARIANTS = implemented_stock_variants()
@@ -467,3 +467,34 @@ def test_the_inner_loops_rewards_are_the_documented_ones():
         best = max(totals)
         winners = [p for p, t in enumerate(totals) if t == best]
         assert ismcts._rewards_from_totals(totals) == pytest.approx(ismcts.game_rewards(totals, winners))
+
+
+# --- what a mechanic says claims and options bring now ----------------------------------------
+
+def test_worth_now_steers_the_claim_and_the_option_and_a_stock_map_asks_nothing(usa):
+    """AgentPlay.worth_now and option_worth_now reach the compiled styles through
+    Seat.set_worth: greedy, told a claim it can make brings more now than any other, makes
+    that one; told an option (here a claim, any action id will do) is worth taking, takes it
+    before any rule of its own; forget() drops both. A stock map's mechanics say nothing now,
+    so no observation is asked of its games (their decisions cost what they did)."""
+    k = agents_kernel()
+    policy = policy_of(usa.ir)
+    g = usa.new_game(players=2, seed=3, engine="compiled")
+    while not any(usa.ir.actions[a].kind == "claim" for a in g.legal_actions()):
+        g.apply(agents.make("one-step", seed=1).act(g))
+    assert worth_now(usa.ir, g) is None
+    seat = k.Seat(k.STYLES["greedy"], 5)
+    plain = policy.decide_compiled(seat, g._e)
+    claims = [a for a in g.legal_actions() if usa.ir.actions[a].kind == "claim"]
+    other = next(a for a in claims if usa.ir.actions[a].route != usa.ir.actions[plain].route)
+    route = usa.ir.actions[other].route
+    seat.set_worth(policy, {route: 4 * 100})
+    assert usa.ir.actions[policy.decide_compiled(seat, g._e)].route == route
+    seat.set_worth(policy, {}, {other: 1})
+    assert policy.decide_compiled(seat, g._e) == other
+    seat.forget()
+    assert policy.decide_compiled(seat, g._e) == plain
+    with pytest.raises(ValueError):
+        seat.set_worth(policy, {len(usa.ir.routes): 1})
+    with pytest.raises(ValueError):
+        seat.set_worth(policy, {}, {len(usa.ir.actions): 1})

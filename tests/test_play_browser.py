@@ -25,6 +25,7 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
+from conftest import Arranged, start_turns  # noqa: E402
 from test_play_server import europe_at_a_tunnel, saved, usa_with_a_full_hand  # noqa: E402
 
 import railspec  # noqa: E402
@@ -475,6 +476,39 @@ def test_a_technology_bought_with_a_set_by_clicks(browser: sync_api.Browser, tmp
         assert "buy_technology" not in kinds and "draw_blind" in kinds, kinds
         column = page.eval_on_selector_all("#table table.players thead th", "ns => ns.map(n => n.textContent)")
         assert any("technologies" in text for text in column), column
+        # by name (the field names its mechanic's items: Field.items), not a bit set's number
+        row = page.eval_on_selector_all("#table table.players tbody tr:first-child td",
+                                        "ns => ns.map(n => n.textContent)")
+        assert "Propellers" in row and str(1 << propellers) not in row, row
+        details = page.inner_text("#details")
+        assert "Wales Concession: 4" in details and "Propellers: 3" in details, details
+        page.close()
+    finally:
+        server.__exit__(None, None, None)
+
+
+def test_northern_lights_by_clicks_names_the_bonus_cards(browser: sync_api.Browser, tmp_path: Path) -> None:
+    """A Northern Lights game on the page: the bonus cards dealt are listed by their titles
+    (the field names its mechanic's items; SUMMARY: "randomly select 4 of the 11 bonus
+    cards"), and a claim of a route with a draw bonus, by clicks on the map and the choice,
+    draws its card (SUMMARY: "draw N cards"): a 1-space ferry paid with the one locomotive
+    held."""
+    v = railspec.load("northern_lights")
+    game = Arranged(v, start_turns(v, 2, engine="compiled", keep="keep tickets 1,2")).hand(0, loco=1).game("compiled")
+    titles = [card.title for card in v.ir.rule("bonus_cards").cards]
+    route = v.ir.route_named("Åndalsnes-Trondheim/1")  # a ferry of one symbol, draw 1
+    server, page, session = open_saved(browser, game, tmp_path / "saves", {"width": 1280, "height": 860})
+    try:
+        details = page.inner_text("#details")
+        dealt = [titles[card] for card in game.state()["bonus_cards"]]
+        assert all(title in details for title in dealt), (dealt, details)
+        ready = page.get_attribute("body", "data-ready")
+        page.locator(f'#map g.route[data-route="{route.name}"]').dispatch_event("click")
+        page.locator("#decide .picked-choices button.choice").first.click()
+        page.wait_for_function("(before) => document.body.dataset.ready !== before", arg=ready)
+        state = session.game.state()
+        assert state["owner"][route.id] == 0 and state["bonus_drawn"][0] == 1
+        assert sum(state["hands"][0]) == 1  # the locomotive paid, one card drawn
         page.close()
     finally:
         server.__exit__(None, None, None)

@@ -25,6 +25,7 @@ pytest.importorskip("httpx2")  # what Starlette's TestClient sends requests with
 from starlette.testclient import TestClient  # noqa: E402
 
 import railspec  # noqa: E402
+from railspec.compiler.base.schema import Field  # noqa: E402
 from railspec.tools import trace  # noqa: E402
 from railspec.tools.cli import main  # noqa: E402
 from railspec.tools.web import guard, sessions  # noqa: E402
@@ -897,3 +898,31 @@ def test_a_mechanic_from_outside_railspec_is_played_with_no_code_of_its_own(tmp_
     columns = session.view()["breakdown"]["columns"]
     assert {c["key"] for c in columns if c["owner"] == mechanic.title} == {
         item.name for item in v.assembly.score_items if item.owner == "postcards"}
+
+
+def test_a_field_naming_its_mechanics_items_reads_by_name() -> None:
+    """A mechanic's field says its values name the mechanic's own items (Field.items, the
+    names from Drawing.item_names): the United Kingdom's technologies held read as their
+    names (a bit set), the supply as each technology's copies, the purchase waiting as one
+    name; Northern Lights' bonus cards dealt as their titles. A field declaring an entry per
+    item needs a fixed size."""
+    uk = railspec.load("united_kingdom")
+    names = sessions.shown_names(uk)
+    techs = [t.name for t in uk.ir.rule("technology").technologies]
+    assert names["technology"] == techs
+    held = next(f for f in uk.assembly.exported_fields if f.name == "technologies")
+    assert sessions.read_value(held, 0b101, names, ["you"]) == f"{techs[0]}, {techs[2]}"
+    assert sessions.read_value(held, 0, names, ["you"]) is None
+    supply = next(f for f in uk.assembly.exported_fields if f.name == "technology_supply")
+    assert sessions.read_value(supply, [4, 0] + [0] * (len(techs) - 2), names, ["you"]) == f"{techs[0]}: 4"
+    buying = next(f for f in uk.assembly.exported_fields if f.name == "technology_buying")
+    assert sessions.read_value(buying, 1, names, ["you"]) == techs[1]
+    assert sessions.read_value(buying, -1, names, ["you"]) is None
+    nl = railspec.load("northern_lights")
+    game = nl.new_game(players=2, seed=3)
+    titles = [c.title for c in nl.ir.rule("bonus_cards").cards]
+    board = sessions._panels(nl, game.observation(0), ["you", "them"])["board"]
+    dealt = next(item["text"] for item in board if item["key"] == "bonus_cards")
+    assert dealt == ", ".join(titles[c] for c in game.state()["bonus_cards"])
+    with pytest.raises(ValueError):
+        Field("x", "a count per thing", owner="m", items="thing", items_as="per_item")

@@ -20,7 +20,8 @@ IDS = [v.key for v in VARIANTS]
 class Mirror:
     """Each env's game played again beside the batch through the single-game API: the game
     ``v.new_game(players, seed=vg.game_seed(i, k))``, its opponents
-    ``agents.make(name, seed=vg.agent_seed(i, k, p))``, the batch's actions applied to it."""
+    ``agents.make(name, seed=vg.agent_seed(i, k, p))`` (a scripted style untold, ``worth_now=False``),
+    the batch's actions applied to it."""
 
     def __init__(self, vg: VectorGame):
         self.vg = vg
@@ -34,7 +35,10 @@ class Mirror:
     def _start(self, env: int, k: int):
         vg = self.vg
         game = vg.variant.new_game(players=vg.players, seed=vg.game_seed(env, k))
-        seated = [None if name == "caller" else agents.make(name, seed=vg.agent_seed(env, k, p))
+        # the batch's scripted seats are not told what a mechanic says claims bring now
+        # (AgentPlay.worth_now needs Python): the agents of their names, untold
+        seated = [None if name == "caller" else agents.make(name, seed=vg.agent_seed(env, k, p), **(
+                      {"worth_now": False} if issubclass(agents.AGENTS[name], agents.ScriptedAgent) else {}))
                   for p, name in enumerate(vg.holders(env, k))]
         self.seated[env] = seated
         self._play_others(game, seated)

@@ -88,6 +88,10 @@ PILES = (None, CARD_COUNTS, CARD_IDS, TICKETS)
 _BOUND = re.compile(r"^(?:(?P<int>-?\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\s*(?P<sign>[+-])\s*(?P<offset>\d+))?)$")
 
 
+#: How a field's values name its items (:attr:`Field.items_as`).
+ITEMS_AS = ("ids", "bits", "per_item")
+
+
 @dataclass(frozen=True)
 class Field:
     """One field of the state.
@@ -127,6 +131,13 @@ class Field:
     #: ``ticket``, ``route`` or ``city`` (-1 is none); by default a ticket pile's tickets
     #: and a card-id pile's cards, else numbers.
     names: str | None = None
+    #: For the tools that show a state in words (the play page): the values name items of the
+    #: owner mechanic's own, of this kind (the mechanic's ``Drawing.item_names`` gives their
+    #: names by id: a technology, a bonus card); ``items_as`` says how: ``ids`` (each value an
+    #: item's id, -1 none), ``bits`` (each value a bit set of items) or ``per_item`` (an entry
+    #: per item, in the items' order). The engines and the notation read values as numbers.
+    items: str | None = None
+    items_as: str = "ids"
 
     def __post_init__(self) -> None:
         if self.size and self.cap:
@@ -144,6 +155,10 @@ class Field:
             raise ValueError(f"field {self.name}: values name a card, ticket, route or city, not {self.names!r}")
         if self.co_owner and (self.size != "N_ROUTES" or self.per_player):
             raise ValueError(f"field {self.name}: a further owner is one value per route (size N_ROUTES)")
+        if self.items_as not in ITEMS_AS:
+            raise ValueError(f"field {self.name}: items are read as {', '.join(ITEMS_AS)}, not {self.items_as!r}")
+        if self.items_as == "per_item" and (self.items is None or self.size is None):
+            raise ValueError(f"field {self.name}: an entry per item needs the items and a fixed size")
         if self.pile == CARD_COUNTS and self.size != "N_CARDS":
             raise ValueError(f"field {self.name}: a count per card has the size N_CARDS")
 

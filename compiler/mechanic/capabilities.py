@@ -184,10 +184,11 @@ class AgentRules(Capability[RuleT]):
 
 
 class Drawing(Capability[RuleT]):
-    """How the tools show it: marks on a drawn map and lines under a score table."""
+    """How the tools show it: marks on a drawn map, lines under a score table, and the names
+    of the items its state fields hold (``Field.items``)."""
 
-    any_of: ClassVar[tuple[str, ...]] = ("looks", "score_notes")
-    purpose = "how maps and score tables show it"
+    any_of: ClassVar[tuple[str, ...]] = ("looks", "score_notes", "item_names")
+    purpose = "how maps, score tables and states in words show it"
 
     def looks(self, variant: ir.Variant, rule: RuleT) -> Looks:
         """How a drawn map shows what the mechanic adds."""
@@ -197,6 +198,12 @@ class Drawing(Capability[RuleT]):
         """Lines ``railspec score`` prints under the breakdown (what a column of numbers
         cannot say, e.g. the routes stations used)."""
         return []
+
+    def item_names(self, variant: ir.Variant, rule: RuleT) -> dict[str, list[str]]:
+        """The names of its own items by id, for each kind its state fields name
+        (``Field.items``: ``{"technology": [...]}``): the play page writes them for the
+        numbers."""
+        return {}
 
 
 class HardCases(Capability[RuleT]):

@@ -151,14 +151,22 @@ class Sample:
 class AgentPlay:
     """How the scripted agents play a mechanic's decisions (docs/agents.md): each of its
     action kinds by one of the agents' generic rules (``pay``, ``withdraw``,
-    ``by_routes``, ``payment_draw``, ``rescue``, ``unlock``, ``open_route``, ``never``), and,
+    ``by_routes``, ``payment_draw``, ``rescue``, ``unlock``, ``open_route``, ``by_plan``,
+    ``never``), and,
     for ``by_routes``, ``rescue``, ``unlock`` and ``open_route``, the routes each action is
     about (a share: the routes showing its company; a station: the routes at its city; a
     technology: the routes it opens; a track piece: the bed it builds). A kind left out is
     played only when nothing else is legal. ``worth`` adds to a route's points what a claim
     of it brings the claimer besides (a draw bonus's cards), in points: the styles that
     choose among claims by their points (one-step, greedy, long-route near its end) weigh it
-    too."""
+    too. ``worth_now`` says the same of the position as it stands: a function of the deciding player's observation (``game.observation()``)
+    giving route id -> points a claim of it brings now besides its own (negative where a
+    claim does not score its points: a route taken for no player), asked before each of the
+    player's decisions (a Bullet Train track's ranking, bonus cards dealt at set-up).
+    ``option_worth_now``, likewise, gives action id -> points taking that option brings now,
+    its price already taken off (a technology that scores per route claimed afterwards): the
+    styles take the legal option worth most when that is above 0, after the rules above and
+    before a claim (the generic rule ``invest``)."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
@@ -170,6 +178,10 @@ class AgentPlay:
     #: player's network may only grow from where it is): the agents plan over those routes
     #: as open, since the network opens them as it grows towards them
     network_grows: bool = False
+    #: observation -> {route id: points a claim of it brings now besides its own}; None: nothing
+    worth_now: Callable[[dict], dict[int, float]] | None = None
+    #: observation -> {action id: points taking it brings now, its price paid}; None: nothing
+    option_worth_now: Callable[[dict], dict[int, float]] | None = None
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

@@ -43,7 +43,10 @@ from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
 from ...compiler.mechanic import (
     CORE_SCORE_ITEMS,
+    AgentPlay,
+    AgentRules,
     DescribedPositions,
+    Drawing,
     Mechanic,
     PositionKey,
     Sample,
@@ -52,6 +55,7 @@ from ...compiler.mechanic import (
     Tables,
     TieBreak,
 )
+from .agents import BonusWorth
 from .state_view import BonusCardsState
 from .syntax import BonusCard, BonusCountry, BonusDeal, BonusGroup
 
@@ -166,7 +170,8 @@ def card_names(variant: ir.Variant) -> list[str]:
     return [c.name for c in variant.colours] + ["loco"]
 
 
-class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], Sampled):
+class BonusCards(Mechanic[BonusCardsRule], AgentRules[BonusCardsRule], DescribedPositions[BonusCardsRule],
+                 Drawing[BonusCardsRule], Sampled):
     name = "bonus_cards"
     order = 250
     title = "bonus cards (end-game awards drawn at set-up)"
@@ -177,7 +182,7 @@ class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], S
     statements = (BonusDeal, BonusCard, BonusGroup, BonusCountry)
     state_fields = (Field("bonus_cards", "the bonus cards dealt at set-up, face up (ids in the spec's order of "
                                          "'bonus card' lines)", owner="bonus_cards", size="BONUS_DEALT",
-                          high="N_BONUS_CARDS-1"),)
+                          high="N_BONUS_CARDS-1", items="bonus card"),)
     limits = (Limit("bonus cards N", f"1 … the cards listed (at most {MOST_CARDS})",
                     "the cards drawn at set-up from those the spec lists"),
               Limit('bonus card "TITLE" P …', "P a points value", "every player tied for the most scores P"))
@@ -251,6 +256,15 @@ class BonusCards(Mechanic[BonusCardsRule], DescribedPositions[BonusCardsRule], S
         if len(set(dealt)) != len(dealt):
             raise PositionError(f"'{DEALT}': a bonus card is dealt once, got {dealt!r}")
         fields["bonus_cards"] = [titles.index(title) for title in dealt]
+
+    def item_names(self, variant: ir.Variant, rule: BonusCardsRule) -> dict[str, list[str]]:
+        """The bonus cards by id (the spec's titles), for the field of those dealt."""
+        return {"bonus card": [card.title for card in rule.cards]}
+
+    def agent_play(self, variant: ir.Variant, rule: BonusCardsRule) -> AgentPlay:
+        """No decision of its own; the cards dealt in a game make the routes they count worth
+        a share of their points to the agents (``worth_now``: agents.BonusWorth)."""
+        return AgentPlay(worth_now=BonusWorth(variant, rule))
 
     def variant_score_items(self, variant: ir.Variant, rule: BonusCardsRule) -> tuple[ScoreItem, ...]:
         """The two totals, then one measure column per dealt card."""

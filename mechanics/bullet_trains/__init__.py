@@ -37,7 +37,7 @@ from typing import ClassVar
 from ...compiler import ir
 from ...compiler.base.errors import PositionError, Span
 from ...compiler.base.limits import MAX_PILE, MAX_POINTS, Limit, shown_number
-from ...compiler.base.schema import Field
+from ...compiler.base.schema import PH_TURN, Field
 from ...compiler.check.context import CheckContext
 from ...compiler.hooks import MechanicReference, Services
 from ...compiler.lang import ast
@@ -89,6 +89,38 @@ def track_bonus(rule: BulletTrainsRule, track: list[int]) -> list[int]:
         place = sum(1 for other in track if other > mine)
         out.append(table[place] if place < len(table) else 0)
     return out
+
+
+class BulletWorth:
+    """What a claim of each free bullet route brings the observing player now besides its
+    route points (AgentPlay.worth_now; called with the player's observation). While pieces
+    are left it scores none of them (minus its points) and moves the claimer's marker as many
+    spaces as the route has: a first move lifts the player from the penalty of a marker at 0
+    to the last place at least, and each space is worth the table's spread (first place less
+    last) over the spaces a player's marker moves in a game whose pieces are all placed (the
+    pieces times the bullet routes' mean length, shared by the players). Not the change were
+    the game to end now: two players racing for one place would each count the whole place
+    for a space, and chase the track at the expense of their routes. Nothing once the pieces
+    are gone (the routes are then ordinary)."""
+
+    def __init__(self, variant: ir.Variant, rule: BulletTrainsRule):
+        self.rule = rule
+        self.lengths = {r: variant.routes[r].length for r in rule.routes}
+        self.points = {r: variant.route_points[n] if n < len(variant.route_points) else 0
+                       for r, n in self.lengths.items()}
+        self.mean_length = sum(self.lengths.values()) / len(self.lengths) if self.lengths else 0.0
+
+    def __call__(self, observation: dict) -> dict[int, float]:
+        rule = self.rule
+        if observation["bullet_pieces"] <= 0 or not self.lengths or observation["phase"] != PH_TURN:
+            return {}  # no piece left, or no claim to make (claims are a turn's first decision)
+        player, owner, players = observation["player"], observation["owner"], observation["players"]
+        table = rule.table(players)
+        if not table:
+            return {}
+        per_space = (table[0] - table[-1]) / (rule.pieces * self.mean_length / players)
+        first = table[-1] - rule.without if rule.without is not None and observation["bullet_track"][player] == 0 else 0
+        return {r: first + per_space * length - self.points[r] for r, length in self.lengths.items() if owner[r] == -1}
 
 
 class BulletTrainsReference(MechanicReference[BulletTrainsState, BulletTrainsRule]):
@@ -244,8 +276,11 @@ class BulletTrains(Mechanic[BulletTrainsRule], DescribedPositions[BulletTrainsRu
     # --- the tools -------------------------------------------------------------------
     def agent_play(self, variant: ir.Variant, rule: BulletTrainsRule) -> AgentPlay:
         """No decision of its own (a bullet claim is a claim): the routes it takes for nobody
-        join every player's network, so the agents plan through them as through their own."""
-        return AgentPlay(nobody_routes_join=True)
+        join every player's network, so the agents plan through them as through their own;
+        while pieces are left, a bullet claim brings no route points but moves the claimer's
+        marker, worth what it changes in their track bonus as the track stands
+        (:class:`BulletWorth`)."""
+        return AgentPlay(nobody_routes_join=True, worth_now=BulletWorth(variant, rule))
 
     def looks(self, variant: ir.Variant, rule: BulletTrainsRule) -> Looks:
         """A bullet route carries a ``B`` badge."""

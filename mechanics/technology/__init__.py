@@ -64,6 +64,7 @@ from ...compiler.mechanic import (
     ScoreItem,
     Tables,
 )
+from . import agents
 from .state_view import TechnologyState
 from .syntax import (
     CLAIMS_OWNED,
@@ -365,9 +366,9 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
     payment_columns = (COLUMN,)
     state_fields = (
         Field("technologies", "each player's technologies, a bit per technology (public)", owner="technology",
-              per_player=True, high="TECH_ALL"),
+              per_player=True, high="TECH_ALL", items="technology", items_as="bits"),
         Field("technology_supply", "the copies of each technology left to buy", owner="technology",
-              size="N_TECHS", high="TECH_COPIES_MOST"),
+              size="N_TECHS", high="TECH_COPIES_MOST", items="technology", items_as="per_item"),
         Field("technology_bought", "1 once the player to move has bought a technology this turn",
               owner="technology", high="1"),
         Field("technology_points", "each player's points from technologies for the routes claimed",
@@ -377,7 +378,7 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
         Field("technology_route", "the route whose claim waits for its sets' cards (-1: none)", owner="technology",
               low="-1", high="N_ROUTES-1", initial=-1, pending_claim=True, names="route"),
         Field("technology_buying", "the technology whose purchase waits for its sets' cards (-1: none)",
-              owner="technology", low="-1", high="N_TECHS-1", initial=-1),
+              owner="technology", low="-1", high="N_TECHS-1", initial=-1, items="technology"),
         Field("technology_held", "that claim's colour cards and locomotives, a count per card: out of the hand, "
                                  "not yet discarded", owner="technology", size="N_CARDS", high="CARD_TOTAL",
               pile=CARD_COUNTS),
@@ -555,10 +556,21 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
 
     def agent_play(self, variant, rule: TechnologyRule) -> AgentPlay:
         """A technology is bought when the routes it opens let the player join held tickets
-        (the generic ``unlock`` rule); a set's cards are paid as any payment."""
+        (the generic ``unlock`` rule), or, one that scores or makes sets cheaper, when what
+        it will score outweighs its price (``option_worth_now``: agents.PurchaseWorth); once
+        held, one scoring per route adds its points to those claims (``worth_now``); a set's
+        cards are paid as any payment."""
         buy_ids = [a.id for a in variant.actions if a.kind == BUY_TECHNOLOGY]
+        scoring = any(tech.route_points for tech in rule.technologies)
+        options = any(tech.route_points or tech.ticket_points or tech.set_size for tech in rule.technologies)
         return AgentPlay(rules={BUY_TECHNOLOGY: "unlock", TECHNOLOGY_CARD: "pay"},
-                         routes={a: rule.technologies[t].opens for a, (t, _sets) in zip(buy_ids, rule.buys())})
+                         routes={a: rule.technologies[t].opens for a, (t, _sets) in zip(buy_ids, rule.buys())},
+                         worth_now=agents.HeldRouteWorth(rule) if scoring else None,
+                         option_worth_now=agents.PurchaseWorth(variant, rule, buy_ids) if options else None)
+
+    def item_names(self, variant, rule: TechnologyRule) -> dict[str, list[str]]:
+        """The technologies by id, for the fields holding them."""
+        return {"technology": [tech.name for tech in rule.technologies]}
 
     def looks(self, variant, rule: TechnologyRule) -> Looks:
         """The cities each technology opens, ringed; the routes needing no technology, badged."""

@@ -18,6 +18,11 @@ cdef struct Plan:
     int* seen              # [n_routes]: what this seat learnt of a route an action opens (rule open_route):
                            # SEEN_NOTHING, SEEN_CLOSED (never to be opened) or the card colour it built it in
     int claimed_seen       # routes claimed when last planned: fewer means a new game
+    int* worth_now         # [n_routes]: what a claim brings now besides its points, in worth units
+                           # (AgentPlay.worth_now, set by the seat's owner before a decision; 0s)
+    int* option_worth      # [n_actions]: what taking each option brings now, its price paid, in
+                           # worth units (AgentPlay.option_worth_now; 0s: none is worth taking)
+    int any_option         # 1 when some option_worth entry is above 0
 
 
 cdef class Planner:

@@ -408,6 +408,7 @@ cdef class Seat:
     cdef Plan plan
     cdef object policy      # the Policy the plan's arrays are sized for
     cdef int n_routes       # its routes (the borrowed flags' length), 0 while unbound
+    cdef int n_actions      # its actions (the option worths' length), 0 while unbound
 
     def __cinit__(self, int style, unsigned long long seed):
         self.style = style
@@ -429,9 +430,13 @@ cdef class Seat:
         self.plan.path_routes = <int*>malloc((<size_t>policy.n_tickets * policy.n_nodes + 1) * sizeof(int))
         self.plan.borrowed = <char*>calloc(policy.n_routes + 1, 1)
         self.plan.seen = <int*>malloc((policy.n_routes + 1) * sizeof(int))
+        self.plan.worth_now = <int*>calloc(policy.n_routes + 1, sizeof(int))
+        self.plan.option_worth = <int*>calloc(policy.n_actions + 1, sizeof(int))
+        self.plan.any_option = 0
+        self.n_actions = policy.n_actions
         if not (self.plan.owner_seen and self.plan.open_route and self.plan.planned and self.plan.cost
                 and self.plan.path_start and self.plan.path_len and self.plan.path_routes and self.plan.borrowed
-                and self.plan.seen):
+                and self.plan.seen and self.plan.worth_now and self.plan.option_worth):
             self.release()
             raise MemoryError()
         forget_seen(&self.plan, policy.n_routes)
@@ -449,9 +454,12 @@ cdef class Seat:
         free(self.plan.path_routes)
         free(self.plan.borrowed)
         free(self.plan.seen)
+        free(self.plan.worth_now)
+        free(self.plan.option_worth)
         memset(&self.plan, 0, sizeof(Plan))
         self.policy = None
         self.n_routes = 0
+        self.n_actions = 0
 
     def seen(self) -> dict:
         """What the seat learnt of the routes an action opens (rule open_route), by route id:
@@ -462,11 +470,36 @@ cdef class Seat:
         return {r: self.plan.seen[r] for r in range(self.n_routes) if self.plan.seen[r] != SEEN_NOTHING}
 
     def forget(self):
-        """Drop the cached plan, the borrowed routes and what was learnt of the routes (a new game)."""
+        """Drop the cached plan, the borrowed routes, what was learnt of the routes and the
+        claims' worth now (a new game)."""
         self.plan.valid = 0
         if self.policy is not None:
             memset(self.plan.borrowed, 0, (<Policy>self.policy).n_routes)
             forget_seen(&self.plan, (<Policy>self.policy).n_routes)
+            memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+            memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
+            self.plan.any_option = 0
+
+    def set_worth(self, Policy policy, worth, options=None):
+        """For the decisions until the next call: what a claim of a route brings now besides
+        its points (``worth``, route id -> worth; AgentPlay.worth_now) and what taking an
+        option brings now, its price paid (``options``, action id -> worth; AgentPlay.
+        option_worth_now); ints in the policy's worth units (docs/agents.md), 0 for every id
+        not given. The seat is sized for ``policy``'s variant first."""
+        cdef int r, a
+        self.ready(policy)
+        memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+        for r, value in worth.items():
+            if not 0 <= r < self.n_routes:
+                raise ValueError(f"no route {r} in this variant")
+            self.plan.worth_now[r] = value
+        memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
+        self.plan.any_option = 0
+        for a, value in (options or {}).items():
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"no action {a} in this variant")
+            self.plan.option_worth[a] = value
+            self.plan.any_option |= value > 0
 
     def __dealloc__(self):
         self.release()
@@ -487,12 +520,16 @@ cdef int seat_decide(void* policy, void* seat, const int* view, const int* legal
 
 cdef void seat_renew(void* seat, unsigned long long rng) noexcept nogil:
     """Make the (bound) Seat at ``seat`` what a new Seat of its style seeded with ``rng``
-    (the seed already salted) is: the generator reset, no plan, no borrowed route."""
+    (the seed already salted) is: the generator reset, no plan, no borrowed route, no worth
+    now."""
     (<Seat>seat).rng = rng
     (<Seat>seat).plan.valid = 0
     (<Seat>seat).plan.claimed_seen = 0
     memset((<Seat>seat).plan.borrowed, 0, (<Seat>seat).n_routes)
     forget_seen(&(<Seat>seat).plan, (<Seat>seat).n_routes)
+    memset((<Seat>seat).plan.worth_now, 0, (<Seat>seat).n_routes * sizeof(int))
+    memset((<Seat>seat).plan.option_worth, 0, (<Seat>seat).n_actions * sizeof(int))
+    (<Seat>seat).plan.any_option = 0
 
 
 cdef inline void forget_seen(Plan* plan, int n_routes) noexcept nogil:

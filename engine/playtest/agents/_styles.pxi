@@ -375,12 +375,13 @@ cdef class Styles(Planner):
 
     cdef int claim_by_points(self, Turn* t, Plan* plan) noexcept nogil:
         """One-step: the legal claim of a wanted route worth most (its points and what a
-        mechanic says it brings besides; the earlier wanted among equals), else the endgame
-        claim."""
+        mechanic says it brings besides, always and now; the earlier wanted among equals), else
+        the endgame claim."""
         cdef int n = self.wanted(t, plan, self.list_a), k, r, best = -1
         for k in range(n):
             r = self.list_a[k]
-            if self.claim_of(t, r) != -1 and (best == -1 or self.route_worth[r] > self.route_worth[best]):
+            if self.claim_of(t, r) != -1 and (best == -1 or self.route_worth[r] + plan.worth_now[r]
+                                              > self.route_worth[best] + plan.worth_now[best]):
                 best = r
         if best != -1:
             return self.best_pay[best]
@@ -411,12 +412,12 @@ cdef class Styles(Planner):
 
     cdef int greedy_claim(self, Turn* t, Plan* plan) noexcept nogil:
         """Greedy: the claim scoring most now, its route's worth (its points and what a
-        mechanic says it brings besides) plus every ticket it completes."""
+        mechanic says it brings besides, always and now) plus every ticket it completes."""
         cdef int k, j, r, gain, best = -1, best_gain = 0, ticket
         self.ready_claims(t)
         for k in range(self.n_claimable):
             r = self.claimable[k]
-            gain = self.route_worth[r]
+            gain = self.route_worth[r] + plan.worth_now[r]
             for j in range(t.tickets_n):
                 ticket = t.tickets[j]
                 if (self.live(self.path_cost(plan, ticket)) and plan.path_len[ticket] == 1
@@ -646,6 +647,16 @@ cdef class Styles(Planner):
                 best, best_gain, best_saved = a, gain, saved
         return best
 
+    cdef int invest(self, Turn* t, Plan* plan) noexcept nogil:
+        """The legal option a mechanic says brings most now, its price paid (AgentPlay.
+        option_worth_now: a technology that scores), when that is above 0; -1 otherwise."""
+        cdef int k, a, best = -1
+        for k in range(t.n_legal):
+            a = t.legal[k]
+            if plan.option_worth[a] > 0 and (best == -1 or plan.option_worth[a] > plan.option_worth[best]):
+                best = a
+        return best
+
     cdef int fewest_locomotives(self, Turn* t) noexcept nogil:
         """Of the legal payments, the fewest locomotives, then the colour held most."""
         cdef int k, a, best = -1
@@ -692,6 +703,10 @@ cdef class Styles(Planner):
                 return choice
         if t.kind_count[K_UNLOCK]:
             choice = self.unlock(&t, plan)
+            if choice != -1:
+                return choice
+        if plan.any_option:
+            choice = self.invest(&t, plan)
             if choice != -1:
                 return choice
         if t.kind_count[K_CLAIM]:

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 
 from ...compiler.base.rng import SplitMix64
 from .kernel import kernel
-from .tables import policy_of
+from .tables import policy_of, worth_now
 
 if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
     from ._policy import Policy, Seat
@@ -228,6 +228,10 @@ class IsmctsAgent:
         # what every node and rollout of this decision asks: looked up once
         self._policy = policy_of(game.variant.ir)
         self._compiled = game.engine == "compiled"
+        worth = worth_now(game.variant.ir, game)
+        if worth is not None:  # the root's proposers weigh what a mechanic says claims and options bring now
+            for seat in self._proposers:
+                seat.set_worth(self._policy, *worth)
         root_actions = self._portfolio(game)
         if len(root_actions) == 1:
             return root_actions[0]

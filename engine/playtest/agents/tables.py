@@ -8,7 +8,7 @@ generic rule the mechanic names for them (``Mechanic.agent_play``), anything els
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...compiler import ir
 from ...compiler.mechanic import AgentRules, part
@@ -106,13 +106,46 @@ def policy_tables(variant: ir.Variant) -> dict:
     )
 
 
-_POLICIES: dict[int, tuple[ir.Variant, Policy]] = {}
+#: A mechanic's function of an observation giving route or action ids their worth now.
+WorthNow = Callable[[dict], dict[int, float]]
+
+_POLICIES: dict[int, tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[WorthNow, ...]]] = {}
+
+
+def _entry(variant: ir.Variant) -> tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[WorthNow, ...]]:
+    entry = _POLICIES.get(id(variant))
+    if entry is None or entry[0] is not variant:
+        plays = [play for _mechanic, play in _plays(variant)]
+        entry = _POLICIES[id(variant)] = (
+            variant, kernel().Policy(policy_tables(variant)),
+            tuple(play.worth_now for play in plays if play.worth_now is not None),
+            tuple(play.option_worth_now for play in plays if play.option_worth_now is not None))
+    return entry
 
 
 def policy_of(variant: ir.Variant) -> Policy:
     """The compiled styles' tables for a variant, built on first use."""
-    entry = _POLICIES.get(id(variant))
-    if entry is None or entry[0] is not variant:
-        entry = _POLICIES[id(variant)] = (variant, kernel().Policy(policy_tables(variant)))
-    return entry[1]
+    return _entry(variant)[1]
 
+
+def worth_now(variant: ir.Variant, game: Any) -> tuple[dict[int, int], dict[int, int]] | None:
+    """What a claim of a route, and taking an option, brings the player about to decide in
+    ``game`` now, in worth units: the sums of the present mechanics' ``AgentPlay.worth_now``
+    (route id -> worth) and ``option_worth_now`` (action id -> worth, the price paid) of the
+    player's observation, for :meth:`Seat.set_worth`; None when no mechanic of the variant
+    says (then nothing is asked of the game: a stock variant's decisions cost what they did)."""
+    _variant, _policy, route_functions, option_functions = _entry(variant)
+    if not route_functions and not option_functions:
+        return None
+    observation = game.observation()
+    return _units(route_functions, observation), _units(option_functions, observation)
+
+
+def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
+    if len(functions) == 1:
+        return {key: round(WORTH_UNITS * points) for key, points in functions[0](observation).items()}
+    total: dict[int, float] = {}
+    for function in functions:
+        for key, points in function(observation).items():
+            total[key] = total.get(key, 0.0) + points
+    return {key: round(WORTH_UNITS * points) for key, points in total.items()}

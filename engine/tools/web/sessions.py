@@ -28,7 +28,7 @@ from typing import Any
 from ...compiler import ir
 from ...compiler.base import schema
 from ...compiler.base.errors import IllegalActionError, RailspecError
-from ...compiler.mechanic import Mechanic
+from ...compiler.mechanic import Drawing, Mechanic, part
 from ...playtest import agents as agent_kinds
 from ...playtest.render import CARD_COLOURS, PLAYER_COLOURS, colour_of, looks, render_svg
 from ...runtime.game import Game, Variant
@@ -117,9 +117,35 @@ def _seat_word(seat: int, who: list[str]) -> str:
     return who[seat] if 0 <= seat < len(who) else f"player {seat}"
 
 
+def shown_names(variant) -> dict[str, list[str]]:
+    """Each kind of named thing a field's values may name, by id: the components (cards,
+    tickets, routes, cities) and the present mechanics' own items (``Drawing.item_names``:
+    technologies, bonus cards)."""
+    names = component_names(variant.ir)
+    for mechanic, rule in variant.assembly.present:
+        names.update(part(mechanic, Drawing).item_names(variant.ir, rule))
+    return names
+
+
+def _read_items(field: schema.Field, value, items: list[str]) -> str | None:
+    """A value of a field naming its mechanic's items (``Field.items``) in words."""
+    def named(item: int) -> str:
+        return items[item] if 0 <= item < len(items) else str(item)
+    if field.items_as == "bits":
+        values = value if isinstance(value, list) else [value]
+        shown = [", ".join(named(k) for k in range(max(len(items), v.bit_length())) if v >> k & 1) for v in values]
+        return "; ".join(text for text in shown if text) or None
+    if field.items_as == "per_item":
+        return ", ".join(f"{named(k)}: {v}" for k, v in enumerate(value) if v) or None
+    values = value if isinstance(value, list) else [value]
+    return ", ".join(named(v) for v in values if v >= 0) or None
+
+
 def read_value(field: schema.Field, value, names: dict, who: list[str]) -> str | None:
     """One entry of ``field`` (a seat's entry of a per-player field) as words, or None
     when it holds nothing worth showing (-1, an empty list, all zeros)."""
+    if field.items is not None and field.items in names:
+        return _read_items(field, value, names[field.items])
     kind = value_names(field)
     if isinstance(value, list):
         if field.pile == schema.CARD_COUNTS:
@@ -331,7 +357,7 @@ def decision_context(variant: Variant, game: Game, seat: int, observation: dict,
     mechanic = _mechanic_of_phase(variant, observation["phase"])
     if mechanic is None:
         return None
-    names = component_names(variant.ir)
+    names = shown_names(variant)
     facts = []
     for field in _exported(variant):
         key = field.view.alias or field.name
@@ -351,7 +377,7 @@ def _panels(variant, observation: dict, who: list[str]) -> dict:
     """The observation's fields as the page lists them: per seat (a column of the players'
     table each), the person's own, and the board's; each with its key, a label, the
     schema's words for it and the owner's title."""
-    names = component_names(variant.ir)
+    names = shown_names(variant)
     titles = owner_titles(variant)
     columns: list[dict] = []
     own: list[dict] = []

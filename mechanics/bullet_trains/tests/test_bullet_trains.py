@@ -22,6 +22,7 @@ from conftest import (
     names,
     score_both,
     start_turns,
+    worth_now_match,
 )
 
 import railspec
@@ -430,3 +431,42 @@ def test_a_track_taken_for_nobody_counts_among_its_routes_taken(tmp_path, engine
         g.apply_name("draw blind")
     assert g.current_player == 0
     assert bool([n for n in names(g) if n.startswith("claim Alpha-Beta/2 ")]) == second_open
+
+
+# --- the agents --------------------------------------------------------------------------------
+
+def test_a_bullet_claim_is_worth_its_track_move_not_its_points(japan) -> None:
+    """AgentPlay.worth_now (docs/agents.md): while pieces are left a bullet claim scores no
+    route points (SUMMARY: the claimer "places one of the Bullet Train miniatures ... and
+    advances their marker on the Bullet Train track") but moves the marker: worth the penalty
+    it avoids (MAP getBulletTrainBonuses: -20 for a marker at 0, the last place -10 at 3
+    players) and the table's spread (15 - -10) over the spaces a marker moves in a game (16
+    pieces of the bullet routes' mean length, shared by 3), less the route's points; the
+    first move only avoids the penalty; nothing once the pieces are gone, or when the player
+    has no claim to make (a second card draw)."""
+    v = japan.ir
+    rule = v.rule("bullet_trains")
+    play = next(m for m, _ in v.present() if m.name == "bullet_trains").agent_play(v, rule)
+    g = japan.new_game(players=3, seed=1, engine="compiled")
+    while g.observation()["phase"] != "turn":  # the tickets kept: a claim is the turn's to make
+        g.apply(g.legal_actions()[0])
+    lengths = [v.routes[r].length for r in rule.routes]
+    per_space = 25 / (16 * sum(lengths) / len(lengths) / 3)
+    route = next(r for r in rule.routes if v.routes[r].length == 3)
+    worth = play.worth_now(g.observation())
+    assert sorted(worth) == sorted(rule.routes)
+    assert worth[route] == pytest.approx(10 + 3 * per_space - v.route_points[3])
+    moved = g.observation()  # the same player, their marker 2 spaces on
+    moved["bullet_track"][moved["player"]] = 2
+    assert play.worth_now(moved)[route] == pytest.approx(3 * per_space - v.route_points[3])
+    assert play.worth_now(dict(g.observation(), bullet_pieces=0)) == {}
+    assert play.worth_now(dict(g.observation(), phase="second_draw")) == {}  # no claim to make
+
+
+def test_greedy_told_the_worth_of_the_track_wins_more(japan) -> None:
+    """Greedy at 5 players (the widest table, 25 to -10: the track is worth most there), one
+    seat told what a bullet claim brings (the track, no route points), the others not, over
+    60 seeded games: the told seat wins more than the same seat untold on the same seeds
+    (30.5 against 16.5 when this was written; docs/agents.md has the figures of every count)."""
+    told, untold = worth_now_match(japan, players=5, games=60, styles=("greedy",))
+    assert sum(told) >= sum(untold) + 6, (sum(told), sum(untold))

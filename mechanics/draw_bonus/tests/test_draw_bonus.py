@@ -92,9 +92,14 @@ def test_a_claim_with_a_draw_bonus_is_worth_its_cards_to_the_styles():
 def test_greedy_takes_the_claim_drawing_cards_among_equals(engine):
     """A hand of one locomotive pays any 1-space route, each claim scoring 1 point and none
     completing a ticket: greedy took the lowest id (Ålborg-Århus); the draw bonus of
-    Åndalsnes-Trondheim (a ferry of one symbol, draw 1) makes it the one taken."""
+    Åndalsnes-Trondheim (a ferry of one symbol, draw 1) makes it the one taken. The bonus
+    cards dealt are ones no claim decides (the cards counting routes or countries would make
+    their routes worth more to the styles: bonus_cards/agents.py)."""
     nl = railspec.load("northern_lights")
-    game = Arranged(nl, start_turns(nl, 2, engine=engine, keep="keep tickets 1,2")).hand(0, loco=1).game(engine)
+    titles = [card.title for card in nl.ir.rule("bonus_cards").cards]
+    quiet = [titles.index(t) for t in ("Call of the wild", "Cost efficiency", "Nordic Express", "Local network")]
+    game = Arranged(nl, start_turns(nl, 2, engine=engine, keep="keep tickets 1,2")).hand(0, loco=1).set(
+        bonus_cards=quiet).game(engine)
     assert "claim Ålborg-Århus/1 red 1loco" in names(game)
     choice = agents.make("greedy", seed=1).act(game)
     assert nl.actions[choice].name == "claim Åndalsnes-Trondheim/1 gray 1loco"

@@ -1,0 +1,78 @@
+"""What the bonus cards dealt in a game make a claim worth to the scripted agents
+(AgentPlay.worth_now; docs/agents.md).
+
+The cards are dealt at set-up, face up, so what favours a route is known only in the game:
+the agents ask before each decision, from the player's observation. A card counting routes
+(one-space routes, routes touching a group, ferries, routes touching a country) makes each
+free route it counts worth its points over the share of those routes a player holds when they
+are spread evenly among the players (so a card of few routes makes each of them worth more),
+at most its points; a card counting the countries reached makes a route worth that much for
+each country at its ends the player has not reached yet. A card the player cannot win any
+more (its measure plus every such route still free stays below another player's) makes
+nothing. The other cards (locomotives or trains left, tickets completed, the longest path)
+measure nothing a single claim decides and make nothing.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...compiler import ir
+from ...compiler.base.schema import PH_TURN
+
+if TYPE_CHECKING:
+    from . import BonusCardsRule
+
+
+class BonusWorth:
+    """What a claim of each free route brings the observing player now from the bonus cards
+    dealt (the module's docstring); called with the player's observation."""
+
+    def __init__(self, variant: ir.Variant, rule: BonusCardsRule):
+        self.rule = rule
+        #: each route's countries at its ends
+        self.route_countries = [frozenset(rule.city_country[c] for c in (route.a, route.b)) - {-1}
+                                for route in variant.routes]
+        self.countries = len({c for c in rule.city_country if c >= 0})
+
+    def __call__(self, observation: dict) -> dict[int, float]:
+        if observation["phase"] != PH_TURN:  # claims are made in a turn's first decision only
+            return {}
+        owner, player, players = observation["owner"], observation["player"], observation["players"]
+        worth: dict[int, float] = {}
+        for card_id in observation["bonus_cards"]:
+            card = self.rule.cards[card_id]
+            if card.kind == "routes":
+                self._routes(card.routes, card.points, owner, player, players, worth)
+            elif card.kind == "countries" and self.countries:
+                self._countries(card.points, owner, player, players, worth)
+        return worth
+
+    @staticmethod
+    def _routes(counted: tuple[int, ...], points: int, owner: list[int], player: int, players: int,
+                worth: dict[int, float]) -> None:
+        held = [0] * players
+        free = []
+        for r in counted:
+            if owner[r] == -1:
+                free.append(r)
+            elif 0 <= owner[r] < players:
+                held[owner[r]] += 1
+        if not free or held[player] + len(free) < max(held):
+            return  # nothing left to claim, or the card is lost whatever the player claims
+        each = min(points, points * players / len(counted))
+        for r in free:
+            worth[r] = worth.get(r, 0.0) + each
+
+    def _countries(self, points: int, owner: list[int], player: int, players: int,
+                   worth: dict[int, float]) -> None:
+        countries = self.route_countries
+        reached: set[int] = set()
+        for r, who in enumerate(owner):
+            if who == player:
+                reached |= countries[r]
+        each = min(points, points * players / self.countries)
+        for r, who in enumerate(owner):
+            if who == -1 and countries[r]:
+                new = len(countries[r] - reached)
+                if new:
+                    worth[r] = worth.get(r, 0.0) + each * new
