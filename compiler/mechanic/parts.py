@@ -159,14 +159,15 @@ class AgentPlay:
     played only when nothing else is legal. ``worth`` adds to a route's points what a claim
     of it brings the claimer besides (a draw bonus's cards), in points: the styles that
     choose among claims by their points (one-step, greedy, long-route near its end) weigh it
-    too. ``worth_now`` says the same of the position as it stands: a function of the deciding player's observation (``game.observation()``)
-    giving route id -> points a claim of it brings now besides its own (negative where a
-    claim does not score its points: a route taken for no player), asked before each of the
-    player's decisions (a Bullet Train track's ranking, bonus cards dealt at set-up).
-    ``option_worth_now``, likewise, gives action id -> points taking that option brings now,
-    its price already taken off (a technology that scores per route claimed afterwards): the
-    styles take the legal option worth most when that is above 0, after the rules above and
-    before a claim (the generic rule ``invest``)."""
+    too. ``worth_now`` says the same of the position as it stands: a function of the
+    deciding player's observation (``game.observation()``) giving route id -> points a claim
+    of it brings now besides its own (negative where a claim does not score its points: a
+    route taken for no player), asked before each of the player's decisions (a Bullet Train
+    track's ranking, bonus cards dealt at set-up). ``option_worth_now``, likewise, gives
+    action id -> points taking that option brings now, its price already taken off (a
+    technology that scores per route claimed afterwards): the styles take the legal option
+    worth most when that is above 0, after the rules above and before a claim (the generic
+    rule ``invest``)."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
