@@ -81,9 +81,9 @@ def test_no_player_starts_in_alvins_city(alvin_west, engine):
 
 def test_a_capture_scores_and_alvin_goes_to_the_one_marked_city(alvin_west, engine):
     """TEXT: "the first player who builds a route into Roswell scores 10 points, then places
-    the Alvin marker in any city that they control"; MOVE: with one city, at once (#85).
+    the Alvin marker in any city that they control"; MOVE: with one city, at once (docs/rules.md #85).
     Player 0 has no pair left for a marker: Alvin goes to Santa Fe, the turn passes; at the
-    end the holder scores 10 more (#86)."""
+    end the holder scores 10 more (docs/rules.md #86)."""
     g = arranged(alvin_west, engine, yellow=3, blue=1).game(engine)
     assert alvin_columns(g) == [0, 0, 0]  # nobody holds him: nobody scores for him
     claim(g, "Roswell-Santa Fe")
@@ -135,7 +135,7 @@ def holding(v, engine: str, holder: int, player: int, **hand):
 
 def test_the_next_player_into_his_city_captures_him(alvin_west, engine):
     """TEXT: "The next player to connect to this city scores 10 points, then moves Alvin as
-    before"; MAP onClaimRoute: any claimer but his holder (#85). Player 1 builds from
+    before"; MAP onClaimRoute: any claimer but his holder (docs/rules.md #85). Player 1 builds from
     Albuquerque into player 0's Santa Fe, where Alvin stands: 10 for player 1, who moves him
     to Albuquerque, their one marked city; player 0 keeps their 10 of the first capture."""
     g = holding(alvin_west, engine, holder=0, player=1, green=1)
