@@ -145,8 +145,9 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
         return self.reaches(state, player, route.a) or self.reaches(state, player, route.b)
 
     def phase_legal(self, state: CityControlState) -> list[int]:
-        """A start city no marker holds; a free end of the route just claimed, or none; the
-        ways to pay for the marker."""
+        """A start city no marker holds (not Alvin's first city); a city of the player's
+        markers for Alvin; a free end of the route just claimed, or none; the ways to pay
+        for the marker."""
         if state.phase == PH_START:
             return [self.start_ids[c] for c in sorted(self.start_ids)
                     if state.marker_owner[c] == -1 and c != self.rule.alvin_city]
@@ -162,7 +163,7 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
                 and (not a.colour_cards or hand[a.colour] >= a.colour_cards)]
 
     def apply(self, state: CityControlState, action: ir.Action) -> None:
-        """A start city, a marker's city (or none), or its payment."""
+        """A start city, Alvin's new city, a marker's city (or none), or its payment."""
         player = state.current
         if action.kind == START_CITY:
             state.marker_owner[action.city] = player
@@ -222,7 +223,8 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
     def after_claim(self, state: CityControlState, route: ir.Route, player: int) -> None:
         """The route's points by the markers standing now; then a marker may follow on a
         free end, when the player has one left and the cards for it (and no other
-        mechanic's decision follows the claim)."""
+        mechanic's decision follows the claim); with Alvin, a capture when the route ends
+        at his city and the player does not hold him, his move after the marker."""
         owners = [state.marker_owner[c] for c in (route.a, route.b) if state.marker_owner[c] >= 0]
         if owners:
             points = self.variant.route_points[route.length]
@@ -231,8 +233,7 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
                 state.marker_won[p] += points
         free = state.marker_owner[route.a] == -1 or state.marker_owner[route.b] == -1
         # a decision another mechanic opened after this claim (a phase already) goes first,
-        # and this claim then gets no marker: one decision follows a claim
-        # another mechanic's decision after this claim: the capture scores, Alvin stays
+        # and this claim then gets no marker, nor a move of Alvin: one decision follows a claim
         decided_elsewhere = state.phase != PH_TURN
         if (not decided_elsewhere and free and state.markers_left[player] > 0
                 and payable(state.hands[player], self.loco, self.rule.cost)):
