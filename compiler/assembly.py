@@ -110,8 +110,8 @@ def assemble(variant: ir.Variant) -> Assembly:
             continue
         fields.extend(mechanic.variant_state_fields(variant, rule))
         dims.update(mechanic.dimensions(variant, rule))
-        phases.extend(mechanic.phases)
-        kinds.extend(mechanic.kinds)
+        phases.extend(mechanic.variant_phases(variant, rule))
+        kinds.extend(mechanic.variant_kinds(variant, rule))
         items.extend(mechanic.variant_score_items(variant, rule))
     items.append(ScoreItem("total", "the sum of the items that count", False))
     nobody_claims = any("takes_for_nobody" in m.filled_hooks() for m, _ in present if m.implemented)

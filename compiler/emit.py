@@ -718,8 +718,9 @@ def hook_chains(assembly: Assembly, engines: list[str]) -> tuple[list[dict], dic
         if h.protocol in ("phase", "kind"):
             tested = []
             for m in filled_by[h.name]:
-                names = [f"PH_{x.upper()}" for x in m.phases] if h.protocol == "phase" else \
-                    [f"K_{x.upper()}" for x in m.kinds]
+                # the variant's phases and kinds only: an option a spec leaves out has no constant
+                names = [f"PH_{x.upper()}" for x in m.phases if x in assembly.phases] if h.protocol == "phase" \
+                    else [f"K_{x.upper()}" for x in m.kinds if x in assembly.kinds]
                 var = "phase" if h.protocol == "phase" else "kind"
                 tested.append(dict(name=m.name, test=" or ".join(f"{var} == {n}" for n in names) or "False"))
             mechanics = tested

@@ -1,7 +1,7 @@
 # generated from spec/old_west.rail — do not edit
 # spec hash: fec3dbcadf7a77c3
 # mechanics: multi_track, shuffled_returns, globetrotter, city_control
-# source hash: 0d6dda16f5046b99
+# source hash: 01f538052e9aa778
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -198,7 +198,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.0017421602787456446;
     static const char RS_VARIANT_KEY[] = "old_west";
     static const char RS_SPEC_HASH[] = "fec3dbcadf7a77c3";
-    static const char RS_SOURCE_HASH[] = "0d6dda16f5046b99";
+    static const char RS_SOURCE_HASH[] = "01f538052e9aa778";
     static const int T_ROUTE_LEN[139] = {
 2, 4, 4, 2, 2, 5, 2, 1, 1, 5, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1,
 3, 1, 1, 1, 4, 4, 1, 1, 1, 1, 2, 2, 4, 4, 3, 3, 3, 3, 3, 4,
@@ -1516,6 +1516,11 @@ cdef int city_control_payments(State* s, int* out) noexcept nogil:
     return n
 
 
+cdef inline void city_control_marker_done(State* s) noexcept nogil:
+    # the marker after a claim is placed or declined: Alvin's move if he was captured, else the turn ends
+    end_turn(s, False)
+
+
 # --- the hooks it fills (compiler/hooks.py) ---
 
 cdef inline void city_control_derive(State* s) noexcept nogil:
@@ -1584,7 +1589,7 @@ cdef inline void city_control_apply(State* s, int kind, int action) noexcept nog
         if action == ACT_MARKER_NONE:
             s.marker_route = -1
             s.phase = PH_TURN
-            end_turn(s, False)
+            city_control_marker_done(s)
         else:
             s.marker_city = action - ACT_MARKER_FIRST
             s.phase = PH_CITY_MARKER_PAY
@@ -1597,7 +1602,7 @@ cdef inline void city_control_apply(State* s, int kind, int action) noexcept nog
         s.marker_city = -1
         s.marker_route = -1
         s.phase = PH_TURN
-        end_turn(s, False)
+        city_control_marker_done(s)
 
 
 cdef inline void city_control_after_claim(State* s, int p, int r) noexcept nogil:

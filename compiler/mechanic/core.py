@@ -109,6 +109,17 @@ class Mechanic(Generic[RuleT]):
         class's ``state_fields`` lists them all (the documentation's state table)."""
         return self.state_fields
 
+    def variant_phases(self, variant: ir.Variant, rule: RuleT) -> tuple[str, ...]:
+        """Its phases in this variant: ``phases``, less any only an option of its statements
+        opens (the variants without the option keep the phases they had). The class's
+        ``phases`` lists them all."""
+        return self.phases
+
+    def variant_kinds(self, variant: ir.Variant, rule: RuleT) -> tuple[str, ...]:
+        """Its action kinds in this variant: ``kinds``, less any only an option of its
+        statements plays, as :meth:`variant_phases`."""
+        return self.kinds
+
     def dimensions(self, variant: ir.Variant, rule: RuleT) -> dict[str, int]:
         """Sizes the mechanic's state fields use (names of C constants)."""
         return {}

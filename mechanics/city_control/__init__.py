@@ -27,10 +27,21 @@ an end of the route is free and their cards pay, the phase ``city_marker`` offer
 marker CITY`` for each free end and ``no city marker``; a city chosen, the phase
 ``city_marker_pay`` takes the payment (``city marker pay 2red``, ``1red+1loco``,
 ``2loco``), and the turn ends.
+
+Its option ``alvin CITY capture N end M`` (Old West's Alvin variant: the Old West rules
+booklet; thoun/tickettoride modules/maps/oldwest/map.php and States/MoveAlvin.php): Alvin
+stands in CITY at the start, where no player may choose a start city. A player whose claim
+ends at Alvin's city, when they do not hold him already, captures him: they score N at once
+(``alvin_won``) and hold him (``alvin_holder``), and move him to a city holding one of their
+markers, after the marker the claim may bring (phase ``alvin``, ``alvin CITY``; with one
+such city he goes there without a decision). His holder at the end scores M. The
+breakdown's ``alvin`` column adds both. With another mechanic's decision after the claim
+(a phase open already), one decision follows a claim: the capture scores and Alvin goes to
+the capturer's first marked city (by city id) without a decision.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ...compiler import ir
@@ -52,7 +63,7 @@ from ...compiler.mechanic import (
     Tables,
 )
 from .state_view import CityControlState
-from .syntax import CityMarkersStmt
+from .syntax import AlvinStmt, CityMarkersStmt
 
 START_CITY = "start_city"
 CITY_MARKER = "city_marker"
@@ -60,6 +71,12 @@ CITY_MARKER_PAY = "city_marker_pay"
 PH_START = "start_city"
 PH_MARKER = "city_marker"
 PH_MARKER_PAY = "city_marker_pay"
+ALVIN = "alvin"
+PH_ALVIN = "alvin"
+#: The most points a capture of Alvin, or holding him at the end, may score.
+MOST_ALVIN_POINTS = 100
+#: The option's state fields (the variants without it keep the state they had).
+ALVIN_FIELDS = ("alvin_city", "alvin_holder", "alvin_pending", "alvin_won")
 #: The most markers a player may have (a city each, so a few; the cost of one is cards).
 MOST_MARKERS = 10
 
@@ -71,6 +88,12 @@ class CityMarkersRule(ir.Rule):
     mechanic: ClassVar[str] = "city_control"
     count: int
     cost: int
+    #: the Alvin option (``alvin CITY capture N end M``): his first city (-1: no Alvin), the
+    #: points of a capture, the points of holding him at the end
+    #: (left out of the spec hash at their defaults: Old West's hash stays as it was)
+    alvin_city: int = field(default=-1, metadata={ir.OMIT_AT_DEFAULT: True})
+    alvin_capture: int = field(default=0, metadata={ir.OMIT_AT_DEFAULT: True})
+    alvin_end: int = field(default=0, metadata={ir.OMIT_AT_DEFAULT: True})
     span: Span | None = field(default=None, compare=False)
 
 
@@ -101,6 +124,7 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
         self.start_ids = {a.city: a.id for a in v.actions if a.kind == START_CITY}
         self.marker_ids = {a.city: a.id for a in v.actions if a.kind == CITY_MARKER}  # city -1: no marker
         self.pays = [a for a in v.actions if a.kind == CITY_MARKER_PAY]
+        self.alvin_ids = {a.city: a.id for a in v.actions if a.kind == ALVIN}
         self.routes_at: dict[int, list[int]] = {c.id: [] for c in v.cities}
         for r in v.routes:
             self.routes_at[r.a].append(r.id)
@@ -121,10 +145,14 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
         return self.reaches(state, player, route.a) or self.reaches(state, player, route.b)
 
     def phase_legal(self, state: CityControlState) -> list[int]:
-        """A start city no marker holds; a free end of the route just claimed, or none; the
-        ways to pay for the marker."""
+        """A start city no marker holds (not Alvin's first city); a city of the player's
+        markers for Alvin; a free end of the route just claimed, or none; the ways to pay
+        for the marker."""
         if state.phase == PH_START:
-            return [self.start_ids[c] for c in sorted(self.start_ids) if state.marker_owner[c] == -1]
+            return [self.start_ids[c] for c in sorted(self.start_ids)
+                    if state.marker_owner[c] == -1 and c != self.rule.alvin_city]
+        if state.phase == PH_ALVIN:
+            return [self.alvin_ids[c] for c in self.alvin_choices(state, state.current)]
         if state.phase == PH_MARKER:
             route = self.variant.routes[state.marker_route]
             ends = [c for c in (route.a, route.b) if state.marker_owner[c] == -1]
@@ -135,7 +163,7 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
                 and (not a.colour_cards or hand[a.colour] >= a.colour_cards)]
 
     def apply(self, state: CityControlState, action: ir.Action) -> None:
-        """A start city, a marker's city (or none), or its payment."""
+        """A start city, Alvin's new city, a marker's city (or none), or its payment."""
         player = state.current
         if action.kind == START_CITY:
             state.marker_owner[action.city] = player
@@ -145,10 +173,15 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
                 state.phase = PH_TURN  # the first player takes the first turn
             else:
                 state.current = player - 1
+        elif action.kind == ALVIN:
+            state.alvin_city = action.city
+            state.alvin_pending = 0
+            state.phase = PH_TURN
+            self.rules.end_turn(state, passed=False)
         elif action.kind == CITY_MARKER and action.city == -1:
             state.marker_route = -1
             state.phase = PH_TURN
-            self.rules.end_turn(state, passed=False)
+            self.marker_done(state)
         elif action.kind == CITY_MARKER:
             state.marker_city = action.city
             state.phase = PH_MARKER_PAY
@@ -163,12 +196,35 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
             state.marker_city = -1
             state.marker_route = -1
             state.phase = PH_TURN
+            self.marker_done(state)
+
+    def alvin_choices(self, state: CityControlState, player: int) -> list[int]:
+        """The cities Alvin may move to: those holding one of ``player``'s markers."""
+        return [c for c, who in enumerate(state.marker_owner) if who == player]
+
+    def move_alvin(self, state: CityControlState) -> None:
+        """The capturer moves Alvin (a pending move, in phase ``turn``): to their one
+        marked city without a decision, else in the phase ``alvin``."""
+        choices = self.alvin_choices(state, state.current)
+        if len(choices) == 1:
+            state.alvin_city = choices[0]
+            state.alvin_pending = 0
+        else:
+            state.phase = PH_ALVIN
+
+    def marker_done(self, state: CityControlState) -> None:
+        """The marker after a claim is placed or declined: Alvin's move, if he was captured,
+        else the turn ends."""
+        if self.rule.alvin_city >= 0 and state.alvin_pending:
+            self.move_alvin(state)
+        if state.phase == PH_TURN:
             self.rules.end_turn(state, passed=False)
 
     def after_claim(self, state: CityControlState, route: ir.Route, player: int) -> None:
         """The route's points by the markers standing now; then a marker may follow on a
         free end, when the player has one left and the cards for it (and no other
-        mechanic's decision follows the claim)."""
+        mechanic's decision follows the claim); with Alvin, a capture when the route ends
+        at his city and the player does not hold him, his move after the marker."""
         owners = [state.marker_owner[c] for c in (route.a, route.b) if state.marker_owner[c] >= 0]
         if owners:
             points = self.variant.route_points[route.length]
@@ -177,17 +233,29 @@ class CityMarkersReference(MechanicReference[CityControlState, CityMarkersRule])
                 state.marker_won[p] += points
         free = state.marker_owner[route.a] == -1 or state.marker_owner[route.b] == -1
         # a decision another mechanic opened after this claim (a phase already) goes first,
-        # and this claim then gets no marker: one decision follows a claim
-        if (state.phase == PH_TURN and free and state.markers_left[player] > 0
+        # and this claim then gets no marker, nor a move of Alvin: one decision follows a claim
+        decided_elsewhere = state.phase != PH_TURN
+        if (not decided_elsewhere and free and state.markers_left[player] > 0
                 and payable(state.hands[player], self.loco, self.rule.cost)):
             state.marker_route = route.id
             state.phase = PH_MARKER
+        if self.rule.alvin_city >= 0 and state.alvin_holder != player and state.alvin_city in (route.a, route.b):
+            state.alvin_holder = player
+            state.alvin_won[player] += self.rule.alvin_capture
+            if decided_elsewhere:  # no decision of his own: to the capturer's first marked city
+                state.alvin_city = self.alvin_choices(state, player)[0]
+            else:
+                state.alvin_pending = 1
+                if state.phase == PH_TURN:  # no marker offered: he moves now
+                    self.move_alvin(state)
 
     def score_player(self, state: CityControlState, player: int, row: dict[str, int], network: list[int]) -> None:
         """What the markers moved: points won as a marker's owner less points of the
         player's claims that went to markers; and the markers on the board."""
         row["city_control"] = state.marker_won[player] - state.marker_lost[player]
         row["markers_placed"] = state.marker_owner.count(player)
+        if self.rule.alvin_city >= 0:
+            row["alvin"] = state.alvin_won[player] + (self.rule.alvin_end if state.alvin_holder == player else 0)
 
 
 class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentRules[CityMarkersRule],
@@ -195,9 +263,9 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
     name = "city_control"
     order = 270
     title = "city markers"
-    sample = Sample(("city markers 3 cost 2",))
+    sample = Sample(("city markers 3 cost 2", "alvin {city0} capture 10 end 10"))
     rule = CityMarkersRule
-    statements = (CityMarkersStmt,)
+    statements = (CityMarkersStmt, AlvinStmt)
     state_fields = (
         Field("marker_owner", "each city's marker: the player who put it there (-1: none)", owner="city_control",
               size="N_CITIES", low="-1", high="players-1", initial=-1),
@@ -218,22 +286,56 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
         Field("marker_reach", "bit c set when the player's start city or one of their routes reaches city c (from "
                               "start_city and owner)", owner="city_control", kind="u64", per_player=True,
               size="MARKER_CITY_WORDS", derived=True),
+        # the Alvin option's (ALVIN_FIELDS: only in its variants)
+        Field("alvin_city", "the city where Alvin stands", owner="city_control", high="N_CITIES-1",
+              initial="ALVIN_START", names="city"),
+        Field("alvin_holder", "the player who captured Alvin last (-1: nobody yet)", owner="city_control", low="-1",
+              high="players-1", initial=-1),
+        Field("alvin_pending", "1 while Alvin's capturer has still to move him (their marker first)",
+              owner="city_control", high="1"),
+        Field("alvin_won", "each player's points from capturing Alvin", owner="city_control", per_player=True,
+              high="ALVIN_WON_MOST"),
     )
-    phases = (PH_START, PH_MARKER, PH_MARKER_PAY)
-    kinds = (START_CITY, CITY_MARKER, CITY_MARKER_PAY)
+    phases = (PH_START, PH_MARKER, PH_MARKER_PAY, PH_ALVIN)
+    kinds = (START_CITY, CITY_MARKER, CITY_MARKER_PAY, ALVIN)
     reference = CityMarkersReference
     score_items = (
         ScoreItem("city_control", "route points the player's markers won, less those of the player's claims that "
                                   "went to markers", True, "city_control", label="markers"),
         ScoreItem("markers_placed", "the player's markers on the board (the start city's among them)", False,
                   "city_control", label="placed"),
+        ScoreItem("alvin", "the player's points for capturing Alvin, and for holding him at the end (the Alvin "
+                           "option)", True, "city_control"),
     )
     limits = (Limit("city markers N cost C", f"N 1 … {MOST_MARKERS}; C 1 … {MAX_ROUTE_LENGTH}",
-                    "a marker a city; a marker's price is cards of one colour"),)
+                    "a marker a city; a marker's price is cards of one colour"),
+              Limit("alvin CITY capture N end M", f"N, M 0 … {MOST_ALVIN_POINTS}",
+                    "points of one capture and of holding Alvin at the end"))
+
+    def variant_state_fields(self, variant: ir.Variant, rule: CityMarkersRule) -> tuple[Field, ...]:
+        """The Alvin option's fields only in its variants."""
+        return self.state_fields if rule.alvin_city >= 0 else tuple(f for f in self.state_fields
+                                                                    if f.name not in ALVIN_FIELDS)
+
+    def variant_phases(self, variant: ir.Variant, rule: CityMarkersRule) -> tuple[str, ...]:
+        """The phase ``alvin`` only in the Alvin option's variants."""
+        return self.phases if rule.alvin_city >= 0 else tuple(p for p in self.phases if p != PH_ALVIN)
+
+    def variant_kinds(self, variant: ir.Variant, rule: CityMarkersRule) -> tuple[str, ...]:
+        """The kind ``alvin`` only in the Alvin option's variants."""
+        return self.kinds if rule.alvin_city >= 0 else tuple(k for k in self.kinds if k != ALVIN)
+
+    def variant_score_items(self, variant: ir.Variant, rule: CityMarkersRule) -> tuple[ScoreItem, ...]:
+        """The column ``alvin`` only in the Alvin option's variants."""
+        return self.score_items if rule.alvin_city >= 0 else tuple(i for i in self.score_items if i.name != ALVIN)
 
     def check(self, ctx: Any) -> CityMarkersRule | None:
         stmt = ctx.one(CityMarkersStmt)
         if stmt is None:
+            alvin = ctx.one(AlvinStmt)
+            if alvin is not None:  # Alvin moves between the players' markers: none, no Alvin
+                ctx.errors.add(alvin.span, "'alvin' needs 'city markers N cost C': Alvin moves to a city holding "
+                                           "one of his capturer's markers")
             return None
         count = ctx.positive(stmt.count, "the city markers a player has", most=MOST_MARKERS)
         cost = ctx.positive(stmt.cost, "the cards a city marker costs", most=MAX_ROUTE_LENGTH)
@@ -244,7 +346,27 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
             # each player's start city is a place no marker holds: a seat without one could not play
             ctx.errors.add(stmt.span, f"city markers need a start city for each of {ctx.players.high} players, "
                                       f"but the map has {cities} places")
-        return CityMarkersRule(count=count, cost=cost, span=stmt.span)
+        return self._alvin(ctx, CityMarkersRule(count=count, cost=cost, span=stmt.span))
+
+    @staticmethod
+    def _alvin(ctx: Any, rule: CityMarkersRule) -> CityMarkersRule:
+        """The rule with the Alvin option of ``alvin CITY capture N end M``, if written: a
+        known city, and a start city left for every seat besides his."""
+        alvin = ctx.one(AlvinStmt)
+        if alvin is None:
+            return rule
+        city = ctx.places.ref(alvin.city, "alvin")
+        capture = ctx.positive(alvin.capture, "the points of capturing Alvin", allow_zero=True,
+                               most=MOST_ALVIN_POINTS)
+        end = ctx.positive(alvin.end, "the points of holding Alvin at the end", allow_zero=True,
+                           most=MOST_ALVIN_POINTS)
+        cities = len(ctx.places.cities)
+        if city is not None and cities and ctx.players.high > cities - 1:
+            ctx.errors.add(alvin.span, f"no start city in Alvin's city: {ctx.players.high} players need "
+                                       f"{ctx.players.high} other places, but the map has {cities - 1}")
+        if city is None:
+            return rule
+        return replace(rule, alvin_city=city, alvin_capture=capture, alvin_end=end)
 
     def actions(self, variant: ir.Variant, rule: CityMarkersRule) -> list[dict]:
         """The start cities, one a city; the marker's city after a claim, one a city, and
@@ -260,38 +382,65 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
                                 colour=c.id, colour_cards=cost - locos, locomotives=locos))
         out.append(dict(kind=CITY_MARKER_PAY, name=f"city marker pay {cost}loco", colour=ir.NO_COLOUR,
                         colour_cards=0, locomotives=cost))
+        if rule.alvin_city >= 0:  # where the capturer moves Alvin, one a city
+            out += [dict(kind=ALVIN, name=f"alvin {c.name}", city=c.id) for c in variant.cities]
         return out
 
     def dimensions(self, variant: ir.Variant, rule: CityMarkersRule) -> dict[str, int]:
-        return {"MARKER_CITY_WORDS": (len(variant.cities) + 63) // 64, "MARKERS": rule.count,
-                "MARKER_POINTS_MOST": max(1, self.score_bound(variant, rule))}
+        dims = {"MARKER_CITY_WORDS": (len(variant.cities) + 63) // 64, "MARKERS": rule.count,
+                "MARKER_POINTS_MOST": max(1, self._markers_bound(variant))}
+        if rule.alvin_city >= 0:
+            dims.update(ALVIN_START=rule.alvin_city, ALVIN_WON_MOST=max(1, self._captures_bound(variant, rule)))
+        return dims
 
     def score_bound(self, variant: ir.Variant, rule: CityMarkersRule) -> int:
-        """Every route's points twice (a player holding both its ends)."""
+        """Every route's points twice (a player holding both its ends); with Alvin, a
+        capture at every route's claim and his end points."""
+        alvin = self._captures_bound(variant, rule) + rule.alvin_end if rule.alvin_city >= 0 else 0
+        return self._markers_bound(variant) + alvin
+
+    @staticmethod
+    def _markers_bound(variant: ir.Variant) -> int:
+        """The most the markers move: every route's points twice."""
         return 2 * sum(variant.route_points[r.length] for r in variant.routes)
 
+    @staticmethod
+    def _captures_bound(variant: ir.Variant, rule: CityMarkersRule) -> int:
+        """The most one player's captures score: one at each claim."""
+        return rule.alvin_capture * len(variant.routes)
+
     def tables(self, variant: ir.Variant, rule: CityMarkersRule) -> Tables:
-        ids = {kind: [a.id for a in variant.actions if a.kind == kind]
-               for kind in (START_CITY, CITY_MARKER, CITY_MARKER_PAY)}
+        alvin = rule.alvin_city >= 0
+        kinds = (START_CITY, CITY_MARKER, CITY_MARKER_PAY) + ((ALVIN,) if alvin else ())
+        ids = {kind: [a.id for a in variant.actions if a.kind == kind] for kind in kinds}
         for kind, listed in ids.items():  # the code reads each kind's ids as one block
             assert listed == list(range(listed[0], listed[0] + len(listed))), kind
-        return Tables(constants=[("MARKER_COST", rule.cost), ("ACT_START_FIRST", ids[START_CITY][0]),
-                                 ("ACT_MARKER_FIRST", ids[CITY_MARKER][0]),
-                                 ("ACT_MARKER_NONE", ids[CITY_MARKER][-1]),
-                                 ("ACT_MARKER_PAY_FIRST", ids[CITY_MARKER_PAY][0]),
-                                 ("ACT_MARKER_PAY_END", ids[CITY_MARKER_PAY][-1] + 1)],
+        constants = [("MARKER_COST", rule.cost), ("ACT_START_FIRST", ids[START_CITY][0]),
+                     ("ACT_MARKER_FIRST", ids[CITY_MARKER][0]),
+                     ("ACT_MARKER_NONE", ids[CITY_MARKER][-1]),
+                     ("ACT_MARKER_PAY_FIRST", ids[CITY_MARKER_PAY][0]),
+                     ("ACT_MARKER_PAY_END", ids[CITY_MARKER_PAY][-1] + 1)]
+        if alvin:
+            constants += [("ALVIN_FIRST_CITY", rule.alvin_city), ("ALVIN_CAPTURE", rule.alvin_capture),
+                          ("ALVIN_END", rule.alvin_end), ("ACT_ALVIN_FIRST", ids[ALVIN][0])]
+        return Tables(constants=constants,
                       arrays=[("T_MARKER_CITY_A", [r.a for r in variant.routes]),
-                              ("T_MARKER_CITY_B", [r.b for r in variant.routes])])
+                              ("T_MARKER_CITY_B", [r.b for r in variant.routes])],
+                      context={"alvin": alvin})
 
     def agent_play(self, variant: ir.Variant, rule: CityMarkersRule) -> AgentPlay:
         """The start city and a marker's city are chosen by the routes at each city that the
         paths planned for the held tickets use (``by_plan``: no marker when none is); the
         plans count every free route away from the player's network as open, since the
-        network may grow there (``network_grows``); a marker's payment is paid as any."""
+        network may grow there (``network_grows``); a marker's payment is paid as any.
+        Alvin goes to the marked city whose routes the player holds the most length of
+        (``by_routes``): the fewer routes left free there, the fewer ways a rival has to
+        capture him."""
         at = {c.id: tuple(r.id for r in variant.routes if c.id in (r.a, r.b)) for c in variant.cities}
-        return AgentPlay(rules={START_CITY: "by_plan", CITY_MARKER: "by_plan", CITY_MARKER_PAY: "pay"},
+        return AgentPlay(rules={START_CITY: "by_plan", CITY_MARKER: "by_plan", CITY_MARKER_PAY: "pay",
+                                ALVIN: "by_routes"},
                          routes={a.id: at[a.city] for a in variant.actions
-                                 if a.kind in (START_CITY, CITY_MARKER) and a.city >= 0},
+                                 if a.kind in (START_CITY, CITY_MARKER, ALVIN) and a.city >= 0},
                          network_grows=True)
 
     def looks(self, variant: ir.Variant, rule: CityMarkersRule) -> Looks:
@@ -320,6 +469,37 @@ class CityMarkers(Mechanic[CityMarkersRule], Invariants[CityMarkersRule], AgentR
             problems.append(f"state field 'marker_route': {state['marker_route']} in phase {phase!r}")
         if (state["marker_city"] != -1) != (phase == PH_MARKER_PAY):
             problems.append(f"state field 'marker_city': {state['marker_city']} in phase {phase!r}")
+        if rule.alvin_city >= 0:
+            problems += self._alvin_problems(variant, rule, state)
+        return problems
+
+    @staticmethod
+    def _alvin_problems(variant: ir.Variant, rule: CityMarkersRule, state: dict) -> list[str]:
+        """No start city in Alvin's first city; a move pending only in its capturer's turn,
+        while the marker and Alvin's phases last; a holder's points at least one capture,
+        nobody else's any before a capture; and, once moved, Alvin in a city his holder
+        marked."""
+        problems = []
+        first = variant.cities[rule.alvin_city].name
+        problems += [f"state field 'start_city[{p}]': player {p} starts in {first}, Alvin's city"
+                     for p in range(state["players"]) if state["start_city"][p] == rule.alvin_city]
+        holder, pending, phase = state["alvin_holder"], state["alvin_pending"], state["phase"]
+        if pending and (holder != state["current"] or phase not in (PH_MARKER, PH_MARKER_PAY, PH_ALVIN)):
+            problems.append(f"state field 'alvin_pending': a move pending for player {holder} in phase {phase!r} "
+                            f"with player {state['current']} to play")
+        if phase == PH_ALVIN and not pending:
+            problems.append("state field 'alvin_pending': phase 'alvin' with no move pending")
+        if holder == -1 and any(state["alvin_won"]):
+            problems.append(f"state field 'alvin_won': {state['alvin_won']} with Alvin never captured")
+        if holder >= 0 and state["alvin_won"][holder] < rule.alvin_capture:
+            problems.append(f"state field 'alvin_won[{holder}]': {state['alvin_won'][holder]}, less than one "
+                            f"capture ({rule.alvin_capture})")
+        city = state["alvin_city"]
+        if holder == -1 and city != rule.alvin_city:
+            problems.append(f"state field 'alvin_city': Alvin left {first} with nobody capturing him")
+        if holder >= 0 and not pending and state["marker_owner"][city] != holder:
+            problems.append(f"state field 'alvin_city': Alvin in {variant.cities[city].name}, where player {holder} "
+                            f"who holds him has no marker")
         return problems
 
     @staticmethod

@@ -26,3 +26,11 @@ class CityControlState(StateView):
     marker_route: int
     #: the city of the marker being paid for (-1: none)
     marker_city: int
+    #: the city where Alvin stands
+    alvin_city: int
+    #: the player who captured Alvin last (-1: nobody yet)
+    alvin_holder: int
+    #: 1 while Alvin's capturer has still to move him (their marker first)
+    alvin_pending: int
+    #: each player's points from capturing Alvin
+    alvin_won: list[int]
