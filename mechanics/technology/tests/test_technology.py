@@ -322,7 +322,7 @@ def test_the_styles_buy_technologies_that_open_routes_or_score(uk, engine):
                 owner = g.state()["owner"]
                 if opens[action]:
                     assert any(owner[r] == -1 for r in opens[action]), v.actions[action].name
-                else:
+                elif action not in play.claims_owned:  # Right of Way: the rule claim_owned (tests below)
                     assert play.option_worth_now(g.observation())[action] > 0, v.actions[action].name
                     scoring += 1
             g.apply(action)
@@ -578,3 +578,51 @@ def test_buying_what_scores_wins(uk):
     was written; docs/agents.md has the figures of every style and count)."""
     told, untold = worth_now_match(uk, players=4, games=60, styles=("route-focus",))
     assert sum(told) >= sum(untold) + 6, (sum(told), sum(untold))
+
+
+# --- Right of Way and the scripted styles (the rule claim_owned; docs/agents.md) -----------------
+
+#: The routes at Cambridge (one track of the double route to London: a 2-player game uses one).
+CAMBRIDGE = ("Cambridge-Ipswich", "Cambridge-London/1", "Cambridge-Northampton", "Cambridge-Norwich",
+             "Cambridge-Nottingham")
+
+
+def only_ticket(v, game, engine):
+    """``game`` (right_of_way_turn's) with player 0 holding Birmingham - Cambridge only: their
+    other tickets go to the bottom of the ticket deck."""
+    state = game.state()
+    ticket = next(t.id for t in v.ir.tickets if {v.ir.cities[t.a].name, v.ir.cities[t.b].name}
+                  == {"Birmingham", "Cambridge"})
+    others = [t for t in state["tickets"][0] if t != ticket]
+    state["tickets"][0] = [ticket]
+    state["ticket_deck"] = state["ticket_deck"] + others
+    return v.game_from_state(state, engine=engine)
+
+
+@pytest.mark.parametrize("style", SCRIPTED)
+def test_a_style_with_a_stranded_ticket_buys_right_of_way_and_claims_the_blocking_route(uk, engine, style):
+    """Every route at Cambridge is player 1's, so player 0's Birmingham - Cambridge is stranded
+    but for a shared claim (GAME: Right of Way claims a route another player owns, and the
+    buyer's tickets read it); holding 4 locomotives, each style buys Right of Way with them and
+    claims Cambridge - Northampton, the route joining Northampton (player 0's) to Cambridge.
+    The ticket is then complete, and the styles' view counts the shared route as player 0's
+    (the co_owner field): holding 4 locomotives again, they do not buy it again. With Cambridge - London free instead, two
+    free routes join the ticket and nobody buys it (one train saved is not worth its price)."""
+    agent = agents.make(style, seed=3)
+    g = only_ticket(uk, right_of_way_turn(uk, "reference", owned=CAMBRIDGE, mine=("Birmingham-Northampton/1",),
+                                          orange=2), engine)
+    assert g.action_name(agent.act(g)) == "buy technology Right of Way 4loco"
+    g.apply_name("buy technology Right of Way 4loco")
+    assert g.action_name(agent.act(g)).startswith("claim Cambridge-Northampton gray")
+    g.apply(agent.act(g))
+    s = g.state()
+    assert s["technology_shared"][uk.ir.route_named("Cambridge-Northampton").id] == 0
+    assert s["tickets"][0][0] in g.completed_tickets(0)
+    again = Arranged(uk, uk.game_from_state(s, engine="reference")).hand(0, orange=2, loco=4).set(current=0)
+    again = again.game(engine)
+    assert "buy technology Right of Way 4loco" in names(again)  # Cambridge - London is still there to share
+    assert not again.action_name(agent.act(again)).startswith("buy technology Right of Way")
+    free = only_ticket(uk, right_of_way_turn(uk, "reference", owned=tuple(r for r in CAMBRIDGE if r != "Cambridge-London/1"), mine=("Birmingham-Northampton/1",),
+                                             orange=2), engine)
+    assert "buy technology Right of Way 4loco" in names(free)
+    assert not g.action_name(agents.make(style, seed=3).act(free)).startswith("buy technology Right of Way")
