@@ -72,7 +72,7 @@ DEF SEEN_NOTHING = -1  # Plan.seen: nothing learnt of the route
 DEF SEEN_CLOSED = -2   # Plan.seen: a build decision showed the route can never be opened
 DEF LENGTHS_SEEN = 64  # route lengths a decision's scratch tells apart (the language allows 1 … 12)
 DEF MAX_PLAYERS = 16
-DEF SHARE_SAVES = 4  # trains a claim of another player's route must save on a ticket to buy the option
+DEF SHARE_SAVES = 6  # trains a claim of another player's route must save on a ticket to buy the option
                      # letting the player claim it (rule claim_owned), when it joins no ticket
 # The value estimate's weights, fitted (least squares) to the final scores the playing
 # styles reach from positions of their own 2-player USA games (bench/fit_value_estimate.py,
