@@ -606,8 +606,9 @@ def test_a_style_with_a_stranded_ticket_buys_right_of_way_and_claims_the_blockin
     buyer's tickets read it); holding 4 locomotives, each style buys Right of Way with them and
     claims Cambridge - Northampton, the route joining Northampton (player 0's) to Cambridge.
     The ticket is then complete, and the styles' view counts the shared route as player 0's
-    (the co_owner field): holding 4 locomotives again, they do not buy it again. With Cambridge - London free instead, two
-    free routes join the ticket and nobody buys it (one train saved is not worth its price)."""
+    (the co_owner field): holding 4 locomotives again, they do not buy it again. With
+    Cambridge - London free instead, two free routes join the ticket and nobody buys it (one
+    train saved is not worth its price)."""
     agent = agents.make(style, seed=3)
     g = only_ticket(uk, right_of_way_turn(uk, "reference", owned=CAMBRIDGE, mine=("Birmingham-Northampton/1",),
                                           orange=2), engine)
@@ -622,7 +623,8 @@ def test_a_style_with_a_stranded_ticket_buys_right_of_way_and_claims_the_blockin
     again = again.game(engine)
     assert "buy technology Right of Way 4loco" in names(again)  # Cambridge - London is still there to share
     assert not again.action_name(agent.act(again)).startswith("buy technology Right of Way")
-    free = only_ticket(uk, right_of_way_turn(uk, "reference", owned=tuple(r for r in CAMBRIDGE if r != "Cambridge-London/1"), mine=("Birmingham-Northampton/1",),
+    others = tuple(r for r in CAMBRIDGE if r != "Cambridge-London/1")
+    free = only_ticket(uk, right_of_way_turn(uk, "reference", owned=others, mine=("Birmingham-Northampton/1",),
                                              orange=2), engine)
     assert "buy technology Right of Way 4loco" in names(free)
     assert not g.action_name(agents.make(style, seed=3).act(free)).startswith("buy technology Right of Way")
