@@ -19,7 +19,7 @@ import railspec
 from railspec.compiler.base.errors import SpecCheckError, SpecSyntaxError
 from railspec.playtest import agents
 from railspec.playtest.agents.kernel import kernel
-from railspec.playtest.agents.tables import policy_tables, worth_now
+from railspec.playtest.agents.tables import co_owners, policy_of, policy_tables, worth_now
 from railspec.runtime.state_format import StateError
 
 S, C = SpecSyntaxError, SpecCheckError
@@ -683,3 +683,26 @@ def test_right_of_way_campaign(uk):
     assert purchases >= 5, purchases
     assert sum(shared for _scores, _bought, shared in using) == purchases
     assert not any(any(bought) or shared for _scores, bought, shared in without)
+
+
+def test_the_value_estimate_counts_a_shared_route_as_its_second_owners(uk):
+    """Player 0 shares Cambridge - Northampton (technology_shared) and holds Birmingham -
+    Cambridge, whose every other way is player 1's: the value estimate counts the ticket one
+    free train away (Birmingham - Northampton) rather than stranded, the same from the
+    compiled kernel's own reading of the state (a rollout stopped at once) and from the
+    views and co_owners of either engine."""
+    g = only_ticket(uk, right_of_way_turn(uk, "reference", owned=CAMBRIDGE), "reference")
+    state = g.state()
+    state["technology_shared"][uk.ir.route_named("Cambridge-Northampton").id] = 0
+    state["trains"][0] -= 1  # its trains are on the route too
+    policy, k = policy_of(uk.ir), kernel()
+    values = {}
+    for engine in ("compiled", "reference"):
+        game = uk.game_from_state(state, engine=engine)
+        views = [game.agent_view(p) for p in range(2)]
+        shared = co_owners(uk.ir, game)
+        values[engine] = policy.estimate(views, game.scores(), shared)
+        assert values[engine][0] > policy.estimate(views, game.scores())[0]
+    assert values["compiled"] == values["reference"]
+    stopped = uk.game_from_state(state, engine="compiled")
+    assert policy.playout(stopped._e, [0, 0], [k.Seat(0, 1), k.Seat(0, 2)], 0) == values["compiled"]
