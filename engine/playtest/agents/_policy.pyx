@@ -520,7 +520,9 @@ cdef class Seat:
     def seen(self) -> dict:
         """What the seat learnt of the routes an action opens (rule open_route), by route id:
         the card colour it built the route in, or CLOSED_FOR_GOOD (a build decision showed
-        the route can never be opened). Empty before the seat has decided in a game."""
+        the route can never be opened; of another player's route, that a claim of it was not
+        offered after an option of the rule claim_owned). Empty before the seat has decided
+        in a game."""
         if self.policy is None:
             return {}
         return {r: self.plan.seen[r] for r in range(self.n_routes) if self.plan.seen[r] != SEEN_NOTHING}
