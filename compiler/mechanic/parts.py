@@ -167,7 +167,12 @@ class AgentPlay:
     action id -> points taking that option brings now, its price already taken off (a
     technology that scores per route claimed afterwards): the styles take the legal option
     worth most when that is above 0, after the rules above and before a claim (the generic
-    rule ``invest``)."""
+    rule ``invest``). ``claims_owned`` names the options (action ids) after which the player
+    claims a route another player owns, then both own it (a shared claim: the core's
+    ``route_claims``, hook ``after_shared_claim``, a ``co_owner`` field): the styles play them
+    by the rule ``claim_owned`` whatever their kind's rule, taking one when a route of another
+    player on a held ticket's way would join that ticket or save trains on it, and then claim
+    that route."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about
@@ -183,6 +188,9 @@ class AgentPlay:
     worth_now: Callable[[dict], dict[int, float]] | None = None
     #: observation -> {action id: points taking it brings now, its price paid}; None: nothing
     option_worth_now: Callable[[dict], dict[int, float]] | None = None
+    #: action ids of the options after which the player claims a route another player owns
+    #: (played by the rule ``claim_owned``)
+    claims_owned: frozenset = frozenset()
 
 
 #: The looks a map's legend can explain (:attr:`Looks.legend`): the fields of :class:`Looks`

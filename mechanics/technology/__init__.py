@@ -559,12 +559,18 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
         (the generic ``unlock`` rule), or, one that scores or makes sets cheaper, when what
         it will score outweighs its price (``option_worth_now``: agents.PurchaseWorth); once
         held, one scoring per route adds its points to those claims (``worth_now``); a set's
-        cards are paid as any payment."""
+        cards are paid as any payment. One that claims owned routes (Right of Way) is bought
+        by the rule ``claim_owned`` (``claims_owned``) when a route another player owns would
+        join a held ticket or save trains on it, with locomotives only: a set's cards are given
+        from the colour held most, the one the claim then wants."""
         buy_ids = [a.id for a in variant.actions if a.kind == BUY_TECHNOLOGY]
         scoring = any(tech.route_points for tech in rule.technologies)
         options = any(tech.route_points or tech.ticket_points or tech.set_size for tech in rule.technologies)
+        pairs = list(zip(buy_ids, rule.buys()))
         return AgentPlay(rules={BUY_TECHNOLOGY: "unlock", TECHNOLOGY_CARD: "pay"},
-                         routes={a: rule.technologies[t].opens for a, (t, _sets) in zip(buy_ids, rule.buys())},
+                         routes={a: rule.technologies[t].opens for a, (t, _sets) in pairs},
+                         claims_owned=frozenset(a for a, (t, sets) in pairs
+                                                if rule.technologies[t].claims_owned and not sets),
                          worth_now=agents.HeldRouteWorth(rule) if scoring else None,
                          option_worth_now=agents.PurchaseWorth(variant, rule, buy_ids) if options else None)
 

@@ -2,8 +2,10 @@
 ``worth_now`` and ``option_worth_now``; docs/agents.md).
 
 The technologies that open routes are bought by the agents' ``unlock`` rule, for the tickets
-they join. The others change scoring or the price of a set, and are worth what they will
-score, less what they cost:
+they join; one that claims owned routes (Right of Way), bought with locomotives, by the rule
+``claim_owned`` (``AgentPlay.claims_owned``, from the mechanic's ``agent_play``), for a route of
+another player that a held ticket's way needs. The others change scoring or the price of a
+set, and are worth what they will score, less what they cost:
 
 - ``scores P per route`` (or per route of an attribute): P for each such route the player
   will still claim, estimated as the claims the trains it will still lay make (its trains, or

@@ -16,7 +16,8 @@ cdef struct Plan:
     int* path_routes       # [n_tickets * n_nodes]
     char* borrowed         # [n_routes]: another player's routes this seat's rescues let it use
     int* seen              # [n_routes]: what this seat learnt of a route an action opens (rule open_route):
-                           # SEEN_NOTHING, SEEN_CLOSED (never to be opened) or the card colour it built it in
+                           # SEEN_NOTHING, SEEN_CLOSED (never to be opened) or the card colour it built it in;
+                           # of another player's route, SEEN_CLOSED: its shared claim was not offered (claim_owned)
     int claimed_seen       # routes claimed when last planned: fewer means a new game
     int* worth_now         # [n_routes]: what a claim brings now besides its points, in worth units
                            # (AgentPlay.worth_now, set by the seat's owner before a decision; 0s)

@@ -29,7 +29,7 @@ from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 from engine_api cimport (RAILSPEC_ENGINE_API_NAME, RAILSPEC_ENGINE_API_VERSION, RAILSPEC_ENGINE_STATE_NAME,
-                         RV_HEADER, RV_OFFER_N, RV_PLAYER, RV_PLAYERS, RV_TICKETS_N, RV_TRAINS,
+                         RF_FIXED, RF_INT, RV_HEADER, RV_OFFER_N, RV_PLAYER, RV_PLAYERS, RV_TICKETS_N, RV_TRAINS,
                          railspec_engine_api)
 
 # The styles (railspec.agents.scripted names them).
@@ -62,13 +62,18 @@ cdef enum:
                        # planned paths use most (a start city, a city to mark), else one declining
     K_OPEN_ROUTE = 14  # an option opening one of its routes to claims (a track bed built): a route the
                        # player's tickets want, in the colour the player holds most of
-    N_KINDS = 15
+    K_CLAIM_OWNED = 15  # an option after which the player claims a route another player owns (AgentPlay.
+                        # claims_owned: Right of Way): taken when such a route on a held ticket's way
+                        # joins it or saves trains on it
+    N_KINDS = 16
 
 DEF UNREACHABLE = 1 << 30
 DEF SEEN_NOTHING = -1  # Plan.seen: nothing learnt of the route
 DEF SEEN_CLOSED = -2   # Plan.seen: a build decision showed the route can never be opened
 DEF LENGTHS_SEEN = 64  # route lengths a decision's scratch tells apart (the language allows 1 … 12)
 DEF MAX_PLAYERS = 16
+DEF SHARE_SAVES = 6  # trains a claim of another player's route must save on a ticket to buy the option
+                     # letting the player claim it (rule claim_owned), when it joins no ticket
 # The value estimate's weights, fitted (least squares) to the final scores the playing
 # styles reach from positions of their own 2-player USA games (bench/fit_value_estimate.py,
 # rounded; docs/agents.md): the chance of
@@ -93,7 +98,7 @@ OTHER = K_OTHER
 #: The rule names Mechanic.agent_rules may use, and the core kinds' codes.
 RULES = {"pay": K_PAY, "withdraw": K_WITHDRAW, "by_routes": K_BY_ROUTES, "payment_draw": K_PAYMENT_DRAW,
          "rescue": K_RESCUE, "unlock": K_UNLOCK, "by_plan": K_BY_PLAN, "open_route": K_OPEN_ROUTE,
-         "never": K_OTHER}
+         "claim_owned": K_CLAIM_OWNED, "never": K_OTHER}
 CORE_KINDS = {"draw_blind": K_DRAW_BLIND, "draw_faceup": K_DRAW_FACEUP, "claim": K_CLAIM,
               "draw_tickets": K_DRAW_TICKETS, "keep_tickets": K_KEEP, "pass": K_PASS}
 
@@ -242,11 +247,42 @@ cdef class Policy(Styles):
             usable = trains if trains < fewest + self.longest else fewest + self.longest
             out[p] = self.seat_value(self.est_views + p * self.view_cap, totals[p], usable)
 
+    # --- a route's further owners (Field.co_owner) ------------------------------------------
+    cdef void read_co(self, railspec_engine_api* api, void* state) noexcept nogil:
+        """Each route's further owner in a compiled engine's state, from its co_owner fields
+        (their rows of ints, one a route: _open checked the field table)."""
+        cdef int j, r
+        cdef const int* values
+        self.has_co = 0
+        if self.n_co == 0:
+            return
+        for r in range(self.n_routes):
+            self.co_owner[r] = -1
+        for j in range(self.n_co):
+            values = <const int*>(<const char*>state + api.fields[self.co_field[j]].offset)
+            for r in range(self.n_routes):
+                if values[r] >= 0:
+                    self.co_owner[r] = values[r]
+                    self.has_co = 1
+
+    cdef void set_co(self, object co_owner) except *:
+        """Each route's further owner as Python gives it (None: nobody's)."""
+        cdef int r
+        self.has_co = 0
+        if co_owner is None:
+            return
+        if len(co_owner) != self.n_routes:
+            raise ValueError(f"co_owner names an owner for {len(co_owner)} routes, not {self.n_routes}")
+        for r in range(self.n_routes):
+            self.co_owner[r] = co_owner[r]
+            self.has_co |= self.co_owner[r] >= 0
+
     # --- the Python face -------------------------------------------------------------------
-    def estimate(self, views, totals):
+    def estimate(self, views, totals, co_owner=None):
         """Each seat's final score as the position promises it, from every seat's agent
         view (``views[p]``: seat p's, as ``game.agent_view(p)`` gives it) and each seat's
-        total now (``game.scores()``): see :meth:`seat_value`."""
+        total now (``game.scores()``): see :meth:`seat_value`. ``co_owner``: each route's
+        further owner (-1: none; ``tables.co_owners``), whose routes count as theirs."""
         cdef int players = len(views), p, k, m
         cdef int totals_c[MAX_PLAYERS]
         cdef double out[MAX_PLAYERS]
@@ -265,12 +301,16 @@ cdef class Policy(Styles):
             if v[RV_PLAYER] != p or v[RV_PLAYERS] != players:
                 raise ValueError(f"views[{p}] is player {v[RV_PLAYER]}'s of {v[RV_PLAYERS]}")
             totals_c[p] = totals[p]
+        self.set_co(co_owner)
+        for p in range(players):
+            self.own_co(self.est_views + p * self.view_cap)
         self.estimate_views(players, totals_c, out)
         return [out[p] for p in range(players)]
 
-    def decide(self, Seat seat, view, legal):
+    def decide(self, Seat seat, view, legal, co_owner=None):
         """The action ``seat``'s style takes, from an agent view and the legal ids (both
-        int sequences; the legal ids ascending)."""
+        int sequences; the legal ids ascending). ``co_owner``: each route's further owner
+        (-1: none; ``tables.co_owners``), whose routes the view's player counts as theirs."""
         cdef int n = len(legal), k, m = len(view)
         if n == 0:
             raise ValueError("no legal action to choose from")
@@ -284,6 +324,8 @@ cdef class Policy(Styles):
                 raise ValueError(f"legal ids must be ascending action ids of this variant, not {list(legal)[:8]}…")
         self.check_view(m, self.scratch_view)
         seat.ready(self)
+        self.set_co(co_owner)
+        self.own_co(self.scratch_view)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
     def bind(self, Seat seat):
@@ -306,6 +348,8 @@ cdef class Policy(Styles):
         if n <= 0:
             raise ValueError("no legal action to choose from")
         api.view(state, self.scratch_view)
+        self.read_co(api, state)
+        self.own_co(self.scratch_view)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
     def portfolio(self, seats, engine):
@@ -325,6 +369,8 @@ cdef class Policy(Styles):
         if n <= 0:
             raise ValueError("no legal action to choose from")
         api.view(state, self.scratch_view)
+        self.read_co(api, state)
+        self.own_co(self.scratch_view)
         for seat in seats:
             seat.ready(self)
             action = self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
@@ -370,6 +416,8 @@ cdef class Policy(Styles):
                 if n <= 0:
                     break
                 api.view(state, self.scratch_view)
+                self.read_co(api, state)
+                self.own_co(self.scratch_view)
                 p = api.current(state)
                 action = self.choose(style_of[p], plans[p], self.scratch_view, self.scratch_legal, n, rngs[p])
                 api.apply(state, action)
@@ -377,8 +425,10 @@ cdef class Policy(Styles):
             api.totals(state, totals)
             over = api.is_over(state) or horizon < 0
             if not over:
+                self.read_co(api, state)
                 for p in range(players):
                     api.seat_view(state, p, self.est_views + p * self.view_cap)
+                    self.own_co(self.est_views + p * self.view_cap)
                 self.estimate_views(players, totals, values)
         if over:
             return [totals[p] for p in range(players)]
@@ -388,6 +438,7 @@ cdef class Policy(Styles):
 cdef object _open(object engine, Policy policy, railspec_engine_api** api, void** state):
     """Point ``api`` and ``state`` at a compiled Engine's interface and state; returns the
     capsules, which the caller keeps while it uses the pointers."""
+    cdef int j, k
     capsules = engine._c_api()
     api[0] = <railspec_engine_api*>PyCapsule_GetPointer(capsules[0], RAILSPEC_ENGINE_API_NAME)
     state[0] = PyCapsule_GetPointer(capsules[1], RAILSPEC_ENGINE_STATE_NAME)
@@ -397,6 +448,11 @@ cdef object _open(object engine, Policy policy, railspec_engine_api** api, void*
     if (api[0].n_cards != policy.n_cards or api[0].n_routes != policy.n_routes
             or api[0].n_actions != policy.n_actions or api[0].view_size > policy.view_cap):
         raise ValueError("this engine is not of the variant the policy was built for")
+    for j in range(policy.n_co):  # read_co reads these as one int a route
+        k = policy.co_field[j]
+        if not (0 <= k < api[0].n_fields and api[0].fields[k].kind == RF_INT and api[0].fields[k].shape == RF_FIXED
+                and not api[0].fields[k].per_player and api[0].fields[k].size >= policy.n_routes):
+            raise ValueError(f"the engine's field {k} is not a row of one int a route (a co_owner field)")
     return capsules
 
 
@@ -464,7 +520,9 @@ cdef class Seat:
     def seen(self) -> dict:
         """What the seat learnt of the routes an action opens (rule open_route), by route id:
         the card colour it built the route in, or CLOSED_FOR_GOOD (a build decision showed
-        the route can never be opened). Empty before the seat has decided in a game."""
+        the route can never be opened; of another player's route, that a claim of it was not
+        offered after an option of the rule claim_owned). Empty before the seat has decided
+        in a game."""
         if self.policy is None:
             return {}
         return {r: self.plan.seen[r] for r in range(self.n_routes) if self.plan.seen[r] != SEEN_NOTHING}
@@ -515,6 +573,7 @@ cdef int seat_decide(void* policy, void* seat, const int* view, const int* legal
     """The action the Seat at ``seat`` takes from an agent view and the legal ids (ascending,
     ``n`` >= 1), with the scratch arrays of the Policy at ``policy`` (bound to the seat's
     variant by :meth:`Policy.bind`; one thread at a time per policy)."""
+    (<Policy>policy).has_co = 0  # a batch's view is the engine's own: no further owner is read
     return (<Policy>policy).choose((<Seat>seat).style, &(<Seat>seat).plan, view, legal, n, &(<Seat>seat).rng)
 
 

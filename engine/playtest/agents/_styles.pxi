@@ -41,6 +41,11 @@ cdef class Styles(Planner):
     cdef int* act_rel
     cdef int* route_worth      # what a claim of each route is worth to the styles, in worth_units a point
     cdef int worth_units
+    # a route's further owners (a mechanic's Field.co_owner field: a shared claim)
+    cdef int* co_field         # [n_co]: those fields' indices among a compiled engine's exported fields
+    cdef int n_co
+    cdef int* co_owner         # [n_routes]: each route's further owner this decision (-1: none), when has_co
+    cdef int has_co            # 1 when co_owner names a player this decision (set by the Policy's callers)
     # scratch for one decision (a Policy decides one thing at a time)
     cdef int* best_pay         # [n_routes]: the best legal claim of each route, or -1
     cdef int* claimable        # routes with a legal claim, ascending
@@ -64,6 +69,9 @@ cdef class Styles(Planner):
         self.act_rel = _array(tables["act_rel"])
         self.route_worth = _array(tables["route_worth"])
         self.worth_units = tables["worth_units"]
+        self.co_field = _array(tables["co_fields"])
+        self.n_co = len(tables["co_fields"])
+        self.has_co = 0
         if self.n_cards > 64:
             raise ValueError(f"{self.n_cards} card kinds; the scripted styles handle at most 64")
         self.best_pay = <int*>malloc((self.n_routes + 1) * sizeof(int))
@@ -72,8 +80,9 @@ cdef class Styles(Planner):
         self.list_b = <int*>malloc((self.n_routes + 1) * sizeof(int))
         self.count = <int*>calloc(self.n_routes + 1, sizeof(int))
         self.offer_cost = <int*>malloc((self.n_tickets + 1) * sizeof(int))
+        self.co_owner = <int*>malloc((self.n_routes + 1) * sizeof(int))
         if not (self.best_pay and self.claimable and self.list_a and self.list_b and self.count
-                and self.offer_cost):
+                and self.offer_cost and self.co_owner):
             raise MemoryError()
         for k in range(self.n_routes):
             self.best_pay[k] = -1
@@ -81,10 +90,23 @@ cdef class Styles(Planner):
     def __dealloc__(self):
         cdef int** arrays = [self.act_kind, self.act_route, self.act_card, self.act_locos, self.act_paid,
                              self.act_mask, self.act_rel_start, self.act_rel, self.best_pay, self.claimable,
-                             self.list_a, self.list_b, self.count, self.offer_cost, self.route_worth]
+                             self.list_a, self.list_b, self.count, self.offer_cost, self.route_worth,
+                             self.co_field, self.co_owner]
         cdef int k
-        for k in range(15):
+        for k in range(17):
             free(arrays[k])
+
+    cdef void own_co(self, int* view) noexcept nogil:
+        """Write the view's player as the owner of each route ``co_owner`` names them the
+        further owner of (a shared claim): the styles' plans, stranded tickets and value
+        estimate then count it as theirs, as scoring does."""
+        cdef int r, player = view[RV_PLAYER]
+        cdef int* owner = view + RV_HEADER + self.n_cards
+        if not self.has_co:
+            return
+        for r in range(self.n_routes):
+            if self.co_owner[r] == player:
+                owner[r] = player
 
     # --- one decision's facts ----------------------------------------------------------
     cdef void begin(self, Turn* t, int style, const int* view, const int* legal, int n_legal) noexcept nogil:
@@ -647,6 +669,130 @@ cdef class Styles(Planner):
                 best, best_gain, best_saved = a, gain, saved
         return best
 
+    cdef inline bint shareable(self, Turn* t, Plan* plan, int r) noexcept nogil:
+        # a route another player owns that nobody shares yet, the trains left can lay, and that
+        # was not refused to the player's shared claims before (owned_claim)
+        return (0 <= t.owner[r] < t.players and t.owner[r] != t.player and self.route_len[r] <= t.trains
+                and not plan.borrowed[r] and not (self.has_co and self.co_owner[r] >= 0)
+                and plan.seen[r] != SEEN_CLOSED)
+
+    cdef int share_gain(self, Turn* t, Plan* plan, int route, int* saved) noexcept nogil:
+        """What a claim of ``route`` (another player's; shared once claimed) brings the held
+        tickets: the points of those it lets the trains left join (stranded or too long
+        without it), and in ``saved`` the trains it saves on the others still to join, less
+        the trains the tickets it joins then take. The route counts open at its length: it
+        is still claimed with cards and trains. ``offer_cost`` holds each held ticket's cost
+        on the plan (:meth:`ticket_costs`)."""
+        cdef int m, ticket, n, after, before, gain = 0
+        cdef char was = plan.open_route[route]
+        saved[0] = 0
+        plan.open_route[route] = 1
+        for m in range(t.tickets_n):
+            ticket = t.tickets[m]
+            before = self.offer_cost[ticket]
+            if before == 0:
+                continue
+            after = self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route,
+                                       plan.borrowed, ticket, self.list_b, &n)
+            if before > t.trains and after <= t.trains:
+                gain += self.ticket_points[ticket]
+                saved[0] -= after
+            elif before <= t.trains and after < before:
+                saved[0] += before - after
+        plan.open_route[route] = was
+        return gain
+
+    cdef void ticket_costs(self, Turn* t, Plan* plan) noexcept nogil:
+        # offer_cost[ticket]: each held ticket's cost on the plan (0 complete, UNREACHABLE stranded)
+        cdef int m
+        for m in range(t.tickets_n):
+            self.offer_cost[t.tickets[m]] = self.path_cost(plan, t.tickets[m])
+
+    cdef bint better_share(self, Turn* t, Plan* plan, int r, int gain, int saved, int best, int best_gain,
+                           int best_saved) noexcept nogil:
+        # more ticket points joined, then more trains saved, then the claim worth more, then the lowest id
+        if best == -1 or gain != best_gain:
+            return best == -1 or gain > best_gain
+        if saved != best_saved:
+            return saved > best_saved
+        return self.route_worth[r] + plan.worth_now[r] > self.route_worth[best] + plan.worth_now[best]
+
+    cdef int share_target(self, Turn* t, Plan* plan, int option, int* gain_out, int* saved_out) noexcept nogil:
+        """The route of another player whose claim brings the held tickets most
+        (:meth:`share_gain`) among those the cheapest way of a ticket uses when every such route
+        counts open (a ticket blocked only by them), and, unless ``option`` is -1, whose claim
+        the hand still pays for once the option's locomotives are paid: -1 when none brings
+        anything."""
+        cdef int k, r, n, ticket, opened = 0, best = -1, best_gain = 0, best_saved = 0, gain, saved, colour
+        self.ticket_costs(t, plan)
+        for r in range(self.n_routes):
+            if self.shareable(t, plan, r) and not plan.open_route[r]:
+                plan.open_route[r] = 1
+                self.list_a[opened] = r
+                opened += 1
+        for k in range(t.tickets_n):  # the routes of other players on the ways that use them
+            ticket = t.tickets[k]
+            if self.offer_cost[ticket] == 0:
+                continue
+            self.cheapest_path(plan.owner_seen, plan.player, plan.players, plan.open_route, plan.borrowed,
+                               ticket, self.list_b, &n)
+            for r in range(n):
+                if self.shareable(t, plan, self.list_b[r]):
+                    self.mark[self.list_b[r]] = 1
+        for k in range(opened):
+            plan.open_route[self.list_a[k]] = 0
+        for r in range(self.n_routes):
+            if not self.mark[r]:
+                continue
+            self.mark[r] = 0
+            colour = self.route_colour[r] if self.route_colour[r] >= 0 else t.most_held
+            if option != -1 and t.hand[colour] + t.hand[self.loco] - self.act_locos[option] < self.route_len[r]:
+                continue
+            gain = self.share_gain(t, plan, r, &saved)
+            if (gain or saved > 0) and self.better_share(t, plan, r, gain, saved, best, best_gain, best_saved):
+                best, best_gain, best_saved = r, gain, saved
+        gain_out[0] = best_gain
+        saved_out[0] = best_saved
+        return best
+
+    cdef int claim_owned_choice(self, Turn* t, Plan* plan) noexcept nogil:
+        """The rule ``claim_owned``: the first legal option after which the player claims a
+        route another player owns, when such a route, its claim still paid for by the hand
+        once the option's locomotives are, joins a held ticket the trains left could not join,
+        or saves SHARE_SAVES trains or more on one; -1 otherwise."""
+        cdef int option = t.kind_first[K_CLAIM_OWNED], gain, saved
+        if option == -1 or self.share_target(t, plan, option, &gain, &saved) == -1:
+            return -1
+        return option if gain > 0 or saved >= SHARE_SAVES else -1
+
+    cdef bint claims_owned_routes(self, Turn* t) noexcept nogil:
+        # the decision's claims are of routes other players own (the decision after a claim_owned option)
+        cdef int r
+        if not t.kind_count[K_CLAIM]:
+            return 0
+        r = self.act_route[t.kind_first[K_CLAIM]]
+        return 0 <= t.owner[r] < t.players and t.owner[r] != t.player
+
+    cdef int owned_claim(self, Turn* t, Plan* plan) noexcept nogil:
+        """Among legal claims of routes other players own, the one whose route joins the most
+        points of held tickets, then saves the most trains on them (:meth:`share_gain`), then
+        is worth most (the lowest id among equals): its best payment. The route the held
+        tickets want most (:meth:`share_target`), when it has no legal claim, is refused to the
+        player's shared claims (its technologies, a ferry's locomotives): the plan leaves it
+        out for the rest of the game, so the option is not taken for it again."""
+        cdef int k, r, gain, saved, best = -1, best_gain = 0, best_saved = 0
+        self.ready_claims(t)
+        r = self.share_target(t, plan, -1, &gain, &saved)
+        if r != -1 and self.best_pay[r] == -1:
+            plan.seen[r] = SEEN_CLOSED
+        self.ticket_costs(t, plan)
+        for k in range(self.n_claimable):
+            r = self.claimable[k]
+            gain = self.share_gain(t, plan, r, &saved)
+            if self.better_share(t, plan, r, gain, saved, best, best_gain, best_saved):
+                best, best_gain, best_saved = r, gain, saved
+        return self.best_pay[best] if best != -1 else -1
+
     cdef int invest(self, Turn* t, Plan* plan) noexcept nogil:
         """The legal option a mechanic says brings most now, its price paid (AgentPlay.
         option_worth_now: a technology that scores), when that is above 0; -1 otherwise."""
@@ -705,10 +851,16 @@ cdef class Styles(Planner):
             choice = self.unlock(&t, plan)
             if choice != -1:
                 return choice
+        if t.kind_count[K_CLAIM_OWNED]:
+            choice = self.claim_owned_choice(&t, plan)
+            if choice != -1:
+                return choice
         if plan.any_option:
             choice = self.invest(&t, plan)
             if choice != -1:
                 return choice
+        if self.claims_owned_routes(&t):
+            return self.owned_claim(&t, plan)
         if t.kind_count[K_CLAIM]:
             choice = self.claim(&t, plan)
             if choice != -1:

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING
 
 from ...compiler.base.rng import SplitMix64
 from .kernel import kernel
-from .tables import policy_of, worth_now
+from .tables import co_owners, policy_of, worth_now
 
 if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
     from ._policy import Policy, Seat
@@ -290,7 +290,8 @@ class IsmctsAgent:
             return policy.portfolio(proposers, game._e)
         view = game.agent_view()
         legal = game.legal_actions()
-        return sorted({policy.decide(seat, view, legal) for seat in proposers})
+        co_owner = co_owners(game.variant.ir, game)
+        return sorted({policy.decide(seat, view, legal, co_owner) for seat in proposers})
 
     def _descend(self, node: _Node, world, actions: list[int], depth: int) -> list[_Node]:
         """Select by UCB1 among the actions available in ``world`` until a new node is added
@@ -346,12 +347,12 @@ class IsmctsAgent:
             seat = self._rollers[world.current_player]
             seat.style = styles[world.current_player]
             view = world.agent_view()
-            world.apply(policy.decide(seat, view, world.legal_actions()))
+            world.apply(policy.decide(seat, view, world.legal_actions(), co_owners(world.variant.ir, world)))
             played += 1
         if world.is_over:
             return _rewards_from_totals(world.scores())
         views = [world.agent_view(p) for p in range(world.players)]
-        return _rewards_from_totals(policy.estimate(views, world.scores()))
+        return _rewards_from_totals(policy.estimate(views, world.scores(), co_owners(world.variant.ir, world)))
 
     def _random_to_end(self, world) -> None:
         """Uniformly random actions to the end."""

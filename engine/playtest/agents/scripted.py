@@ -25,7 +25,7 @@ held tickets (a technology), or never.
 from __future__ import annotations
 
 from .kernel import kernel
-from .tables import policy_of, worth_now
+from .tables import co_owners, policy_of, worth_now
 
 #: Salts an agent's seed so two agents given the same seed still draw differently.
 SCRIPTED_SALT = 0x2545F4914F6CDD1D
@@ -52,7 +52,7 @@ class ScriptedAgent:
         if game.engine == "compiled":
             return policy.decide_compiled(self.seat, game._e)
         return policy.decide(self.seat, game.agent_view(),
-                             game.legal_actions())
+                             game.legal_actions(), co_owners(game.variant.ir, game))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -4,13 +4,20 @@
 The graph is the IR's: route ends are graph nodes, so a dead-end place stays one. Each
 action gets one of the policy's kinds: the core kinds by name, a mechanic's kinds by the
 generic rule the mechanic names for them (``Mechanic.agent_play``), anything else
-``K_OTHER``.
+``K_OTHER``; an option a mechanic lists in ``AgentPlay.claims_owned`` gets the rule
+``claim_owned`` whatever its kind's.
+
+A route's further owners (a mechanic's ``Field.co_owner`` field: a shared claim) count as
+the player's own routes to the styles: the compiled kernel reads those fields from a
+compiled engine's state (``co_fields``, their indices among the exported fields), and
+:func:`co_owners` reads them from a game's observation for a view the kernel is handed.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
 from ...compiler import ir
+from ...compiler.assembly import assemble
 from ...compiler.mechanic import AgentRules, part
 from .kernel import kernel
 
@@ -50,8 +57,10 @@ def policy_tables(variant: ir.Variant) -> dict:
     codes = kind_codes(variant, plays)
     related: dict[int, tuple[int, ...]] = {}
     worth = [0.0] * len(variant.routes)
+    claims_owned: set[int] = set()
     for _mechanic, play in plays:
         related.update(play.routes)
+        claims_owned.update(play.claims_owned)
         for route, points in play.worth.items():
             worth[route] += points
 
@@ -97,7 +106,9 @@ def policy_tables(variant: ir.Variant) -> dict:
         city_start=city_start, city_node=city_node,
         ticket_a=[t.a for t in variant.tickets], ticket_b=[t.b for t in variant.tickets],
         ticket_points=[t.points for t in variant.tickets],
-        act_kind=[codes.get(a.kind, _policy.OTHER) for a in actions],
+        act_kind=[_policy.RULES["claim_owned"] if a.id in claims_owned else codes.get(a.kind, _policy.OTHER)
+                  for a in actions],
+        co_fields=co_fields(variant),
         act_route=[a.route for a in actions],
         act_card=[a.colour if a.colour >= 0 else loco for a in actions],
         act_locos=[a.locomotives for a in actions],
@@ -106,20 +117,47 @@ def policy_tables(variant: ir.Variant) -> dict:
     )
 
 
+def co_fields(variant: ir.Variant) -> list[int]:
+    """The indices, among the state's exported fields (the engine interface's field table,
+    in the schema's order), of the fields naming a route's further owner (``Field.co_owner``)."""
+    exported = [f for f in assemble(variant).fields if not f.derived]
+    return [k for k, f in enumerate(exported) if f.co_owner]
+
+
+def co_owners(variant: ir.Variant, game: Any) -> list[int] | None:
+    """Each route's further owner in ``game`` (-1: none), from the ``co_owner`` fields of the
+    observation of the player about to decide (a public field), for :meth:`Policy.decide` and
+    :meth:`Policy.estimate`; None when the variant has no such field (nothing is asked)."""
+    names = _entry(variant)[4]
+    if not names:
+        return None
+    observation = game.observation()
+    merged = [-1] * len(variant.routes)
+    for name in names:
+        for route, who in enumerate(observation[name]):
+            if who >= 0:
+                merged[route] = who
+    return merged
+
+
 #: A mechanic's function of an observation giving route or action ids their worth now.
 WorthNow = Callable[[dict], dict[int, float]]
 
-_POLICIES: dict[int, tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[WorthNow, ...]]] = {}
+#: Per variant: the variant, its policy, its mechanics' worth functions (routes, options) and
+#: the names of its fields naming a route's further owner.
+_Entry = tuple[ir.Variant, "Policy", tuple[WorthNow, ...], tuple[WorthNow, ...], tuple[str, ...]]
+_POLICIES: dict[int, _Entry] = {}
 
 
-def _entry(variant: ir.Variant) -> tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[WorthNow, ...]]:
+def _entry(variant: ir.Variant) -> _Entry:
     entry = _POLICIES.get(id(variant))
     if entry is None or entry[0] is not variant:
         plays = [play for _mechanic, play in _plays(variant)]
         entry = _POLICIES[id(variant)] = (
             variant, kernel().Policy(policy_tables(variant)),
             tuple(play.worth_now for play in plays if play.worth_now is not None),
-            tuple(play.option_worth_now for play in plays if play.option_worth_now is not None))
+            tuple(play.option_worth_now for play in plays if play.option_worth_now is not None),
+            tuple(f.name for f in assemble(variant).fields if f.co_owner))
     return entry
 
 
@@ -134,7 +172,7 @@ def worth_now(variant: ir.Variant, game: Any) -> tuple[dict[int, int], dict[int,
     (route id -> worth) and ``option_worth_now`` (action id -> worth, the price paid) of the
     player's observation, for :meth:`Seat.set_worth`; None when no mechanic of the variant
     says (then nothing is asked of the game: a stock variant's decisions cost what they did)."""
-    _variant, _policy, route_functions, option_functions = _entry(variant)
+    _variant, _policy, route_functions, option_functions, _co = _entry(variant)
     if not route_functions and not option_functions:
         return None
     observation = game.observation()
