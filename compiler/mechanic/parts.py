@@ -167,7 +167,10 @@ class AgentPlay:
     action id -> points taking that option brings now, its price already taken off (a
     technology that scores per route claimed afterwards): the styles take the legal option
     worth most when that is above 0, after the rules above and before a claim (the generic
-    rule ``invest``)."""
+    rule ``invest``). Either function may carry ``priced``, the ids it can ever give a worth
+    (route ids, action ids): the agents then ask it only at decisions where a claim of one of
+    those routes, or one of those options, is legal (elsewhere no figure is read); without
+    it, every claim (every action) counts."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about

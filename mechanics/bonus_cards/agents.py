@@ -33,6 +33,11 @@ class BonusWorth:
         self.route_countries = [frozenset(rule.city_country[c] for c in (route.a, route.b)) - {-1}
                                 for route in variant.routes]
         self.countries = len({c for c in rule.city_country if c >= 0})
+        #: the routes it may give a worth, whichever cards are dealt (the agents ask only when a
+        #: claim of one is legal): those a card counts, and those at a country's city
+        self.priced = frozenset(r for card in rule.cards if card.kind == "routes" for r in card.routes) | (
+            frozenset(r for r, countries in enumerate(self.route_countries) if countries)
+            if self.countries and any(card.kind == "countries" for card in rule.cards) else frozenset())
 
     def __call__(self, observation: dict) -> dict[int, float]:
         if observation["phase"] != PH_TURN:  # claims are made in a turn's first decision only

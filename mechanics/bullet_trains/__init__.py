@@ -109,6 +109,8 @@ class BulletWorth:
         self.points = {r: variant.route_points[n] if n < len(variant.route_points) else 0
                        for r, n in self.lengths.items()}
         self.mean_length = sum(self.lengths.values()) / len(self.lengths) if self.lengths else 0.0
+        #: the routes it may give a worth (the agents ask only when a claim of one is legal)
+        self.priced = frozenset(self.lengths)
 
     def __call__(self, observation: dict) -> dict[int, float]:
         rule = self.rule

@@ -66,6 +66,8 @@ class HeldRouteWorth:
 
     def __init__(self, rule: TechnologyRule):
         self.scoring = [(k, tech.route_points) for k, tech in enumerate(rule.technologies) if tech.route_points]
+        #: the routes it may give a worth (the agents ask only when a claim of one is legal)
+        self.priced = frozenset(route for _k, route_points in self.scoring for route, _points in route_points)
 
     def __call__(self, observation: dict) -> dict[int, float]:
         if observation["phase"] != PH_TURN:  # claims are made in a turn's first decision only
@@ -99,6 +101,8 @@ class PurchaseWorth:
                                                             or rule.technologies[t].ticket_points
                                                             or rule.technologies[t].set_size)]
         self.route_points = [tech.route_points for tech in rule.technologies]
+        #: the purchases it may price (the agents ask only when one of them is legal)
+        self.priced = frozenset(action for action, _t, _sets in self.buys)
         self._completed: dict[tuple, int] = {}  # completed() by player, held tickets and routes held
 
     def claims_left(self, observation: dict) -> float:

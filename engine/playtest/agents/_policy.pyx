@@ -139,6 +139,7 @@ cdef class Policy(Styles):
     cdef int* est_points
     cdef char* est_open        # [n_routes]
     cdef char* est_borrowed    # [n_routes], all 0: the estimate lends no route
+    cdef char* asking          # [n_actions]: 1 where a legal action makes a mechanic's worth now matter
 
     def __cinit__(self, tables):
         """``tables``: a dict of int lists (railspec.agents.tables.policy_tables)."""
@@ -150,8 +151,9 @@ cdef class Policy(Styles):
         self.est_points = <int*>malloc((self.n_tickets + 1) * sizeof(int))
         self.est_open = <char*>calloc(self.n_routes + 1, 1)
         self.est_borrowed = <char*>calloc(self.n_routes + 1, 1)
+        self.asking = <char*>calloc(self.n_actions + 1, 1)
         if not (self.scratch_legal and self.scratch_view and self.est_views and self.est_cost and self.est_points
-                and self.est_open and self.est_borrowed):
+                and self.est_open and self.est_borrowed and self.asking):
             raise MemoryError()
         length = sum(tables["route_len"])
         self.train_value = sum(tables["route_points"]) / length if length else 0.0
@@ -164,6 +166,7 @@ cdef class Policy(Styles):
         free(self.est_points)
         free(self.est_open)
         free(self.est_borrowed)
+        free(self.asking)
 
     cdef void check_view(self, int m, const int* v) except *:
         """Refuse a view whose header does not match its length or whose ids are not this
@@ -307,6 +310,42 @@ cdef class Policy(Styles):
             raise ValueError("no legal action to choose from")
         api.view(state, self.scratch_view)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+
+    def set_asking(self, ids):
+        """Mark the action ids whose being legal makes what a mechanic says claims and options
+        bring now (:meth:`Seat.set_worth`) matter to a decision: the claims of the routes it
+        may give a worth and the options it may price (the styles read a seat's figures only
+        at legal claims and options). :meth:`asks` and :meth:`asks_compiled` read the marks."""
+        cdef int a
+        memset(self.asking, 0, self.n_actions)
+        for a in ids:
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"no action {a} in this variant")
+            self.asking[a] = 1
+
+    def asks(self, legal):
+        """Whether some of the legal ids ``legal`` is marked by :meth:`set_asking`."""
+        cdef int a
+        for a in legal:
+            if 0 <= a < self.n_actions and self.asking[a]:
+                return True
+        return False
+
+    def asks_compiled(self, engine):
+        """Whether some legal action of the compiled game ``engine`` (its Engine) is marked
+        by :meth:`set_asking`: the legal ids read through the engine's C interface, no list
+        built."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        cdef int n, k
+        keep = _open(engine, self, &api, &state)
+        if api.is_over(state):
+            return False
+        n = api.legal(state, self.scratch_legal)
+        for k in range(n):
+            if self.asking[self.scratch_legal[k]]:
+                return True
+        return False
 
     def portfolio(self, seats, engine):
         """The distinct actions ``seats`` would take in the compiled game ``engine``,

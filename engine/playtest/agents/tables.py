@@ -106,21 +106,52 @@ def policy_tables(variant: ir.Variant) -> dict:
     )
 
 
-#: A mechanic's function of an observation giving route or action ids their worth now.
+#: A mechanic's function of an observation giving route or action ids their worth now. It may
+#: carry ``priced``, the ids it can ever give a worth (route ids for ``AgentPlay.worth_now``,
+#: action ids for ``option_worth_now``): the agents then ask it only when one of those claims or
+#: options is legal. Without it, every claim (every action) may have a worth.
 WorthNow = Callable[[dict], dict[int, float]]
 
 _POLICIES: dict[int, tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[WorthNow, ...]]] = {}
+
+#: No figures: what :func:`worth_now` gives when no legal action is one the figures price.
+_NOTHING_NOW: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+#: Ask the mechanics before every decision, as the agents did before they asked only where
+#: the figures can matter: tests/test_agents.py sets it to check that the choices are the same.
+_ask_always = False
 
 
 def _entry(variant: ir.Variant) -> tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[WorthNow, ...]]:
     entry = _POLICIES.get(id(variant))
     if entry is None or entry[0] is not variant:
         plays = [play for _mechanic, play in _plays(variant)]
-        entry = _POLICIES[id(variant)] = (
-            variant, kernel().Policy(policy_tables(variant)),
-            tuple(play.worth_now for play in plays if play.worth_now is not None),
-            tuple(play.option_worth_now for play in plays if play.option_worth_now is not None))
+        route_functions = tuple(play.worth_now for play in plays if play.worth_now is not None)
+        option_functions = tuple(play.option_worth_now for play in plays if play.option_worth_now is not None)
+        tables = policy_tables(variant)
+        policy = kernel().Policy(tables)
+        policy.set_asking(_asking(tables, route_functions, option_functions))
+        entry = _POLICIES[id(variant)] = (variant, policy, route_functions, option_functions)
     return entry
+
+
+def _priced(functions: tuple[WorthNow, ...], every: range) -> set[int]:
+    """The ids some of ``functions`` may give a worth: each one's ``priced``, else ``every``."""
+    ids: set[int] = set()
+    for function in functions:
+        ids.update(getattr(function, "priced", every))
+    return ids
+
+
+def _asking(tables: dict, route_functions: tuple[WorthNow, ...], option_functions: tuple[WorthNow, ...]) -> list[int]:
+    """The action ids whose being legal makes the figures matter to a decision: the claims
+    of a route some ``route_functions`` may give a worth, and the options some
+    ``option_functions`` may price (the styles read a seat's figures at legal ones only)."""
+    claim = kernel().CORE_KINDS["claim"]
+    routes = _priced(route_functions, range(tables["n_routes"])) if route_functions else set()
+    options = _priced(option_functions, range(tables["n_actions"])) if option_functions else set()
+    return [a for a, (kind, route) in enumerate(zip(tables["act_kind"], tables["act_route"]))
+            if (kind == claim and route in routes) or a in options]
 
 
 def policy_of(variant: ir.Variant) -> Policy:
@@ -133,10 +164,16 @@ def worth_now(variant: ir.Variant, game: Any) -> tuple[dict[int, int], dict[int,
     ``game`` now, in worth units: the sums of the present mechanics' ``AgentPlay.worth_now``
     (route id -> worth) and ``option_worth_now`` (action id -> worth, the price paid) of the
     player's observation, for :meth:`Seat.set_worth`; None when no mechanic of the variant
-    says (then nothing is asked of the game: a stock variant's decisions cost what they did)."""
-    _variant, _policy, route_functions, option_functions = _entry(variant)
+    says (then nothing is asked of the game: a stock variant's decisions cost what they did).
+    The mechanics are asked only when some legal action is a claim or an option they may
+    price (:func:`_asking`, checked in the kernel): otherwise no figure would be read, and
+    none is given (the observation, the costly part, is not built)."""
+    _variant, policy, route_functions, option_functions = _entry(variant)
     if not route_functions and not option_functions:
         return None
+    if not _ask_always and not (policy.asks_compiled(game._e) if game.engine == "compiled"
+                                else policy.asks(game.legal_actions())):
+        return _NOTHING_NOW
     observation = game.observation()
     return _units(route_functions, observation), _units(option_functions, observation)
 
