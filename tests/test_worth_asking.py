@@ -54,7 +54,8 @@ def test_scripted_choices_are_those_of_asking_always(monkeypatch, name, engine):
     differ = 0
     for players in range(max(2, v.ir.min_players), min(4, v.ir.max_players) + 1):
         for seed in range(games):
-            always, asked = _both_paths(monkeypatch, lambda: _actions(v, players, seed, engine, told=True))
+            always, asked = _both_paths(monkeypatch, lambda players=players, seed=seed:
+                                        _actions(v, players, seed, engine, told=True))
             assert asked == always, f"{name}, {players} players, seed {seed}"
             differ += _actions(v, players, seed, engine, told=False) != asked
     assert differ > 0, f"{name}: the figures changed no choice in these games"
@@ -70,7 +71,7 @@ def test_ismcts_root_choices_are_those_of_asking_always(monkeypatch, name):
     compared = 0
     while not g.is_over and compared < 12:
         if len(g.legal_actions()) > 1 and g.state()["decisions"] % 5 == 0:
-            always, asked = _both_paths(monkeypatch, lambda: IsmctsAgent(seed=compared, iterations=12).act(g))
+            always, asked = _both_paths(monkeypatch, lambda seed=compared: IsmctsAgent(seed=seed, iterations=12).act(g))
             assert asked == always
             compared += 1
         g.apply(seats[g.current_player].act(g))
