@@ -84,6 +84,21 @@ DEF TRAIN_WORTH = 1.45
 DEF HAND_WORTH = 0.25
 
 #: The styles by the names the agents go by.
+# Policy.asks's bits: the figures of claims (Seat.set_worth's ``worth``), of options, are read
+cdef enum:
+    READS_CLAIMS = 1
+    READS_OPTIONS = 2
+ASK_CLAIMS = READS_CLAIMS
+ASK_OPTIONS = READS_OPTIONS
+
+
+cdef inline bint reads_claim_worth(int style) noexcept nogil:
+    """Whether a style weighs a legal claim by what it brings now (plan.worth_now): all but
+    route-focus and destination-hungry, which claim the first wanted route they can
+    (Styles.claim); a new style counts as one that does."""
+    return style != ROUTE_FOCUS and style != DESTINATION_HUNGRY
+
+
 STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_FOCUS,
           "destination-hungry": DESTINATION_HUNGRY, "greedy": GREEDY}
 #: Seat.seen's value for a route never to be opened.
@@ -139,7 +154,8 @@ cdef class Policy(Styles):
     cdef int* est_points
     cdef char* est_open        # [n_routes]
     cdef char* est_borrowed    # [n_routes], all 0: the estimate lends no route
-    cdef char* asking          # [n_actions]: 1 where a legal action makes a mechanic's worth now matter
+    cdef char* asking          # [n_actions]: ASK_CLAIMS/ASK_OPTIONS where a legal action makes figures matter
+    cdef int asking_any        # the bits some action has
 
     def __cinit__(self, tables):
         """``tables``: a dict of int lists (railspec.agents.tables.policy_tables)."""
@@ -311,41 +327,59 @@ cdef class Policy(Styles):
         api.view(state, self.scratch_view)
         return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
 
-    def set_asking(self, ids):
+    def set_asking(self, claims, options):
         """Mark the action ids whose being legal makes what a mechanic says claims and options
-        bring now (:meth:`Seat.set_worth`) matter to a decision: the claims of the routes it
-        may give a worth and the options it may price (the styles read a seat's figures only
-        at legal claims and options). :meth:`asks` and :meth:`asks_compiled` read the marks."""
+        bring now (:meth:`Seat.set_worth`) matter to a decision: ``claims``, those of the
+        routes it may give a worth, and ``options``, the options it may price (the styles read
+        a seat's figures only at legal claims and options). :meth:`asks` and
+        :meth:`asks_compiled` read the marks."""
         cdef int a
         memset(self.asking, 0, self.n_actions)
-        for a in ids:
+        for mark, ids in ((READS_CLAIMS, claims), (READS_OPTIONS, options)):
+            for a in ids:
+                if not 0 <= a < self.n_actions:
+                    raise ValueError(f"no action {a} in this variant")
+                self.asking[a] |= mark
+        self.asking_any = 0
+        for a in range(self.n_actions):
+            self.asking_any |= self.asking[a]
+
+    cdef int asked(self, int style, const int* legal, int n) noexcept nogil:
+        """Which figures a seat of ``style`` reads at a decision with the ``n`` legal ids:
+        READS_CLAIMS when some is a marked claim and the style weighs claims by their worth,
+        READS_OPTIONS when some is a marked option."""
+        cdef int k, found = 0, wanted = self.asking_any
+        if style >= 0 and not reads_claim_worth(style):
+            wanted &= ~READS_CLAIMS
+        for k in range(n):
+            found |= self.asking[legal[k]] & wanted
+            if found == wanted:
+                break
+        return found
+
+    def asks(self, int style, legal):
+        """Which figures (ASK_CLAIMS, ASK_OPTIONS bits; 0: none) a seat of ``style`` (-1:
+        any style) reads at a decision with the legal ids ``legal`` (the marks of
+        :meth:`set_asking`)."""
+        cdef int n = 0, a
+        for a in legal:
             if not 0 <= a < self.n_actions:
                 raise ValueError(f"no action {a} in this variant")
-            self.asking[a] = 1
+            self.scratch_legal[n] = a
+            n += 1
+            if n > self.n_actions:
+                raise ValueError("more legal ids than actions")
+        return self.asked(style, self.scratch_legal, n)
 
-    def asks(self, legal):
-        """Whether some of the legal ids ``legal`` is marked by :meth:`set_asking`."""
-        cdef int a
-        for a in legal:
-            if 0 <= a < self.n_actions and self.asking[a]:
-                return True
-        return False
-
-    def asks_compiled(self, engine):
-        """Whether some legal action of the compiled game ``engine`` (its Engine) is marked
-        by :meth:`set_asking`: the legal ids read through the engine's C interface, no list
-        built."""
+    def asks_compiled(self, int style, engine):
+        """:meth:`asks` of the compiled game ``engine``'s (its Engine) legal ids, read through
+        the engine's C interface: no list built."""
         cdef railspec_engine_api* api
         cdef void* state
-        cdef int n, k
         keep = _open(engine, self, &api, &state)
         if api.is_over(state):
-            return False
-        n = api.legal(state, self.scratch_legal)
-        for k in range(n):
-            if self.asking[self.scratch_legal[k]]:
-                return True
-        return False
+            return 0
+        return self.asked(style, self.scratch_legal, api.legal(state, self.scratch_legal))
 
     def portfolio(self, seats, engine):
         """The distinct actions ``seats`` would take in the compiled game ``engine``,

@@ -46,7 +46,7 @@ class ScriptedAgent:
     def act(self, game) -> int:
         """The action this style takes in ``game`` for the player about to decide."""
         policy = policy_of(game.variant.ir)
-        worth = worth_now(game.variant.ir, game) if self.told else None
+        worth = worth_now(game.variant.ir, game, self.seat.style) if self.told else None
         if worth is not None:  # a mechanic says what claims or options bring as the position stands
             self.seat.set_worth(policy, *worth)
         if game.engine == "compiled":

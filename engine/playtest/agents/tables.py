@@ -130,7 +130,7 @@ def _entry(variant: ir.Variant) -> tuple[ir.Variant, Policy, tuple[WorthNow, ...
         option_functions = tuple(play.option_worth_now for play in plays if play.option_worth_now is not None)
         tables = policy_tables(variant)
         policy = kernel().Policy(tables)
-        policy.set_asking(_asking(tables, route_functions, option_functions))
+        policy.set_asking(*_asking(tables, route_functions, option_functions))
         entry = _POLICIES[id(variant)] = (variant, policy, route_functions, option_functions)
     return entry
 
@@ -143,15 +143,17 @@ def _priced(functions: tuple[WorthNow, ...], every: range) -> set[int]:
     return ids
 
 
-def _asking(tables: dict, route_functions: tuple[WorthNow, ...], option_functions: tuple[WorthNow, ...]) -> list[int]:
+def _asking(tables: dict, route_functions: tuple[WorthNow, ...],
+            option_functions: tuple[WorthNow, ...]) -> tuple[list[int], list[int]]:
     """The action ids whose being legal makes the figures matter to a decision: the claims
     of a route some ``route_functions`` may give a worth, and the options some
     ``option_functions`` may price (the styles read a seat's figures at legal ones only)."""
     claim = kernel().CORE_KINDS["claim"]
     routes = _priced(route_functions, range(tables["n_routes"])) if route_functions else set()
     options = _priced(option_functions, range(tables["n_actions"])) if option_functions else set()
-    return [a for a, (kind, route) in enumerate(zip(tables["act_kind"], tables["act_route"]))
-            if (kind == claim and route in routes) or a in options]
+    claims = [a for a, (kind, route) in enumerate(zip(tables["act_kind"], tables["act_route"]))
+              if kind == claim and route in routes]
+    return claims, sorted(options)
 
 
 def policy_of(variant: ir.Variant) -> Policy:
@@ -159,23 +161,32 @@ def policy_of(variant: ir.Variant) -> Policy:
     return _entry(variant)[1]
 
 
-def worth_now(variant: ir.Variant, game: Any) -> tuple[dict[int, int], dict[int, int]] | None:
+def worth_now(variant: ir.Variant, game: Any, style: int = -1) -> tuple[dict[int, int], dict[int, int]] | None:
     """What a claim of a route, and taking an option, brings the player about to decide in
     ``game`` now, in worth units: the sums of the present mechanics' ``AgentPlay.worth_now``
     (route id -> worth) and ``option_worth_now`` (action id -> worth, the price paid) of the
     player's observation, for :meth:`Seat.set_worth`; None when no mechanic of the variant
     says (then nothing is asked of the game: a stock variant's decisions cost what they did).
-    The mechanics are asked only when some legal action is a claim or an option they may
-    price (:func:`_asking`, checked in the kernel): otherwise no figure would be read, and
-    none is given (the observation, the costly part, is not built)."""
+    Each is asked only when a seat of ``style`` (a kernel style code; -1: any) would read
+    it at this decision (the kernel's :meth:`Policy.asks`): when some legal action is a claim
+    of a route it may price and the style weighs claims by their worth, or an option it may
+    price. Otherwise its figures are left empty (the observation, the costly part, is built
+    only when one is asked)."""
     _variant, policy, route_functions, option_functions = _entry(variant)
     if not route_functions and not option_functions:
         return None
-    if not _ask_always and not (policy.asks_compiled(game._e) if game.engine == "compiled"
-                                else policy.asks(game.legal_actions())):
+    k = kernel()
+    if _ask_always:
+        wanted = k.ASK_CLAIMS | k.ASK_OPTIONS
+    elif game.engine == "compiled":
+        wanted = policy.asks_compiled(style, game._e)
+    else:
+        wanted = policy.asks(style, game.legal_actions())
+    if not wanted:
         return _NOTHING_NOW
     observation = game.observation()
-    return _units(route_functions, observation), _units(option_functions, observation)
+    return (_units(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
+            _units(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
 
 
 def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
