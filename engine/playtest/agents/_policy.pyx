@@ -381,6 +381,31 @@ cdef class Policy(Styles):
             return 0
         return self.asked(style, self.scratch_legal, api.legal(state, self.scratch_legal))
 
+    def decide_told(self, Seat seat, engine, ask, bint always=False):
+        """:meth:`decide_compiled`, the seat told first what claims and options bring now
+        where its style reads it: ``ask(wanted)`` (``wanted``: :meth:`asks`'s bits, both with
+        ``always``) gives the figures, (route id -> worth, action id -> worth) as
+        :meth:`Seat.set_worth` takes them, only when some is wanted; otherwise the seat holds
+        none. The legal ids are read once for both (no list built)."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        cdef int n, wanted
+        keep = _open(engine, self, &api, &state)
+        if api.is_over(state):
+            raise ValueError("the game is over: nobody is to move")
+        seat.ready(self)
+        n = api.legal(state, self.scratch_legal)
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        wanted = READS_CLAIMS | READS_OPTIONS if always else self.asked(seat.style, self.scratch_legal, n)
+        if wanted:
+            seat.set_worth(self, *ask(wanted))
+            n = api.legal(state, self.scratch_legal)  # ask ran Python: read them again rather than trust it
+        else:
+            seat.clear_worth()
+        api.view(state, self.scratch_view)
+        return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+
     def portfolio(self, seats, engine):
         """The distinct actions ``seats`` would take in the compiled game ``engine``,
         ascending: each seat's :meth:`decide_compiled`, the view and legal ids read once."""
@@ -549,6 +574,13 @@ cdef class Seat:
         if self.policy is not None:
             memset(self.plan.borrowed, 0, (<Policy>self.policy).n_routes)
             forget_seen(&self.plan, (<Policy>self.policy).n_routes)
+            memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+            memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
+            self.plan.any_option = 0
+
+    cdef void clear_worth(self) noexcept:
+        """No figure of what a claim or an option brings now (as set_worth with none)."""
+        if self.policy is not None:
             memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
             memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
             self.plan.any_option = 0

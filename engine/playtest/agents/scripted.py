@@ -25,7 +25,7 @@ held tickets (a technology), or never.
 from __future__ import annotations
 
 from .kernel import kernel
-from .tables import policy_of, worth_now
+from .tables import decide_told, policy_of
 
 #: Salts an agent's seed so two agents given the same seed still draw differently.
 SCRIPTED_SALT = 0x2545F4914F6CDD1D
@@ -45,10 +45,9 @@ class ScriptedAgent:
 
     def act(self, game) -> int:
         """The action this style takes in ``game`` for the player about to decide."""
+        if self.told:  # a mechanic may say what claims or options bring as the position stands
+            return decide_told(game.variant.ir, self.seat, game)
         policy = policy_of(game.variant.ir)
-        worth = worth_now(game.variant.ir, game, self.seat.style) if self.told else None
-        if worth is not None:  # a mechanic says what claims or options bring as the position stands
-            self.seat.set_worth(policy, *worth)
         if game.engine == "compiled":
             return policy.decide_compiled(self.seat, game._e)
         return policy.decide(self.seat, game.agent_view(),

@@ -8,6 +8,7 @@ generic rule the mechanic names for them (``Mechanic.agent_play``), anything els
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from ...compiler import ir
@@ -19,7 +20,7 @@ from .kernel import kernel
 WORTH_UNITS = 4
 
 if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
-    from ._policy import Policy
+    from ._policy import Policy, Seat
 
 
 def kind_codes(variant: ir.Variant, plays=None) -> dict[str, int]:
@@ -182,8 +183,31 @@ def worth_now(variant: ir.Variant, game: Any, style: int = -1) -> tuple[dict[int
         wanted = policy.asks_compiled(style, game._e)
     else:
         wanted = policy.asks(style, game.legal_actions())
-    if not wanted:
-        return _NOTHING_NOW
+    return _figures(route_functions, option_functions, game, wanted) if wanted else _NOTHING_NOW
+
+
+def decide_told(variant: ir.Variant, seat: Seat, game: Any) -> int:
+    """The action ``seat``'s style takes in ``game``, the seat told first what claims and
+    options bring now (:func:`worth_now`, for its style) where the variant's mechanics say
+    and the style reads it: on the compiled engine in one kernel call, which reads the legal
+    ids once and asks the mechanics only then (:meth:`Policy.decide_told`)."""
+    _variant, policy, route_functions, option_functions = _entry(variant)
+    if game.engine == "compiled":
+        if not route_functions and not option_functions:
+            return policy.decide_compiled(seat, game._e)
+        return policy.decide_told(seat, game._e, partial(_figures, route_functions, option_functions, game),
+                                  _ask_always)
+    worth = worth_now(variant, game, seat.style)
+    if worth is not None:
+        seat.set_worth(policy, *worth)
+    return policy.decide(seat, game.agent_view(), game.legal_actions())
+
+
+def _figures(route_functions: tuple[WorthNow, ...], option_functions: tuple[WorthNow, ...], game: Any,
+             wanted: int) -> tuple[dict[int, int], dict[int, int]]:
+    """The figures :meth:`Policy.asks`'s bits ``wanted`` name, of the deciding player's
+    observation (the other left empty)."""
+    k = kernel()
     observation = game.observation()
     return (_units(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
             _units(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
