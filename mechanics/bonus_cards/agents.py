@@ -35,8 +35,11 @@ class BonusWorth:
         self.route_countries = [frozenset(rule.city_country[c] for c in (route.a, route.b)) - {-1}
                                 for route in variant.routes]
         self.countries = len({c for c in rule.city_country if c >= 0})
-        #: the routes with a country at an end, with those countries, in route order
-        self.country_routes = [(r, at) for r, at in enumerate(self.route_countries) if at]
+        #: each route's countries at its ends as bits (country c: bit c), and the routes with
+        #: one, in route order, with a function reading their owners at once
+        self.country_bits = [sum(1 << c for c in at) for at in self.route_countries]
+        self.country_routes = tuple(r for r, at in enumerate(self.route_countries) if at)
+        self.country_owners = _owners_of(self.country_routes)
         #: each card's counted routes, with a function reading their owners at once (a card
         #: that counts no route: none)
         self.counted = [(card.routes, _owners_of(card.routes)) for card in rule.cards]
@@ -73,17 +76,16 @@ class BonusWorth:
 
     def _countries(self, points: int, owner: list[int], player: int, players: int,
                    worth: dict[int, float]) -> None:
-        countries = self.route_countries
-        reached: set[int] = set()
+        bits = self.country_bits
+        reached = 0
         for r in compress(count(), map(player.__eq__, owner)):
-            reached |= countries[r]
+            reached |= bits[r]
         each = min(points, points * players / self.countries)
-        for r, at in self.country_routes:
-            if owner[r] == -1:
-                new = len(at - reached)
+        for r, who in zip(self.country_routes, self.country_owners(owner)):
+            if who == -1:
+                new = (bits[r] & ~reached).bit_count()
                 if new:
                     worth[r] = worth.get(r, 0.0) + each * new
-
 
 def _owners_of(routes: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
     """A function reading the owners of ``routes`` from a list of every route's owner."""
