@@ -87,10 +87,12 @@ class BonusWorth:
                 if new:
                     worth[r] = worth.get(r, 0.0) + each * new
 
+
 def _owners_of(routes: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
     """A function reading the owners of ``routes`` from a list of every route's owner."""
-    if len(routes) == 1:
-        return lambda owner, route=routes[0]: (owner[route],)
-    if not routes:
-        return lambda owner: ()
+    if len(routes) < 2:  # itemgetter of one index gives the item, not a tuple
+
+        def few(owner: list[int]) -> tuple[int, ...]:
+            return tuple(owner[route] for route in routes)
+        return few
     return itemgetter(*routes)

@@ -164,6 +164,9 @@ class PurchaseWorth:
 
 def _owners_of(routes: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
     """A function reading the owners of ``routes`` from a list of every route's owner."""
-    if len(routes) == 1:
-        return lambda owner, route=routes[0]: (owner[route],)
+    if len(routes) < 2:  # itemgetter of one index gives the item, not a tuple
+
+        def few(owner: list[int]) -> tuple[int, ...]:
+            return tuple(owner[route] for route in routes)
+        return few
     return itemgetter(*routes)
