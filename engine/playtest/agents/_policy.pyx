@@ -26,6 +26,7 @@ seats; small sorts and heaps).
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
+from libc.math cimport rint
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 from engine_api cimport (RAILSPEC_ENGINE_API_NAME, RAILSPEC_ENGINE_API_VERSION, RAILSPEC_ENGINE_STATE_NAME,
@@ -381,12 +382,12 @@ cdef class Policy(Styles):
             return 0
         return self.asked(style, self.scratch_legal, api.legal(state, self.scratch_legal))
 
-    def decide_told(self, Seat seat, engine, ask, bint always=False):
+    def decide_told(self, Seat seat, engine, ask):
         """:meth:`decide_compiled`, the seat told first what claims and options bring now
-        where its style reads it: ``ask(wanted)`` (``wanted``: :meth:`asks`'s bits, both with
-        ``always``) gives the figures, (route id -> worth, action id -> worth) as
-        :meth:`Seat.set_worth` takes them, only when some is wanted; otherwise the seat holds
-        none. The legal ids are read once for both (no list built)."""
+        where its style reads it: ``ask(wanted)`` (``wanted``: :meth:`asks`'s bits) gives the
+        figures in points, (route id -> points, action id -> points) as
+        :meth:`Seat.set_worth_points` takes them, only when some is wanted; otherwise the seat
+        holds none. The legal ids are read once for both (no list built)."""
         cdef railspec_engine_api* api
         cdef void* state
         cdef int n, wanted
@@ -397,9 +398,9 @@ cdef class Policy(Styles):
         n = api.legal(state, self.scratch_legal)
         if n <= 0:
             raise ValueError("no legal action to choose from")
-        wanted = READS_CLAIMS | READS_OPTIONS if always else self.asked(seat.style, self.scratch_legal, n)
+        wanted = self.asked(seat.style, self.scratch_legal, n)
         if wanted:
-            seat.set_worth(self, *ask(wanted))
+            seat.set_worth_points(self, *ask(wanted))
             n = api.legal(state, self.scratch_legal)  # ask ran Python: read them again rather than trust it
         else:
             seat.clear_worth()
@@ -605,6 +606,26 @@ cdef class Seat:
                 raise ValueError(f"no action {a} in this variant")
             self.plan.option_worth[a] = value
             self.plan.any_option |= value > 0
+
+    def set_worth_points(self, Policy policy, worth, options):
+        """:meth:`set_worth` from figures in points (floats): each times the policy's worth
+        units and rounded to the nearest int, half to even, as Python's ``round`` does (what
+        the agents' tables.worth_now gives set_worth), without a dict of ints made first."""
+        cdef int r, a
+        cdef double units = policy.worth_units
+        self.ready(policy)
+        memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+        for r, value in worth.items():
+            if not 0 <= r < self.n_routes:
+                raise ValueError(f"no route {r} in this variant")
+            self.plan.worth_now[r] = <int>rint(units * <double>value)
+        memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
+        self.plan.any_option = 0
+        for a, value in options.items():
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"no action {a} in this variant")
+            self.plan.option_worth[a] = <int>rint(units * <double>value)
+            self.plan.any_option |= self.plan.option_worth[a] > 0
 
     def __dealloc__(self):
         self.release()

@@ -118,8 +118,9 @@ _POLICIES: dict[int, tuple[ir.Variant, Policy, tuple[WorthNow, ...], tuple[Worth
 #: No figures: what :func:`worth_now` gives when no legal action is one the figures price.
 _NOTHING_NOW: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
-#: Ask the mechanics before every decision, as the agents did before they asked only where
-#: the figures can matter: tests/test_agents.py sets it to check that the choices are the same.
+#: Ask the mechanics before every decision, in Python, as the agents did before they asked only
+#: where the figures can matter: tests/test_worth_asking.py sets it to check that the choices
+#: are the same.
 _ask_always = False
 
 
@@ -183,41 +184,53 @@ def worth_now(variant: ir.Variant, game: Any, style: int = -1) -> tuple[dict[int
         wanted = policy.asks_compiled(style, game._e)
     else:
         wanted = policy.asks(style, game.legal_actions())
-    return _figures(route_functions, option_functions, game, wanted) if wanted else _NOTHING_NOW
+    if not wanted:
+        return _NOTHING_NOW
+    observation = game.observation()
+    return (_units(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
+            _units(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
 
 
 def decide_told(variant: ir.Variant, seat: Seat, game: Any) -> int:
     """The action ``seat``'s style takes in ``game``, the seat told first what claims and
     options bring now (:func:`worth_now`, for its style) where the variant's mechanics say
     and the style reads it: on the compiled engine in one kernel call, which reads the legal
-    ids once and asks the mechanics only then (:meth:`Policy.decide_told`)."""
+    ids once and asks the mechanics only then (:meth:`Policy.decide_told`). With
+    ``_ask_always``, the path the agents took before: asked in Python before every decision."""
     _variant, policy, route_functions, option_functions = _entry(variant)
-    if game.engine == "compiled":
+    compiled = game.engine == "compiled"
+    if compiled and not _ask_always:
         if not route_functions and not option_functions:
             return policy.decide_compiled(seat, game._e)
-        return policy.decide_told(seat, game._e, partial(_figures, route_functions, option_functions, game),
-                                  _ask_always)
+        return policy.decide_told(seat, game._e, partial(_figures, route_functions, option_functions, game))
     worth = worth_now(variant, game, seat.style)
     if worth is not None:
         seat.set_worth(policy, *worth)
+    if compiled:
+        return policy.decide_compiled(seat, game._e)
     return policy.decide(seat, game.agent_view(), game.legal_actions())
 
 
 def _figures(route_functions: tuple[WorthNow, ...], option_functions: tuple[WorthNow, ...], game: Any,
-             wanted: int) -> tuple[dict[int, int], dict[int, int]]:
-    """The figures :meth:`Policy.asks`'s bits ``wanted`` name, of the deciding player's
-    observation (the other left empty)."""
+             wanted: int) -> tuple[dict[int, float], dict[int, float]]:
+    """The figures :meth:`Policy.asks`'s bits ``wanted`` name, in points, of the deciding
+    player's observation (the other left empty), for :meth:`Seat.set_worth_points`."""
     k = kernel()
     observation = game.observation()
-    return (_units(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
-            _units(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
+    return (_points(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
+            _points(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
 
 
-def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
+def _points(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, float]:
+    """The sum of ``functions``' figures of ``observation``, in points, in the functions' order."""
     if len(functions) == 1:
-        return {key: round(WORTH_UNITS * points) for key, points in functions[0](observation).items()}
+        return functions[0](observation)
     total: dict[int, float] = {}
     for function in functions:
         for key, points in function(observation).items():
             total[key] = total.get(key, 0.0) + points
-    return {key: round(WORTH_UNITS * points) for key, points in total.items()}
+    return total
+
+
+def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
+    return {key: round(WORTH_UNITS * points) for key, points in _points(functions, observation).items()}
