@@ -84,7 +84,6 @@ DEF TICKET_FLOOR = 0.4
 DEF TRAIN_WORTH = 1.45
 DEF HAND_WORTH = 0.25
 
-#: The styles by the names the agents go by.
 # Policy.asks's bits: the figures of claims (Seat.set_worth's ``worth``), of options, are read
 cdef enum:
     READS_CLAIMS = 1
@@ -100,6 +99,7 @@ cdef inline bint reads_claim_worth(int style) noexcept nogil:
     return style != ROUTE_FOCUS and style != DESTINATION_HUNGRY
 
 
+#: The styles by the names the agents go by.
 STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_FOCUS,
           "destination-hungry": DESTINATION_HUNGRY, "greedy": GREEDY}
 #: Seat.seen's value for a route never to be opened.
@@ -366,10 +366,10 @@ cdef class Policy(Styles):
         for a in legal:
             if not 0 <= a < self.n_actions:
                 raise ValueError(f"no action {a} in this variant")
+            if n == self.n_actions:
+                raise ValueError("more legal ids than actions")
             self.scratch_legal[n] = a
             n += 1
-            if n > self.n_actions:
-                raise ValueError("more legal ids than actions")
         return self.asked(style, self.scratch_legal, n)
 
     def asks_compiled(self, int style, engine):

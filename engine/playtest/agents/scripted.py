@@ -38,8 +38,9 @@ class ScriptedAgent:
 
     def __init__(self, seed: int = 0, worth_now: bool = True):
         """``worth_now``: ask the mechanics what claims and options bring as the game stands
-        before each decision (AgentPlay.worth_now, docs/agents.md); False plays as the
-        compiled seats of railspec.rl's batches do, which nothing asks in Python."""
+        at each decision where the style reads it (AgentPlay.worth_now, docs/agents.md);
+        False plays as the compiled seats of railspec.rl's batches do, which nothing asks in
+        Python."""
         self.seat = kernel().Seat(kernel().STYLES[self.name], (int(seed) % 2**64) ^ SCRIPTED_SALT)
         self.told = worth_now
 
