@@ -27,7 +27,10 @@ and for USA:
   - batched games (railspec.rl.vector, 2 players, the observation and mask at every
     decision): decisions per CPU second against the single-game loop, and on 2 and 4
     threads;
-  - cold and cached compile time of a user spec (a fresh cache folder, separate processes).
+  - cold and cached compile time of a user spec (a fresh cache folder, separate processes);
+and for Japan, the United Kingdom and Northern Lights (their mechanics tell the scripted agents
+what claims and options bring now):
+  - scripted games at 3 players, told and untold, games/s and the ratio.
 
 Each speed is the best CPU time of --repeat runs (as timeit reports): on a shared machine
 the slower runs, and the wall clock, measure the neighbours, not the engine. Where valgrind
@@ -541,6 +544,36 @@ def agents_report(v, scale: float) -> None:
     print()
 
 
+#: The stock variants a mechanic of which tells the scripted agents what claims and options
+#: bring as the game stands (AgentPlay.worth_now, option_worth_now; docs/agents.md).
+TOLD_VARIANTS = ("japan", "united_kingdom", "northern_lights")
+
+
+def told_report(scale: float, names: tuple[str, ...] = TOLD_VARIANTS) -> None:
+    """Scripted games (the five styles in turn, 3 players, compiled engine) of the variants
+    whose mechanics tell the agents figures, told (the agents' default) and untold
+    (``worth_now=False``, as railspec.rl's batched seats play), timed in turn."""
+    styles = ("one-step", "long-route", "route-focus", "destination-hungry", "greedy")
+    games = max(10, int(200 * scale))
+    print(f"scripted games told what claims and options bring now (the five styles, 3 players, {games} games):")
+    for name in names:
+        v = railspec.load(name)
+
+        def run(told: bool, v=v) -> int:
+            decisions = 0
+            for i in range(games):
+                seats = [agents.make(styles[(i + s) % len(styles)], seed=i, worth_now=told) for s in range(3)]
+                decisions += agents.play(v, seats, seed=i).state()["decisions"]
+            return decisions
+        (told_s, decisions), (untold_s, _) = timed_together([lambda: run(True), lambda: run(False)])
+        record(f"{v.key} 3p scripted games/s, told", games / told_s, "games/s")
+        record(f"{v.key} 3p scripted games/s, untold", games / untold_s, "games/s")
+        record(f"{v.key} 3p scripted, told time / untold", told_s / untold_s, "×", "lower")
+        print(f"  {v.name:16} told {games / told_s:8,.1f} games/s, untold {games / untold_s:8,.1f} games/s "
+              f"(told takes {told_s / untold_s:.2f}×; {decisions / games:,.0f} decisions a game)")
+    print()
+
+
 def main() -> int:
     global REPEAT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -600,6 +633,9 @@ def main() -> int:
                                  whole_states=False)
                 print()
         hard_scoring_report(v, scale)
+    told = tuple(name for name in TOLD_VARIANTS if name in names)
+    if told:
+        told_report(scale, told)
     if "usa" in names:
         v = railspec.load("usa")
         agents_report(v, scale)

@@ -172,7 +172,10 @@ class AgentPlay:
     ``route_claims``, hook ``after_shared_claim``, a ``co_owner`` field): the styles play them
     by the rule ``claim_owned`` whatever their kind's rule, taking one when a route of another
     player on a held ticket's way would join that ticket or save trains on it, and then claim
-    that route."""
+    that route. Either worth function may carry ``priced``, the ids it can ever give a worth
+    (route ids, action ids): the agents then ask it only at decisions where a claim of one of
+    those routes, or one of those options, is legal (elsewhere no figure is read); without
+    it, every claim (every action) counts."""
 
     rules: dict = field(default_factory=dict)    # action kind -> rule name
     routes: dict = field(default_factory=dict)   # action id -> the route ids it is about

@@ -519,6 +519,23 @@ def validate(variant: ir.Variant, state, shapes_checked: bool = False) -> None:
         raise StateError(problems[0] + more)
 
 
+#: The views an observation plan tells apart (:func:`_observation_plan`): any other shows only its summary.
+_PUBLIC, _DECIDER, _OWN = 1, 2, 3
+
+
+@functools.lru_cache(maxsize=64)
+def _observation_plan(variant: ir.Variant) -> tuple[tuple, ...]:
+    """Each exported field's part in an observation, read once per variant (the agents build
+    one before many decisions): the field, its name, its view (_PUBLIC, _DECIDER, _OWN or 0),
+    the name it is shown under, its summary's name (or ""), whether the summary sums (else
+    counts), and whether the field holds an entry per player."""
+    kinds = {"public": _PUBLIC, "decider": _DECIDER, "own": _OWN}
+    return tuple((field, field.name, kinds.get(field.view.kind, 0),
+                  field.name if field.view.kind == "public" else field.view.alias or field.name,
+                  field.view.summary or "", field.view.summary_of == "sum", field.per_player)
+                 for field in assemble(variant).exported_fields)
+
+
 def observation(variant: ir.Variant, state: dict, player: int, fresh: bool = False) -> dict:
     """One player's view, field by field as the schema's views say: public fields as they
     are; hidden ones as their size at most; per-player private ones as the player's own
@@ -529,21 +546,20 @@ def observation(variant: ir.Variant, state: dict, player: int, fresh: bool = Fal
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players:
         raise ValueError(f"no player {player!r} in a {players}-player game")
     out: dict = {"player": player}
-    copy = (lambda field, value: value) if fresh else schema.copy_value
-    for field in assemble(variant).exported_fields:
-        view = field.view
-        value = state[field.name]
-        if view.kind == "public":
-            out[field.name] = copy(field, value)
-        elif view.kind == "decider":
-            deciding = state["current"] == player and state["phase"] not in (PH_OVER, PH_SETUP_KEEP)
-            out[view.alias or field.name] = copy(field, value) if deciding else []
-        elif view.kind == "own":
+    copy = schema.copy_value
+    deciding = state["current"] == player and state["phase"] not in (PH_OVER, PH_SETUP_KEEP)
+    for field, name, view, shown, summary, summed, per_player in _observation_plan(variant):
+        value = state[name]
+        if view == _PUBLIC:
+            out[shown] = value if fresh else copy(field, value)
+        elif view == _DECIDER:
+            out[shown] = (value if fresh else copy(field, value)) if deciding else []
+        elif view == _OWN:
             own = value[player]
-            out[view.alias or field.name] = list(own) if isinstance(own, list) and not fresh else own
-        if view.summary:
-            if field.per_player:
-                out[view.summary] = [sum(v) if view.summary_of == "sum" else len(v) for v in value]
+            out[shown] = list(own) if isinstance(own, list) and not fresh else own
+        if summary:
+            if per_player:
+                out[summary] = [sum(v) if summed else len(v) for v in value]
             else:
-                out[view.summary] = sum(value) if view.summary_of == "sum" else len(value)
+                out[summary] = sum(value) if summed else len(value)
     return out

@@ -109,18 +109,34 @@ class BulletWorth:
         self.points = {r: variant.route_points[n] if n < len(variant.route_points) else 0
                        for r, n in self.lengths.items()}
         self.mean_length = sum(self.lengths.values()) / len(self.lengths) if self.lengths else 0.0
+        #: the routes it may give a worth (the agents ask only when a claim of one is legal)
+        self.priced = frozenset(self.lengths)
+        self._spaces: dict[int, tuple[int, list[tuple[int, float, int]]] | None] = {}  # spaces() by players
 
     def __call__(self, observation: dict) -> dict[int, float]:
         rule = self.rule
         if observation["bullet_pieces"] <= 0 or not self.lengths or observation["phase"] != PH_TURN:
             return {}  # no piece left, or no claim to make (claims are a turn's first decision)
         player, owner, players = observation["player"], observation["owner"], observation["players"]
+        spaces = self._spaces.get(players)
+        if spaces is None:
+            spaces = self._spaces[players] = self.spaces(players)
+        if spaces is None:
+            return {}
+        last, moves = spaces
+        first = last - rule.without if rule.without is not None and observation["bullet_track"][player] == 0 else 0
+        return {r: first + moved - points for r, moved, points in moves if owner[r] == -1}
+
+    def spaces(self, players: int) -> tuple[int, list[tuple[int, float, int]]] | None:
+        """For this many players: the last place's points, and each bullet route with what
+        its spaces are worth (the table's spread over the spaces a marker moves in a game,
+        times its length) and its route points; None without a table."""
+        rule = self.rule
         table = rule.table(players)
         if not table:
-            return {}
+            return None
         per_space = (table[0] - table[-1]) / (rule.pieces * self.mean_length / players)
-        first = table[-1] - rule.without if rule.without is not None and observation["bullet_track"][player] == 0 else 0
-        return {r: first + per_space * length - self.points[r] for r, length in self.lengths.items() if owner[r] == -1}
+        return table[-1], [(r, per_space * length, self.points[r]) for r, length in self.lengths.items()]
 
 
 class BulletTrainsReference(MechanicReference[BulletTrainsState, BulletTrainsRule]):

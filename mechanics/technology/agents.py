@@ -24,7 +24,9 @@ points to the styles (``worth_now``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import compress, count
+from operator import itemgetter
+from typing import TYPE_CHECKING, Callable
 
 from ...compiler import ir
 from ...compiler.base.schema import PH_TURN
@@ -68,6 +70,8 @@ class HeldRouteWorth:
 
     def __init__(self, rule: TechnologyRule):
         self.scoring = [(k, tech.route_points) for k, tech in enumerate(rule.technologies) if tech.route_points]
+        #: the routes it may give a worth (the agents ask only when a claim of one is legal)
+        self.priced = frozenset(route for _k, route_points in self.scoring for route, _points in route_points)
 
     def __call__(self, observation: dict) -> dict[int, float]:
         if observation["phase"] != PH_TURN:  # claims are made in a turn's first decision only
@@ -100,7 +104,13 @@ class PurchaseWorth:
                      if not rule.technologies[t].opens and (rule.technologies[t].route_points
                                                             or rule.technologies[t].ticket_points
                                                             or rule.technologies[t].set_size)]
-        self.route_points = [tech.route_points for tech in rule.technologies]
+        #: the purchases it may price (the agents ask only when one of them is legal)
+        self.priced = frozenset(action for action, _t, _sets in self.buys)
+        #: each technology's scoring routes by their points, each group's owners read at once
+        #: (the points are ints: counting free routes by group sums them exactly)
+        self.point_groups = [[(points, _owners_of([r for r, p in tech.route_points if p == points]))
+                              for points in sorted({p for _r, p in tech.route_points})]
+                             for tech in rule.technologies]
         self._completed: dict[tuple, int] = {}  # completed() by player, held tickets and routes held
 
     def claims_left(self, observation: dict) -> float:
@@ -110,23 +120,23 @@ class PurchaseWorth:
         trains = observation["trains"]
         return min(trains[observation["player"]], min(trains) + self.longest) / self.mean_length
 
-    def effect(self, t: int, owned: int, observation: dict, free: list[int]) -> float:
-        """What technology ``t`` will score for the observing player, holding ``owned``."""
+    def effect(self, t: int, owned: int, observation: dict, free: int, set_now: int) -> float:
+        """What technology ``t`` will score for the observing player, holding ``owned``, with
+        ``free`` routes nobody holds and sets of ``set_now`` cards (0: none)."""
         tech, player, owner = self.rule.technologies[t], observation["player"], observation["owner"]
         effect = 0.0
         if tech.route_points and free:
-            points = sum(p for r, p in self.route_points[t] if owner[r] == -1)
-            effect += self.claims_left(observation) * points / len(free)
+            points = sum(points * owners(owner).count(-1) for points, owners in self.point_groups[t])
+            effect += self.claims_left(observation) * points / free
         if tech.ticket_points:
             tickets = list(observation["tickets"])
-            key = (player, tuple(tickets), tuple(r for r, who in enumerate(owner) if who == player))
+            key = (player, tuple(tickets), tuple(compress(count(), map(player.__eq__, owner))))
             done = self._completed.get(key, -1)
             if done < 0:
                 if len(self._completed) > 4096:  # a long campaign: keep the cache small
                     self._completed.clear()
                 done = self._completed[key] = completed(self.variant, owner, player, tickets)
             effect += tech.ticket_points * (done + OPEN_TICKET_SHARE * (len(tickets) - done))
-        set_now = self.rule.set_size_of(owned)
         if tech.set_size and set_now and tech.set_size < set_now:
             missing = sum(cost for k, cost in self.opening_cost if not owned >> k & 1)
             effect += CARD_POINTS * (set_now - tech.set_size) * missing
@@ -140,16 +150,25 @@ class PurchaseWorth:
         buys = [(action, t, sets) for action, t, sets in self.buys if not owned >> t & 1 and supply[t] > 0]
         if not buys:
             return {}
-        owner = observation["owner"]
-        free = [r for r, who in enumerate(owner) if who == -1]
+        free = observation["owner"].count(-1)
         effects: dict[int, float] = {}
         set_size = self.rule.set_size_of(owned)
         worth: dict[int, float] = {}
         for action, t, sets in buys:
             if t not in effects:
-                effects[t] = self.effect(t, owned, observation, free)
+                effects[t] = self.effect(t, owned, observation, free, set_size)
             if effects[t]:
                 tech = self.rule.technologies[t]
                 price = LOCOMOTIVE_POINTS * (tech.cost - sets) + CARD_POINTS * (set_size or tech.set_size) * sets
                 worth[action] = effects[t] - price
         return worth
+
+
+def _owners_of(routes: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function reading the owners of ``routes`` from a list of every route's owner."""
+    if len(routes) < 2:  # itemgetter of one index gives the item, not a tuple
+
+        def few(owner: list[int]) -> tuple[int, ...]:
+            return tuple(owner[route] for route in routes)
+        return few
+    return itemgetter(*routes)

@@ -26,6 +26,7 @@ seats; small sorts and heaps).
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
+from libc.math cimport rint
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 
 from engine_api cimport (RAILSPEC_ENGINE_API_NAME, RAILSPEC_ENGINE_API_VERSION, RAILSPEC_ENGINE_STATE_NAME,
@@ -88,6 +89,21 @@ DEF TICKET_FLOOR = 0.4
 DEF TRAIN_WORTH = 1.45
 DEF HAND_WORTH = 0.25
 
+# Policy.asks's bits: the figures of claims (Seat.set_worth's ``worth``), of options, are read
+cdef enum:
+    READS_CLAIMS = 1
+    READS_OPTIONS = 2
+ASK_CLAIMS = READS_CLAIMS
+ASK_OPTIONS = READS_OPTIONS
+
+
+cdef inline bint reads_claim_worth(int style) noexcept nogil:
+    """Whether a style weighs a legal claim by what it brings now (plan.worth_now): all but
+    route-focus and destination-hungry, which claim the first wanted route they can
+    (Styles.claim); a new style counts as one that does."""
+    return style != ROUTE_FOCUS and style != DESTINATION_HUNGRY
+
+
 #: The styles by the names the agents go by.
 STYLES = {"one-step": ONE_STEP, "long-route": LONG_ROUTE, "route-focus": ROUTE_FOCUS,
           "destination-hungry": DESTINATION_HUNGRY, "greedy": GREEDY}
@@ -144,6 +160,8 @@ cdef class Policy(Styles):
     cdef int* est_points
     cdef char* est_open        # [n_routes]
     cdef char* est_borrowed    # [n_routes], all 0: the estimate lends no route
+    cdef char* asking          # [n_actions]: ASK_CLAIMS/ASK_OPTIONS where a legal action makes figures matter
+    cdef int asking_any        # the bits some action has
 
     def __cinit__(self, tables):
         """``tables``: a dict of int lists (railspec.agents.tables.policy_tables)."""
@@ -155,8 +173,9 @@ cdef class Policy(Styles):
         self.est_points = <int*>malloc((self.n_tickets + 1) * sizeof(int))
         self.est_open = <char*>calloc(self.n_routes + 1, 1)
         self.est_borrowed = <char*>calloc(self.n_routes + 1, 1)
+        self.asking = <char*>calloc(self.n_actions + 1, 1)
         if not (self.scratch_legal and self.scratch_view and self.est_views and self.est_cost and self.est_points
-                and self.est_open and self.est_borrowed):
+                and self.est_open and self.est_borrowed and self.asking):
             raise MemoryError()
         length = sum(tables["route_len"])
         self.train_value = sum(tables["route_points"]) / length if length else 0.0
@@ -169,6 +188,7 @@ cdef class Policy(Styles):
         free(self.est_points)
         free(self.est_open)
         free(self.est_borrowed)
+        free(self.asking)
 
     cdef void check_view(self, int m, const int* v) except *:
         """Refuse a view whose header does not match its length or whose ids are not this
@@ -347,6 +367,87 @@ cdef class Policy(Styles):
         n = api.legal(state, self.scratch_legal)
         if n <= 0:
             raise ValueError("no legal action to choose from")
+        api.view(state, self.scratch_view)
+        self.read_co(api, state)
+        self.own_co(self.scratch_view)
+        return self.choose(seat.style, &seat.plan, self.scratch_view, self.scratch_legal, n, &seat.rng)
+
+    def set_asking(self, claims, options):
+        """Mark the action ids whose being legal makes what a mechanic says claims and options
+        bring now (:meth:`Seat.set_worth`) matter to a decision: ``claims``, those of the
+        routes it may give a worth, and ``options``, the options it may price (the styles read
+        a seat's figures only at legal claims and options). :meth:`asks` and
+        :meth:`asks_compiled` read the marks."""
+        cdef int a
+        memset(self.asking, 0, self.n_actions)
+        for mark, ids in ((READS_CLAIMS, claims), (READS_OPTIONS, options)):
+            for a in ids:
+                if not 0 <= a < self.n_actions:
+                    raise ValueError(f"no action {a} in this variant")
+                self.asking[a] |= mark
+        self.asking_any = 0
+        for a in range(self.n_actions):
+            self.asking_any |= self.asking[a]
+
+    cdef int asked(self, int style, const int* legal, int n) noexcept nogil:
+        """Which figures a seat of ``style`` reads at a decision with the ``n`` legal ids:
+        READS_CLAIMS when some is a marked claim and the style weighs claims by their worth,
+        READS_OPTIONS when some is a marked option."""
+        cdef int k, found = 0, wanted = self.asking_any
+        if style >= 0 and not reads_claim_worth(style):
+            wanted &= ~READS_CLAIMS
+        for k in range(n):
+            found |= self.asking[legal[k]] & wanted
+            if found == wanted:
+                break
+        return found
+
+    def asks(self, int style, legal):
+        """Which figures (ASK_CLAIMS, ASK_OPTIONS bits; 0: none) a seat of ``style`` (-1:
+        any style) reads at a decision with the legal ids ``legal`` (the marks of
+        :meth:`set_asking`)."""
+        cdef int n = 0, a
+        for a in legal:
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"no action {a} in this variant")
+            if n == self.n_actions:
+                raise ValueError("more legal ids than actions")
+            self.scratch_legal[n] = a
+            n += 1
+        return self.asked(style, self.scratch_legal, n)
+
+    def asks_compiled(self, int style, engine):
+        """:meth:`asks` of the compiled game ``engine``'s (its Engine) legal ids, read through
+        the engine's C interface: no list built."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        keep = _open(engine, self, &api, &state)
+        if api.is_over(state):
+            return 0
+        return self.asked(style, self.scratch_legal, api.legal(state, self.scratch_legal))
+
+    def decide_told(self, Seat seat, engine, ask):
+        """:meth:`decide_compiled`, the seat told first what claims and options bring now
+        where its style reads it: ``ask(wanted)`` (``wanted``: :meth:`asks`'s bits) gives the
+        figures in points, (route id -> points, action id -> points) as
+        :meth:`Seat.set_worth_points` takes them, only when some is wanted; otherwise the seat
+        holds none. The legal ids are read once for both (no list built)."""
+        cdef railspec_engine_api* api
+        cdef void* state
+        cdef int n, wanted
+        keep = _open(engine, self, &api, &state)
+        if api.is_over(state):
+            raise ValueError("the game is over: nobody is to move")
+        seat.ready(self)
+        n = api.legal(state, self.scratch_legal)
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        wanted = self.asked(seat.style, self.scratch_legal, n)
+        if wanted:
+            seat.set_worth_points(self, *ask(wanted))
+            n = api.legal(state, self.scratch_legal)  # ask ran Python: read them again rather than trust it
+        else:
+            seat.clear_worth()
         api.view(state, self.scratch_view)
         self.read_co(api, state)
         self.own_co(self.scratch_view)
@@ -538,6 +639,13 @@ cdef class Seat:
             memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
             self.plan.any_option = 0
 
+    cdef void clear_worth(self) noexcept:
+        """No figure of what a claim or an option brings now (as set_worth with none)."""
+        if self.policy is not None:
+            memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+            memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
+            self.plan.any_option = 0
+
     def set_worth(self, Policy policy, worth, options=None):
         """For the decisions until the next call: what a claim of a route brings now besides
         its points (``worth``, route id -> worth; AgentPlay.worth_now) and what taking an
@@ -558,6 +666,26 @@ cdef class Seat:
                 raise ValueError(f"no action {a} in this variant")
             self.plan.option_worth[a] = value
             self.plan.any_option |= value > 0
+
+    def set_worth_points(self, Policy policy, worth, options):
+        """:meth:`set_worth` from figures in points (floats): each times the policy's worth
+        units and rounded to the nearest int, half to even, as Python's ``round`` does (what
+        the agents' tables.worth_now gives set_worth), without a dict of ints made first."""
+        cdef int r, a
+        cdef double units = policy.worth_units
+        self.ready(policy)
+        memset(self.plan.worth_now, 0, self.n_routes * sizeof(int))
+        for r, value in worth.items():
+            if not 0 <= r < self.n_routes:
+                raise ValueError(f"no route {r} in this variant")
+            self.plan.worth_now[r] = <int>rint(units * <double>value)
+        memset(self.plan.option_worth, 0, self.n_actions * sizeof(int))
+        self.plan.any_option = 0
+        for a, value in options.items():
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"no action {a} in this variant")
+            self.plan.option_worth[a] = <int>rint(units * <double>value)
+            self.plan.any_option |= self.plan.option_worth[a] > 0
 
     def __dealloc__(self):
         self.release()

@@ -20,6 +20,8 @@ class Kernel(Protocol):
     OTHER: int
     RULES: dict[str, int]
     CORE_KINDS: dict[str, int]
+    ASK_CLAIMS: int
+    ASK_OPTIONS: int
     SEAT_DECIDE: Any
     SEAT_RENEW: Any
     Policy: type[Policy]

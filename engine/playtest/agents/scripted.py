@@ -25,7 +25,7 @@ held tickets (a technology), or never.
 from __future__ import annotations
 
 from .kernel import kernel
-from .tables import co_owners, policy_of, worth_now
+from .tables import co_owners, decide_told, policy_of
 
 #: Salts an agent's seed so two agents given the same seed still draw differently.
 SCRIPTED_SALT = 0x2545F4914F6CDD1D
@@ -38,17 +38,17 @@ class ScriptedAgent:
 
     def __init__(self, seed: int = 0, worth_now: bool = True):
         """``worth_now``: ask the mechanics what claims and options bring as the game stands
-        before each decision (AgentPlay.worth_now, docs/agents.md); False plays as the
-        compiled seats of railspec.rl's batches do, which nothing asks in Python."""
+        at each decision where the style reads it (AgentPlay.worth_now, docs/agents.md);
+        False plays as the compiled seats of railspec.rl's batches do, which nothing asks in
+        Python."""
         self.seat = kernel().Seat(kernel().STYLES[self.name], (int(seed) % 2**64) ^ SCRIPTED_SALT)
         self.told = worth_now
 
     def act(self, game) -> int:
         """The action this style takes in ``game`` for the player about to decide."""
+        if self.told:  # a mechanic may say what claims or options bring as the position stands
+            return decide_told(game.variant.ir, self.seat, game)
         policy = policy_of(game.variant.ir)
-        worth = worth_now(game.variant.ir, game) if self.told else None
-        if worth is not None:  # a mechanic says what claims or options bring as the position stands
-            self.seat.set_worth(policy, *worth)
         if game.engine == "compiled":
             return policy.decide_compiled(self.seat, game._e)
         return policy.decide(self.seat, game.agent_view(),

@@ -14,6 +14,7 @@ compiled engine's state (``co_fields``, their indices among the exported fields)
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from ...compiler import ir
@@ -26,7 +27,7 @@ from .kernel import kernel
 WORTH_UNITS = 4
 
 if TYPE_CHECKING:  # the compiled kernel's classes, as its stub declares them
-    from ._policy import Policy
+    from ._policy import Policy, Seat
 
 
 def kind_codes(variant: ir.Variant, plays=None) -> dict[str, int]:
@@ -140,7 +141,10 @@ def co_owners(variant: ir.Variant, game: Any) -> list[int] | None:
     return merged
 
 
-#: A mechanic's function of an observation giving route or action ids their worth now.
+#: A mechanic's function of an observation giving route or action ids their worth now. It may
+#: carry ``priced``, the ids it can ever give a worth (route ids for ``AgentPlay.worth_now``,
+#: action ids for ``option_worth_now``): the agents then ask it only when one of those claims or
+#: options is legal. Without it, every claim (every action) may have a worth.
 WorthNow = Callable[[dict], dict[int, float]]
 
 #: Per variant: the variant, its policy, its mechanics' worth functions (routes, options) and
@@ -148,17 +152,49 @@ WorthNow = Callable[[dict], dict[int, float]]
 _Entry = tuple[ir.Variant, "Policy", tuple[WorthNow, ...], tuple[WorthNow, ...], tuple[str, ...]]
 _POLICIES: dict[int, _Entry] = {}
 
+#: No figures: what :func:`worth_now` gives when no legal action is one the figures price.
+_NOTHING_NOW: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+#: Ask the mechanics before every decision, in Python, as the agents did before they asked only
+#: where the figures can matter: tests/test_worth_asking.py sets it to check that the choices
+#: are the same.
+_ask_always = False
+
 
 def _entry(variant: ir.Variant) -> _Entry:
     entry = _POLICIES.get(id(variant))
     if entry is None or entry[0] is not variant:
         plays = [play for _mechanic, play in _plays(variant)]
+        route_functions = tuple(play.worth_now for play in plays if play.worth_now is not None)
+        option_functions = tuple(play.option_worth_now for play in plays if play.option_worth_now is not None)
+        tables = policy_tables(variant)
+        policy = kernel().Policy(tables)
+        policy.set_asking(*_asking(tables, route_functions, option_functions))
         entry = _POLICIES[id(variant)] = (
-            variant, kernel().Policy(policy_tables(variant)),
-            tuple(play.worth_now for play in plays if play.worth_now is not None),
-            tuple(play.option_worth_now for play in plays if play.option_worth_now is not None),
+            variant, policy, route_functions, option_functions,
             tuple(f.name for f in assemble(variant).fields if f.co_owner))
     return entry
+
+
+def _priced(functions: tuple[WorthNow, ...], every: range) -> set[int]:
+    """The ids some of ``functions`` may give a worth: each one's ``priced``, else ``every``."""
+    ids: set[int] = set()
+    for function in functions:
+        ids.update(getattr(function, "priced", every))
+    return ids
+
+
+def _asking(tables: dict, route_functions: tuple[WorthNow, ...],
+            option_functions: tuple[WorthNow, ...]) -> tuple[list[int], list[int]]:
+    """The action ids whose being legal makes the figures matter to a decision: the claims
+    of a route some ``route_functions`` may give a worth, and the options some
+    ``option_functions`` may price (the styles read a seat's figures at legal ones only)."""
+    claim = kernel().CORE_KINDS["claim"]
+    routes = _priced(route_functions, range(tables["n_routes"])) if route_functions else set()
+    options = _priced(option_functions, range(tables["n_actions"])) if option_functions else set()
+    claims = [a for a, (kind, route) in enumerate(zip(tables["act_kind"], tables["act_route"]))
+              if kind == claim and route in routes]
+    return claims, sorted(options)
 
 
 def policy_of(variant: ir.Variant) -> Policy:
@@ -166,24 +202,74 @@ def policy_of(variant: ir.Variant) -> Policy:
     return _entry(variant)[1]
 
 
-def worth_now(variant: ir.Variant, game: Any) -> tuple[dict[int, int], dict[int, int]] | None:
+def worth_now(variant: ir.Variant, game: Any, style: int = -1) -> tuple[dict[int, int], dict[int, int]] | None:
     """What a claim of a route, and taking an option, brings the player about to decide in
     ``game`` now, in worth units: the sums of the present mechanics' ``AgentPlay.worth_now``
     (route id -> worth) and ``option_worth_now`` (action id -> worth, the price paid) of the
     player's observation, for :meth:`Seat.set_worth`; None when no mechanic of the variant
-    says (then nothing is asked of the game: a stock variant's decisions cost what they did)."""
-    _variant, _policy, route_functions, option_functions, _co = _entry(variant)
+    says (then nothing is asked of the game: a stock variant's decisions cost what they did).
+    Each is asked only when a seat of ``style`` (a kernel style code; -1: any) would read
+    it at this decision (the kernel's :meth:`Policy.asks`): when some legal action is a claim
+    of a route it may price and the style weighs claims by their worth, or an option it may
+    price. Otherwise its figures are left empty (the observation, the costly part, is built
+    only when one is asked)."""
+    _variant, policy, route_functions, option_functions, _co = _entry(variant)
     if not route_functions and not option_functions:
         return None
+    k = kernel()
+    if _ask_always:
+        wanted = k.ASK_CLAIMS | k.ASK_OPTIONS
+    elif game.engine == "compiled":
+        wanted = policy.asks_compiled(style, game._e)
+    else:
+        wanted = policy.asks(style, game.legal_actions())
+    if not wanted:
+        return _NOTHING_NOW
     observation = game.observation()
-    return _units(route_functions, observation), _units(option_functions, observation)
+    return (_units(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
+            _units(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
 
 
-def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
+def decide_told(variant: ir.Variant, seat: Seat, game: Any) -> int:
+    """The action ``seat``'s style takes in ``game``, the seat told first what claims and
+    options bring now (:func:`worth_now`, for its style) where the variant's mechanics say
+    and the style reads it: on the compiled engine in one kernel call, which reads the legal
+    ids once and asks the mechanics only then (:meth:`Policy.decide_told`). With
+    ``_ask_always``, the path the agents took before: asked in Python before every decision."""
+    _variant, policy, route_functions, option_functions, _co = _entry(variant)
+    compiled = game.engine == "compiled"
+    if compiled and not _ask_always:
+        if not route_functions and not option_functions:
+            return policy.decide_compiled(seat, game._e)
+        return policy.decide_told(seat, game._e, partial(_figures, route_functions, option_functions, game))
+    worth = worth_now(variant, game, seat.style)
+    if worth is not None:
+        seat.set_worth(policy, *worth)
+    if compiled:
+        return policy.decide_compiled(seat, game._e)
+    return policy.decide(seat, game.agent_view(), game.legal_actions(), co_owners(variant, game))
+
+
+def _figures(route_functions: tuple[WorthNow, ...], option_functions: tuple[WorthNow, ...], game: Any,
+             wanted: int) -> tuple[dict[int, float], dict[int, float]]:
+    """The figures :meth:`Policy.asks`'s bits ``wanted`` name, in points, of the deciding
+    player's observation (the other left empty), for :meth:`Seat.set_worth_points`."""
+    k = kernel()
+    observation = game.observation()
+    return (_points(route_functions, observation) if wanted & k.ASK_CLAIMS else {},
+            _points(option_functions, observation) if wanted & k.ASK_OPTIONS else {})
+
+
+def _points(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, float]:
+    """The sum of ``functions``' figures of ``observation``, in points, in the functions' order."""
     if len(functions) == 1:
-        return {key: round(WORTH_UNITS * points) for key, points in functions[0](observation).items()}
+        return functions[0](observation)
     total: dict[int, float] = {}
     for function in functions:
         for key, points in function(observation).items():
             total[key] = total.get(key, 0.0) + points
-    return {key: round(WORTH_UNITS * points) for key, points in total.items()}
+    return total
+
+
+def _units(functions: tuple[WorthNow, ...], observation: dict) -> dict[int, int]:
+    return {key: round(WORTH_UNITS * points) for key, points in _points(functions, observation).items()}
