@@ -1,7 +1,7 @@
 # generated from spec/amsterdam.rail — do not edit
 # spec hash: c31d30228ad22cb4
 # mechanics: multi_track, goods
-# source hash: e485e62160ee5bf4
+# source hash: e3a2d60cf07a68c5
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -164,7 +164,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "amsterdam";
     static const char RS_SPEC_HASH[] = "c31d30228ad22cb4";
-    static const char RS_SOURCE_HASH[] = "e485e62160ee5bf4";
+    static const char RS_SOURCE_HASH[] = "e3a2d60cf07a68c5";
     static const int T_ROUTE_LEN[44] = {
 4, 2, 2, 3, 4, 3, 2, 2, 1, 1, 3, 3, 2, 2, 2, 1, 1, 1, 1, 2,
 2, 3, 4, 3, 2, 2, 1, 1, 2, 2, 3, 1, 1, 2, 2, 2, 2, 2, 1, 1,
@@ -888,6 +888,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/europe.rail — do not edit
 # spec hash: e5e4817f8aabca88
 # mechanics: multi_track, longest_path, long_tickets, removed_tickets, ferries, tunnels, stations
-# source hash: c24172803a634441
+# source hash: e3a3f5e30c556859
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -201,7 +201,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "europe";
     static const char RS_SPEC_HASH[] = "e5e4817f8aabca88";
-    static const char RS_SOURCE_HASH[] = "c24172803a634441";
+    static const char RS_SOURCE_HASH[] = "e3a3f5e30c556859";
     static const int T_ROUTE_LEN[101] = {
 1, 3, 2, 2, 2, 3, 3, 4, 4, 2, 3, 2, 4, 2, 4, 2, 3, 3, 4, 4,
 3, 2, 4, 3, 3, 2, 2, 2, 2, 2, 4, 3, 4, 4, 2, 6, 3, 1, 1, 2,
@@ -1481,6 +1481,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/france.rail — do not edit
 # spec hash: 90f1d50925b3469d
 # mechanics: multi_track, longest_path, shuffled_returns, zones, ferries, globetrotter, track_building
-# source hash: a226eb44e17fe85a
+# source hash: d7405d4c2070093c
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -173,7 +173,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.3333333333333333;
     static const char RS_VARIANT_KEY[] = "france";
     static const char RS_SPEC_HASH[] = "90f1d50925b3469d";
-    static const char RS_SOURCE_HASH[] = "a226eb44e17fe85a";
+    static const char RS_SOURCE_HASH[] = "d7405d4c2070093c";
     static const int T_ROUTE_LEN[159] = {
 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 3, 4, 4, 4, 2, 2,
 2, 2, 2, 4, 6, 3, 3, 1, 3, 1, 4, 2, 2, 3, 3, 3, 3, 4, 4, 4,
@@ -2291,6 +2291,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/india.rail — do not edit
 # spec hash: 5e472e2a004d5731
 # mechanics: multi_track, longest_path, ferries, grand_tour
-# source hash: 40544bd79572b138
+# source hash: 01252c4c1bf39b06
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -158,7 +158,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.017241379310344827;
     static const char RS_VARIANT_KEY[] = "india";
     static const char RS_SPEC_HASH[] = "5e472e2a004d5731";
-    static const char RS_SOURCE_HASH[] = "40544bd79572b138";
+    static const char RS_SOURCE_HASH[] = "01252c4c1bf39b06";
     static const int T_ROUTE_LEN[108] = {
 1, 1, 2, 1, 1, 2, 2, 3, 3, 3, 2, 1, 2, 2, 2, 2, 2, 4, 1, 1,
 4, 2, 2, 2, 1, 2, 2, 3, 3, 2, 2, 2, 2, 2, 2, 2, 4, 1, 1, 1,
@@ -1118,6 +1118,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

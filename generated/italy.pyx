@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: d460c56aae9cd977
+# source hash: 0424ba30e03c083f
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -173,7 +173,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "d460c56aae9cd977";
+    static const char RS_SOURCE_HASH[] = "0424ba30e03c083f";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -1539,6 +1539,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
+
+
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
     """The routes claims took for no player (their owner is ``players``: the hook
     takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
@@ -1678,6 +1684,11 @@ cdef inline void ferry_cards_after_claim(State* s, int p, int r) noexcept nogil:
 
 cdef inline void ferry_cards_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     """The claim completed, taking its route for no player: its ferry cards are spent too."""
+    ferry_cards_after_claim(s, p, r)
+
+
+cdef inline void ferry_cards_after_shared_claim(State* s, int p, int r) noexcept nogil:
+    """The claim completed as a shared claim: its ferry cards are spent as for any claim."""
     ferry_cards_after_claim(s, p, r)
 
 
@@ -1850,9 +1861,9 @@ cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_nobody_claim(s, p, r)
     ferry_cards_after_nobody_claim(s, p, r)
 
-# after_shared_claim (each): none
+# after_shared_claim (each): ferry_cards
 cdef inline void hook_after_shared_claim(State* s, int p, int r) noexcept nogil:
-    pass
+    ferry_cards_after_shared_claim(s, p, r)
 
 # claim_withdrawn (each): ferry_cards
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/japan.rail — do not edit
 # spec hash: b19cee72b898f867
 # mechanics: multi_track, bullet_trains
-# source hash: 8fd99a0b96bbad83
+# source hash: 2920efa8811d7814
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -166,7 +166,7 @@ cdef extern from *:
     static const double OBS_22_SCALE = 0.01694915254237288;
     static const char RS_VARIANT_KEY[] = "japan";
     static const char RS_SPEC_HASH[] = "b19cee72b898f867";
-    static const char RS_SOURCE_HASH[] = "8fd99a0b96bbad83";
+    static const char RS_SOURCE_HASH[] = "2920efa8811d7814";
     static const int T_ROUTE_LEN[114] = {
 3, 2, 5, 2, 3, 2, 5, 4, 1, 1, 3, 2, 2, 2, 3, 1, 3, 3, 3, 2,
 1, 1, 2, 2, 2, 3, 3, 4, 1, 1, 1, 1, 3, 3, 3, 3, 3, 2, 2, 2,
@@ -1160,6 +1160,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/nordic_countries.rail — do not edit
 # spec hash: 1fd2ef9a3b4606ab
 # mechanics: multi_track, removed_tickets, ferries, tunnels, globetrotter, wild_locomotives, locomotive_draws, substitutes
-# source hash: 995a9058b00e5194
+# source hash: 08989c29e0690ca7
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -186,7 +186,7 @@ cdef extern from *:
     static const double OBS_27_SCALE = 0.027777777777777776;
     static const char RS_VARIANT_KEY[] = "nordic_countries";
     static const char RS_SPEC_HASH[] = "1fd2ef9a3b4606ab";
-    static const char RS_SOURCE_HASH[] = "995a9058b00e5194";
+    static const char RS_SOURCE_HASH[] = "08989c29e0690ca7";
     static const int T_ROUTE_LEN[81] = {
 1, 2, 2, 3, 1, 5, 2, 2, 4, 4, 2, 3, 3, 1, 3, 3, 2, 3, 2, 2,
 3, 1, 4, 4, 2, 1, 1, 2, 4, 2, 2, 2, 1, 2, 2, 2, 3, 3, 3, 5,
@@ -1165,6 +1165,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

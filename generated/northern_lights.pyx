@@ -1,7 +1,7 @@
 # generated from spec/northern_lights.rail — do not edit
 # spec hash: 4eaa984e6f6c5be4
 # mechanics: multi_track, longest_path, ferries, substitutes, draw_bonus, bonus_cards
-# source hash: 686405ac525743fe
+# source hash: 617ee376dd23a7c8
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -191,7 +191,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.008771929824561403;
     static const char RS_VARIANT_KEY[] = "northern_lights";
     static const char RS_SPEC_HASH[] = "4eaa984e6f6c5be4";
-    static const char RS_SOURCE_HASH[] = "686405ac525743fe";
+    static const char RS_SOURCE_HASH[] = "617ee376dd23a7c8";
     static const int T_ROUTE_LEN[161] = {
 1, 1, 1, 1, 1, 1, 3, 4, 4, 2, 2, 1, 1, 1, 1, 2, 3, 3, 2, 2,
 3, 3, 3, 2, 2, 2, 2, 1, 1, 3, 3, 3, 2, 2, 2, 4, 4, 2, 2, 2,
@@ -1868,6 +1868,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/old_west.rail — do not edit
 # spec hash: fec3dbcadf7a77c3
 # mechanics: multi_track, shuffled_returns, globetrotter, city_control
-# source hash: 0d6dda16f5046b99
+# source hash: 142f9ce91fa155d1
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -198,7 +198,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.0017421602787456446;
     static const char RS_VARIANT_KEY[] = "old_west";
     static const char RS_SPEC_HASH[] = "fec3dbcadf7a77c3";
-    static const char RS_SOURCE_HASH[] = "0d6dda16f5046b99";
+    static const char RS_SOURCE_HASH[] = "142f9ce91fa155d1";
     static const int T_ROUTE_LEN[139] = {
 2, 4, 4, 2, 2, 5, 2, 1, 1, 5, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1,
 3, 1, 1, 1, 4, 4, 1, 1, 1, 1, 2, 2, 4, 4, 3, 3, 3, 3, 3, 4,
@@ -1386,6 +1386,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

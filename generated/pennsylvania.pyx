@@ -1,7 +1,7 @@
 # generated from spec/pennsylvania.rail — do not edit
 # spec hash: 023a4cd6df965c65
 # mechanics: multi_track, zones, ferries, shares, globetrotter
-# source hash: 0bc56613d6daac86
+# source hash: 3386d9feed58848a
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -188,7 +188,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.02;
     static const char RS_VARIANT_KEY[] = "pennsylvania";
     static const char RS_SPEC_HASH[] = "023a4cd6df965c65";
-    static const char RS_SOURCE_HASH[] = "0bc56613d6daac86";
+    static const char RS_SOURCE_HASH[] = "3386d9feed58848a";
     static const int T_ROUTE_LEN[95] = {
 6, 6, 6, 6, 6, 3, 3, 2, 3, 3, 2, 2, 5, 5, 1, 1, 2, 6, 6, 2,
 2, 7, 3, 4, 4, 2, 3, 3, 3, 2, 2, 2, 4, 5, 5, 1, 1, 5, 5, 4,
@@ -1185,6 +1185,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

@@ -1,7 +1,7 @@
 # generated from spec/switzerland.rail — do not edit
 # spec hash: 70aab850e3ee79d8
 # mechanics: multi_track, longest_path, removed_tickets, zones, tunnels, wild_locomotives, locomotive_draws, multi_target
-# source hash: 63abffed6855f297
+# source hash: 819ea5f8c553d669
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -172,7 +172,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.021739130434782608;
     static const char RS_VARIANT_KEY[] = "switzerland";
     static const char RS_SPEC_HASH[] = "70aab850e3ee79d8";
-    static const char RS_SOURCE_HASH[] = "63abffed6855f297";
+    static const char RS_SOURCE_HASH[] = "819ea5f8c553d669";
     static const int T_ROUTE_LEN[88] = {
 3, 4, 1, 1, 1, 1, 1, 2, 3, 1, 3, 3, 2, 1, 2, 3, 1, 1, 1, 1,
 1, 1, 1, 1, 3, 4, 4, 2, 2, 4, 2, 1, 1, 3, 3, 3, 4, 4, 6, 4,
@@ -1077,6 +1077,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

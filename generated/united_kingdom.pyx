@@ -1,7 +1,7 @@
 # generated from spec/united_kingdom.rail — do not edit
 # spec hash: c8884294195192d9
 # mechanics: multi_track, zones, ferries, technology
-# source hash: 13e23f8f370604b7
+# source hash: 5a62399b1dac6016
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -201,7 +201,7 @@ cdef extern from *:
     static const double OBS_30_SCALE = 0.0625;
     static const char RS_VARIANT_KEY[] = "united_kingdom";
     static const char RS_SPEC_HASH[] = "c8884294195192d9";
-    static const char RS_SOURCE_HASH[] = "13e23f8f370604b7";
+    static const char RS_SOURCE_HASH[] = "5a62399b1dac6016";
     static const int T_ROUTE_LEN[125] = {
 1, 4, 3, 6, 3, 1, 2, 1, 3, 4, 1, 2, 1, 1, 1, 2, 1, 3, 3, 2,
 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1, 2, 2, 1,
@@ -1834,6 +1834,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p or s.technology_shared[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

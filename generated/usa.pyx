@@ -1,7 +1,7 @@
 # generated from spec/usa.rail — do not edit
 # spec hash: 8edb9112615febc5
 # mechanics: multi_track, longest_path
-# source hash: 91c7245963f2b4a5
+# source hash: d3ccebf5e6088071
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -155,7 +155,7 @@ cdef extern from *:
     static const double OBS_19_SCALE = 0.03333333333333333;
     static const char RS_VARIANT_KEY[] = "usa";
     static const char RS_SPEC_HASH[] = "8edb9112615febc5";
-    static const char RS_SOURCE_HASH[] = "91c7245963f2b4a5";
+    static const char RS_SOURCE_HASH[] = "d3ccebf5e6088071";
     static const int T_ROUTE_LEN[100] = {
 2, 5, 1, 4, 4, 2, 2, 2, 2, 2, 2, 4, 4, 3, 6, 4, 2, 3, 4, 3,
 3, 2, 2, 4, 4, 1, 1, 2, 2, 2, 4, 4, 4, 4, 4, 5, 3, 3, 2, 6,
@@ -1156,6 +1156,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
             n += 1
             bits &= bits - 1
     return n
+
+
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
 
 
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:

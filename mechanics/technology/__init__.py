@@ -360,7 +360,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
                      "technology North costs 1 copies 2 opens cities {city0}",
                      "technology Lagging costs 1 copies 1 scores 1 per route",
                      "technology Heading costs 2 copies 1 scores 2 per ticket",
-                     "technology Booster costs 1 copies 1 sets of 3"), route=" needs no technology")
+                     "technology Booster costs 1 copies 1 sets of 3",
+                     "technology Right costs 1 copies 1 claims owned routes"), route=" needs no technology")
     rule = TechnologyRule
     statements = (TechnologyStmt, TechnologySets, StartingLocomotives, NoTechnologyAttr)
     payment_columns = (COLUMN,)
