@@ -1,6 +1,6 @@
 """Shared claims beside other mechanics: the United Kingdom's Right of Way (docs/rules.md
-#67) in specs that also have mountain routes (Legendary Asia's, #35) or ferry cards and wave
-spaces (Italy's, #14), which no map combines. A shared claim is a claim of the route: it
+#67) in specs that also have mountain routes (Legendary Asia's, #35), ferry cards and wave
+spaces (Italy's, #14) or tunnels (Europe's), which no map combines. A shared claim is a claim of the route: it
 takes what any claim of it takes (a mountain's crossings, docs/rules.md #84; ferry cards,
 #85), and the other mechanics count its second owner (the core's ``route_owned_by``). Every
 step runs on both engines, which must agree on the whole state, and every state loads."""
@@ -200,13 +200,65 @@ def test_a_shared_ferry_claim_held_for_its_sets_spends_its_ferry_cards_as_it_com
     assert s["ferry_committed"] == 0 and s["ferry_pile"] == 10 and s["trains"][0] == 10 - 3
 
 
+# --- tunnels ------------------------------------------------------------------------------------
+
+TUNNELS = HEAD.format(name="Shared tunnels") + """\
+tunnels reveal 3
+route Alpha - Beta 2 red tunnel
+route Beta - Gamma 3 red
+route Gamma - Delta 2 blue
+"""
+
+
+@pytest.fixture(scope="module")
+def tunnels(tmp_path_factory):
+    return load(tmp_path_factory, "shared_tunnels", TUNNELS)
+
+
+def tunnel_claim(v, reds: int) -> dict:
+    """Player 0 buys Right of Way and claims player 1's tunnel with 2 red cards, holding
+    ``reds`` more; the three cards revealed are red: 3 more are due."""
+    g = start_turns(v, 2, keep="keep tickets 1")
+    state = (Arranged(v, g).hand(0, loco=4, red=2 + reds).hand(1).faceup(*MARKET).deck_top("red", "red", "red")
+             .own(1, "Alpha-Beta").state)
+    games = play(v, state, "buy technology Right of Way 4loco", "claim Alpha-Beta red 2red")
+    s = games["reference"].state()
+    assert s["phase"] == "tunnel" and s["technology_supply"] == [1] and s["technologies"] == [0, 0]
+    return s
+
+
+def test_a_shared_tunnel_claim_given_up_returns_right_of_way_and_ends_the_turn(tunnels):
+    """docs/rules.md #86: the tunnel holds a shared claim as it holds any (Europe, Tunnels),
+    and Right of Way goes back to the supply as the claim is paid (#67); given up, the turn
+    ends, the cards go back to the hand and no route is shared."""
+    v = tunnels
+    games = play(v, tunnel_claim(v, reds=0), "tunnel decline")
+    s = games["compiled"].state()
+    assert s["current"] == 1 and s["phase"] == "turn" and s["technology_shared"] == [-1, -1, -1]
+    assert s["hands"][0][v.ir.colours[0].id] == 2 and s["technology_supply"] == [1]
+
+
+def test_a_shared_tunnel_claim_paid_completes_onto_the_owned_route(tunnels):
+    """docs/rules.md #86, #67: the tunnel's extra cards paid, the held claim completes as a
+    shared claim: the owner keeps the route, the buyer shares it with their trains."""
+    v = tunnels
+    r = v.ir.route_named("Alpha-Beta").id
+    s = tunnel_claim(v, reds=3)
+    pay = next(n for n in claims(v, s, "reference") if n != "tunnel decline")
+    games = play(v, s, pay)
+    s = games["compiled"].state()
+    assert s["owner"][r] == 1 and s["technology_shared"][r] == 0 and s["trains"] == [10 - 2, 10 - 2]
+    assert s["current"] == 1 and s["technology_supply"] == [1]
+
+
 # --- the contract's pair checks ---------------------------------------------------------------
 
-@pytest.mark.parametrize("other", ["mountains", "ferry_cards"])
+@pytest.mark.parametrize("other", ["mountains", "ferry_cards", "tunnels", "substitutes"])
 def test_the_pair_checks_combine_shared_claims_on_both_engines(other):
-    """technology's sample has its effect 'claims owned routes': its pairs with mountains and
-    ferry cards play on both engines, which agree decision by decision, every state saved
-    and loaded, every position scored as its state."""
+    """technology's sample has its effect 'claims owned routes': its pairs with mountains,
+    ferry cards, tunnels and substitutes (which hold claims, docs/rules.md #86) play on both
+    engines, which agree decision by decision, every state saved and loaded, every position
+    scored as its state."""
     registry = stock_registry()
     report = check_pair(registry.by_name["technology"], registry.by_name[other], games=3,
                         engines=("reference", "compiled"))
