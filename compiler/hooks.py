@@ -170,7 +170,7 @@ HOOKS: tuple[Hook, ...] = (
          "of its own, and then ends the turn itself"),
     Hook("claim_pay", "each", "void", (("int", "p"), ("int", "action")), "claim_pay(state, action)",
          "a claim, after its colour cards and locomotives leave the hand: what the mechanic's payment "
-         "columns take"),
+         "columns take, or what the claim uses up whoever then holds it (a card that offered a shared claim)"),
     Hook("before_claim_completes", "all", "bint", (("int", "p"), ("int", "r"), ("int", "action")),
          "before_claim_completes(state, action) -> False to hold the claim",
          "a claim, after payment and before the paid cards are discarded: False leaves the claim pending in a "
@@ -356,7 +356,9 @@ class MechanicReference(Generic[StateT, RuleT]):
         return resets
 
     def claim_pay(self, state: StateT, action: ir.Action) -> None:
-        """A claim, after its colour cards and locomotives leave the hand."""
+        """A claim, after its colour cards and locomotives leave the hand: what the
+        mechanic's payment columns take, or what the claim uses up whichever mechanic then
+        holds it (``before_claim_completes`` stops at the first that holds it)."""
 
     def before_claim_completes(self, state: StateT, action: ir.Action) -> bool:
         """A claim, after payment and before the paid cards are discarded: False leaves it
