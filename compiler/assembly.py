@@ -32,6 +32,12 @@ class Assembly:
     #: a route's owner may then be ``players``, taken by nobody
     nobody_claims: bool = False
 
+    @cached_property
+    def co_owners(self) -> tuple[str, ...]:
+        """The state fields naming a route's further owner (``Field.co_owner``): a variant
+        with one has shared claims (a claim of a route a player owns already)."""
+        return tuple(f.name for f in self.fields if f.co_owner)
+
     def kind_code(self, kind: str) -> int:
         return self.kinds.index(kind)
 

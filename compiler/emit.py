@@ -624,6 +624,8 @@ def emit(variant: ir.Variant) -> str:
     # each a method of the variant's games (engine_face.Variant's methods)
     context["mechanic_method_names"] = re.findall(r"^def (\w+)\(", context["mechanic_methods"], re.MULTILINE)
     context["hooks"], context["hooks_filled"] = hook_chains(assembly, engines)
+    # shared claims (a claim of an owned route) exist where a field names further owners
+    context["co_owner_fields"] = list(assembly.co_owners)
     # legal claims: the bitsets of routes closed to a player (Mechanic.closed_routes), and
     # the other mechanics' route_open, asked route by route
     masked = [m for m, _rule in assembly.present if part(m, Caches).closed_routes and "route_open" in m.filled_hooks()]

@@ -22,7 +22,11 @@ engine, these C functions (``State* s`` first where they take the state):
   player ``p`` could make now whatever its owner (enough trains, every route_open, the
   payment blocks' payment_ok and claim_payable, the hand's cards); returns the new end.
   A mechanic's phase lists with it the claims of routes another player owns, whose
-  completion is a shared claim (hook ``after_shared_claim``);
+  completion is a shared claim (hook ``after_shared_claim``; emitted in a variant with a
+  further owner's state field, ``Field.co_owner``);
+- ``route_owned_by(s, r, p)``: player ``p`` owns route ``r``, as its owner or as a further
+  owner (a ``co_owner`` field, a shared claim): what a mechanic that scores a player's
+  routes reads, so that shared routes count for both their owners;
 - ``complete_claim(s, p, r)``, ``discard_payment(s, card, cards, locos)``: finish a claim
   a mechanic held back, put paid cards on the discards; ``withdraw_claim(s, p, r)``: give
   such a claim up (the mechanics whose payment columns it paid give them back, hook
@@ -166,7 +170,7 @@ HOOKS: tuple[Hook, ...] = (
          "of its own, and then ends the turn itself"),
     Hook("claim_pay", "each", "void", (("int", "p"), ("int", "action")), "claim_pay(state, action)",
          "a claim, after its colour cards and locomotives leave the hand: what the mechanic's payment "
-         "columns take"),
+         "columns take, or what the claim uses up whoever then holds it (a card that offered a shared claim)"),
     Hook("before_claim_completes", "all", "bint", (("int", "p"), ("int", "r"), ("int", "action")),
          "before_claim_completes(state, action) -> False to hold the claim",
          "a claim, after payment and before the paid cards are discarded: False leaves the claim pending in a "
@@ -184,9 +188,12 @@ HOOKS: tuple[Hook, ...] = (
          "may open a phase"),
     Hook("after_shared_claim", "each", "void", (("int", "p"), ("int", "r")),
          "after_shared_claim(state, route, player)",
-         "a claim completes of route r that a player already owns (a mechanic's phase offered it through the "
-         "route_claims service): the owner stays, player p's trains are placed, and the mechanic records p as a "
-         "further owner (a co_owner state field) and scores the route for them; after_claim is not called"),
+         "a claim completes of route r that a player already owns (a shared claim: a mechanic's phase offered it "
+         "through the route_claims service, in a variant with a co_owner state field): the owner stays, player "
+         "p's trains are placed, and every mechanic filling the hook is called in registry order, as after_claim "
+         "is for a claim of a free route (which is not called): the mechanic keeping the co_owner field records "
+         "p as a further owner and scores the route for them; any other says what a claim it pays or places "
+         "besides does on a shared route (a mountain's crossings, ferry cards committed to the claim)"),
     Hook("claim_withdrawn", "each", "void", (("int", "p"), ("int", "r")), "claim_withdrawn(state, route, player)",
          "a claim a mechanic held (before_claim_completes said False) is given up, through the withdraw_claim "
          "service: what the mechanic's payment columns took (claim_pay) goes back"),
@@ -246,6 +253,7 @@ class Services(Protocol):
     def end_turn(self, state: StateView, passed: bool) -> None: ...
     def route_claimable(self, state: StateView, route: ir.Route, player: int) -> bool: ...
     def route_claims(self, state: StateView, route: ir.Route, player: int) -> list[int]: ...
+    def route_owned_by(self, state: StateView, route: ir.Route, player: int) -> bool: ...
     def network(self, state: StateView, player: int) -> list[int]: ...
     def ticket_network(self, state: StateView, player: int, row: dict[str, int]) -> list[int]: ...
     def ticket_result(self, state: StateView, player: int, ticket_id: int, network: list[int]) -> tuple[int, bool]: ...
@@ -270,7 +278,9 @@ class MechanicReference(Generic[StateT, RuleT]):
     ``end_turn``, ``refill_market``, ``network``, ``ticket_network``, ``ticket_result``,
     ``ticket_score``, ``route_claimable`` (a free route the player may claim, whatever
     their cards and trains), ``route_claims`` (the claims of one route the player could
-    make now, whatever its owner), ``nobody_routes`` (the routes claims took for no player) and
+    make now, whatever its owner), ``route_owned_by`` (the player owns the route, as its
+    owner or as a further owner: a shared claim), ``nobody_routes`` (the routes claims took
+    for no player) and
     ``join_routes`` (join routes into a network's labels, as ``score_graph`` may).
     ``rule`` is the mechanic's record in the IR.
 
@@ -346,7 +356,9 @@ class MechanicReference(Generic[StateT, RuleT]):
         return resets
 
     def claim_pay(self, state: StateT, action: ir.Action) -> None:
-        """A claim, after its colour cards and locomotives leave the hand."""
+        """A claim, after its colour cards and locomotives leave the hand: what the
+        mechanic's payment columns take, or what the claim uses up whichever mechanic then
+        holds it (``before_claim_completes`` stops at the first that holds it)."""
 
     def before_claim_completes(self, state: StateT, action: ir.Action) -> bool:
         """A claim, after payment and before the paid cards are discarded: False leaves it
@@ -368,8 +380,13 @@ class MechanicReference(Generic[StateT, RuleT]):
 
     def after_shared_claim(self, state: StateT, route: ir.Route, player: int) -> None:
         """After ``player``'s claim of ``route``, which another player owns, placed their
-        trains (a phase of the mechanic offered it, :meth:`Services.route_claims`): record
-        them as a further owner and score it for them."""
+        trains (a shared claim: a mechanic's phase offered it, :meth:`Services.route_claims`,
+        in a variant with a ``co_owner`` state field); called in place of
+        :meth:`after_claim`, for every mechanic in registry order. The mechanic keeping the
+        ``co_owner`` field records them as a further owner and scores the route for them;
+        another fills it when what its after_claim does for the claim itself (trains it
+        takes besides, a payment it holds) holds for a shared route too. By default a
+        shared claim changes nothing of the mechanic's."""
 
     def claim_withdrawn(self, state: StateT, route: ir.Route, player: int) -> None:
         """A claim of ``route`` that a mechanic held is given up by ``player`` (the

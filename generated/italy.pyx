@@ -1,7 +1,7 @@
 # generated from spec/italy.rail — do not edit
 # spec hash: 2c816bb186bf81db
 # mechanics: multi_track, shuffled_returns, zones, ferry_cards, regions
-# source hash: d460c56aae9cd977
+# source hash: 0000967f2c273f34
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -173,7 +173,7 @@ cdef extern from *:
     static const double OBS_23_SCALE = 0.1;
     static const char RS_VARIANT_KEY[] = "italy";
     static const char RS_SPEC_HASH[] = "2c816bb186bf81db";
-    static const char RS_SOURCE_HASH[] = "d460c56aae9cd977";
+    static const char RS_SOURCE_HASH[] = "0000967f2c273f34";
     static const int T_ROUTE_LEN[128] = {
 3, 2, 2, 3, 3, 4, 2, 3, 3, 3, 3, 5, 5, 7, 3, 3, 3, 3, 1, 1,
 3, 1, 1, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 2, 2, 1, 4, 3, 3, 6,
@@ -1539,6 +1539,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
+
+
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
     """The routes claims took for no player (their owner is ``players``: the hook
     takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
@@ -1564,32 +1570,36 @@ cdef void player_network(State* s, int p, int* parent) noexcept nogil:
 # --- mechanic multi_track (mechanics/multi_track/engine.pyx.j2) ---
 cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
-    tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
-    tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed. A track
-    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
-    in particular."""
-    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
+    tracks of one route), and to everyone once the group's other tracks taken reach
+    ``tracks_usable`` (route_open's count: for a free track every taken one, for an owned
+    track, which a shared claim may ask about, the others). Kept at each claim rather than
+    worked out from the group whenever a turn asks: an owned track never becomes free
+    again, so a track once closed stays closed. A track taken for no player (owner
+    ``players``) counts as taken and closes nothing to anyone in particular."""
+    cdef int k, q, t, usable, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
-        sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
-        if sibling < 0:
+        t = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
+        if t < 0:
             break
         tracks += 1
         if p < s.players:
-            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
-        if s.owner[sibling] != -1:
+            s.tracks_closed[p][t >> 6] |= 1ULL << (t & 63)
+        if s.owner[t] != -1:
             taken += 1
     if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
-        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
-            return
-    elif taken < s.tracks_usable:
+        usable = T_SIZED_USABLE[tracks * USABLE_ROW + s.players]
+    else:
+        usable = s.tracks_usable
+    if taken < usable:
         return
-    for k in range(MAX_SIBLINGS):
-        sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
-        if sibling < 0:
+    for k in range(-1, MAX_SIBLINGS):
+        t = r if k < 0 else T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
+        if t < 0:
             break
+        if s.owner[t] != -1 and taken - 1 < usable:
+            continue  # an owned track counts the others only: a shared claim may still take it
         for q in range(s.players):
-            s.tracks_closed[q][sibling >> 6] |= 1ULL << (sibling & 63)
+            s.tracks_closed[q][t >> 6] |= 1ULL << (t & 63)
 
 
 # --- the hooks it fills (compiler/hooks.py) ---
@@ -1678,6 +1688,11 @@ cdef inline void ferry_cards_after_claim(State* s, int p, int r) noexcept nogil:
 
 cdef inline void ferry_cards_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     """The claim completed, taking its route for no player: its ferry cards are spent too."""
+    ferry_cards_after_claim(s, p, r)
+
+
+cdef inline void ferry_cards_after_shared_claim(State* s, int p, int r) noexcept nogil:
+    """The claim completed as a shared claim: its ferry cards are spent as for any claim."""
     ferry_cards_after_claim(s, p, r)
 
 
@@ -1850,9 +1865,9 @@ cdef inline void hook_after_nobody_claim(State* s, int p, int r) noexcept nogil:
     multi_track_after_nobody_claim(s, p, r)
     ferry_cards_after_nobody_claim(s, p, r)
 
-# after_shared_claim (each): none
+# after_shared_claim (each): ferry_cards
 cdef inline void hook_after_shared_claim(State* s, int p, int r) noexcept nogil:
-    pass
+    ferry_cards_after_shared_claim(s, p, r)
 
 # claim_withdrawn (each): ferry_cards
 cdef inline void hook_claim_withdrawn(State* s, int p, int r) noexcept nogil:

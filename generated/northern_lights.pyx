@@ -1,7 +1,7 @@
 # generated from spec/northern_lights.rail — do not edit
 # spec hash: 4eaa984e6f6c5be4
 # mechanics: multi_track, longest_path, ferries, substitutes, draw_bonus, bonus_cards
-# source hash: 686405ac525743fe
+# source hash: acdb73986dd52c55
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, nonecheck=False, overflowcheck=False, embedsignature=False, binding=False
 # --- from compiler/templates/header.pyx.j2 ---
 """The compiled engine of one railspec variant: set-up, legal actions, transitions,
@@ -191,7 +191,7 @@ cdef extern from *:
     static const double OBS_25_SCALE = 0.008771929824561403;
     static const char RS_VARIANT_KEY[] = "northern_lights";
     static const char RS_SPEC_HASH[] = "4eaa984e6f6c5be4";
-    static const char RS_SOURCE_HASH[] = "686405ac525743fe";
+    static const char RS_SOURCE_HASH[] = "acdb73986dd52c55";
     static const int T_ROUTE_LEN[161] = {
 1, 1, 1, 1, 1, 1, 3, 4, 4, 2, 2, 1, 1, 1, 1, 2, 3, 3, 2, 2,
 3, 3, 3, 2, 2, 2, 2, 1, 1, 3, 3, 3, 2, 2, 2, 4, 4, 2, 2, 2,
@@ -1870,6 +1870,12 @@ cdef inline int owned_routes(State* s, int p, int* routes) noexcept nogil:
     return n
 
 
+cdef inline bint route_owned_by(State* s, int r, int p) noexcept nogil:
+    """Whether player ``p`` owns route ``r``: as its owner, or as a further owner (a field
+    naming them, a shared claim). Without such fields, ``s.owner[r] == p``."""
+    return s.owner[r] == p
+
+
 cdef inline int nobody_routes(State* s, int* routes) noexcept nogil:
     """The routes claims took for no player (their owner is ``players``: the hook
     takes_for_nobody) into ``routes`` (ascending ids, ROUTE_CAP ints); returns how many."""
@@ -1895,32 +1901,36 @@ cdef void player_network(State* s, int p, int* parent) noexcept nogil:
 # --- mechanic multi_track (mechanics/multi_track/engine.pyx.j2) ---
 cdef inline void close_tracks(State* s, int r) noexcept nogil:
     """Route ``r`` is owned: its other tracks close to its owner (a player never owns two
-    tracks of one route), and to everyone once the group holds ``tracks_usable`` owned
-    tracks. Kept at each claim rather than worked out from the group whenever a turn asks:
-    an owned track never becomes free again, so a track once closed stays closed. A track
-    taken for no player (owner ``players``) counts as taken and closes nothing to anyone
-    in particular."""
-    cdef int k, q, sibling, taken = 1, tracks = 1, p = s.owner[r]
+    tracks of one route), and to everyone once the group's other tracks taken reach
+    ``tracks_usable`` (route_open's count: for a free track every taken one, for an owned
+    track, which a shared claim may ask about, the others). Kept at each claim rather than
+    worked out from the group whenever a turn asks: an owned track never becomes free
+    again, so a track once closed stays closed. A track taken for no player (owner
+    ``players``) counts as taken and closes nothing to anyone in particular."""
+    cdef int k, q, t, usable, taken = 1, tracks = 1, p = s.owner[r]
     for k in range(MAX_SIBLINGS):
-        sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
-        if sibling < 0:
+        t = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
+        if t < 0:
             break
         tracks += 1
         if p < s.players:
-            s.tracks_closed[p][sibling >> 6] |= 1ULL << (sibling & 63)
-        if s.owner[sibling] != -1:
+            s.tracks_closed[p][t >> 6] |= 1ULL << (t & 63)
+        if s.owner[t] != -1:
             taken += 1
     if SIZED_USABLE:  # 'tracks usable N of S': the count for a route of this many tracks
-        if taken < T_SIZED_USABLE[tracks * USABLE_ROW + s.players]:
-            return
-    elif taken < s.tracks_usable:
+        usable = T_SIZED_USABLE[tracks * USABLE_ROW + s.players]
+    else:
+        usable = s.tracks_usable
+    if taken < usable:
         return
-    for k in range(MAX_SIBLINGS):
-        sibling = T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
-        if sibling < 0:
+    for k in range(-1, MAX_SIBLINGS):
+        t = r if k < 0 else T_ROUTE_SIBLINGS[r * MAX_SIBLINGS + k]
+        if t < 0:
             break
+        if s.owner[t] != -1 and taken - 1 < usable:
+            continue  # an owned track counts the others only: a shared claim may still take it
         for q in range(s.players):
-            s.tracks_closed[q][sibling >> 6] |= 1ULL << (sibling & 63)
+            s.tracks_closed[q][t >> 6] |= 1ULL << (t & 63)
 
 
 # --- the hooks it fills (compiler/hooks.py) ---

@@ -235,6 +235,22 @@ def _position_problems(cls: type[Mechanic[Any]]) -> list[str]:
     return []
 
 
+def _co_owner_problems(cls: type[Mechanic[Any]]) -> list[str]:
+    """A further owner's field (``Field.co_owner``) is recorded by its mechanic as a shared
+    claim completes, and a described position carries it (the trains on shared routes)."""
+    fields = [f.name for f in cls.state_fields if f.co_owner]
+    if not fields:
+        return []
+    problems = []
+    if "after_shared_claim" not in hooks.filled(cls.reference):
+        problems.append(f"it keeps a further owner's field ({fields[0]}), and its reference fills no "
+                        f"after_shared_claim to record the claimer of a shared claim in it")
+    if not issubclass(cls, DescribedPositions) and fields[0] not in {f.name for f in derived_position_fields(cls)}:
+        problems.append(f"its further owner's field {fields[0]} is no part of a described position (fill a "
+                        f"scoring hook that reads it, or describe positions): their trains would be lost")
+    return problems
+
+
 def contract_problems(cls: type[Mechanic[Any]]) -> list[str]:
     """Everything wrong with a mechanic class by its contract, as messages that name the
     part (empty when it keeps it)."""
@@ -242,6 +258,6 @@ def contract_problems(cls: type[Mechanic[Any]]) -> list[str]:
         return [f"{cls!r} is not a Mechanic subclass"]
     problems = _identity_problems(cls)
     for check in (_capability_problems, _misspelling_problems, _reference_problems, _cache_problems,
-                  _position_problems):
+                  _position_problems, _co_owner_problems):
         problems += check(cls)
     return problems

@@ -353,27 +353,36 @@ def position_fields(variant: ir.Variant, position: dict) -> dict:
         problems = part(m, Invariants).position_problems(variant, rule, fields)
         if problems:
             raise PositionError(problems[0])
-    taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
-    used, cars, route_score = [0] * len(seats), [0] * len(seats), [0] * len(seats)
-    for r in variant.routes:  # one pass over the routes, whatever the number of players
-        p = owner[r.id]
-        if 0 <= p < len(seats):  # a route taken for nobody takes no train and scores no point
-            used[p] += taken[r.id]
-            cars[p] += r.length
-            route_score[p] += variant.route_points[r.length]
-    for p in range(len(seats)):
-        if used[p] > variant.trains:
-            what = f"{cars[p]} cars" if cars[p] == used[p] else f"{cars[p]} cars that take {used[p]} trains"
-            raise PositionError(f"player {p}: routes of {what}, but a player has only {variant.trains} trains")
-    trains = [variant.trains - u for u in used]
-    fields.update(trains=trains, route_score=route_score)
     describers = [(d, rule) for m, rule in present if (d := describer(m)) is not None]
     for p, seat in enumerate(seats):
         for d, rule in describers:
             d.position(variant, rule, p, seat, fields)
     for d, rule in describers:
         d.position_top(variant, rule, position, fields)
+    _trains_and_route_points(variant, fields)
     return fields
+
+
+def _trains_and_route_points(variant: ir.Variant, fields: dict) -> None:
+    """Set ``trains`` and ``route_score`` from the routes each player owns: the owner's
+    and, a route's further owners (``co_owner`` fields, read from the mechanics' keys:
+    a shared claim) placed its trains too; its points are the sharing mechanic's to score."""
+    players = fields["players"]
+    taken = assemble(variant).route_trains  # a route's length, and what a mechanic's rule adds
+    used, cars, route_score = [0] * players, [0] * players, [0] * players
+    owners = [fields["owner"]] + [fields[name] for name in assemble(variant).co_owners if name in fields]
+    for at, owner in enumerate(owners):
+        for r in variant.routes:  # one pass over the routes, whatever the number of players
+            p = owner[r.id]
+            if 0 <= p < players:  # a route taken for nobody takes no train and scores no point
+                used[p] += taken[r.id]
+                cars[p] += r.length
+                route_score[p] += 0 if at else variant.route_points[r.length]
+    for p in range(players):
+        if used[p] > variant.trains:
+            what = f"{cars[p]} cars" if cars[p] == used[p] else f"{cars[p]} cars that take {used[p]} trains"
+            raise PositionError(f"player {p}: routes of {what}, but a player has only {variant.trains} trains")
+    fields.update(trains=[variant.trains - u for u in used], route_score=route_score)
 
 
 def _nobody_routes(variant: ir.Variant, position: dict, route_names: _Catalogue, owner: list[int],

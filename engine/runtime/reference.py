@@ -257,6 +257,12 @@ class Rules:
             return []
         return self.payments(state, route, player)
 
+    def route_owned_by(self, state: StateView, route: ir.Route, player: int) -> bool:
+        """Whether ``player`` owns ``route``: as its owner, or as a further owner (a
+        ``co_owner`` state field: a shared claim)."""
+        return state.owner[route.id] == player or any(getattr(state, name)[route.id] == player
+                                                      for name in self.assembly.co_owners)
+
     def legal_keep(self, state: StateView) -> list[int]:
         """Keep-ticket choices: every set of offered slots with at least enough tickets."""
         if state.phase == PH_SETUP_KEEP:
@@ -316,7 +322,8 @@ class Rules:
         mechanic takes for no player (takes_for_nobody) gives the route the owner
         ``players`` instead, and takes no train and scores no point. A claim of a route
         someone owns already (a mechanic's phase offered it) places the player's trains
-        and leaves the rest to the after_shared_claim hooks (a shared claim)."""
+        and leaves the rest to the after_shared_claim hooks, in registry order (a shared
+        claim: the mechanic keeping the further owner's field records the player)."""
         if state.owner[route.id] != -1:  # owned already: a mechanic's phase offered it (route_claims)
             state.trains[player] -= route.length
             for hook in self.hooks["after_shared_claim"]:

@@ -11,7 +11,9 @@ the ferry pile, the default) or ``ferry cards spent removed`` (out of the game).
 Ferry cards are a payment column of claims (``ferry_cards``, written ``+1ferry`` in action
 names): a route with wave spaces has one payment block per number of ferry cards it may
 take (:meth:`FerryCards.payment_shapes`), and a block is open to a player who holds that
-many (the ``payment_ok`` hook, per block in both engines).
+many (the ``payment_ok`` hook, per block in both engines). A shared claim (of a route
+another player owns, in a variant with shared claims) is paid the same way, and spends the
+ferry cards committed to it as any claim does (``after_shared_claim``, docs/rules.md #88).
 """
 from __future__ import annotations
 
@@ -117,6 +119,11 @@ class FerryCardsReference(MechanicReference[FerryCardsState, FerryCardsRule]):
     def after_nobody_claim(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
         """The claim completed, taking its route for no player (a mechanic's
         takes_for_nobody): the ferry cards committed to it are spent all the same."""
+        self.after_claim(state, route, player)
+
+    def after_shared_claim(self, state: FerryCardsState, route: ir.Route, player: int) -> None:
+        """The claim completed as a shared claim (of a route another player owns): the ferry
+        cards committed to it are spent as for any claim (docs/rules.md #88)."""
         self.after_claim(state, route, player)
 
     def claim_withdrawn(self, state: FerryCardsState, route: ir.Route, player: int) -> None:

@@ -13,11 +13,14 @@ Written as a route attribute, ``mountain N`` (N crosses, at most the route's len
 In both engines (docs/engine.md, "Mountains"): a mountain route's payments are legal only
 for a player with length + N trains (``payment_ok``); once the route is owned its N
 crossings leave the supply (``after_claim``), so the end of the game is triggered by the
-trains left, crossings included. Nothing is stored: scoring counts the player's mountain
-routes and their crossings from the routes owned (``score_player``), and the core's
-trains invariant and described positions count the crossings through
-``Mechanic.extra_trains``. ``most mountain routes`` is a tie-break key (Legendary Asia's
-Asian Explorer bonus is settled by it after completed tickets).
+trains left, crossings included; a shared claim of a mountain route (a claim of a route
+another player owns, in a variant with shared claims) takes them from the claimer as well
+(``after_shared_claim``, docs/rules.md #87). Nothing is stored: scoring counts the
+player's mountain routes and their crossings from the routes they own, as owner or
+further owner (``score_player``, the core's ``route_owned_by``), and the core's trains
+invariant and described positions count the crossings through ``Mechanic.extra_trains``.
+``most mountain routes`` is a tie-break key (Legendary Asia's Asian Explorer bonus is
+settled by it after completed tickets).
 """
 from __future__ import annotations
 
@@ -48,10 +51,6 @@ class MountainsRule(ir.Rule):
         return dict(self.crossings).get(route, 0)
 
 
-def mountain_rows(rule: MountainsRule, owner: list[int], player: int) -> tuple[int, int]:
-    """The player's mountain routes and their crossings, from each route's owner."""
-    owned = [n for route, n in rule.crossings if owner[route] == player]
-    return len(owned), sum(owned)
 
 
 class MountainsReference(MechanicReference[StateView, MountainsRule]):
@@ -67,13 +66,20 @@ class MountainsReference(MechanicReference[StateView, MountainsRule]):
         return state.trains[player] >= self.need.get(block.route, 0)
 
     def after_claim(self, state: StateView, route: ir.Route, player: int) -> None:
+        """The crossings leave the supply once the route is owned."""
         state.trains[player] -= self.crossings.get(route.id, 0)
 
+    def after_shared_claim(self, state: StateView, route: ir.Route, player: int) -> None:
+        """A shared claim takes the route's crossings from the claimer too (docs/rules.md #87)."""
+        self.after_claim(state, route, player)
+
     def score_player(self, state: StateView, player: int, row: dict, network) -> None:
-        routes, crossings = mountain_rows(self.rule, state.owner, player)
-        row["mountain_routes"] = routes
-        row["mountain_trains"] = crossings
-        row["mountain_points"] = self.rule.points * crossings
+        """The player's mountain routes (shared ones too), their crossings, and their points."""
+        routes = self.rules.variant.routes
+        owned = [n for route, n in self.rule.crossings if self.rules.route_owned_by(state, routes[route], player)]
+        row["mountain_routes"] = len(owned)
+        row["mountain_trains"] = sum(owned)
+        row["mountain_points"] = self.rule.points * sum(owned)
 
 
 class Mountains(Mechanic[MountainsRule], Payments[MountainsRule], Drawing[MountainsRule], Sampled):

@@ -239,12 +239,17 @@ class TechnologyReference(MechanicReference[TechnologyState, TechnologyRule]):
                 state.technology_supply[t] += 1
         state.technologies[player] &= ~self.claimers
 
-    def before_claim_completes(self, state: TechnologyState, action: ir.Action) -> bool:
-        """The claim of an owned route returns its technology and lets the turn end; a claim
-        paying sets waits, holding its colour cards and locomotives, for the sets' cards."""
+    def claim_pay(self, state: TechnologyState, action: ir.Action) -> None:
+        """The claim of an owned route uses its technology: it goes back to the supply as the
+        claim is paid, and the turn goes on as the claim's (whichever mechanic then holds the
+        claim: a tunnel's reveal, a set's cards; docs/rules.md #89)."""
         if state.phase == PH_OWNED_CLAIM:
             self.return_claimer(state, state.current)
             state.phase = PH_TURN
+
+    def before_claim_completes(self, state: TechnologyState, action: ir.Action) -> bool:
+        """A claim paying sets waits, holding its colour cards and locomotives, for the
+        sets' cards."""
         sets = self.variant.paid(action, COLUMN.name)
         if not sets:
             return True
@@ -360,7 +365,8 @@ class TechnologyMechanic(Mechanic[TechnologyRule], Payments[TechnologyRule], Cac
                      "technology North costs 1 copies 2 opens cities {city0}",
                      "technology Lagging costs 1 copies 1 scores 1 per route",
                      "technology Heading costs 2 copies 1 scores 2 per ticket",
-                     "technology Booster costs 1 copies 1 sets of 3"), route=" needs no technology")
+                     "technology Booster costs 1 copies 1 sets of 3",
+                     "technology Right costs 1 copies 1 claims owned routes"), route=" needs no technology")
     rule = TechnologyRule
     statements = (TechnologyStmt, TechnologySets, StartingLocomotives, NoTechnologyAttr)
     payment_columns = (COLUMN,)
