@@ -67,12 +67,13 @@ def _repository_paths(report: str) -> str:
     return pattern.sub(lambda m: by_place[m.group(0)], report)
 
 
-def run_mypy(*extra: str) -> subprocess.CompletedProcess:
-    """mypy over :data:`PACKAGES` laid out as installed, under pyproject.toml's configuration."""
+def run_mypy(*extra: str, cache_dir: Path | None = None) -> subprocess.CompletedProcess:
+    """mypy over :data:`PACKAGES` laid out as installed, under pyproject.toml's configuration;
+    its cache in ``cache_dir`` when given (kept for the next run), else thrown away with the layout."""
     with tempfile.TemporaryDirectory() as place:
         lay_out(Path(place))
         args = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                "--cache-dir", str(Path(place) / ".mypy_cache")]
+                "--cache-dir", str(cache_dir or Path(place) / ".mypy_cache")]
         args += [arg for package in PACKAGES for arg in ("-p", package)]
         done = subprocess.run(args + list(extra), cwd=place, capture_output=True, text=True, timeout=900,
                               check=False)
@@ -80,14 +81,24 @@ def run_mypy(*extra: str) -> subprocess.CompletedProcess:
     return done
 
 
-def test_mypy_finds_nothing():
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory) -> Path:
+    """One mypy cache for this file's two runs: the second (a copy with one wrong function)
+    re-reads the unchanged modules and the libraries' stubs from the first run's cache instead
+    of checking everything again, which was half of this file's time. mypy re-checks a module
+    whose text differs (it compares the source's hash, not its path), so the wrong function
+    is still checked and reported."""
+    return tmp_path_factory.mktemp("mypy_cache")
+
+
+def test_mypy_finds_nothing(mypy_cache):
     pytest.importorskip("mypy", reason="mypy is not installed (the test extra brings it)")
-    done = run_mypy()
+    done = run_mypy(cache_dir=mypy_cache)
     assert done.returncode == 0, done.stdout[-12000:] + done.stderr[-2000:]
     assert "Success: no issues found" in done.stdout, done.stdout[-2000:]
 
 
-def test_a_type_error_is_found(tmp_path, monkeypatch):
+def test_a_type_error_is_found(tmp_path, monkeypatch, mypy_cache):
     """The check sees the packages' code: a wrong annotation added to a copy is reported,
     at its repository path."""
     pytest.importorskip("mypy", reason="mypy is not installed (the test extra brings it)")
@@ -98,7 +109,7 @@ def test_a_type_error_is_found(tmp_path, monkeypatch):
     with (copy / "engine" / "runtime" / "scoring.py").open("a", encoding="utf-8") as out:
         out.write("\n\ndef _wrong() -> int:\n    return 'a'\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", copy)
-    done = run_mypy()
+    done = run_mypy(cache_dir=mypy_cache)
     assert done.returncode == 1
     assert "engine/runtime/scoring.py:" in done.stdout and "[return-value]" in done.stdout, done.stdout[-3000:]
 
