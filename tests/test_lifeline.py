@@ -41,7 +41,8 @@ def _kill_parent_and_wait(script: str, folder: Path, env: dict | None = None,
     """Run ``script`` (Python, written to a file in ``folder``: a spawned worker imports
     its parent's main module) as a parent process that prints the pids it wants to
     outlive it on its first line, SIGKILL it, and wait up to ``seconds`` for those to
-    end. Returns (the pids, those still running); any still running are then killed."""
+    end. Returns (the pids, those still running); any still running are then killed, with
+    every other process left in the parent's session."""
     path = folder / "parent.py"
     path.write_text(textwrap.dedent(script), encoding="utf-8")
     parent = subprocess.Popen([sys.executable, str(path)], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env,
@@ -59,8 +60,13 @@ def _kill_parent_and_wait(script: str, folder: Path, env: dict | None = None,
             time.sleep(0.05)
         return pids, [pid for pid in pids if not _gone(pid)]
     finally:
-        if parent.poll() is None:
+        # The whole session the parent led goes too: a child it started that the test does
+        # not watch (one sleeping beside the worker) would otherwise outlive the test.
+        try:
             os.killpg(parent.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if parent.poll() is None:
             parent.wait()
         for pid in pids:
             if not _gone(pid):
