@@ -245,14 +245,15 @@ class Campaign:
                 self.progress(len(batch))
 
     def __exit__(self, kind, value, traceback):
-        # a signal noted after the last record was read would be forgotten by the signals'
-        # exit: the caller asked to stop, so the campaign ends as stopped all the same
-        late = _STOP_SIGNAL if kind is None else None
         try:
             if self._batches is not None:
                 self._batches.close()  # a generator's close runs its clean-up: the workers are reaped
         finally:
             self._signals.__exit__(kind, value, traceback)
+        # a signal noted after the last record was read, or while the workers were reaped
+        # (which takes a while on a loaded machine), would be forgotten by the signals' exit:
+        # the caller asked to stop, so the campaign ends as stopped all the same
+        late = self._signals.noted if kind is None else None
         if kind is not None and issubclass(kind, KeyboardInterrupt) and not issubclass(kind, CampaignStopped):
             signum = signal.SIGTERM if issubclass(kind, _Terminated) else signal.SIGINT
             raise CampaignStopped(self.played, self.plan.games, signum) from None
@@ -286,6 +287,7 @@ class _terminate_as_interrupt:
     def __enter__(self):
         global _STOP_SIGNAL
         self.previous = {}
+        self.noted: int | None = None  # the signal noted while it ran, set by __exit__
         _STOP_SIGNAL = None
         if threading.current_thread() is threading.main_thread():
             def note(signum, frame):
@@ -299,6 +301,9 @@ class _terminate_as_interrupt:
         global _STOP_SIGNAL
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
+        # read once the previous handlers are back: a signal before this was noted here, one
+        # after it is handled as the caller handles it, so none falls between the two
+        self.noted = _STOP_SIGNAL
         _STOP_SIGNAL = None
         return False
 
