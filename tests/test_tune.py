@@ -373,8 +373,9 @@ def test_ctrl_c_on_the_command_line(tmp_path):
             os.killpg(child.pid, signal.SIGKILL)
     assert child.returncode == 0, stderr
     assert "Traceback" not in stderr
-    assert "stopped after" in stdout
-    assert json.loads((out / "tune.json").read_text())["stopped"] == "interrupted"
+    stopped = json.loads((out / "tune.json").read_text())["stopped"]
+    assert "stopped after" in stdout, f"the run ended {stopped!r}; its errors: {stderr[-2000:]!r}"
+    assert stopped == "interrupted"
     assert (out / "report.html").is_file()
 
 
