@@ -217,8 +217,14 @@ def test_a_campaign_stops_at_once_with_its_workers_reaped(tmp_path, command, sig
     argv = [sys.executable, "-m", "railspec", command, "usa", "--players", "2", "--games", "200000",
             "--workers", "2", "--quiet"]
     argv += ["--out", str(out)] if command == "balance" else ["--agents", "one-step,greedy"]
-    child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    # started as from a terminal: a background job's ignored Ctrl-C would be inherited
+    # (tests/test_tune.py::test_ctrl_c_on_the_command_line says why)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         waited = 0.0
         while len(_children(child.pid)) < 2 and waited < 60:  # the workers have started

@@ -359,7 +359,15 @@ def test_ctrl_c_on_the_command_line(tmp_path):
     out = tmp_path / "o"
     argv = [sys.executable, "-m", "railspec", "tune", str(BASE), "--games", "300000", "--workers", "2",
             "--candidates", "3", "--seed", "4", "--out", str(out), "--quiet"]
-    child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A shell's background job (a CI runner's, often) ignores Ctrl-C, and a child inherits an
+    # ignored signal: a handler set here is reset to the default in the child instead, so the
+    # run is started as from a terminal, where a Ctrl-C reaches it.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        child = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         waited = 0.0
         while not any((out / "candidates").glob("*.rail")) and waited < 120:

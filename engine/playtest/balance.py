@@ -294,6 +294,8 @@ class _terminate_as_interrupt:
                 global _STOP_SIGNAL
                 _STOP_SIGNAL = signum
             for signum in (signal.SIGINT, signal.SIGTERM):
+                if signal.getsignal(signum) == signal.SIG_IGN:
+                    continue  # ignored by whoever started us (a background job's Ctrl-C): it stays so
                 self.previous[signum] = signal.signal(signum, note)
         return self
 
